@@ -1,0 +1,86 @@
+//! The one error type of the domain: every failure names a field and a fix.
+
+use serde::Serialize;
+
+/// Machine-readable class of an [`Error`]; stable strings for `--json` and tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// Input broke a rule (format, length, reserved word…).
+    InvalidInput,
+    /// Input clashes with existing data (duplicate slug, path owned elsewhere).
+    Conflict,
+    /// The named thing does not exist.
+    NotFound,
+    /// The database or the file system failed.
+    Storage,
+}
+
+impl ErrorCode {
+    /// The code as it appears in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidInput => "INVALID_INPUT",
+            ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::Storage => "STORAGE",
+        }
+    }
+}
+
+/// A failure with the field it concerns and a sentence that says how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    /// What kind of failure this is.
+    pub code: ErrorCode,
+    /// The input field at fault (`slug`, `code_path`, …), when there is one.
+    pub field: Option<String>,
+    /// One sentence for a person: what is wrong and what to do.
+    pub message: String,
+}
+
+impl Error {
+    /// Bad input in `field`.
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidInput, Some(field), message)
+    }
+
+    /// Input in `field` clashes with stored data.
+    pub fn conflict(field: &str, message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Conflict, Some(field), message)
+    }
+
+    /// The thing named by `field` does not exist.
+    pub fn not_found(field: &str, message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::NotFound, Some(field), message)
+    }
+
+    /// Storage failed; not the caller's fault.
+    pub fn storage(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Storage, None, message)
+    }
+
+    fn new(code: ErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            field: field.map(str::to_owned),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        Error::storage(format!("database error: {e}"))
+    }
+}
+
+impl From<rusqlite_migration::Error> for Error {
+    fn from(e: rusqlite_migration::Error) -> Self {
+        Error::storage(format!("could not upgrade the database schema: {e}"))
+    }
+}
+
+/// Result alias for the domain.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,19 @@
+//! Mooring's domain: projects and their code paths, the SQLite store, and the
+//! resolution of a session's project. No HTTP and no GUI live here.
+
+pub mod datadir;
+pub mod error;
+pub mod humanize;
+pub mod model;
+pub mod paths;
+pub mod registry;
+pub mod resolve;
+pub mod slug;
+pub mod store;
+pub mod validate;
+
+pub use error::{Error, ErrorCode, Result};
+pub use model::{CodePath, Event, PathState, Project, ProjectStats, ProjectStatus};
+pub use registry::{Changed, NewProject, ProjectEdit, Registry};
+pub use resolve::{Hints, Level, Outcome, ProjectIndex, Resolution, resolve};
+pub use store::Store;

@@ -1,0 +1,152 @@
+//! Domain types shared by every surface (CLI, MCP tools, REST, desktop).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+
+/// Lifecycle of a project; archiving keeps every record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProjectStatus {
+    /// In use; offered in pickers and the tray.
+    Active,
+    /// Kept and resolvable, but not offered first.
+    Paused,
+    /// Out of the way: never decides a session, data kept.
+    Archived,
+}
+
+impl ProjectStatus {
+    /// Every status, in display order.
+    pub const ALL: [ProjectStatus; 3] = [Self::Active, Self::Paused, Self::Archived];
+
+    /// The lowercase name used in storage, JSON and the CLI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Paused => "paused",
+            Self::Archived => "archived",
+        }
+    }
+}
+
+impl fmt::Display for ProjectStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ProjectStatus {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "active" => Ok(Self::Active),
+            "paused" => Ok(Self::Paused),
+            "archived" => Ok(Self::Archived),
+            other => Err(Error::invalid(
+                "status",
+                format!("status '{other}' is not one of active, paused, archived"),
+            )),
+        }
+    }
+}
+
+/// Whether a code directory was found on disk the last time it was checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PathState {
+    /// The directory exists.
+    Present,
+    /// The directory is gone; resolution skips it until it returns.
+    Missing,
+}
+
+impl PathState {
+    /// Storage name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Present => "present",
+            Self::Missing => "missing",
+        }
+    }
+
+    /// Parse the storage name; anything unknown reads as missing (never resolves).
+    pub fn parse(s: &str) -> Self {
+        if s == "present" {
+            Self::Present
+        } else {
+            Self::Missing
+        }
+    }
+}
+
+/// A directory of a project's code, canonical and absolute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodePath {
+    /// Canonical absolute path.
+    pub path: String,
+    /// Present or missing on disk.
+    pub state: PathState,
+    /// When the directory was last seen on disk (RFC 3339).
+    pub last_seen_at: Option<String>,
+}
+
+/// Counts shown next to a project so a person can tell projects apart.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProjectStats {
+    /// Decision records.
+    pub decisions: u64,
+    /// Blockers still open.
+    pub open_blockers: u64,
+    /// Context-lock topics.
+    pub context_locks: u64,
+    /// Every memory record.
+    pub memory_total: u64,
+}
+
+/// A project with everything a listing shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Project {
+    /// Internal row id.
+    #[serde(skip)]
+    pub id: i64,
+    /// Public identity: `^[a-z0-9][a-z0-9-]*$`, at most 64 characters.
+    pub slug: String,
+    /// Display name.
+    pub name: String,
+    /// What the project is about.
+    pub description: String,
+    /// Lifecycle state.
+    pub status: ProjectStatus,
+    /// Where the code is hosted.
+    pub repo_url: Option<String>,
+    /// Where the person keeps notes for it.
+    pub notes_path: Option<String>,
+    /// Code directories used for path-based resolution.
+    pub code_paths: Vec<CodePath>,
+    /// Memory and lock counts.
+    pub stats: ProjectStats,
+    /// Created (RFC 3339).
+    pub created_at: String,
+    /// Last edited (RFC 3339).
+    pub updated_at: String,
+    /// Last time a session worked in it (RFC 3339).
+    pub last_used_at: Option<String>,
+    /// When it was archived (RFC 3339).
+    pub archived_at: Option<String>,
+}
+
+/// An entry of the append-only audit log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// Project slug at the time of the event.
+    pub project: String,
+    /// What happened (`created`, `edited`, `archived`, …).
+    pub kind: String,
+    /// Details as JSON.
+    pub detail: serde_json::Value,
+    /// When (RFC 3339).
+    pub at: String,
+}

@@ -1,0 +1,363 @@
+//! Which project a session is in: the resolution order of DESIGN.md, as a pure
+//! function from the hints a session has to a decision with every level explained.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::model::{PathState, ProjectStatus};
+use crate::paths;
+use crate::store::{code_paths, projects};
+
+/// Everything a session may tell us, highest priority first.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hints {
+    /// 1. `project` argument of the tool call.
+    pub explicit: Option<String>,
+    /// 2. The session's own choice.
+    pub session: Option<String>,
+    /// 3. `X-Workspace-Id` header or `--workspace-id` (a path or `file://` URI).
+    pub workspace: Option<String>,
+    /// 4. `MOORING_PROJECT` of the stdio process.
+    pub env_project: Option<String>,
+    /// 5. MCP roots (`file://` URIs or paths).
+    pub roots: Vec<String>,
+    /// 6. Working directory of the stdio process.
+    pub cwd: Option<String>,
+    /// 7. The focus project clicked last in the tray.
+    pub focus: Option<String>,
+}
+
+/// A level of the resolution order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// `project` argument.
+    Explicit,
+    /// Session choice.
+    Session,
+    /// Workspace header or flag.
+    Workspace,
+    /// `MOORING_PROJECT`.
+    Env,
+    /// MCP roots.
+    Roots,
+    /// Working directory.
+    Cwd,
+    /// Focus project.
+    Focus,
+}
+
+impl Level {
+    /// Every level, highest priority first.
+    pub const ORDER: [Level; 7] = [
+        Self::Explicit,
+        Self::Session,
+        Self::Workspace,
+        Self::Env,
+        Self::Roots,
+        Self::Cwd,
+        Self::Focus,
+    ];
+
+    /// Words for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Explicit => "explicit project argument",
+            Self::Session => "session choice",
+            Self::Workspace => "workspace id",
+            Self::Env => "MOORING_PROJECT",
+            Self::Roots => "MCP roots",
+            Self::Cwd => "working directory",
+            Self::Focus => "focus project",
+        }
+    }
+
+    /// The name used in JSON (`cwd`, `roots`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Explicit => "explicit",
+            Self::Session => "session",
+            Self::Workspace => "workspace",
+            Self::Env => "env",
+            Self::Roots => "roots",
+            Self::Cwd => "cwd",
+            Self::Focus => "focus",
+        }
+    }
+}
+
+/// What one level made of its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// No input at this level.
+    NotGiven,
+    /// The input names a usable project.
+    Matched,
+    /// The input is fine but no project matches it.
+    NoMatch,
+    /// The input is unusable (unknown or archived project, bad path).
+    Rejected,
+    /// The input points at several projects.
+    Ambiguous,
+}
+
+/// One line of the explanation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelReport {
+    /// 1 to 7.
+    pub rank: u8,
+    /// Which level.
+    pub level: Level,
+    /// The level in words.
+    pub label: String,
+    /// What the level saw, as given.
+    pub input: Option<String>,
+    /// What it made of it.
+    pub outcome: Outcome,
+    /// The project it points at, when it matched.
+    pub project: Option<String>,
+    /// One sentence: how it matched or why not.
+    pub detail: String,
+    /// Whether this level decided.
+    pub decided: bool,
+}
+
+/// The decision and its explanation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resolution {
+    /// The project, or none (pending).
+    pub project: Option<String>,
+    /// The level that decided.
+    pub decided_by: Option<Level>,
+    /// Every level, highest first.
+    pub levels: Vec<LevelReport>,
+}
+
+#[derive(Debug, Clone)]
+struct PathEntry {
+    slug: String,
+    state: PathState,
+}
+
+/// Projects and code paths in the shape resolution needs: lookups by slug, and by
+/// canonical path so a match costs O(path depth), not O(projects).
+#[derive(Debug, Clone, Default)]
+pub struct ProjectIndex {
+    projects: HashMap<String, ProjectStatus>,
+    paths: HashMap<PathBuf, PathEntry>,
+}
+
+/// A path that matched a code path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathHit {
+    /// Owner's slug.
+    pub slug: String,
+    /// The registered code path that matched.
+    pub code_path: PathBuf,
+}
+
+impl ProjectIndex {
+    /// Build from the store.
+    pub fn load(conn: &Connection) -> Result<Self> {
+        let mut index = Self::default();
+        for p in projects::list(conn, None)? {
+            index.add_project(&p.slug, p.status);
+        }
+        for cp in code_paths::all(conn)? {
+            index.add_path(PathBuf::from(cp.path), &cp.slug, cp.state);
+        }
+        Ok(index)
+    }
+
+    /// Register a project.
+    pub fn add_project(&mut self, slug: &str, status: ProjectStatus) {
+        self.projects.insert(slug.to_owned(), status);
+    }
+
+    /// Register a canonical code path.
+    pub fn add_path(&mut self, path: PathBuf, slug: &str, state: PathState) {
+        self.paths.insert(
+            path,
+            PathEntry {
+                slug: slug.to_owned(),
+                state,
+            },
+        );
+    }
+
+    /// Status of a project, if it exists.
+    pub fn status(&self, slug: &str) -> Option<ProjectStatus> {
+        self.projects.get(slug).copied()
+    }
+
+    /// The deepest usable code path containing `path` (canonical), by whole components.
+    pub fn match_path(&self, path: &Path) -> Option<PathHit> {
+        let exists = path.exists();
+        path.ancestors().find_map(|dir| {
+            let entry = self.paths.get(dir)?;
+            // A directory marked missing that now contains an existing path is back.
+            let usable = entry.state == PathState::Present || exists;
+            let active = self
+                .status(&entry.slug)
+                .is_some_and(|s| s != ProjectStatus::Archived);
+            (usable && active).then(|| PathHit {
+                slug: entry.slug.clone(),
+                code_path: dir.to_path_buf(),
+            })
+        })
+    }
+}
+
+/// Decide the project from the hints: the first level that matches wins; every level
+/// is still reported so a person can see what each would have said.
+pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
+    let mut levels: Vec<LevelReport> = Level::ORDER
+        .iter()
+        .enumerate()
+        .map(|(i, &level)| {
+            let (input, outcome, project, detail) = evaluate(index, hints, level);
+            LevelReport {
+                rank: u8::try_from(i + 1).unwrap_or(u8::MAX),
+                level,
+                label: level.label().to_owned(),
+                input,
+                outcome,
+                project,
+                detail,
+                decided: false,
+            }
+        })
+        .collect();
+    let winner = levels.iter_mut().find(|l| l.outcome == Outcome::Matched);
+    let (project, decided_by) = match winner {
+        Some(w) => {
+            w.decided = true;
+            (w.project.clone(), Some(w.level))
+        }
+        None => (None, None),
+    };
+    Resolution {
+        project,
+        decided_by,
+        levels,
+    }
+}
+
+type Eval = (Option<String>, Outcome, Option<String>, String);
+
+fn evaluate(index: &ProjectIndex, hints: &Hints, level: Level) -> Eval {
+    match level {
+        Level::Explicit => by_slug(index, hints.explicit.as_deref()),
+        Level::Session => by_slug(index, hints.session.as_deref()),
+        Level::Env => by_slug(index, hints.env_project.as_deref()),
+        Level::Focus => by_slug(index, hints.focus.as_deref()),
+        Level::Workspace => by_path(index, "workspace_id", hints.workspace.as_deref()),
+        Level::Cwd => by_path(index, "cwd", hints.cwd.as_deref()),
+        Level::Roots => by_roots(index, &hints.roots),
+    }
+}
+
+fn by_slug(index: &ProjectIndex, input: Option<&str>) -> Eval {
+    let Some(raw) = input.map(str::trim).filter(|s| !s.is_empty()) else {
+        return (None, Outcome::NotGiven, None, "not given".to_owned());
+    };
+    let slug = raw.to_ascii_lowercase();
+    let seen = Some(raw.to_owned());
+    match index.status(&slug) {
+        None => (
+            seen,
+            Outcome::Rejected,
+            None,
+            format!("no project '{raw}' exists"),
+        ),
+        Some(ProjectStatus::Archived) => (
+            seen,
+            Outcome::Rejected,
+            None,
+            format!("'{slug}' is archived; resume it to work in it"),
+        ),
+        Some(_) => (
+            seen,
+            Outcome::Matched,
+            Some(slug.clone()),
+            format!("names project '{slug}'"),
+        ),
+    }
+}
+
+fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
+    let Some(raw) = input.map(str::trim).filter(|s| !s.is_empty()) else {
+        return (None, Outcome::NotGiven, None, "not given".to_owned());
+    };
+    let seen = Some(raw.to_owned());
+    match paths::normalize(field, raw, None) {
+        Err(e) => (seen, Outcome::Rejected, None, e.message),
+        Ok(n) => match index.match_path(&n.path) {
+            Some(hit) => (
+                seen,
+                Outcome::Matched,
+                Some(hit.slug.clone()),
+                format!(
+                    "{} is inside code path {} of '{}'",
+                    n.path.display(),
+                    hit.code_path.display(),
+                    hit.slug
+                ),
+            ),
+            None => (
+                seen,
+                Outcome::NoMatch,
+                None,
+                format!("{} is inside no project's code path", n.path.display()),
+            ),
+        },
+    }
+}
+
+fn by_roots(index: &ProjectIndex, roots: &[String]) -> Eval {
+    if roots.is_empty() {
+        return (None, Outcome::NotGiven, None, "none declared".to_owned());
+    }
+    let seen = Some(roots.join(", "));
+    let mut hits: Vec<String> = Vec::new();
+    for root in roots {
+        if let Ok(n) = paths::normalize("roots", root, None)
+            && let Some(hit) = index.match_path(&n.path)
+            && !hits.contains(&hit.slug)
+        {
+            hits.push(hit.slug);
+        }
+    }
+    match hits.as_slice() {
+        [] => (
+            seen,
+            Outcome::NoMatch,
+            None,
+            "no root is inside a project's code path".to_owned(),
+        ),
+        [one] => (
+            seen,
+            Outcome::Matched,
+            Some(one.clone()),
+            format!("a root is inside a code path of '{one}'"),
+        ),
+        many => (
+            seen,
+            Outcome::Ambiguous,
+            None,
+            format!(
+                "roots point at several projects ({}); choose one",
+                many.join(", ")
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+#[path = "resolve_tests.rs"]
+mod tests;

@@ -1,0 +1,253 @@
+use super::*;
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    index: ProjectIndex,
+}
+
+/// /a (alpha), /a/b (beta, nested), /ab (gamma), /old (archived)
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    for d in ["a/b/c/d", "ab/x", "old", "gone-parent"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    let mut index = ProjectIndex::default();
+    index.add_project("alpha", ProjectStatus::Active);
+    index.add_project("beta", ProjectStatus::Paused);
+    index.add_project("gamma", ProjectStatus::Active);
+    index.add_project("old", ProjectStatus::Archived);
+    index.add_path(root.join("a"), "alpha", PathState::Present);
+    index.add_path(root.join("a/b"), "beta", PathState::Present);
+    index.add_path(root.join("ab"), "gamma", PathState::Present);
+    index.add_path(root.join("old"), "old", PathState::Present);
+    Fixture {
+        _dir: dir,
+        root,
+        index,
+    }
+}
+
+fn path(f: &Fixture, rel: &str) -> Option<String> {
+    Some(f.root.join(rel).to_str().unwrap().to_owned())
+}
+
+#[test]
+fn nothing_given_is_pending_with_all_levels_listed() {
+    let f = fixture();
+    let r = resolve(&f.index, &Hints::default());
+    assert_eq!(r.project, None);
+    assert_eq!(r.decided_by, None);
+    assert_eq!(r.levels.len(), 7);
+    assert!(
+        r.levels
+            .iter()
+            .all(|l| l.outcome == Outcome::NotGiven && !l.decided)
+    );
+    assert_eq!(
+        r.levels.iter().map(|l| l.rank).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6, 7]
+    );
+}
+
+#[test]
+fn deepest_code_path_wins() {
+    let f = fixture();
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "a/b/c/d"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project.as_deref(), Some("beta"));
+    assert_eq!(r.decided_by, Some(Level::Cwd));
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "a"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project.as_deref(), Some("alpha"));
+}
+
+#[test]
+fn matching_is_by_whole_components() {
+    let f = fixture();
+    // /ab must not match /a, and /abx must match nothing.
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "ab/x"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project.as_deref(), Some("gamma"));
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "abx"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project, None);
+    assert_eq!(r.levels[5].outcome, Outcome::NoMatch);
+}
+
+#[test]
+fn each_level_decides_when_it_is_the_highest_given() {
+    let f = fixture();
+    let all = Hints {
+        explicit: Some("gamma".into()),
+        session: Some("beta".into()),
+        workspace: path(&f, "a"),
+        env_project: Some("gamma".into()),
+        roots: vec![format!("file://{}", f.root.join("a/b").display())],
+        cwd: path(&f, "ab"),
+        focus: Some("alpha".into()),
+    };
+    let expect = [
+        (Level::Explicit, "gamma"),
+        (Level::Session, "beta"),
+        (Level::Workspace, "alpha"),
+        (Level::Env, "gamma"),
+        (Level::Roots, "beta"),
+        (Level::Cwd, "gamma"),
+        (Level::Focus, "alpha"),
+    ];
+    let mut hints = all;
+    for (level, slug) in expect {
+        let r = resolve(&f.index, &hints);
+        assert_eq!(r.decided_by, Some(level));
+        assert_eq!(r.project.as_deref(), Some(slug), "{level:?}");
+        assert_eq!(r.levels.iter().filter(|l| l.decided).count(), 1);
+        // Remove this level's input so the next one down decides.
+        match level {
+            Level::Explicit => hints.explicit = None,
+            Level::Session => hints.session = None,
+            Level::Workspace => hints.workspace = None,
+            Level::Env => hints.env_project = None,
+            Level::Roots => hints.roots.clear(),
+            Level::Cwd => hints.cwd = None,
+            Level::Focus => hints.focus = None,
+        }
+    }
+}
+
+#[test]
+fn lower_levels_still_report_what_they_saw() {
+    let f = fixture();
+    let r = resolve(
+        &f.index,
+        &Hints {
+            explicit: Some("alpha".into()),
+            cwd: path(&f, "ab"),
+            ..Hints::default()
+        },
+    );
+    let cwd = &r.levels[5];
+    assert_eq!(cwd.outcome, Outcome::Matched);
+    assert_eq!(cwd.project.as_deref(), Some("gamma"));
+    assert!(!cwd.decided);
+}
+
+#[test]
+fn unknown_and_archived_projects_are_rejected_and_fall_through() {
+    let f = fixture();
+    let r = resolve(
+        &f.index,
+        &Hints {
+            explicit: Some("nope".into()),
+            session: Some("old".into()),
+            focus: Some("alpha".into()),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.levels[0].outcome, Outcome::Rejected);
+    assert!(r.levels[1].detail.contains("archived"));
+    assert_eq!(r.decided_by, Some(Level::Focus));
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "old"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project, None, "archived code paths never decide");
+}
+
+#[test]
+fn disagreeing_roots_are_ambiguous() {
+    let f = fixture();
+    let r = resolve(
+        &f.index,
+        &Hints {
+            roots: vec![path(&f, "a/b").unwrap(), path(&f, "ab").unwrap()],
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.levels[4].outcome, Outcome::Ambiguous);
+    assert_eq!(r.project, None);
+}
+
+#[test]
+fn bad_paths_are_rejected_with_a_reason() {
+    let f = fixture();
+    let r = resolve(
+        &f.index,
+        &Hints {
+            workspace: Some("relative/dir".into()),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.levels[2].outcome, Outcome::Rejected);
+    assert!(r.levels[2].detail.contains("relative"));
+}
+
+#[test]
+fn symlinked_working_directories_resolve_to_their_target() {
+    let f = fixture();
+    let link = f.root.join("link-to-b");
+    std::os::unix::fs::symlink(f.root.join("a/b/c"), &link).unwrap();
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: Some(link.to_str().unwrap().into()),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project.as_deref(), Some("beta"));
+}
+
+#[test]
+fn missing_paths_only_match_when_the_directory_is_back() {
+    let mut f = fixture();
+    f.index.add_path(
+        f.root.join("gone-parent/never"),
+        "gamma",
+        PathState::Missing,
+    );
+    f.index
+        .add_path(f.root.join("gone-parent"), "alpha", PathState::Missing);
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "gone-parent/never/deeper"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(
+        r.project, None,
+        "a path that does not exist cannot prove its parent exists"
+    );
+    let r = resolve(
+        &f.index,
+        &Hints {
+            cwd: path(&f, "gone-parent"),
+            ..Hints::default()
+        },
+    );
+    assert_eq!(r.project.as_deref(), Some("alpha"));
+}

@@ -1,0 +1,88 @@
+//! Queries on the `code_paths` table.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::Result;
+use crate::model::{CodePath, PathState};
+
+/// A code path with the project that owns it, for building the resolution index.
+#[derive(Debug, Clone)]
+pub struct OwnedPath {
+    /// Canonical path.
+    pub path: String,
+    /// Present or missing.
+    pub state: PathState,
+    /// Owner's slug.
+    pub slug: String,
+    /// Owner's status (archived owners never decide).
+    pub status: String,
+}
+
+/// The code paths of one project, sorted.
+pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<CodePath>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT path, state, last_seen_at FROM code_paths WHERE project_id = ?1 ORDER BY path",
+    )?;
+    let rows = stmt.query_map([project_id], |r| {
+        let state: String = r.get(1)?;
+        Ok(CodePath {
+            path: r.get(0)?,
+            state: PathState::parse(&state),
+            last_seen_at: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Every code path with its owner.
+pub fn all(conn: &Connection) -> Result<Vec<OwnedPath>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.path, c.state, p.slug, p.status FROM code_paths c JOIN projects p ON p.id = c.project_id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let state: String = r.get(1)?;
+        Ok(OwnedPath {
+            path: r.get(0)?,
+            state: PathState::parse(&state),
+            slug: r.get(2)?,
+            status: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The slug of the project that owns `path`, if any.
+pub fn owner(conn: &Connection, path: &str) -> Result<Option<(i64, String)>> {
+    Ok(conn
+        .query_row(
+            "SELECT p.id, p.slug FROM code_paths c JOIN projects p ON p.id = c.project_id WHERE c.path = ?1",
+            [path],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// Add a path to a project.
+pub fn insert(
+    conn: &Connection,
+    project_id: i64,
+    path: &str,
+    state: PathState,
+    now: &str,
+) -> Result<()> {
+    let seen = (state == PathState::Present).then_some(now);
+    conn.execute(
+        "INSERT INTO code_paths (project_id, path, state, last_seen_at, added_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![project_id, path, state.as_str(), seen, now],
+    )?;
+    Ok(())
+}
+
+/// Remove a path from a project; returns whether it was there.
+pub fn remove(conn: &Connection, project_id: i64, path: &str) -> Result<bool> {
+    let n = conn.execute(
+        "DELETE FROM code_paths WHERE project_id = ?1 AND path = ?2",
+        params![project_id, path],
+    )?;
+    Ok(n > 0)
+}

@@ -1,0 +1,39 @@
+//! The append-only `events` table.
+
+use rusqlite::{Connection, params};
+
+use crate::error::Result;
+use crate::model::Event;
+
+/// Append an event.
+pub fn record(
+    conn: &Connection,
+    project_id: i64,
+    slug: &str,
+    kind: &str,
+    detail: &serde_json::Value,
+    now: &str,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO events (project_id, project_slug, kind, detail, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![project_id, slug, kind, detail.to_string(), now],
+    )?;
+    Ok(())
+}
+
+/// The events of a project id, oldest first.
+pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<Event>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT project_slug, kind, detail, at FROM events WHERE project_id = ?1 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([project_id], |r| {
+        let detail: String = r.get(2)?;
+        Ok(Event {
+            project: r.get(0)?,
+            kind: r.get(1)?,
+            detail: serde_json::from_str(&detail).unwrap_or(serde_json::Value::Null),
+            at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

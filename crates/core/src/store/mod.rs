@@ -1,0 +1,220 @@
+//! The SQLite store: one file, WAL, foreign keys, migrations at open, writes in
+//! transactions. One query module per table.
+
+pub mod code_paths;
+pub mod events;
+pub mod migrations;
+pub mod projects;
+pub mod settings;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
+
+use crate::error::{Error, Result};
+
+/// File name of the database inside the data directory.
+pub const DB_FILE: &str = "mooring.db";
+
+/// How long a writer waits for another process's lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The database, shared by every surface of one process.
+pub struct Store {
+    conn: Mutex<Connection>,
+    path: Option<PathBuf>,
+}
+
+impl Store {
+    /// Open (creating if needed) `mooring.db` in `data_dir` and bring its schema up to date.
+    pub fn open_in(data_dir: &Path) -> Result<Self> {
+        crate::datadir::ensure(data_dir)?;
+        Self::open_file(&data_dir.join(DB_FILE))
+    }
+
+    /// Open a database file directly and migrate it.
+    pub fn open_file(path: &Path) -> Result<Self> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| {
+            Error::storage(format!(
+                "cannot open the database at {}: {e}; check the permissions of the data directory",
+                path.display()
+            ))
+        })?;
+        Self::prepare(conn, Some(path.to_path_buf()))
+    }
+
+    /// A private in-memory database, for tests and dry runs.
+    pub fn open_in_memory() -> Result<Self> {
+        Self::prepare(Connection::open_in_memory()?, None)
+    }
+
+    fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Self> {
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        if path.is_some() {
+            let mode: String =
+                conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                tracing::warn!(mode, "SQLite refused WAL mode");
+            }
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
+        migrations::migrations().to_latest(&mut conn)?;
+        Ok(Self {
+            conn: Mutex::new(conn),
+            path,
+        })
+    }
+
+    /// Where the database lives (`None` in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Run reads on the connection.
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        f(&self.lock())
+    }
+
+    /// Run writes in one immediate transaction: all of it lands, or none of it.
+    pub fn write<T>(&self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite consistent (the transaction rolls
+        // back on drop), so a poisoned mutex is safe to reuse.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The schema version stored in a connection (`PRAGMA user_version`).
+pub fn schema_version(conn: &Connection) -> Result<usize> {
+    let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    Ok(usize::try_from(v).unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opens_with_wal_foreign_keys_and_latest_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_in(dir.path()).unwrap();
+        store
+            .read(|c| {
+                let mode: String = c.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+                assert_eq!(mode, "wal");
+                let fk: i64 = c.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
+                assert_eq!(fk, 1);
+                assert_eq!(schema_version(c)?, migrations::latest_version());
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn upgrades_a_version_one_database_keeping_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(DB_FILE);
+        {
+            let mut conn = Connection::open(&file).unwrap();
+            let v1 = rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(
+                migrations::SCHEMA[0],
+            )]);
+            v1.to_latest(&mut conn).unwrap();
+            conn.execute(
+                "INSERT INTO projects (slug, name, created_at, updated_at)
+                 VALUES ('old', 'Old One', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                [],
+            )
+            .unwrap();
+            assert_eq!(schema_version(&conn).unwrap(), 1);
+        }
+        let store = Store::open_file(&file).unwrap();
+        store
+            .read(|c| {
+                assert_eq!(schema_version(c)?, migrations::latest_version());
+                let name: String =
+                    c.query_row("SELECT name FROM projects WHERE slug = 'old'", [], |r| {
+                        r.get(0)
+                    })?;
+                assert_eq!(name, "Old One");
+                for table in [
+                    "settings",
+                    "sessions",
+                    "memory",
+                    "memory_fts",
+                    "context_locks",
+                    "choices",
+                ] {
+                    let n: i64 = c.query_row(
+                        "SELECT count(*) FROM sqlite_master WHERE name = ?1",
+                        [table],
+                        |r| r.get(0),
+                    )?;
+                    assert_eq!(n, 1, "{table} missing after upgrade");
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn events_are_append_only_and_locks_never_rewritten() {
+        let store = Store::open_in_memory().unwrap();
+        let err = store
+            .write(|tx| {
+                tx.execute(
+                    "INSERT INTO events (project_slug, kind, at) VALUES ('x', 'created', 'now')",
+                    [],
+                )?;
+                tx.execute("UPDATE events SET kind = 'forged'", [])?;
+                Ok(())
+            })
+            .unwrap_err();
+        assert!(err.message.contains("append-only"));
+        let n: i64 = store
+            .read(|c| Ok(c.query_row("SELECT count(*) FROM events", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(n, 0, "the failed transaction must leave nothing behind");
+    }
+
+    #[test]
+    fn memory_full_text_index_follows_rows() {
+        let store = Store::open_in_memory().unwrap();
+        let hits: i64 = store
+            .write(|tx| {
+                tx.execute(
+                    "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('p', 'P', 't', 't')",
+                    [],
+                )?;
+                tx.execute(
+                    "INSERT INTO memory (project_id, kind, title, content, created_at, updated_at)
+                     VALUES (1, 'decision', 'Use raft', 'We elect leaders with raft', 't', 't')",
+                    [],
+                )?;
+                Ok(tx.query_row(
+                    "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'leader'",
+                    [],
+                    |r| r.get(0),
+                )?)
+            })
+            .unwrap();
+        assert_eq!(
+            hits, 1,
+            "porter stemming should match 'leaders' for 'leader'"
+        );
+    }
+}

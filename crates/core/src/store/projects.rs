@@ -1,0 +1,198 @@
+//! Queries on the `projects` table (with code paths and stats joined in).
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::code_paths;
+use crate::error::Result;
+use crate::model::{Project, ProjectStats, ProjectStatus};
+
+const COLUMNS: &str = "id, slug, name, description, status, repo_url, notes_path, \
+                       created_at, updated_at, last_used_at, archived_at";
+
+/// Fields of a new row.
+pub struct NewRow<'a> {
+    /// Slug, already validated and free.
+    pub slug: &'a str,
+    /// Display name.
+    pub name: &'a str,
+    /// Description.
+    pub description: &'a str,
+    /// Repository URL.
+    pub repo_url: Option<&'a str>,
+    /// Notes directory.
+    pub notes_path: Option<&'a str>,
+    /// Creation time.
+    pub now: &'a str,
+}
+
+/// Insert a project row; returns its id.
+pub fn insert(conn: &Connection, row: &NewRow<'_>) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO projects (slug, name, description, status, repo_url, notes_path, created_at, updated_at)
+         VALUES (?1, ?2, ?3, 'active', ?4, ?5, ?6, ?6)",
+        params![row.slug, row.name, row.description, row.repo_url, row.notes_path, row.now],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// One project by slug, with code paths and stats.
+pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<Project>> {
+    let sql = format!("SELECT {COLUMNS} FROM projects WHERE slug = ?1");
+    let project = conn.query_row(&sql, [slug], from_row).optional()?;
+    project.map(|p| complete(conn, p)).transpose()
+}
+
+/// One project by id, with code paths and stats.
+pub fn by_id(conn: &Connection, id: i64) -> Result<Option<Project>> {
+    let sql = format!("SELECT {COLUMNS} FROM projects WHERE id = ?1");
+    let project = conn.query_row(&sql, [id], from_row).optional()?;
+    project.map(|p| complete(conn, p)).transpose()
+}
+
+/// Projects with the given status (all when `None`), most recently used first.
+pub fn list(conn: &Connection, status: Option<ProjectStatus>) -> Result<Vec<Project>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM projects WHERE (?1 IS NULL OR status = ?1)
+         ORDER BY COALESCE(last_used_at, created_at) DESC, slug"
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map([status.map(ProjectStatus::as_str)], from_row)?;
+    let mut out = Vec::new();
+    for row in rows {
+        out.push(complete(conn, row?)?);
+    }
+    Ok(out)
+}
+
+/// Whether a slug is taken.
+pub fn slug_exists(conn: &Connection, slug: &str) -> Result<bool> {
+    Ok(conn
+        .query_row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Set one text column (name, description, repo_url, notes_path) and bump `updated_at`.
+pub fn set_text(
+    conn: &Connection,
+    id: i64,
+    column: TextColumn,
+    value: Option<&str>,
+    now: &str,
+) -> Result<()> {
+    let sql = format!(
+        "UPDATE projects SET {} = ?1, updated_at = ?2 WHERE id = ?3",
+        column.name()
+    );
+    conn.execute(&sql, params![value, now, id])?;
+    Ok(())
+}
+
+/// Change status, keeping `archived_at` in step.
+pub fn set_status(conn: &Connection, id: i64, status: ProjectStatus, now: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE projects SET status = ?1, updated_at = ?2,
+             archived_at = CASE WHEN ?1 = 'archived' THEN COALESCE(archived_at, ?2) ELSE NULL END
+         WHERE id = ?3",
+        params![status.as_str(), now, id],
+    )?;
+    Ok(())
+}
+
+/// Bump `updated_at` (after a code-path change).
+pub fn touch(conn: &Connection, id: i64, now: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE projects SET updated_at = ?1 WHERE id = ?2",
+        params![now, id],
+    )?;
+    Ok(())
+}
+
+/// Record that a session worked in the project.
+pub fn mark_used(conn: &Connection, id: i64, now: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE projects SET last_used_at = ?1 WHERE id = ?2",
+        params![now, id],
+    )?;
+    Ok(())
+}
+
+/// Delete the row; code paths, memory and locks go with it (foreign keys cascade).
+pub fn delete(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute("DELETE FROM projects WHERE id = ?1", [id])?;
+    Ok(())
+}
+
+/// The editable text columns.
+#[derive(Debug, Clone, Copy)]
+pub enum TextColumn {
+    /// Display name.
+    Name,
+    /// Description.
+    Description,
+    /// Repository URL.
+    RepoUrl,
+    /// Notes directory.
+    NotesPath,
+}
+
+impl TextColumn {
+    /// Column (and JSON field) name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Name => "name",
+            Self::Description => "description",
+            Self::RepoUrl => "repo_url",
+            Self::NotesPath => "notes_path",
+        }
+    }
+}
+
+fn from_row(row: &Row<'_>) -> rusqlite::Result<Project> {
+    let status: String = row.get(4)?;
+    Ok(Project {
+        id: row.get(0)?,
+        slug: row.get(1)?,
+        name: row.get(2)?,
+        description: row.get(3)?,
+        status: status.parse().unwrap_or(ProjectStatus::Archived),
+        repo_url: row.get(5)?,
+        notes_path: row.get(6)?,
+        code_paths: Vec::new(),
+        stats: ProjectStats::default(),
+        created_at: row.get(7)?,
+        updated_at: row.get(8)?,
+        last_used_at: row.get(9)?,
+        archived_at: row.get(10)?,
+    })
+}
+
+fn complete(conn: &Connection, mut p: Project) -> Result<Project> {
+    p.code_paths = code_paths::for_project(conn, p.id)?;
+    p.stats = stats(conn, p.id)?;
+    Ok(p)
+}
+
+/// Memory and lock counts for one project.
+pub fn stats(conn: &Connection, id: i64) -> Result<ProjectStats> {
+    let (decisions, open_blockers, memory_total): (i64, i64, i64) = conn.query_row(
+        "SELECT COALESCE(SUM(kind = 'decision'), 0),
+                COALESCE(SUM(kind = 'blocker' AND status = 'open'), 0),
+                count(*)
+         FROM memory WHERE project_id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let context_locks: i64 = conn.query_row(
+        "SELECT count(DISTINCT topic) FROM context_locks WHERE project_id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
+    let n = |v: i64| u64::try_from(v).unwrap_or(0);
+    Ok(ProjectStats {
+        decisions: n(decisions),
+        open_blockers: n(open_blockers),
+        context_locks: n(context_locks),
+        memory_total: n(memory_total),
+    })
+}
