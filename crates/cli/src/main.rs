@@ -1,1 +1,76 @@
-fn main() {}
+//! The `mooring` command.
+
+mod cli;
+mod commands;
+mod format;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+use cli::{Cli, Command};
+use output::Failure;
+
+fn main() -> ExitCode {
+    init_logging();
+    let json = std::env::args().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_failure(e, json),
+    };
+    let json = cli.json;
+    let result = commands::Ctx::new(cli.data_dir, json).and_then(|ctx| match cli.command {
+        Command::Projects(args) => commands::projects::run(&ctx, *args),
+        Command::Resolve(args) => commands::resolve::run(&ctx, args),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(json),
+    }
+}
+
+/// Help and version print normally; usage errors keep clap's wording and, with
+/// `--json`, also come out as JSON naming the argument.
+fn clap_failure(e: clap::Error, json: bool) -> ExitCode {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) || !json
+    {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(output::EXIT_USAGE));
+    }
+    let field = match e.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(arg)) => Some(arg_field(arg)),
+        Some(ContextValue::Strings(args)) => args.first().map(|a| arg_field(a)),
+        _ => None,
+    };
+    // clap's first paragraph, on one line: "the following required arguments were not
+    // provided: <NAME>".
+    let rendered = e.render().to_string();
+    let message = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_start_matches("error: ")
+        .to_owned();
+    Failure::Usage { field, message }.report(true)
+}
+
+/// `--add-code-path <DIR>` → `add_code_path`; `<NAME>` → `name`.
+fn arg_field(arg: &str) -> String {
+    let first = arg.split_whitespace().next().unwrap_or(arg);
+    first.trim_start_matches('-').trim_matches(['<', '>', '[', ']']).replace('-', "_").to_lowercase()
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MOORING_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}

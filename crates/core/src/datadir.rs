@@ -50,10 +50,5 @@ fn absolute(dir: &Path, field: &str) -> Result<PathBuf> {
     }
     std::env::current_dir()
         .map(|cwd| cwd.join(dir))
-        .map_err(|e| {
-            Error::invalid(
-                field,
-                format!("cannot make {} absolute: {e}", dir.display()),
-            )
-        })
+        .map_err(|e| Error::invalid(field, format!("cannot make {} absolute: {e}", dir.display())))
 }

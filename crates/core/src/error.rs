@@ -62,11 +62,7 @@ impl Error {
     }
 
     fn new(code: ErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            field: field.map(str::to_owned),
-            message: message.into(),
-        }
+        Self { code, field: field.map(str::to_owned), message: message.into() }
     }
 }
 

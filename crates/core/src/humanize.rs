@@ -19,11 +19,7 @@ pub fn ago(ts: Option<&str>, now: DateTime<Utc>) -> String {
     };
     let secs = (now - then.with_timezone(&Utc)).num_seconds().max(0);
     let plural = |n: i64, unit: &str| {
-        if n == 1 {
-            format!("1 {unit} ago")
-        } else {
-            format!("{n} {unit}s ago")
-        }
+        if n == 1 { format!("1 {unit} ago") } else { format!("{n} {unit}s ago") }
     };
     match secs {
         0..45 => "just now".to_owned(),
@@ -60,9 +56,6 @@ mod tests {
     #[test]
     fn future_times_read_as_just_now() {
         let now = Utc::now();
-        assert_eq!(
-            ago(Some(&format_ts(now + Duration::hours(1))), now),
-            "just now"
-        );
+        assert_eq!(ago(Some(&format_ts(now + Duration::hours(1))), now), "just now");
     }
 }

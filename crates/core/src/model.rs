@@ -74,11 +74,7 @@ impl PathState {
 
     /// Parse the storage name; anything unknown reads as missing (never resolves).
     pub fn parse(s: &str) -> Self {
-        if s == "present" {
-            Self::Present
-        } else {
-            Self::Missing
-        }
+        if s == "present" { Self::Present } else { Self::Missing }
     }
 }
 
@@ -134,6 +130,8 @@ pub struct Project {
     pub updated_at: String,
     /// Last time a session worked in it (RFC 3339).
     pub last_used_at: Option<String>,
+    /// The same for people: "2 days ago", or "never".
+    pub last_used: String,
     /// When it was archived (RFC 3339).
     pub archived_at: Option<String>,
 }

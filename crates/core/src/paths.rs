@@ -27,10 +27,7 @@ impl NormalizedPath {
 pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<NormalizedPath> {
     let trimmed = input.trim();
     if trimmed.is_empty() {
-        return Err(Error::invalid(
-            field,
-            format!("{field} is empty; give a directory path"),
-        ));
+        return Err(Error::invalid(field, format!("{field} is empty; give a directory path")));
     }
     if trimmed.contains('\0') {
         return Err(Error::invalid(
@@ -69,18 +66,14 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
 
 /// Parse a `file://` URI into a path.
 pub fn from_file_uri(field: &str, uri: &str) -> Result<PathBuf> {
-    url::Url::parse(uri)
-        .ok()
-        .filter(|u| u.scheme() == "file")
-        .and_then(|u| u.to_file_path().ok())
-        .ok_or_else(|| {
+    url::Url::parse(uri).ok().filter(|u| u.scheme() == "file").and_then(|u| u.to_file_path().ok()).ok_or_else(
+        || {
             Error::invalid(
                 field,
-                format!(
-                    "{field} '{uri}' is not a usable file:// URI; use e.g. file:///home/me/code/app"
-                ),
+                format!("{field} '{uri}' is not a usable file:// URI; use e.g. file:///home/me/code/app"),
             )
-        })
+        },
+    )
 }
 
 fn expand_tilde(field: &str, input: &str) -> Result<PathBuf> {
@@ -88,17 +81,11 @@ fn expand_tilde(field: &str, input: &str) -> Result<PathBuf> {
         let home = dirs::home_dir().ok_or_else(|| {
             Error::invalid(
                 field,
-                format!(
-                    "{field} starts with ~ but the home directory is unknown; give an absolute path"
-                ),
+                format!("{field} starts with ~ but the home directory is unknown; give an absolute path"),
             )
         })?;
         let rest = input.trim_start_matches('~').trim_start_matches('/');
-        return Ok(if rest.is_empty() {
-            home
-        } else {
-            home.join(rest)
-        });
+        return Ok(if rest.is_empty() { home } else { home.join(rest) });
     }
     if input.starts_with('~') {
         return Err(Error::invalid(
@@ -171,8 +158,7 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let n = normalize("code_path", link.to_str().unwrap(), None).unwrap();
         assert_eq!(n.path, real);
-        let missing =
-            normalize("code_path", link.join("later/deep").to_str().unwrap(), None).unwrap();
+        let missing = normalize("code_path", link.join("later/deep").to_str().unwrap(), None).unwrap();
         assert_eq!(missing.path, real.join("later/deep"));
         assert!(!missing.exists);
     }
@@ -189,13 +175,7 @@ mod tests {
 
     #[test]
     fn bad_inputs_name_the_field() {
-        for bad in [
-            "",
-            "   ",
-            "~other/x",
-            "file://host-only-no-path\u{0}",
-            "a\0b",
-        ] {
+        for bad in ["", "   ", "~other/x", "file://host-only-no-path\u{0}", "a\0b"] {
             let err = normalize("notes_path", bad, Some(Path::new("/"))).unwrap_err();
             assert_eq!(err.field.as_deref(), Some("notes_path"), "{bad:?}");
         }

@@ -87,10 +87,7 @@ pub struct Registry<'a> {
 impl<'a> Registry<'a> {
     /// A registry that refuses relative paths (agents, the server).
     pub fn new(store: &'a Store) -> Self {
-        Self {
-            store,
-            base_dir: None,
-        }
+        Self { store, base_dir: None }
     }
 
     /// Take relative paths against `dir` (a person's shell).
@@ -136,16 +133,12 @@ impl<'a> Registry<'a> {
                     now: &stamp,
                 },
             )?;
+            events::record(tx, id, &slug, "created", &json!({ "name": name }), &stamp)?;
             for p in &paths {
                 add_path(tx, id, &slug, p, &stamp, &mut warnings)?;
             }
-            events::record(tx, id, &slug, "created", &json!({ "name": name }), &stamp)?;
             let project = load(tx, id)?;
-            Ok(Changed {
-                updated_fields: Vec::new(),
-                project,
-                warnings,
-            })
+            Ok(Changed { updated_fields: Vec::new(), project, warnings })
         })
     }
 
@@ -169,16 +162,8 @@ impl<'a> Registry<'a> {
             ));
         }
         let name = edit.name.as_deref().map(validate::name).transpose()?;
-        let description = edit
-            .description
-            .as_deref()
-            .map(validate::description)
-            .transpose()?;
-        let repo_url = edit
-            .repo_url
-            .as_deref()
-            .map(validate::repo_url)
-            .transpose()?;
+        let description = edit.description.as_deref().map(validate::description).transpose()?;
+        let repo_url = edit.repo_url.as_deref().map(validate::repo_url).transpose()?;
         let mut warnings = Vec::new();
         let notes_path = match edit.notes_path.as_deref() {
             Some(raw) => Some(self.notes_path(Some(raw), &mut warnings)?),
@@ -258,7 +243,7 @@ impl<'a> Registry<'a> {
                     return Err(Error::not_found(
                         "remove_code_path",
                         format!(
-                            "'{raw}' is not a code path of '{slug}'; its code paths are: {list}"
+                            "remove_code_path '{raw}' is not a code path of '{slug}'; its code paths are: {list}"
                         ),
                     ));
                 }
@@ -321,13 +306,7 @@ impl<'a> Registry<'a> {
     }
 
     fn set_status(&self, slug: &str, status: ProjectStatus) -> Result<Changed> {
-        self.edit(
-            slug,
-            ProjectEdit {
-                status: Some(status),
-                ..ProjectEdit::default()
-            },
-        )
+        self.edit(slug, ProjectEdit { status: Some(status), ..ProjectEdit::default() })
     }
 
     /// Delete a project and everything it owns. The event log keeps a record.
@@ -342,8 +321,7 @@ impl<'a> Registry<'a> {
                 &json!({ "name": project.name }),
                 &now(),
             )?;
-            if settings::get(tx, settings::FOCUS_PROJECT)?.as_deref() == Some(project.slug.as_str())
-            {
+            if settings::get(tx, settings::FOCUS_PROJECT)?.as_deref() == Some(project.slug.as_str()) {
                 settings::clear(tx, settings::FOCUS_PROJECT)?;
             }
             projects::delete(tx, project.id)?;
@@ -353,11 +331,10 @@ impl<'a> Registry<'a> {
 
     /// The focus project (resolution level 7), if set and still present.
     pub fn focus(&self) -> Result<Option<Project>> {
-        self.store
-            .read(|c| match settings::get(c, settings::FOCUS_PROJECT)? {
-                Some(slug) => projects::by_slug(c, &slug),
-                None => Ok(None),
-            })
+        self.store.read(|c| match settings::get(c, settings::FOCUS_PROJECT)? {
+            Some(slug) => projects::by_slug(c, &slug),
+            None => Ok(None),
+        })
     }
 
     /// Make a project the focus project; archived projects cannot be.
@@ -367,22 +344,12 @@ impl<'a> Registry<'a> {
             if project.status == ProjectStatus::Archived {
                 return Err(Error::invalid(
                     "project",
-                    format!(
-                        "'{}' is archived; resume it before making it the focus project",
-                        project.slug
-                    ),
+                    format!("'{}' is archived; resume it before making it the focus project", project.slug),
                 ));
             }
             let stamp = now();
             settings::set(tx, settings::FOCUS_PROJECT, &project.slug, &stamp)?;
-            events::record(
-                tx,
-                project.id,
-                &project.slug,
-                "focus_set",
-                &json!({}),
-                &stamp,
-            )?;
+            events::record(tx, project.id, &project.slug, "focus_set", &json!({}), &stamp)?;
             Ok(project)
         })
     }
@@ -410,10 +377,7 @@ impl<'a> Registry<'a> {
         };
         let n = paths::normalize("notes_path", raw, self.base_dir.as_deref())?;
         if !n.exists {
-            warnings.push(format!(
-                "notes path {} does not exist yet",
-                n.path.display()
-            ));
+            warnings.push(format!("notes path {} does not exist yet", n.path.display()));
         }
         Ok(Some(n.as_str().to_owned()))
     }
@@ -426,9 +390,7 @@ impl<'a> Registry<'a> {
             if n.path == Path::new("/") {
                 return Err(Error::invalid(
                     field,
-                    format!(
-                        "{field} '/' would claim every directory; give the project's own directory"
-                    ),
+                    format!("{field} '/' would claim every directory; give the project's own directory"),
                 ));
             }
             if seen.insert(n.path.clone()) {
@@ -459,10 +421,7 @@ pub fn find(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
                 "; list the projects to see their slugs".to_owned()
             }
         });
-    Err(Error::not_found(
-        field,
-        format!("no project '{}'{hint}", slug.trim()),
-    ))
+    Err(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
 }
 
 fn load(conn: &Connection, id: i64) -> Result<Project> {
@@ -481,10 +440,7 @@ fn add_path(
 ) -> Result<bool> {
     if let Some((owner_id, owner)) = code_paths::owner(tx, p.as_str())? {
         if owner_id == id {
-            warnings.push(format!(
-                "{} is already a code path of '{slug}'",
-                p.path.display()
-            ));
+            warnings.push(format!("{} is already a code path of '{slug}'", p.path.display()));
             return Ok(false);
         }
         return Err(Error::conflict(
@@ -500,20 +456,11 @@ fn add_path(
     let state = if p.exists {
         PathState::Present
     } else {
-        warnings.push(format!(
-            "code path {} does not exist yet; it will resolve once it does",
-            p.path.display()
-        ));
+        warnings
+            .push(format!("code path {} does not exist yet; it will resolve once it does", p.path.display()));
         PathState::Missing
     };
     code_paths::insert(tx, id, p.as_str(), state, stamp)?;
-    events::record(
-        tx,
-        id,
-        slug,
-        "code_path_added",
-        &json!({ "path": p.as_str() }),
-        stamp,
-    )?;
+    events::record(tx, id, slug, "code_path_added", &json!({ "path": p.as_str() }), stamp)?;
     Ok(true)
 }

@@ -53,15 +53,8 @@ pub enum Level {
 
 impl Level {
     /// Every level, highest priority first.
-    pub const ORDER: [Level; 7] = [
-        Self::Explicit,
-        Self::Session,
-        Self::Workspace,
-        Self::Env,
-        Self::Roots,
-        Self::Cwd,
-        Self::Focus,
-    ];
+    pub const ORDER: [Level; 7] =
+        [Self::Explicit, Self::Session, Self::Workspace, Self::Env, Self::Roots, Self::Cwd, Self::Focus];
 
     /// Words for people.
     pub fn label(self) -> &'static str {
@@ -181,13 +174,7 @@ impl ProjectIndex {
 
     /// Register a canonical code path.
     pub fn add_path(&mut self, path: PathBuf, slug: &str, state: PathState) {
-        self.paths.insert(
-            path,
-            PathEntry {
-                slug: slug.to_owned(),
-                state,
-            },
-        );
+        self.paths.insert(path, PathEntry { slug: slug.to_owned(), state });
     }
 
     /// Status of a project, if it exists.
@@ -202,13 +189,8 @@ impl ProjectIndex {
             let entry = self.paths.get(dir)?;
             // A directory marked missing that now contains an existing path is back.
             let usable = entry.state == PathState::Present || exists;
-            let active = self
-                .status(&entry.slug)
-                .is_some_and(|s| s != ProjectStatus::Archived);
-            (usable && active).then(|| PathHit {
-                slug: entry.slug.clone(),
-                code_path: dir.to_path_buf(),
-            })
+            let active = self.status(&entry.slug).is_some_and(|s| s != ProjectStatus::Archived);
+            (usable && active).then(|| PathHit { slug: entry.slug.clone(), code_path: dir.to_path_buf() })
         })
     }
 }
@@ -241,11 +223,7 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
         }
         None => (None, None),
     };
-    Resolution {
-        project,
-        decided_by,
-        levels,
-    }
+    Resolution { project, decided_by, levels }
 }
 
 type Eval = (Option<String>, Outcome, Option<String>, String);
@@ -269,24 +247,11 @@ fn by_slug(index: &ProjectIndex, input: Option<&str>) -> Eval {
     let slug = raw.to_ascii_lowercase();
     let seen = Some(raw.to_owned());
     match index.status(&slug) {
-        None => (
-            seen,
-            Outcome::Rejected,
-            None,
-            format!("no project '{raw}' exists"),
-        ),
-        Some(ProjectStatus::Archived) => (
-            seen,
-            Outcome::Rejected,
-            None,
-            format!("'{slug}' is archived; resume it to work in it"),
-        ),
-        Some(_) => (
-            seen,
-            Outcome::Matched,
-            Some(slug.clone()),
-            format!("names project '{slug}'"),
-        ),
+        None => (seen, Outcome::Rejected, None, format!("no project '{raw}' exists")),
+        Some(ProjectStatus::Archived) => {
+            (seen, Outcome::Rejected, None, format!("project '{slug}' is archived; resume it to work in it"))
+        }
+        Some(_) => (seen, Outcome::Matched, Some(slug.clone()), format!("names project '{slug}'")),
     }
 }
 
@@ -334,26 +299,15 @@ fn by_roots(index: &ProjectIndex, roots: &[String]) -> Eval {
         }
     }
     match hits.as_slice() {
-        [] => (
-            seen,
-            Outcome::NoMatch,
-            None,
-            "no root is inside a project's code path".to_owned(),
-        ),
-        [one] => (
-            seen,
-            Outcome::Matched,
-            Some(one.clone()),
-            format!("a root is inside a code path of '{one}'"),
-        ),
+        [] => (seen, Outcome::NoMatch, None, "no root is inside a project's code path".to_owned()),
+        [one] => {
+            (seen, Outcome::Matched, Some(one.clone()), format!("a root is inside a code path of '{one}'"))
+        }
         many => (
             seen,
             Outcome::Ambiguous,
             None,
-            format!(
-                "roots point at several projects ({}); choose one",
-                many.join(", ")
-            ),
+            format!("roots point at several projects ({}); choose one", many.join(", ")),
         ),
     }
 }

@@ -22,11 +22,7 @@ fn fixture() -> Fixture {
     index.add_path(root.join("a/b"), "beta", PathState::Present);
     index.add_path(root.join("ab"), "gamma", PathState::Present);
     index.add_path(root.join("old"), "old", PathState::Present);
-    Fixture {
-        _dir: dir,
-        root,
-        index,
-    }
+    Fixture { _dir: dir, root, index }
 }
 
 fn path(f: &Fixture, rel: &str) -> Option<String> {
@@ -40,36 +36,17 @@ fn nothing_given_is_pending_with_all_levels_listed() {
     assert_eq!(r.project, None);
     assert_eq!(r.decided_by, None);
     assert_eq!(r.levels.len(), 7);
-    assert!(
-        r.levels
-            .iter()
-            .all(|l| l.outcome == Outcome::NotGiven && !l.decided)
-    );
-    assert_eq!(
-        r.levels.iter().map(|l| l.rank).collect::<Vec<_>>(),
-        [1, 2, 3, 4, 5, 6, 7]
-    );
+    assert!(r.levels.iter().all(|l| l.outcome == Outcome::NotGiven && !l.decided));
+    assert_eq!(r.levels.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6, 7]);
 }
 
 #[test]
 fn deepest_code_path_wins() {
     let f = fixture();
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "a/b/c/d"),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "a/b/c/d"), ..Hints::default() });
     assert_eq!(r.project.as_deref(), Some("beta"));
     assert_eq!(r.decided_by, Some(Level::Cwd));
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "a"),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "a"), ..Hints::default() });
     assert_eq!(r.project.as_deref(), Some("alpha"));
 }
 
@@ -77,21 +54,9 @@ fn deepest_code_path_wins() {
 fn matching_is_by_whole_components() {
     let f = fixture();
     // /ab must not match /a, and /abx must match nothing.
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "ab/x"),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "ab/x"), ..Hints::default() });
     assert_eq!(r.project.as_deref(), Some("gamma"));
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "abx"),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "abx"), ..Hints::default() });
     assert_eq!(r.project, None);
     assert_eq!(r.levels[5].outcome, Outcome::NoMatch);
 }
@@ -139,14 +104,8 @@ fn each_level_decides_when_it_is_the_highest_given() {
 #[test]
 fn lower_levels_still_report_what_they_saw() {
     let f = fixture();
-    let r = resolve(
-        &f.index,
-        &Hints {
-            explicit: Some("alpha".into()),
-            cwd: path(&f, "ab"),
-            ..Hints::default()
-        },
-    );
+    let r =
+        resolve(&f.index, &Hints { explicit: Some("alpha".into()), cwd: path(&f, "ab"), ..Hints::default() });
     let cwd = &r.levels[5];
     assert_eq!(cwd.outcome, Outcome::Matched);
     assert_eq!(cwd.project.as_deref(), Some("gamma"));
@@ -168,13 +127,7 @@ fn unknown_and_archived_projects_are_rejected_and_fall_through() {
     assert_eq!(r.levels[0].outcome, Outcome::Rejected);
     assert!(r.levels[1].detail.contains("archived"));
     assert_eq!(r.decided_by, Some(Level::Focus));
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "old"),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "old"), ..Hints::default() });
     assert_eq!(r.project, None, "archived code paths never decide");
 }
 
@@ -183,10 +136,7 @@ fn disagreeing_roots_are_ambiguous() {
     let f = fixture();
     let r = resolve(
         &f.index,
-        &Hints {
-            roots: vec![path(&f, "a/b").unwrap(), path(&f, "ab").unwrap()],
-            ..Hints::default()
-        },
+        &Hints { roots: vec![path(&f, "a/b").unwrap(), path(&f, "ab").unwrap()], ..Hints::default() },
     );
     assert_eq!(r.levels[4].outcome, Outcome::Ambiguous);
     assert_eq!(r.project, None);
@@ -195,13 +145,7 @@ fn disagreeing_roots_are_ambiguous() {
 #[test]
 fn bad_paths_are_rejected_with_a_reason() {
     let f = fixture();
-    let r = resolve(
-        &f.index,
-        &Hints {
-            workspace: Some("relative/dir".into()),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { workspace: Some("relative/dir".into()), ..Hints::default() });
     assert_eq!(r.levels[2].outcome, Outcome::Rejected);
     assert!(r.levels[2].detail.contains("relative"));
 }
@@ -211,43 +155,17 @@ fn symlinked_working_directories_resolve_to_their_target() {
     let f = fixture();
     let link = f.root.join("link-to-b");
     std::os::unix::fs::symlink(f.root.join("a/b/c"), &link).unwrap();
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: Some(link.to_str().unwrap().into()),
-            ..Hints::default()
-        },
-    );
+    let r = resolve(&f.index, &Hints { cwd: Some(link.to_str().unwrap().into()), ..Hints::default() });
     assert_eq!(r.project.as_deref(), Some("beta"));
 }
 
 #[test]
 fn missing_paths_only_match_when_the_directory_is_back() {
     let mut f = fixture();
-    f.index.add_path(
-        f.root.join("gone-parent/never"),
-        "gamma",
-        PathState::Missing,
-    );
-    f.index
-        .add_path(f.root.join("gone-parent"), "alpha", PathState::Missing);
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "gone-parent/never/deeper"),
-            ..Hints::default()
-        },
-    );
-    assert_eq!(
-        r.project, None,
-        "a path that does not exist cannot prove its parent exists"
-    );
-    let r = resolve(
-        &f.index,
-        &Hints {
-            cwd: path(&f, "gone-parent"),
-            ..Hints::default()
-        },
-    );
+    f.index.add_path(f.root.join("gone-parent/never"), "gamma", PathState::Missing);
+    f.index.add_path(f.root.join("gone-parent"), "alpha", PathState::Missing);
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "gone-parent/never/deeper"), ..Hints::default() });
+    assert_eq!(r.project, None, "a path that does not exist cannot prove its parent exists");
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "gone-parent"), ..Hints::default() });
     assert_eq!(r.project.as_deref(), Some("alpha"));
 }

@@ -7,8 +7,8 @@ pub const MAX_SLUG_LEN: usize = 64;
 
 /// Words that routing, the CLI and chat commands use; a project may not take them.
 pub const RESERVED: &[&str] = &[
-    "projects", "project", "new", "list", "help", "active", "archive", "resume", "decide",
-    "blocker", "handoff", "all", "none", "default",
+    "projects", "project", "new", "list", "help", "active", "archive", "resume", "decide", "blocker",
+    "handoff", "all", "none", "default",
 ];
 
 /// Check a slug given by a person or an agent.
@@ -22,16 +22,11 @@ pub fn validate(slug: &str) -> Result<()> {
     if slug.len() > MAX_SLUG_LEN {
         return Err(Error::invalid(
             "slug",
-            format!(
-                "slug is {} characters long; use at most {MAX_SLUG_LEN}",
-                slug.chars().count()
-            ),
+            format!("slug is {} characters long; use at most {MAX_SLUG_LEN}", slug.chars().count()),
         ));
     }
     let mut chars = slug.chars();
-    let first_ok = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
     let rest_ok = chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if !first_ok || !rest_ok {
         return Err(Error::invalid(
@@ -124,10 +119,7 @@ mod tests {
 
     #[test]
     fn generates_from_names() {
-        assert_eq!(
-            from_name("Leader Election Refactor").unwrap(),
-            "leader-election-refactor"
-        );
+        assert_eq!(from_name("Leader Election Refactor").unwrap(), "leader-election-refactor");
         assert_eq!(from_name("  API v2 -- (beta) ").unwrap(), "api-v2-beta");
         assert_eq!(from_name("Café Ünïcode").unwrap(), "cafe-unicode");
         assert_eq!(from_name("2026 Roadmap").unwrap(), "2026-roadmap");
@@ -157,16 +149,7 @@ mod tests {
 
     #[test]
     fn validation_refuses_each_broken_rule() {
-        for bad in [
-            "",
-            "-leading",
-            "Upper",
-            "under_score",
-            "sp ace",
-            "dot.ted",
-            "ünï",
-            &"a".repeat(65),
-        ] {
+        for bad in ["", "-leading", "Upper", "under_score", "sp ace", "dot.ted", "ünï", &"a".repeat(65)] {
             let err = validate(bad).unwrap_err();
             assert_eq!(err.field.as_deref(), Some("slug"), "{bad}");
         }

@@ -21,10 +21,7 @@ pub fn name(input: &str) -> Result<String> {
     if name.chars().count() > MAX_NAME {
         return Err(Error::invalid(
             "name",
-            format!(
-                "name is {} characters long; use at most {MAX_NAME}",
-                name.chars().count()
-            ),
+            format!("name is {} characters long; use at most {MAX_NAME}", name.chars().count()),
         ));
     }
     if name.chars().any(char::is_control) {
@@ -43,20 +40,11 @@ pub fn description(input: &str) -> Result<String> {
     if text.chars().count() > MAX_DESCRIPTION {
         return Err(Error::invalid(
             "description",
-            format!(
-                "description is {} characters long; use at most {MAX_DESCRIPTION}",
-                text.chars().count()
-            ),
+            format!("description is {} characters long; use at most {MAX_DESCRIPTION}", text.chars().count()),
         ));
     }
-    if text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
-        return Err(Error::invalid(
-            "description",
-            "description contains control characters; use plain text",
-        ));
+    if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return Err(Error::invalid("description", "description contains control characters; use plain text"));
     }
     Ok(text.to_owned())
 }
@@ -83,15 +71,9 @@ pub fn repo_url(input: &str) -> Result<Option<String>> {
         return Err(bad("contains spaces"));
     }
     if let Ok(url) = url::Url::parse(text) {
-        let known = matches!(
-            url.scheme(),
-            "http" | "https" | "ssh" | "git" | "git+ssh" | "file"
-        );
+        let known = matches!(url.scheme(), "http" | "https" | "ssh" | "git" | "git+ssh" | "file");
         if !known {
-            return Err(bad(&format!(
-                "has the scheme '{}', which is not a repository scheme",
-                url.scheme()
-            )));
+            return Err(bad(&format!("has the scheme '{}', which is not a repository scheme", url.scheme())));
         }
         if url.scheme() != "file" && url.host_str().is_none_or(str::is_empty) {
             return Err(bad("has no host"));
@@ -112,11 +94,7 @@ fn is_scp_like(text: &str) -> bool {
     let Some((user, host)) = user_host.split_once('@') else {
         return false;
     };
-    let word = |s: &str| {
-        !s.is_empty()
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-    };
+    let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c));
     word(user) && word(host) && !path.is_empty() && !path.starts_with('/')
 }
 
@@ -136,10 +114,7 @@ mod tests {
     fn descriptions() {
         assert_eq!(description("a\nb").unwrap(), "a\nb");
         for bad in ["bell\u{7}", &"x".repeat(4001)] {
-            assert_eq!(
-                description(bad).unwrap_err().field.as_deref(),
-                Some("description")
-            );
+            assert_eq!(description(bad).unwrap_err().field.as_deref(), Some("description"));
         }
     }
 
@@ -154,14 +129,7 @@ mod tests {
             assert_eq!(repo_url(good).unwrap().as_deref(), Some(good));
         }
         assert_eq!(repo_url("  ").unwrap(), None);
-        for bad in [
-            "not a url",
-            "ftp://host/x",
-            "https://",
-            "javascript:alert(1)",
-            "git@host:/abs",
-            "app",
-        ] {
+        for bad in ["not a url", "ftp://host/x", "https://", "javascript:alert(1)", "git@host:/abs", "app"] {
             let err = repo_url(bad).unwrap_err();
             assert_eq!(err.field.as_deref(), Some("repo_url"), "{bad}");
         }

@@ -25,11 +25,7 @@ pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<CodePath>> 
     )?;
     let rows = stmt.query_map([project_id], |r| {
         let state: String = r.get(1)?;
-        Ok(CodePath {
-            path: r.get(0)?,
-            state: PathState::parse(&state),
-            last_seen_at: r.get(2)?,
-        })
+        Ok(CodePath { path: r.get(0)?, state: PathState::parse(&state), last_seen_at: r.get(2)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -41,12 +37,7 @@ pub fn all(conn: &Connection) -> Result<Vec<OwnedPath>> {
     )?;
     let rows = stmt.query_map([], |r| {
         let state: String = r.get(1)?;
-        Ok(OwnedPath {
-            path: r.get(0)?,
-            state: PathState::parse(&state),
-            slug: r.get(2)?,
-            status: r.get(3)?,
-        })
+        Ok(OwnedPath { path: r.get(0)?, state: PathState::parse(&state), slug: r.get(2)?, status: r.get(3)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -63,13 +54,7 @@ pub fn owner(conn: &Connection, path: &str) -> Result<Option<(i64, String)>> {
 }
 
 /// Add a path to a project.
-pub fn insert(
-    conn: &Connection,
-    project_id: i64,
-    path: &str,
-    state: PathState,
-    now: &str,
-) -> Result<()> {
+pub fn insert(conn: &Connection, project_id: i64, path: &str, state: PathState, now: &str) -> Result<()> {
     let seen = (state == PathState::Present).then_some(now);
     conn.execute(
         "INSERT INTO code_paths (project_id, path, state, last_seen_at, added_at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -80,9 +65,7 @@ pub fn insert(
 
 /// Remove a path from a project; returns whether it was there.
 pub fn remove(conn: &Connection, project_id: i64, path: &str) -> Result<bool> {
-    let n = conn.execute(
-        "DELETE FROM code_paths WHERE project_id = ?1 AND path = ?2",
-        params![project_id, path],
-    )?;
+    let n = conn
+        .execute("DELETE FROM code_paths WHERE project_id = ?1 AND path = ?2", params![project_id, path])?;
     Ok(n > 0)
 }

@@ -58,18 +58,14 @@ impl Store {
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         if path.is_some() {
-            let mode: String =
-                conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
+            let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
             if !mode.eq_ignore_ascii_case("wal") {
                 tracing::warn!(mode, "SQLite refused WAL mode");
             }
             conn.pragma_update(None, "synchronous", "NORMAL")?;
         }
         migrations::migrations().to_latest(&mut conn)?;
-        Ok(Self {
-            conn: Mutex::new(conn),
-            path,
-        })
+        Ok(Self { conn: Mutex::new(conn), path })
     }
 
     /// Where the database lives (`None` in memory).
@@ -130,9 +126,8 @@ mod tests {
         let file = dir.path().join(DB_FILE);
         {
             let mut conn = Connection::open(&file).unwrap();
-            let v1 = rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(
-                migrations::SCHEMA[0],
-            )]);
+            let v1 =
+                rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(migrations::SCHEMA[0])]);
             v1.to_latest(&mut conn).unwrap();
             conn.execute(
                 "INSERT INTO projects (slug, name, created_at, updated_at)
@@ -147,23 +142,13 @@ mod tests {
             .read(|c| {
                 assert_eq!(schema_version(c)?, migrations::latest_version());
                 let name: String =
-                    c.query_row("SELECT name FROM projects WHERE slug = 'old'", [], |r| {
-                        r.get(0)
-                    })?;
+                    c.query_row("SELECT name FROM projects WHERE slug = 'old'", [], |r| r.get(0))?;
                 assert_eq!(name, "Old One");
-                for table in [
-                    "settings",
-                    "sessions",
-                    "memory",
-                    "memory_fts",
-                    "context_locks",
-                    "choices",
-                ] {
-                    let n: i64 = c.query_row(
-                        "SELECT count(*) FROM sqlite_master WHERE name = ?1",
-                        [table],
-                        |r| r.get(0),
-                    )?;
+                for table in ["settings", "sessions", "memory", "memory_fts", "context_locks", "choices"] {
+                    let n: i64 =
+                        c.query_row("SELECT count(*) FROM sqlite_master WHERE name = ?1", [table], |r| {
+                            r.get(0)
+                        })?;
                     assert_eq!(n, 1, "{table} missing after upgrade");
                 }
                 Ok(())
@@ -176,18 +161,14 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         let err = store
             .write(|tx| {
-                tx.execute(
-                    "INSERT INTO events (project_slug, kind, at) VALUES ('x', 'created', 'now')",
-                    [],
-                )?;
+                tx.execute("INSERT INTO events (project_slug, kind, at) VALUES ('x', 'created', 'now')", [])?;
                 tx.execute("UPDATE events SET kind = 'forged'", [])?;
                 Ok(())
             })
             .unwrap_err();
         assert!(err.message.contains("append-only"));
-        let n: i64 = store
-            .read(|c| Ok(c.query_row("SELECT count(*) FROM events", [], |r| r.get(0))?))
-            .unwrap();
+        let n: i64 =
+            store.read(|c| Ok(c.query_row("SELECT count(*) FROM events", [], |r| r.get(0))?)).unwrap();
         assert_eq!(n, 0, "the failed transaction must leave nothing behind");
     }
 
@@ -212,9 +193,6 @@ mod tests {
                 )?)
             })
             .unwrap();
-        assert_eq!(
-            hits, 1,
-            "porter stemming should match 'leaders' for 'leader'"
-        );
+        assert_eq!(hits, 1, "porter stemming should match 'leaders' for 'leader'");
     }
 }

@@ -4,6 +4,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::code_paths;
 use crate::error::Result;
+use crate::humanize;
 use crate::model::{Project, ProjectStats, ProjectStatus};
 
 const COLUMNS: &str = "id, slug, name, description, status, repo_url, notes_path, \
@@ -66,10 +67,7 @@ pub fn list(conn: &Connection, status: Option<ProjectStatus>) -> Result<Vec<Proj
 
 /// Whether a slug is taken.
 pub fn slug_exists(conn: &Connection, slug: &str) -> Result<bool> {
-    Ok(conn
-        .query_row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(()))
-        .optional()?
-        .is_some())
+    Ok(conn.query_row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(())).optional()?.is_some())
 }
 
 /// Set one text column (name, description, repo_url, notes_path) and bump `updated_at`.
@@ -80,10 +78,7 @@ pub fn set_text(
     value: Option<&str>,
     now: &str,
 ) -> Result<()> {
-    let sql = format!(
-        "UPDATE projects SET {} = ?1, updated_at = ?2 WHERE id = ?3",
-        column.name()
-    );
+    let sql = format!("UPDATE projects SET {} = ?1, updated_at = ?2 WHERE id = ?3", column.name());
     conn.execute(&sql, params![value, now, id])?;
     Ok(())
 }
@@ -101,19 +96,13 @@ pub fn set_status(conn: &Connection, id: i64, status: ProjectStatus, now: &str) 
 
 /// Bump `updated_at` (after a code-path change).
 pub fn touch(conn: &Connection, id: i64, now: &str) -> Result<()> {
-    conn.execute(
-        "UPDATE projects SET updated_at = ?1 WHERE id = ?2",
-        params![now, id],
-    )?;
+    conn.execute("UPDATE projects SET updated_at = ?1 WHERE id = ?2", params![now, id])?;
     Ok(())
 }
 
 /// Record that a session worked in the project.
 pub fn mark_used(conn: &Connection, id: i64, now: &str) -> Result<()> {
-    conn.execute(
-        "UPDATE projects SET last_used_at = ?1 WHERE id = ?2",
-        params![now, id],
-    )?;
+    conn.execute("UPDATE projects SET last_used_at = ?1 WHERE id = ?2", params![now, id])?;
     Ok(())
 }
 
@@ -163,6 +152,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Project> {
         created_at: row.get(7)?,
         updated_at: row.get(8)?,
         last_used_at: row.get(9)?,
+        last_used: String::new(),
         archived_at: row.get(10)?,
     })
 }
@@ -170,6 +160,7 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Project> {
 fn complete(conn: &Connection, mut p: Project) -> Result<Project> {
     p.code_paths = code_paths::for_project(conn, p.id)?;
     p.stats = stats(conn, p.id)?;
+    p.last_used = humanize::ago(p.last_used_at.as_deref(), chrono::Utc::now());
     Ok(p)
 }
 
@@ -183,11 +174,10 @@ pub fn stats(conn: &Connection, id: i64) -> Result<ProjectStats> {
         [id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;
-    let context_locks: i64 = conn.query_row(
-        "SELECT count(DISTINCT topic) FROM context_locks WHERE project_id = ?1",
-        [id],
-        |r| r.get(0),
-    )?;
+    let context_locks: i64 =
+        conn.query_row("SELECT count(DISTINCT topic) FROM context_locks WHERE project_id = ?1", [id], |r| {
+            r.get(0)
+        })?;
     let n = |v: i64| u64::try_from(v).unwrap_or(0);
     Ok(ProjectStats {
         decisions: n(decisions),

@@ -9,11 +9,7 @@ pub const FOCUS_PROJECT: &str = "focus_project";
 
 /// Read a setting.
 pub fn get(conn: &Connection, key: &str) -> Result<Option<String>> {
-    Ok(conn
-        .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
-            r.get(0)
-        })
-        .optional()?)
+    Ok(conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0)).optional()?)
 }
 
 /// Write a setting.

@@ -1,0 +1,36 @@
+//! One module per top-level command.
+
+pub mod projects;
+pub mod resolve;
+
+use std::path::PathBuf;
+
+use mooring_core::{Error, Store, datadir};
+
+use crate::output::Failure;
+
+/// What every command gets: where the data is, how to print, where the person is.
+pub struct Ctx {
+    /// Resolved data directory.
+    pub data_dir: PathBuf,
+    /// `--json` given.
+    pub json: bool,
+    /// The shell's working directory (relative paths are taken from here).
+    pub cwd: PathBuf,
+}
+
+impl Ctx {
+    /// Build from the global flags.
+    pub fn new(data_dir: Option<PathBuf>, json: bool) -> Result<Self, Failure> {
+        let cwd = std::env::current_dir().map_err(|e| {
+            Error::invalid("cwd", format!("the current directory is unreadable ({e}); cd somewhere else"))
+        })?;
+        let data_dir = datadir::resolve(data_dir.as_deref())?;
+        Ok(Self { data_dir, json, cwd })
+    }
+
+    /// Open the database, migrating it if needed.
+    pub fn store(&self) -> Result<Store, Failure> {
+        Ok(Store::open_in(&self.data_dir)?)
+    }
+}

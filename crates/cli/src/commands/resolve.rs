@@ -1,0 +1,54 @@
+//! `mooring resolve`: the resolution order, every level explained.
+
+use mooring_core::registry::find;
+use mooring_core::resolve::{Hints, Level, Outcome, ProjectIndex, resolve};
+use mooring_core::{Registry, paths};
+
+use super::Ctx;
+use crate::cli::ResolveArgs;
+use crate::format;
+use crate::output::{Failure, print_json};
+
+/// Environment variable naming the project of an agent's process (level 4).
+pub const ENV_PROJECT: &str = "MOORING_PROJECT";
+
+/// Run `resolve`.
+pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
+    let store = ctx.store()?;
+    let focus = Registry::new(&store).focus()?.map(|p| p.slug);
+    let absolute = |field: &str, raw: Option<String>| -> Result<Option<String>, Failure> {
+        raw.map(|r| {
+            paths::normalize(field, &r, Some(&ctx.cwd)).map(|n| n.as_str().to_owned()).map_err(Failure::from)
+        })
+        .transpose()
+    };
+    let cwd = absolute("cwd", Some(args.cwd.unwrap_or_else(|| ctx.cwd.display().to_string())))?;
+    let hints = Hints {
+        explicit: args.project,
+        session: None,
+        workspace: absolute("workspace_id", args.workspace_id)?,
+        env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
+        roots: args.root,
+        cwd,
+        focus,
+    };
+    let resolution = store.read(|c| {
+        let index = ProjectIndex::load(c)?;
+        let r = resolve(&index, &hints);
+        if let Some(l) =
+            r.levels.iter().find(|l| l.level == Level::Explicit && l.outcome == Outcome::Rejected)
+        {
+            // An explicit choice that cannot be honoured is a mistake to fix, not a fallback.
+            let slug = l.input.as_deref().unwrap_or_default();
+            find(c, "project", slug)?;
+            return Err(mooring_core::Error::invalid("project", l.detail.clone()));
+        }
+        Ok(r)
+    })?;
+    if ctx.json {
+        print_json(&resolution);
+    } else {
+        print!("{}", format::resolution(&resolution));
+    }
+    Ok(())
+}

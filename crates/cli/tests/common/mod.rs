@@ -1,0 +1,76 @@
+//! A throwaway home and data directory per test, and the `mooring` binary run in it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+pub struct Sandbox {
+    _dir: tempfile::TempDir,
+    pub home: PathBuf,
+    pub data: PathBuf,
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let data = root.join("data");
+        std::fs::create_dir_all(&home).unwrap();
+        Self { _dir: dir, home, data }
+    }
+
+    /// `mooring --data-dir DATA` with HOME in the sandbox and no stray hints.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::cargo_bin("mooring").unwrap();
+        cmd.arg("--data-dir")
+            .arg(&self.data)
+            .env("HOME", &self.home)
+            .env_remove("MOORING_PROJECT")
+            .env_remove("MOORING_HOME")
+            .current_dir(&self.home);
+        cmd
+    }
+
+    /// Make a directory under HOME and return its canonical path.
+    pub fn mkdir(&self, rel: &str) -> PathBuf {
+        let p = self.home.join(rel);
+        std::fs::create_dir_all(&p).unwrap();
+        p.canonicalize().unwrap()
+    }
+
+    /// Run with `--json`, expect success, parse stdout.
+    pub fn json_ok(&self, args: &[&str], cwd: Option<&Path>) -> Value {
+        let mut cmd = self.cmd();
+        if let Some(cwd) = cwd {
+            cmd.current_dir(cwd);
+        }
+        let out = cmd.args(args).arg("--json").output().unwrap();
+        assert!(out.status.success(), "mooring {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+    }
+
+    /// Every row of every registry table, for "nothing changed" checks.
+    pub fn fingerprint(&self) -> String {
+        let conn = rusqlite::Connection::open(self.data.join("mooring.db")).unwrap();
+        let mut out = String::new();
+        for table in ["projects", "code_paths", "events", "settings", "memory", "context_locks"] {
+            let mut stmt = conn.prepare(&format!("SELECT * FROM {table} ORDER BY 1")).unwrap();
+            let cols = stmt.column_count();
+            let mut rows = stmt.query([]).unwrap();
+            while let Some(row) = rows.next().unwrap() {
+                out.push_str(table);
+                for i in 0..cols {
+                    let v: rusqlite::types::Value = row.get(i).unwrap();
+                    out.push_str(&format!("|{v:?}"));
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Every test tier, as CI runs it: formatting and lints, unit and integration tests, the
+# headless dependency check, and the desktop under Xvfb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test
+
+echo "== format and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+echo "== unit and integration tests"
+cargo test --workspace
+
+echo "== end-to-end: headless build, desktop under Xvfb"
+cargo build --workspace --quiet
+bash tests/run-e2e.sh

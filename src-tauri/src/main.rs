@@ -1,0 +1,83 @@
+//! `mooring-desktop`: the tray application. Decides early whether a display exists,
+//! because GTK start-up panics without one.
+
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod tray;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+use mooring_core::{Store, datadir};
+
+/// Mooring's tray app: the projects menu (and, later, the MCP server in-process).
+#[derive(Debug, Parser)]
+#[command(name = "mooring-desktop", version, about)]
+struct Args {
+    /// Data directory (default: $MOORING_HOME, else the platform data directory)
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MOORING_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let args = Args::parse();
+
+    if !has_display() {
+        eprintln!(
+            "mooring-desktop needs a graphical session, and neither DISPLAY nor WAYLAND_DISPLAY \
+             is set. On a machine without a desktop, run `mooring serve` instead."
+        );
+        return ExitCode::from(1);
+    }
+    let store = match datadir::resolve(args.data_dir.as_deref()).and_then(|dir| Store::open_in(&dir)) {
+        Ok(store) => Arc::new(store),
+        Err(e) => {
+            eprintln!("mooring-desktop cannot open its data: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    // tao panics when the display named by DISPLAY cannot be opened; turn that into a
+    // sentence instead of a backtrace.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+        let app = tauri::Builder::default()
+            .setup(move |app| {
+                std::panic::set_hook(default_hook);
+                tray::install(app.handle(), store)?;
+                Ok(())
+            })
+            .build(tauri::generate_context!())?;
+        app.run(|_, event| {
+            // A tray app stays alive when its last window closes; Quit exits explicitly.
+            if let tauri::RunEvent::ExitRequested { api, code: None, .. } = event {
+                api.prevent_exit();
+            }
+        });
+        Ok::<(), tauri::Error>(())
+    }));
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
+            eprintln!("mooring-desktop could not start: {e}");
+            ExitCode::from(1)
+        }
+        Err(_) => {
+            eprintln!(
+                "mooring-desktop could not open the display ({}). Check that the desktop \
+                 session is running, or run `mooring serve` for the headless server.",
+                std::env::var("DISPLAY").or_else(|_| std::env::var("WAYLAND_DISPLAY")).unwrap_or_default()
+            );
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}

@@ -1,0 +1,182 @@
+//! The tray icon and its menu. On Linux the icon emits no clicks, so every action is a
+//! menu item; the menu is rebuilt whenever the projects change.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mooring_core::{Project, ProjectStatus, Registry, Store};
+use tauri::image::Image;
+use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
+use tauri::tray::TrayIconBuilder;
+use tauri::{AppHandle, Runtime};
+
+/// Id of the one tray icon.
+pub const TRAY_ID: &str = "main";
+const QUIT: &str = "quit";
+const CLEAR_FOCUS: &str = "focus:clear";
+const PROJECT_PREFIX: &str = "project:";
+/// How often the menu checks the database for changes made elsewhere (CLI, agents).
+const REFRESH: Duration = Duration::from_secs(2);
+
+/// One entry of the menu, independent of Tauri so it can be tested.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// Greyed-out text.
+    Label(String),
+    /// An active project; checked when it is the focus project.
+    Project { id: String, label: String, focused: bool },
+    /// A clickable action.
+    Action { id: &'static str, label: String },
+    /// A line.
+    Separator,
+}
+
+/// The menu for these projects and focus project.
+pub fn menu_model(projects: &[Project], focus: Option<&str>) -> Vec<Entry> {
+    let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
+    let mut entries = vec![Entry::Label(match active.len() {
+        0 => "No active projects".to_owned(),
+        1 => "1 active project".to_owned(),
+        n => format!("{n} active projects"),
+    })];
+    let mut sorted = active;
+    sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
+    entries.extend(sorted.into_iter().map(|p| Entry::Project {
+        id: format!("{PROJECT_PREFIX}{}", p.slug),
+        label: format!("{} — {}", p.slug, p.name),
+        focused: focus == Some(p.slug.as_str()),
+    }));
+    entries.push(Entry::Separator);
+    if focus.is_some() {
+        entries.push(Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".to_owned() });
+    }
+    entries.push(Entry::Action { id: QUIT, label: "Quit Mooring".to_owned() });
+    entries
+}
+
+/// Create the tray icon and keep its menu current.
+pub fn install<R: Runtime>(app: &AppHandle<R>, store: Arc<Store>) -> tauri::Result<()> {
+    let (entries, signature) = snapshot(&store);
+    let menu = build(app, &entries)?;
+    let icon = Image::from_bytes(include_bytes!("../../icons/tray.png"))?;
+    let events_store = store.clone();
+    TrayIconBuilder::with_id(TRAY_ID)
+        .icon(icon)
+        .tooltip("Mooring")
+        .menu(&menu)
+        .on_menu_event(move |app, event| on_menu(app, &events_store, event.id().as_ref()))
+        .build(app)?;
+    let handle = app.clone();
+    std::thread::spawn(move || {
+        let mut last = signature;
+        loop {
+            std::thread::sleep(REFRESH);
+            let (entries, signature) = snapshot(&store);
+            if signature != last {
+                last = signature;
+                refresh(&handle, &entries);
+            }
+        }
+    });
+    Ok(())
+}
+
+fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, id: &str) {
+    let registry = Registry::new(store);
+    let result = match id {
+        QUIT => {
+            app.exit(0);
+            return;
+        }
+        CLEAR_FOCUS => registry.clear_focus().map(|_| ()),
+        other => match other.strip_prefix(PROJECT_PREFIX) {
+            Some(slug) => registry.set_focus(slug).map(|_| ()),
+            None => return,
+        },
+    };
+    if let Err(e) = result {
+        tracing::warn!(error = %e, "tray action failed");
+    }
+    refresh(app, &snapshot(store).0);
+}
+
+fn refresh<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) {
+    let Some(tray) = app.tray_by_id(TRAY_ID) else { return };
+    match build(app, entries) {
+        Ok(menu) => {
+            if let Err(e) = tray.set_menu(Some(menu)) {
+                tracing::warn!(error = %e, "could not replace the tray menu");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "could not build the tray menu"),
+    }
+}
+
+/// The menu entries and a signature that changes when they do.
+fn snapshot(store: &Store) -> (Vec<Entry>, String) {
+    let registry = Registry::new(store);
+    let projects = registry.list(Some(ProjectStatus::Active)).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "could not read projects for the tray");
+        Vec::new()
+    });
+    let focus = registry.focus().ok().flatten().map(|p| p.slug);
+    let entries = menu_model(&projects, focus.as_deref());
+    let signature = format!("{entries:?}");
+    (entries, signature)
+}
+
+fn build<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) -> tauri::Result<Menu<R>> {
+    let menu = Menu::new(app)?;
+    for entry in entries {
+        match entry {
+            Entry::Label(text) => {
+                menu.append(&MenuItem::with_id(app, "label", text, false, None::<&str>)?)?
+            }
+            Entry::Project { id, label, focused } => {
+                menu.append(&CheckMenuItem::with_id(app, id, label, true, *focused, None::<&str>)?)?
+            }
+            Entry::Action { id, label } => {
+                menu.append(&MenuItem::with_id(app, *id, label, true, None::<&str>)?)?
+            }
+            Entry::Separator => menu.append(&PredefinedMenuItem::separator(app)?)?,
+        }
+    }
+    Ok(menu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mooring_core::{NewProject, Registry, Store};
+
+    #[test]
+    fn menu_lists_active_projects_sorted_with_focus_checked() {
+        let store = Store::open_in_memory().unwrap();
+        let reg = Registry::new(&store);
+        for name in ["Zeta", "Alpha", "Old"] {
+            reg.create(NewProject { name: name.into(), ..Default::default() }).unwrap();
+        }
+        reg.archive("old").unwrap();
+        let projects = reg.list(None).unwrap();
+        let model = menu_model(&projects, Some("zeta"));
+        assert_eq!(model[0], Entry::Label("2 active projects".into()));
+        assert_eq!(
+            model[1],
+            Entry::Project { id: "project:alpha".into(), label: "alpha — Alpha".into(), focused: false }
+        );
+        assert_eq!(
+            model[2],
+            Entry::Project { id: "project:zeta".into(), label: "zeta — Zeta".into(), focused: true }
+        );
+        assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
+        assert_eq!(model.last(), Some(&Entry::Action { id: QUIT, label: "Quit Mooring".into() }));
+    }
+
+    #[test]
+    fn empty_registry_still_offers_quit() {
+        let model = menu_model(&[], None);
+        assert_eq!(model[0], Entry::Label("No active projects".into()));
+        assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
+        assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));
+    }
+}

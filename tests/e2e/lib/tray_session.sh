@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs inside xvfb-run + dbus-run-session (see ../desktop_tray.sh).
+set -euo pipefail
+[ -n "${E2E_TRACE:-}" ] && set -x
+export NO_AT_BRIDGE=1
+m="$MOORING_BIN/mooring"
+"$MOORING_BIN/mooring-desktop" >"$MOORING_HOME/desktop.log" 2>&1 &
+pid=$!
+fail() { echo "FAIL: $*"; echo "--- desktop log"; cat "$MOORING_HOME/desktop.log"; kill "$pid" 2>/dev/null; exit 1; }
+bus() { gdbus call --session "$@"; }
+
+# The app's bus name is the connection owned by its pid; its menu is the dbusmenu object.
+name=""; menu=""
+for _ in $(seq 1 60); do
+  kill -0 "$pid" 2>/dev/null || fail "mooring-desktop exited early"
+  for n in $(bus --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+             --method org.freedesktop.DBus.ListNames | grep -o "':[0-9.]*'" | tr -d "'"); do
+    owner=$(bus --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+            --method org.freedesktop.DBus.GetConnectionUnixProcessID "$n" 2>/dev/null | grep -o '[0-9]\+' | tail -1 || true)
+    if [ "$owner" = "$pid" ]; then
+      menu=$(busctl --user tree "$n" --list 2>/dev/null | grep '/NotificationItem/.*/Menu$' | head -1 || true)
+      [ -n "$menu" ] && name=$n
+    fi
+  done
+  [ -n "$menu" ] && break
+  sleep 0.5
+done
+[ -n "$menu" ] || fail "no tray menu appeared on the session bus"
+
+layout() { bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.GetLayout -- 0 -1 '["label","toggle-state"]'; }
+# Prints "id<TAB>label<TAB>toggle" per item, decoding GVariant text.
+items() {
+  layout | python3 -c '
+import re, sys
+text = sys.stdin.read()
+for m in re.finditer(r"<\((\d+), (?:@a\{sv\} )?\{([^}]*)\}", text):
+    props = m.group(2)
+    label = re.search(r"'"'"'label'"'"': <'"'"'((?:[^'"'"'\\\\]|\\\\.)*)'"'"'>", props)
+    toggle = re.search(r"'"'"'toggle-state'"'"': <(-?\d+)>", props)
+    lab = label.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8") if label else ""
+    print(f"{m.group(1)}\t{lab}\t{toggle.group(1) if toggle else -1}")
+'
+}
+id_of() { items | awk -F'\t' -v l="$1" '$2 == l { print $1 }'; }
+wait_for() { for _ in $(seq 1 40); do if eval "$1"; then return 0; fi; sleep 0.25; done; return 1; }
+
+listing=$(items)
+echo "$listing"
+grep -q $'\talpha-one — Alpha One\t' <<<"$listing" || fail "alpha-one missing from the menu"
+grep -q $'\tbeta-two — Beta Two\t' <<<"$listing" || fail "beta-two missing from the menu"
+grep -q 'gone-away' <<<"$listing" && fail "an archived project is in the menu"
+grep -q $'\t2 active projects\t' <<<"$listing" || fail "no project count"
+grep -q $'\tQuit Mooring\t' <<<"$listing" || fail "no Quit item"
+
+# Clicking a project makes it the focus project (resolution level 7), checked in the menu.
+beta=$(id_of "beta-two — Beta Two")
+bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$beta" clicked '<"">' 0 >/dev/null
+wait_for '[ "$("$m" projects active --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"active_project\"])")" = beta-two ]' \
+  || fail "clicking beta-two did not set the focus project"
+wait_for 'items | grep -q $'"'"'\tbeta-two — Beta Two\t1$'"'"'' || fail "beta-two is not checked after the click"
+
+# A project created elsewhere shows up without a restart.
+"$m" projects new "Gamma Three" >/dev/null
+wait_for 'items | grep -q $'"'"'\tgamma-three — Gamma Three\t'"'"'' || fail "new project never reached the menu"
+
+# Quit exits cleanly.
+quit=$(id_of "Quit Mooring")
+bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$quit" clicked '<"">' 0 >/dev/null || true
+wait_for '! kill -0 "$pid" 2>/dev/null' || fail "Quit did not exit"
+wait "$pid" && code=0 || code=$?
+[ "$code" -eq 0 ] || fail "exit code $code after Quit"
+echo "tray checks passed"
