@@ -27,6 +27,32 @@ pub enum Command {
     Projects(Box<ProjectsArgs>),
     /// Show which project a session here would be in, and why
     Resolve(ResolveArgs),
+    /// Run the MCP server headless on 127.0.0.1 (no desktop needed)
+    Serve(ServeArgs),
+    /// Speak MCP on stdin/stdout: what an MCP client launches
+    Stdio(StdioArgs),
+}
+
+/// `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port to listen on (0 picks a free one)
+    #[arg(long, default_value_t = mooring_server::DEFAULT_PORT)]
+    pub port: u16,
+    /// Loopback address to listen on (127.0.0.1 or ::1)
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Hours an idle MCP session is kept
+    #[arg(long, default_value_t = 8, value_name = "HOURS")]
+    pub session_idle_hours: u64,
+}
+
+/// `stdio`.
+#[derive(Debug, Args)]
+pub struct StdioArgs {
+    /// Workspace directory of this agent session (resolution level 3)
+    #[arg(long, value_name = "DIR")]
+    pub workspace_id: Option<String>,
 }
 
 /// `mooring projects [SLUG] [edit flags]` or one of its subcommands.

@@ -24,6 +24,8 @@ fn main() -> ExitCode {
     let result = commands::Ctx::new(cli.data_dir, json).and_then(|ctx| match cli.command {
         Command::Projects(args) => commands::projects::run(&ctx, *args),
         Command::Resolve(args) => commands::resolve::run(&ctx, args),
+        Command::Serve(args) => commands::serve::run(&ctx, args),
+        Command::Stdio(args) => commands::stdio::run(&ctx, args),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -16,6 +16,8 @@ CREATE TABLE sessions (
     decided_by       TEXT,
     workspace        TEXT,
     roots            TEXT NOT NULL DEFAULT '[]',
+    -- The MCP initialize parameters, so a legacy session survives a server restart.
+    init_params      TEXT,
     created_at       TEXT NOT NULL,
     last_seen_at     TEXT NOT NULL
 );
@@ -30,6 +32,8 @@ CREATE TABLE memory (
     content    TEXT NOT NULL,
     tags       TEXT NOT NULL DEFAULT '',
     status     TEXT CHECK (status IS NULL OR status IN ('open', 'resolved')),
+    -- Structured form of records that have one (a handover's fields), as JSON.
+    data       TEXT,
     session_id TEXT,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL

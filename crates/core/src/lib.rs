@@ -3,11 +3,13 @@
 
 pub mod datadir;
 pub mod error;
+pub mod handover;
 pub mod humanize;
 pub mod model;
 pub mod paths;
 pub mod registry;
 pub mod resolve;
+pub mod session;
 pub mod slug;
 pub mod store;
 pub mod validate;

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use crate::error::Error;
 
 /// Lifecycle of a project; archiving keeps every record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProjectStatus {
     /// In use; offered in pickers and the tray.
@@ -54,7 +54,7 @@ impl FromStr for ProjectStatus {
 }
 
 /// Whether a code directory was found on disk the last time it was checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PathState {
     /// The directory exists.
@@ -79,7 +79,7 @@ impl PathState {
 }
 
 /// A directory of a project's code, canonical and absolute.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CodePath {
     /// Canonical absolute path.
     pub path: String,
@@ -90,7 +90,7 @@ pub struct CodePath {
 }
 
 /// Counts shown next to a project so a person can tell projects apart.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ProjectStats {
     /// Decision records.
     pub decisions: u64,
@@ -103,7 +103,7 @@ pub struct ProjectStats {
 }
 
 /// A project with everything a listing shows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Project {
     /// Internal row id.
     #[serde(skip)]
@@ -137,7 +137,7 @@ pub struct Project {
 }
 
 /// An entry of the append-only audit log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Event {
     /// Project slug at the time of the event.
     pub project: String,

@@ -68,7 +68,7 @@ impl ProjectEdit {
 }
 
 /// A project after a change, with what changed and anything the person should know.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Changed {
     /// Fields that now differ (`name`, `code_paths`, `status`, …).
     pub updated_fields: Vec<String>,

@@ -13,7 +13,7 @@ use crate::paths;
 use crate::store::{code_paths, projects};
 
 /// Everything a session may tell us, highest priority first.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Hints {
     /// 1. `project` argument of the tool call.
     pub explicit: Option<String>,
@@ -32,7 +32,7 @@ pub struct Hints {
 }
 
 /// A level of the resolution order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     /// `project` argument.
@@ -84,7 +84,7 @@ impl Level {
 }
 
 /// What one level made of its input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// No input at this level.
@@ -100,7 +100,7 @@ pub enum Outcome {
 }
 
 /// One line of the explanation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LevelReport {
     /// 1 to 7.
     pub rank: u8,
@@ -121,7 +121,7 @@ pub struct LevelReport {
 }
 
 /// The decision and its explanation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Resolution {
     /// The project, or none (pending).
     pub project: Option<String>,
@@ -158,8 +158,8 @@ impl ProjectIndex {
     /// Build from the store.
     pub fn load(conn: &Connection) -> Result<Self> {
         let mut index = Self::default();
-        for p in projects::list(conn, None)? {
-            index.add_project(&p.slug, p.status);
+        for (slug, status) in projects::statuses(conn)? {
+            index.add_project(&slug, status);
         }
         for cp in code_paths::all(conn)? {
             index.add_path(PathBuf::from(cp.path), &cp.slug, cp.state);

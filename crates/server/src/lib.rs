@@ -1,1 +1,18 @@
-//! Mooring server: MCP endpoint, REST API and pages (grows with issue 3).
+//! Mooring's server: the MCP endpoint (Streamable HTTP and stdio), agent sessions and
+//! project gating, behind loopback-only Host and Origin checks. One [`start`] entry; a
+//! desktop adds its windows through [`Surfaces`].
+
+pub mod caller;
+pub mod config;
+pub mod endpoint;
+pub mod http;
+pub mod mcp;
+pub mod run;
+pub mod session_store;
+pub mod state;
+pub mod stdio;
+pub mod surfaces;
+
+pub use config::{DEFAULT_PORT, ServerConfig, loopback_host};
+pub use run::{RunningServer, StartError, start, start_with_store};
+pub use surfaces::{Headless, PickRequest, Surfaces};

@@ -2,6 +2,8 @@
 
 pub mod projects;
 pub mod resolve;
+pub mod serve;
+pub mod stdio;
 
 use std::path::PathBuf;
 
@@ -27,6 +29,14 @@ impl Ctx {
         })?;
         let data_dir = datadir::resolve(data_dir.as_deref())?;
         Ok(Self { data_dir, json, cwd })
+    }
+
+    /// A multi-threaded runtime for the commands that serve.
+    pub fn runtime(&self) -> Result<tokio::runtime::Runtime, Failure> {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::from(Error::storage(format!("cannot start the async runtime: {e}"))))
     }
 
     /// Open the database, migrating it if needed.

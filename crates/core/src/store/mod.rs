@@ -3,8 +3,10 @@
 
 pub mod code_paths;
 pub mod events;
+pub mod memory;
 pub mod migrations;
 pub mod projects;
+pub mod sessions;
 pub mod settings;
 
 use std::path::{Path, PathBuf};

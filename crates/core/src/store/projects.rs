@@ -65,6 +65,16 @@ pub fn list(conn: &Connection, status: Option<ProjectStatus>) -> Result<Vec<Proj
     Ok(out)
 }
 
+/// Every slug with its status, without stats (cheap; for resolution).
+pub fn statuses(conn: &Connection) -> Result<Vec<(String, ProjectStatus)>> {
+    let mut stmt = conn.prepare_cached("SELECT slug, status FROM projects")?;
+    let rows = stmt.query_map([], |r| {
+        let status: String = r.get(1)?;
+        Ok((r.get(0)?, status.parse().unwrap_or(ProjectStatus::Archived)))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Whether a slug is taken.
 pub fn slug_exists(conn: &Connection, slug: &str) -> Result<bool> {
     Ok(conn.query_row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(())).optional()?.is_some())

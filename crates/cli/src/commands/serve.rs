@@ -1,0 +1,65 @@
+//! `mooring serve`: the headless MCP server.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mooring_core::Error;
+use mooring_server::{Headless, ServerConfig, StartError, loopback_host, start};
+use serde_json::json;
+
+use super::Ctx;
+use crate::cli::ServeArgs;
+use crate::output::{Failure, print_json};
+
+/// Run until Ctrl-C or SIGTERM.
+pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
+    let host = loopback_host(&args.host)?;
+    if args.session_idle_hours == 0 {
+        return Err(Failure::usage("session_idle_hours", "--session-idle-hours must be at least 1"));
+    }
+    let mut config = ServerConfig::new(&ctx.data_dir);
+    config.host = host;
+    config.port = args.port;
+    config.session_idle = Duration::from_secs(args.session_idle_hours * 3600);
+    ctx.runtime()?.block_on(async {
+        let server = match start(config, Arc::new(Headless)).await {
+            Ok(s) => s,
+            Err(StartError::AlreadyRunning { url }) => {
+                if ctx.json {
+                    print_json(&json!({ "already_running": true, "url": url }));
+                } else {
+                    println!("Mooring is already running at {url}; nothing to do.");
+                }
+                return Ok(());
+            }
+            Err(e @ StartError::PortTaken { .. }) => return Err(Error::invalid("port", e.to_string()).into()),
+            Err(StartError::Other(message)) => return Err(Error::storage(message).into()),
+        };
+        if ctx.json {
+            print_json(&json!({ "url": server.url, "port": server.addr.port(), "pid": std::process::id() }));
+        } else {
+            println!("Mooring MCP server listening at {}", server.url);
+            println!("Add it to Claude Code:  claude mcp add --transport http mooring {}", server.url);
+            println!("Or let clients launch:  mooring stdio");
+            println!("Stop with Ctrl-C.");
+        }
+        wait_for_signal().await;
+        server.shutdown().await;
+        Ok(())
+    })
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

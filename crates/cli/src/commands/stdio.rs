@@ -1,0 +1,38 @@
+//! `mooring stdio`: bridge to a running hub, or serve MCP here on the same database.
+
+use std::sync::Arc;
+
+use mooring_core::paths;
+use mooring_server::stdio::{ShimHints, bridge, find_hub, hub_headers, new_session_id, serve_standalone};
+
+use super::Ctx;
+use super::resolve::ENV_PROJECT;
+use crate::cli::StdioArgs;
+use crate::output::Failure;
+
+/// Run until the client closes stdin. Only protocol messages go to stdout.
+pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
+    let workspace = args
+        .workspace_id
+        .map(|w| paths::normalize("workspace_id", &w, Some(&ctx.cwd)).map(|n| n.as_str().to_owned()))
+        .transpose()?;
+    let hints = ShimHints {
+        workspace,
+        cwd: Some(ctx.cwd.display().to_string()),
+        env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
+    };
+    let session_id = new_session_id();
+    ctx.runtime()?.block_on(async {
+        let outcome = match find_hub(&ctx.data_dir).await {
+            Some(url) => {
+                tracing::info!(%url, "bridging to the Mooring hub");
+                bridge(&url, hub_headers(&session_id, &hints)).await
+            }
+            None => {
+                tracing::info!("no Mooring hub running; serving MCP over stdio");
+                serve_standalone(Arc::new(ctx.store()?), session_id, hints).await
+            }
+        };
+        outcome.map_err(|e| Failure::from(mooring_core::Error::storage(e)))
+    })
+}

@@ -1,0 +1,219 @@
+//! Handovers: where one session stopped, for the next one to pick up.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::humanize::{ago, now};
+use crate::model::ProjectStatus;
+use crate::registry::find;
+use crate::store::memory::{self, NewMemory};
+use crate::store::{Store, events, projects};
+
+/// Longest text field of a handover.
+pub const MAX_TEXT: usize = 20_000;
+/// Most files a handover may list.
+pub const MAX_FILES: usize = 200;
+
+/// What a session leaves behind.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct HandoverInput {
+    /// What was done in this session.
+    pub work_done: String,
+    /// What the next session should do first.
+    pub next_steps: String,
+    /// Questions still open for the person or the next session.
+    #[serde(default)]
+    pub open_questions: Option<String>,
+    /// Files that matter for picking up (paths as the agent sees them).
+    #[serde(default)]
+    pub files: Vec<String>,
+}
+
+/// A stored handover.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Handover {
+    /// Memory id.
+    pub id: i64,
+    /// Project slug.
+    pub project: String,
+    /// What was done.
+    pub work_done: String,
+    /// What to do next.
+    pub next_steps: String,
+    /// Open questions.
+    pub open_questions: Option<String>,
+    /// Files that matter.
+    pub files: Vec<String>,
+    /// The session that wrote it.
+    pub session_id: Option<String>,
+    /// When (RFC 3339).
+    pub created_at: String,
+    /// When, for people ("2 hours ago").
+    pub created: String,
+}
+
+fn check(input: &HandoverInput) -> Result<()> {
+    let text = |field: &str, value: &str, required: bool| -> Result<()> {
+        if required && value.trim().is_empty() {
+            return Err(Error::invalid(
+                field,
+                format!("{field} is empty; say in a sentence or more what it holds"),
+            ));
+        }
+        if value.chars().count() > MAX_TEXT {
+            return Err(Error::invalid(
+                field,
+                format!("{field} is {} characters long; keep it under {MAX_TEXT}", value.chars().count()),
+            ));
+        }
+        Ok(())
+    };
+    text("work_done", &input.work_done, true)?;
+    text("next_steps", &input.next_steps, true)?;
+    text("open_questions", input.open_questions.as_deref().unwrap_or(""), false)?;
+    if input.files.len() > MAX_FILES {
+        return Err(Error::invalid(
+            "files",
+            format!("files lists {} entries; list at most {MAX_FILES}", input.files.len()),
+        ));
+    }
+    if let Some(bad) = input.files.iter().find(|f| f.trim().is_empty() || f.len() > 4096 || f.contains('\0'))
+    {
+        return Err(Error::invalid(
+            "files",
+            format!("files has an unusable entry {bad:?}; give non-empty paths under 4096 bytes"),
+        ));
+    }
+    Ok(())
+}
+
+fn markdown(input: &HandoverInput) -> String {
+    let mut out =
+        format!("## Work done\n{}\n\n## Next steps\n{}\n", input.work_done.trim(), input.next_steps.trim());
+    if let Some(q) = input.open_questions.as_deref().filter(|q| !q.trim().is_empty()) {
+        out.push_str(&format!("\n## Open questions\n{}\n", q.trim()));
+    }
+    if !input.files.is_empty() {
+        out.push_str("\n## Files\n");
+        for f in &input.files {
+            out.push_str(&format!("- {f}\n"));
+        }
+    }
+    out
+}
+
+/// Save a handover for a project (not archived).
+pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option<&str>) -> Result<Handover> {
+    check(input)?;
+    let data =
+        serde_json::to_string(input).map_err(|e| Error::storage(format!("cannot encode handover: {e}")))?;
+    let title = input.work_done.lines().next().unwrap_or_default().chars().take(120).collect::<String>();
+    let content = markdown(input);
+    let (id, project) = store.write(|tx| {
+        let project = find(tx, "project", slug)?;
+        if project.status == ProjectStatus::Archived {
+            return Err(Error::invalid(
+                "project",
+                format!("project '{}' is archived and read-only; resume it first", project.slug),
+            ));
+        }
+        let stamp = now();
+        let id = memory::insert(
+            tx,
+            &NewMemory {
+                project_id: project.id,
+                kind: "handover",
+                title: &title,
+                content: &content,
+                tags: "",
+                data: Some(&data),
+                session_id,
+                now: &stamp,
+            },
+        )?;
+        projects::mark_used(tx, project.id, &stamp)?;
+        events::record(tx, project.id, &project.slug, "handover_saved", &json!({ "memory_id": id }), &stamp)?;
+        Ok((id, project.slug))
+    })?;
+    last(store, &project)?
+        .filter(|h| h.id == id)
+        .ok_or_else(|| Error::storage("the handover was saved but could not be read back"))
+}
+
+/// The newest handover of a project.
+pub fn last(store: &Store, slug: &str) -> Result<Option<Handover>> {
+    store.read(|c| {
+        let project = find(c, "project", slug)?;
+        let Some(row) = memory::latest(c, project.id, "handover")? else {
+            return Ok(None);
+        };
+        let input: HandoverInput = row
+            .data
+            .as_deref()
+            .and_then(|d| serde_json::from_str(d).ok())
+            .unwrap_or_else(|| HandoverInput { work_done: row.content.clone(), ..Default::default() });
+        Ok(Some(Handover {
+            id: row.id,
+            project: project.slug,
+            work_done: input.work_done,
+            next_steps: input.next_steps,
+            open_questions: input.open_questions,
+            files: input.files,
+            session_id: row.session_id,
+            created: ago(Some(&row.created_at), chrono::Utc::now()),
+            created_at: row.created_at,
+        }))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NewProject, Registry};
+
+    fn setup() -> Store {
+        let store = Store::open_in_memory().unwrap();
+        Registry::new(&store).create(NewProject { name: "Alpha".into(), ..Default::default() }).unwrap();
+        store
+    }
+
+    fn input(work: &str) -> HandoverInput {
+        HandoverInput { work_done: work.into(), next_steps: "ship it".into(), ..Default::default() }
+    }
+
+    #[test]
+    fn saves_and_returns_the_newest() {
+        let store = setup();
+        assert!(last(&store, "alpha").unwrap().is_none());
+        save(&store, "alpha", &input("first"), Some("s1")).unwrap();
+        let second = save(
+            &store,
+            "alpha",
+            &HandoverInput { files: vec!["src/main.rs".into()], ..input("second") },
+            Some("s2"),
+        )
+        .unwrap();
+        let got = last(&store, "alpha").unwrap().unwrap();
+        assert_eq!(got, second);
+        assert_eq!(got.work_done, "second");
+        assert_eq!(got.files, ["src/main.rs"]);
+        assert_eq!(got.session_id.as_deref(), Some("s2"));
+        assert!(Registry::new(&store).get("alpha").unwrap().last_used_at.is_some());
+    }
+
+    #[test]
+    fn refuses_bad_input_and_archived_projects() {
+        let store = setup();
+        assert_eq!(save(&store, "alpha", &input(" "), None).unwrap_err().field.as_deref(), Some("work_done"));
+        let long = HandoverInput { next_steps: "x".repeat(MAX_TEXT + 1), ..input("w") };
+        assert_eq!(save(&store, "alpha", &long, None).unwrap_err().field.as_deref(), Some("next_steps"));
+        let files = HandoverInput { files: vec![String::new()], ..input("w") };
+        assert_eq!(save(&store, "alpha", &files, None).unwrap_err().field.as_deref(), Some("files"));
+        Registry::new(&store).archive("alpha").unwrap();
+        let err = save(&store, "alpha", &input("w"), None).unwrap_err();
+        assert!(err.message.contains("archived"));
+        assert!(last(&store, "alpha").unwrap().is_none());
+    }
+}

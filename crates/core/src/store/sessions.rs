@@ -1,0 +1,142 @@
+//! Queries on the `sessions` table: one row per agent session, kept across restarts.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+
+/// An agent session as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    /// `X-Mooring-Session`, `Mcp-Session-Id` or the stdio process's own id.
+    pub id: String,
+    /// Client name from its implementation info.
+    pub client_name: Option<String>,
+    /// Client version.
+    pub client_version: Option<String>,
+    /// `http`, `stdio` or `hub-stdio`.
+    pub transport: String,
+    /// Negotiated MCP protocol version.
+    pub protocol_version: Option<String>,
+    /// The project chosen for the session (slug), if any.
+    pub project: Option<String>,
+    /// How it was chosen (`session`, `elicitation`, `auto_single`, `picker`, …).
+    pub decided_by: Option<String>,
+    /// Workspace set with `set_workspace_id`.
+    pub workspace: Option<String>,
+    /// MCP roots the client declared.
+    pub roots: Vec<String>,
+    /// First seen (RFC 3339).
+    pub created_at: String,
+    /// Last request (RFC 3339).
+    pub last_seen_at: String,
+}
+
+/// What a request tells about its session.
+#[derive(Debug, Clone, Default)]
+pub struct Seen<'a> {
+    /// Client name.
+    pub client_name: Option<&'a str>,
+    /// Client version.
+    pub client_version: Option<&'a str>,
+    /// Transport.
+    pub transport: &'a str,
+    /// Protocol version.
+    pub protocol_version: Option<&'a str>,
+}
+
+const COLUMNS: &str = "s.id, s.client_name, s.client_version, s.transport, s.protocol_version, p.slug, \
+                       s.decided_by, s.workspace, s.roots, s.created_at, s.last_seen_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<SessionRecord> {
+    let roots: String = r.get(8)?;
+    Ok(SessionRecord {
+        id: r.get(0)?,
+        client_name: r.get(1)?,
+        client_version: r.get(2)?,
+        transport: r.get(3)?,
+        protocol_version: r.get(4)?,
+        project: r.get(5)?,
+        decided_by: r.get(6)?,
+        workspace: r.get(7)?,
+        roots: serde_json::from_str(&roots).unwrap_or_default(),
+        created_at: r.get(9)?,
+        last_seen_at: r.get(10)?,
+    })
+}
+
+/// One session.
+pub fn get(conn: &Connection, id: &str) -> Result<Option<SessionRecord>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM sessions s LEFT JOIN projects p ON p.id = s.project_id WHERE s.id = ?1"
+    );
+    Ok(conn.query_row(&sql, [id], from_row).optional()?)
+}
+
+/// Create the row or refresh what the request tells; keeps the chosen project.
+pub fn upsert_seen(conn: &Connection, id: &str, seen: &Seen<'_>, now: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO sessions (id, client_name, client_version, transport, protocol_version, created_at, last_seen_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
+         ON CONFLICT(id) DO UPDATE SET
+             client_name = COALESCE(excluded.client_name, client_name),
+             client_version = COALESCE(excluded.client_version, client_version),
+             protocol_version = COALESCE(excluded.protocol_version, protocol_version),
+             transport = excluded.transport,
+             last_seen_at = excluded.last_seen_at",
+        params![id, seen.client_name, seen.client_version, seen.transport, seen.protocol_version, now],
+    )?;
+    Ok(())
+}
+
+/// Bind (or with `None`, clear) the session's project.
+pub fn set_project(
+    conn: &Connection,
+    id: &str,
+    project_id: Option<i64>,
+    decided_by: Option<&str>,
+    now: &str,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE sessions SET project_id = ?2, decided_by = ?3, last_seen_at = ?4 WHERE id = ?1",
+        params![id, project_id, decided_by, now],
+    )?;
+    Ok(())
+}
+
+/// Set the session's workspace directory.
+pub fn set_workspace(conn: &Connection, id: &str, workspace: Option<&str>) -> Result<()> {
+    conn.execute("UPDATE sessions SET workspace = ?2 WHERE id = ?1", params![id, workspace])?;
+    Ok(())
+}
+
+/// Replace the session's declared roots.
+pub fn set_roots(conn: &Connection, id: &str, roots: &[String]) -> Result<()> {
+    let json = serde_json::to_string(roots).unwrap_or_else(|_| "[]".to_owned());
+    conn.execute("UPDATE sessions SET roots = ?2 WHERE id = ?1", params![id, json])?;
+    Ok(())
+}
+
+/// The stored MCP initialize parameters (JSON), for restoring a session after a restart.
+pub fn init_params(conn: &Connection, id: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT init_params FROM sessions WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
+/// Store the MCP initialize parameters, creating the row if needed.
+pub fn set_init_params(
+    conn: &Connection,
+    id: &str,
+    json: Option<&str>,
+    transport: &str,
+    now: &str,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO sessions (id, transport, init_params, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT(id) DO UPDATE SET init_params = excluded.init_params",
+        params![id, transport, json, now],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! Who is calling: identity and hints read from one request.
+
+use http::request::Parts;
+use rmcp::model::ProtocolVersion;
+use rmcp::service::{RequestContext, RoleServer};
+
+use crate::state::LocalContext;
+
+/// Header the stdio shim sends: one id per shim process.
+pub const H_SESSION: &str = "x-mooring-session";
+/// Header naming the workspace directory (seed 004).
+pub const H_WORKSPACE: &str = "x-workspace-id";
+/// Header with the shim's working directory (as a `file://` URI).
+pub const H_CWD: &str = "x-mooring-cwd";
+/// Header with the shim's `MOORING_PROJECT`.
+pub const H_PROJECT: &str = "x-mooring-project";
+/// The MCP protocol session header.
+pub const H_MCP_SESSION: &str = "mcp-session-id";
+
+/// One request's caller.
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    /// Mooring session id: `X-Mooring-Session`, else `Mcp-Session-Id`, else none.
+    pub session_id: Option<String>,
+    /// `http`, `hub-stdio` or `stdio`.
+    pub transport: &'static str,
+    /// Workspace from the header or `--workspace-id`.
+    pub workspace: Option<String>,
+    /// Working directory of the agent's process.
+    pub cwd: Option<String>,
+    /// `MOORING_PROJECT` of the agent's process.
+    pub env_project: Option<String>,
+    /// Whether the client speaks a protocol with `initialize` (server→client requests allowed).
+    pub legacy: bool,
+    /// Whether the client declared form elicitation.
+    pub elicitation: bool,
+    /// Whether the client declared roots.
+    pub roots: bool,
+    /// Client name and version.
+    pub client_name: Option<String>,
+    /// Client version.
+    pub client_version: Option<String>,
+    /// Negotiated protocol version.
+    pub protocol: Option<String>,
+}
+
+impl Caller {
+    /// Read the caller from a request context (HTTP headers when present, else the
+    /// standalone stdio process's own context).
+    pub fn from_ctx(ctx: &RequestContext<RoleServer>, local: Option<&LocalContext>) -> Self {
+        let parts = ctx.extensions.get::<Parts>();
+        let header = |name: &str| {
+            parts
+                .and_then(|p| p.headers.get(name))
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+                .filter(|v| !v.is_empty() && v.len() <= 4096)
+                .map(str::to_owned)
+        };
+        let protocol = ctx.protocol_version();
+        let capabilities = ctx.client_capabilities();
+        let info = ctx.client_info();
+        let mut caller = Caller {
+            legacy: protocol.as_ref().is_none_or(ProtocolVersion::has_initialize),
+            elicitation: capabilities.as_ref().is_some_and(|c| c.elicitation.is_some()),
+            roots: capabilities.as_ref().is_some_and(|c| c.roots.is_some()),
+            client_name: info.as_ref().map(|i| i.name.clone()),
+            client_version: info.as_ref().map(|i| i.version.clone()),
+            protocol: protocol.map(|p| p.to_string()),
+            ..Caller::default()
+        };
+        if parts.is_some() {
+            let shim = header(H_SESSION);
+            caller.transport = if shim.is_some() { "hub-stdio" } else { "http" };
+            caller.session_id = shim.or_else(|| header(H_MCP_SESSION));
+            caller.workspace = header(H_WORKSPACE);
+            caller.cwd = header(H_CWD);
+            caller.env_project = header(H_PROJECT);
+        } else if let Some(local) = local {
+            caller.transport = "stdio";
+            caller.session_id = Some(local.session_id.clone());
+            caller.workspace = local.workspace.clone();
+            caller.cwd = local.cwd.clone();
+            caller.env_project = local.env_project.clone();
+        } else {
+            caller.transport = "stdio";
+        }
+        caller
+    }
+
+    /// The tracking row facts for this caller.
+    pub fn seen(&self) -> mooring_core::store::sessions::Seen<'_> {
+        mooring_core::store::sessions::Seen {
+            client_name: self.client_name.as_deref(),
+            client_version: self.client_version.as_deref(),
+            transport: self.transport,
+            protocol_version: self.protocol.as_deref(),
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! How a server is started.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use mooring_core::Error;
+
+/// The documented default port (`http://127.0.0.1:7423/mcp`).
+pub const DEFAULT_PORT: u16 = 7423;
+
+/// Settings for [`crate::start`].
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Data directory (database, endpoint file).
+    pub data_dir: PathBuf,
+    /// Loopback address to bind.
+    pub host: IpAddr,
+    /// Port; 0 picks a free one.
+    pub port: u16,
+    /// How long an idle legacy MCP session lives.
+    pub session_idle: Duration,
+    /// How long a call waits for the person to pick a project in a desktop window.
+    pub pick_timeout: Duration,
+    /// Largest request body accepted.
+    pub max_body_bytes: usize,
+    /// Write `endpoint.json` so `mooring stdio` can find this server.
+    pub write_endpoint_file: bool,
+}
+
+impl ServerConfig {
+    /// Defaults for a data directory: loopback, the default port, 8-hour sessions.
+    pub fn new(data_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            data_dir: data_dir.into(),
+            host: IpAddr::from([127, 0, 0, 1]),
+            port: DEFAULT_PORT,
+            session_idle: Duration::from_secs(8 * 3600),
+            pick_timeout: Duration::from_secs(120),
+            max_body_bytes: 1024 * 1024,
+            write_endpoint_file: true,
+        }
+    }
+}
+
+/// Accept only loopback addresses: Mooring is a local server.
+pub fn loopback_host(input: &str) -> Result<IpAddr, Error> {
+    let trimmed = input.trim().trim_start_matches('[').trim_end_matches(']');
+    let ip = if trimmed.eq_ignore_ascii_case("localhost") {
+        IpAddr::from([127, 0, 0, 1])
+    } else {
+        trimmed.parse::<IpAddr>().map_err(|_| {
+            Error::invalid("host", format!("host '{input}' is not an IP address; use 127.0.0.1 or ::1"))
+        })?
+    };
+    if !ip.is_loopback() {
+        return Err(Error::invalid(
+            "host",
+            format!(
+                "host {ip} is not a loopback address; Mooring only listens on this machine \
+                 (use 127.0.0.1 or ::1)"
+            ),
+        ));
+    }
+    Ok(ip)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_hosts_pass() {
+        assert!(loopback_host("127.0.0.1").is_ok());
+        assert!(loopback_host("[::1]").is_ok());
+        assert!(loopback_host("localhost").is_ok());
+        for bad in ["0.0.0.0", "192.168.1.2", "::", "example.com", ""] {
+            assert_eq!(loopback_host(bad).unwrap_err().field.as_deref(), Some("host"), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `endpoint.json`: how `mooring stdio` and other tools find a running server.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// File name in the data directory.
+pub const FILE: &str = "endpoint.json";
+
+/// What a running server advertises.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Endpoint {
+    /// MCP URL, e.g. `http://127.0.0.1:7423/mcp`.
+    pub url: String,
+    /// Port.
+    pub port: u16,
+    /// Server process id.
+    pub pid: u32,
+    /// Start time (RFC 3339).
+    pub started_at: String,
+    /// Mooring version.
+    pub version: String,
+}
+
+/// Write the file atomically, readable only by the user.
+pub fn write(dir: &Path, endpoint: &Endpoint) -> std::io::Result<PathBuf> {
+    let path = dir.join(FILE);
+    let tmp = dir.join(format!(".{FILE}.{}", std::process::id()));
+    let body = serde_json::to_vec_pretty(endpoint).map_err(std::io::Error::other)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut f = options.open(&tmp)?;
+    f.write_all(&body)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(path)
+}
+
+/// Read the file, if present and well-formed.
+pub fn read(dir: &Path) -> Option<Endpoint> {
+    let text = std::fs::read_to_string(dir.join(FILE)).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Remove the file if it still names this process.
+pub fn remove_if_ours(dir: &Path) {
+    if read(dir).is_some_and(|e| e.pid == std::process::id()) {
+        let _ = std::fs::remove_file(dir.join(FILE));
+    }
+}
+
+/// Whether a Mooring answers `/health` at this base URL (`http://host:port`).
+pub async fn is_mooring(base: &str) -> bool {
+    let client = match reqwest::Client::builder().timeout(std::time::Duration::from_millis(800)).build() {
+        Ok(c) => c,
+        Err(_) => return false,
+    };
+    let Ok(resp) = client.get(format!("{base}/health")).send().await else { return false };
+    let Ok(body) = resp.json::<serde_json::Value>().await else { return false };
+    body.get("name").and_then(|n| n.as_str()) == Some("mooring")
+}

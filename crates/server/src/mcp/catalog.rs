@@ -1,0 +1,139 @@
+//! The tool list: names, descriptions, input and output schemas, annotations.
+
+use mooring_core::Changed;
+use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input, schema_for_output};
+use rmcp::model::{Tool, ToolAnnotations};
+use schemars::JsonSchema;
+
+use super::outputs;
+use super::params;
+
+/// What an agent should know about Mooring, returned at initialize/discover.
+pub const INSTRUCTIONS: &str = "\
+Mooring tells this session which project it works in and keeps that project's memory.
+- Project-scoped tools (save_handover, get_last_handover) run once the session has a project. It is \
+decided, highest first, by: a `project` argument; your choice (select_project_for_session or \
+active_project); the X-Workspace-Id header; MOORING_PROJECT; MCP roots; the working directory; the \
+focus project chosen in the Mooring tray.
+- If a result has code PROJECT_SELECTION_REQUIRED, ask the person which listed project to use (or \
+take the recommended one), call select_project_for_session, then retry the call.
+- Start a session with get_last_handover; before you stop, save_handover with what was done and \
+what comes next.
+- Clients without sessions (MCP 2026-07-28) pass `project` on every project-scoped call.";
+
+/// Tools that need the session's project before they run.
+pub const PROJECT_SCOPED: &[&str] = &["save_handover", "get_last_handover"];
+
+struct Hints {
+    read_only: bool,
+    destructive: bool,
+    idempotent: bool,
+}
+
+const READ: Hints = Hints { read_only: true, destructive: false, idempotent: true };
+const WRITE: Hints = Hints { read_only: false, destructive: false, idempotent: false };
+const SET: Hints = Hints { read_only: false, destructive: false, idempotent: true };
+
+fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
+    name: &'static str,
+    description: &'static str,
+    h: Hints,
+) -> Tool {
+    let input = schema_for_input::<P>().unwrap_or_else(|e| {
+        tracing::error!(tool = name, error = %e, "input schema could not be generated");
+        schema_for_empty_input()
+    });
+    Tool::new(name, description, input).with_raw_output_schema(schema_for_output::<O>()).with_annotations(
+        ToolAnnotations::from_raw(
+            None,
+            Some(h.read_only),
+            Some(h.destructive),
+            Some(h.idempotent),
+            Some(false),
+        ),
+    )
+}
+
+/// Every tool, in the order clients show them.
+pub fn tools() -> Vec<Tool> {
+    vec![
+        tool::<params::ListProjects, outputs::ProjectList>(
+            "list_projects",
+            "List projects with their code paths and stats (decisions, open blockers, context locks, \
+             memory, last used). By default active and paused ones; status=all includes archived.",
+            READ,
+        ),
+        tool::<params::GetProject, outputs::ProjectDetail>(
+            "get_project",
+            "Get one project by slug: description, status, repository, notes and code paths, stats.",
+            READ,
+        ),
+        tool::<params::CreateProject, Changed>(
+            "create_project",
+            "Create a project. The slug is made from the name when omitted. Code paths must be \
+             absolute; they decide the project for sessions working inside them.",
+            WRITE,
+        ),
+        tool::<params::EditProject, Changed>(
+            "edit_project",
+            "Edit a project: name, description, code paths to add or remove, notes path, repository, \
+             status (active, paused, archived). All changes land together or none do.",
+            WRITE,
+        ),
+        tool::<params::ActiveProject, outputs::ActiveProject>(
+            "active_project",
+            "The project this session works in. Omit `project` to read it, give a slug to choose it \
+             for this session, or null to clear the choice. Shows every resolution level.",
+            SET,
+        ),
+        tool::<params::ResolveProject, outputs::Resolved>(
+            "resolve_project",
+            "Explain how this session's project is decided: every level of the order, what it saw \
+             and which one decided. `cwd` and `workspace_id` ask 'what if'.",
+            READ,
+        ),
+        tool::<params::SelectProject, outputs::Selected>(
+            "select_project_for_session",
+            "Choose the project this session works on. Returns the last handover for it, so the \
+             session can pick up where the previous one stopped.",
+            SET,
+        ),
+        tool::<params::SetWorkspace, outputs::WorkspaceSet>(
+            "set_workspace_id",
+            "Declare this session's workspace directory as a file:// URI. It must exist and lie \
+             within one of the roots the client declared.",
+            SET,
+        ),
+        tool::<params::SaveHandover, outputs::HandoverSaved>(
+            "save_handover",
+            "Save a handover for the next session: what was done, the next steps, open questions \
+             and the files that matter. Uses the session's project unless `project` is given.",
+            WRITE,
+        ),
+        tool::<params::GetLastHandover, outputs::LastHandover>(
+            "get_last_handover",
+            "Get the newest handover of the session's project (or `project`): where the previous \
+             session stopped and what it said to do next.",
+            READ,
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_a_description_and_both_schemas() {
+        let tools = tools();
+        assert_eq!(tools.len(), 10);
+        for t in &tools {
+            assert!(t.description.as_deref().is_some_and(|d| d.len() > 20), "{}", t.name);
+            assert_eq!(t.input_schema.get("type").and_then(|v| v.as_str()), Some("object"), "{}", t.name);
+            assert!(t.output_schema.is_some(), "{}", t.name);
+        }
+        for scoped in PROJECT_SCOPED {
+            assert!(tools.iter().any(|t| t.name == *scoped));
+        }
+    }
+}

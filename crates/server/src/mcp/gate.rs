@@ -1,0 +1,328 @@
+//! Pending-session gating: a project-scoped tool runs only once the session's project
+//! is known. When it is not, ask the person the best way available (elicitation, a
+//! desktop window) and continue, or tell the agent exactly what to call next.
+
+use std::sync::Arc;
+
+use mooring_core::resolve::{Hints, Level, Outcome, ProjectIndex, Resolution, resolve};
+use mooring_core::store::sessions::SessionRecord;
+use mooring_core::store::settings;
+use mooring_core::{Project, ProjectStatus, Registry, Result as CoreResult, session};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
+    InputRequest, InputRequests, InputRequiredResult, InputResponses,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Value, json};
+
+use super::results;
+use crate::caller::Caller;
+use crate::state::AppState;
+use crate::surfaces::PickRequest;
+
+/// Key of our elicitation in an MRTR round.
+pub const INPUT_KEY: &str = "mooring_project";
+/// `requestState` we hand out with it (nothing secret: the answer is validated).
+const REQUEST_STATE: &str = "mooring:select-project";
+
+/// A call's project, or the response that stands in for running the tool.
+pub enum Gate {
+    /// Run the tool in this project.
+    Ready {
+        /// Slug.
+        project: String,
+        /// Which level or mechanism decided.
+        decided_by: String,
+        /// Something to tell the agent (auto-selection, the person's pick).
+        note: Option<String>,
+    },
+    /// Don't run; answer with this.
+    Stop(CallToolResponse),
+}
+
+/// The session row for a caller with an identity, created or refreshed.
+pub fn session_of(state: &AppState, caller: &Caller) -> CoreResult<Option<SessionRecord>> {
+    caller.session_id.as_deref().map(|id| session::touch(&state.store, id, &caller.seen())).transpose()
+}
+
+/// The hints this caller and its session give, plus an explicit argument.
+pub fn hints_for(
+    state: &AppState,
+    caller: &Caller,
+    session: Option<&SessionRecord>,
+    explicit: Option<&str>,
+) -> CoreResult<Hints> {
+    let focus = state.store.read(|c| settings::get(c, settings::FOCUS_PROJECT))?;
+    Ok(Hints {
+        explicit: explicit.map(str::to_owned),
+        session: session.and_then(|s| s.project.clone()),
+        workspace: caller.workspace.clone().or_else(|| session.and_then(|s| s.workspace.clone())),
+        env_project: caller.env_project.clone(),
+        roots: session.map(|s| s.roots.clone()).unwrap_or_default(),
+        cwd: caller.cwd.clone(),
+        focus,
+    })
+}
+
+/// Resolve hints against the current registry.
+pub fn resolve_hints(state: &AppState, hints: &Hints) -> CoreResult<Resolution> {
+    let index = state.store.read(ProjectIndex::load)?;
+    Ok(resolve(&index, hints))
+}
+
+/// Decide the project for a project-scoped call.
+pub async fn require_project(
+    state: &Arc<AppState>,
+    caller: &Caller,
+    ctx: &RequestContext<RoleServer>,
+    explicit: Option<&str>,
+    responses: Option<&InputResponses>,
+) -> CoreResult<Gate> {
+    let session = session_of(state, caller)?;
+    if let Some(answer) = responses.and_then(|r| r.get(INPUT_KEY)) {
+        return Ok(match picked_slug(answer) {
+            Some(slug) => bind(state, caller, &slug, "elicitation", "you chose it when asked")?,
+            None => {
+                Gate::Stop(selection_required(state, caller, None, "The person did not choose a project.")?)
+            }
+        });
+    }
+    let hints = hints_for(state, caller, session.as_ref(), explicit)?;
+    let resolution = resolve_hints(state, &hints)?;
+    if let Some(explicit_level) =
+        resolution.levels.iter().find(|l| l.level == Level::Explicit && l.outcome == Outcome::Rejected)
+    {
+        let err = mooring_core::Error::invalid("project", explicit_level.detail.clone());
+        return Ok(Gate::Stop(results::fail(&err).into()));
+    }
+    if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
+        mark_used(state, project);
+        return Ok(Gate::Ready {
+            project: project.clone(),
+            decided_by: level.as_str().to_owned(),
+            note: None,
+        });
+    }
+
+    let candidates = candidates(state)?;
+    if candidates.is_empty() {
+        return Ok(Gate::Stop(selection_required(
+            state,
+            caller,
+            Some(&resolution),
+            "No projects exist yet.",
+        )?));
+    }
+    if candidates.len() == 1 && !contrary(&resolution) {
+        let only = candidates[0].slug.clone();
+        return bind(
+            state,
+            caller,
+            &only,
+            "auto_single",
+            "it is the only active project, so it was selected automatically",
+        );
+    }
+    let recommended = recommend(&candidates);
+    if caller.elicitation {
+        if !caller.legacy {
+            return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref()).into()));
+        }
+        match elicit(ctx, &candidates, recommended.as_deref(), state).await {
+            Some(slug) => return bind(state, caller, &slug, "elicitation", "you chose it when asked"),
+            None => {
+                return Ok(Gate::Stop(selection_required(
+                    state,
+                    caller,
+                    Some(&resolution),
+                    "The person was asked but did not choose a project.",
+                )?));
+            }
+        }
+    }
+    if state.surfaces.can_pick() {
+        let request = PickRequest {
+            session_id: caller.session_id.clone(),
+            client: caller.client_name.clone(),
+            projects: candidates.clone(),
+            recommended: recommended.clone(),
+            timeout: state.pick_timeout,
+        };
+        let picked = tokio::time::timeout(state.pick_timeout, state.surfaces.pick_project(request)).await;
+        if let Ok(Some(slug)) = picked {
+            return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
+        }
+    }
+    Ok(Gate::Stop(selection_required(
+        state,
+        caller,
+        Some(&resolution),
+        "No project is selected for this session.",
+    )?))
+}
+
+/// Remember a choice for the session (when it has an identity) and proceed.
+fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: &str, why: &str) -> CoreResult<Gate> {
+    let project = match &caller.session_id {
+        Some(id) => session::bind(&state.store, id, slug, decided_by)?.slug,
+        None => {
+            let p = Registry::new(&state.store).get(slug)?;
+            if p.status == ProjectStatus::Archived {
+                return Err(mooring_core::Error::invalid(
+                    "project",
+                    format!("project '{}' is archived", p.slug),
+                ));
+            }
+            mark_used(state, &p.slug);
+            p.slug
+        }
+    };
+    state.surfaces.projects_changed();
+    let remember = if caller.session_id.is_some() {
+        "It is remembered for this session.".to_owned()
+    } else {
+        format!("This client has no session: pass \"project\": \"{project}\" on later calls.")
+    };
+    Ok(Gate::Ready {
+        note: Some(format!("Working in '{project}': {why}. {remember}")),
+        project,
+        decided_by: decided_by.to_owned(),
+    })
+}
+
+fn mark_used(state: &AppState, slug: &str) {
+    let stamp = mooring_core::humanize::now();
+    let _ = state.store.write(|tx| {
+        tx.execute("UPDATE projects SET last_used_at = ?1 WHERE slug = ?2", [&stamp, slug])?;
+        Ok(())
+    });
+}
+
+/// Active and paused projects, most recently used first.
+fn candidates(state: &AppState) -> CoreResult<Vec<Project>> {
+    let mut all = Registry::new(&state.store).list(None)?;
+    all.retain(|p| p.status != ProjectStatus::Archived);
+    Ok(all)
+}
+
+/// The likeliest project: the most recently used active one.
+fn recommend(candidates: &[Project]) -> Option<String> {
+    candidates
+        .iter()
+        .find(|p| p.status == ProjectStatus::Active)
+        .or(candidates.first())
+        .map(|p| p.slug.clone())
+}
+
+/// A hint that points away from auto-selection: something given that did not match.
+fn contrary(r: &Resolution) -> bool {
+    r.levels.iter().any(|l| matches!(l.outcome, Outcome::Rejected | Outcome::Ambiguous | Outcome::NoMatch))
+}
+
+/// One line per project: "leader-election — Leader Election (3 context locks, used 2 days ago)".
+pub fn summary(p: &Project) -> String {
+    let locks = match p.stats.context_locks {
+        1 => "1 context lock".to_owned(),
+        n => format!("{n} context locks"),
+    };
+    format!("{} — {} ({locks}, {} memories, last used {})", p.slug, p.name, p.stats.memory_total, p.last_used)
+}
+
+fn elicitation_schema(candidates: &[Project], recommended: Option<&str>) -> Value {
+    let one_of: Vec<Value> =
+        candidates.iter().map(|p| json!({ "const": p.slug, "title": summary(p) })).collect();
+    let mut project = json!({
+        "type": "string",
+        "title": "Project",
+        "description": "The project this agent session works on",
+        "oneOf": one_of,
+    });
+    if let Some(r) = recommended {
+        project["default"] = json!(r);
+    }
+    json!({ "type": "object", "properties": { "project": project }, "required": ["project"] })
+}
+
+const ASK: &str = "Which project is this agent session working on?";
+
+fn elicit_params(candidates: &[Project], recommended: Option<&str>) -> Option<ElicitRequestParams> {
+    let schema = serde_json::from_value(elicitation_schema(candidates, recommended)).ok()?;
+    Some(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: ASK.to_owned(),
+        requested_schema: schema,
+    })
+}
+
+async fn elicit(
+    ctx: &RequestContext<RoleServer>,
+    candidates: &[Project],
+    recommended: Option<&str>,
+    state: &AppState,
+) -> Option<String> {
+    let params = elicit_params(candidates, recommended)?;
+    let result = ctx.peer.create_elicitation_with_timeout(params, Some(state.pick_timeout)).await.ok()?;
+    accepted_slug(&result)
+}
+
+fn input_required(candidates: &[Project], recommended: Option<&str>) -> InputRequiredResult {
+    let mut requests = InputRequests::new();
+    if let Some(params) = elicit_params(candidates, recommended) {
+        requests.insert(INPUT_KEY.to_owned(), InputRequest::Elicitation(ElicitRequest::new(params)));
+    }
+    InputRequiredResult::new(Some(requests), Some(REQUEST_STATE.to_owned()))
+}
+
+fn accepted_slug(result: &ElicitResult) -> Option<String> {
+    if result.action != ElicitationAction::Accept {
+        return None;
+    }
+    result.content.as_ref()?.get("project")?.as_str().map(|s| s.trim().to_ascii_lowercase())
+}
+
+fn picked_slug(answer: &Value) -> Option<String> {
+    serde_json::from_value::<ElicitResult>(answer.clone()).ok().as_ref().and_then(accepted_slug)
+}
+
+/// The `PROJECT_SELECTION_REQUIRED` result: projects with stats, a recommendation and
+/// the exact call to make next.
+pub fn selection_required(
+    state: &AppState,
+    caller: &Caller,
+    resolution: Option<&Resolution>,
+    reason: &str,
+) -> CoreResult<CallToolResponse> {
+    let candidates = candidates(state)?;
+    let recommended = recommend(&candidates);
+    let mut text = format!("{reason} ");
+    let next_call = match &recommended {
+        Some(slug) => {
+            text.push_str("Choose the project for this session, then retry:\n");
+            for p in &candidates {
+                text.push_str(&format!("- {}\n", summary(p)));
+            }
+            text.push_str(&format!(
+                "Call select_project_for_session with {{\"project\": \"{slug}\"}} (or another slug above)."
+            ));
+            if caller.session_id.is_none() {
+                text.push_str(" This client has no session, so also pass \"project\" on later calls.");
+            }
+            json!({ "tool": "select_project_for_session", "arguments": { "project": slug } })
+        }
+        None => {
+            text.push_str("Create one first with create_project, e.g. {\"name\": \"My App\", \"code_paths\": [\"/abs/path\"]}.");
+            json!({ "tool": "create_project", "arguments": { "name": "My App" } })
+        }
+    };
+    let extra = json!({
+        "code": "PROJECT_SELECTION_REQUIRED",
+        "message": text,
+        "projects": candidates,
+        "recommended": recommended,
+        "next_call": next_call,
+        "levels": resolution.map(|r| &r.levels),
+    });
+    let result: CallToolResult =
+        results::error_result("PROJECT_SELECTION_REQUIRED", &text, Some("project"), Some(extra));
+    Ok(result.into())
+}

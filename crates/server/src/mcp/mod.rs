@@ -1,0 +1,190 @@
+//! The MCP server handler: a hand-written `ServerHandler` that reads the caller, parses
+//! arguments, gates project-scoped tools and delegates to small tool functions.
+
+pub mod catalog;
+pub mod gate;
+pub mod outputs;
+pub mod params;
+pub mod results;
+mod tools_handover;
+mod tools_projects;
+mod tools_session;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::request::Parts;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+use serde::de::DeserializeOwned;
+
+use crate::caller::{Caller, H_MCP_SESSION};
+use crate::state::AppState;
+use gate::Gate;
+
+/// How long to wait for a client's roots list.
+const ROOTS_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// One handler value per legacy session or per stateless request; it holds only the
+/// shared state, never per-agent facts.
+#[derive(Clone)]
+pub struct MooringMcp {
+    state: Arc<AppState>,
+}
+
+impl MooringMcp {
+    /// A handler over shared state.
+    pub fn new(state: Arc<AppState>) -> Self {
+        Self { state }
+    }
+
+    /// Fetch the client's roots once per session (legacy clients that declared them).
+    async fn refresh_roots(&self, caller: &Caller, ctx: &RequestContext<RoleServer>, force: bool) {
+        let Some(id) = caller.session_id.as_deref() else { return };
+        if !(caller.legacy && caller.roots) {
+            return;
+        }
+        if !force && !self.state.roots_pending(id) {
+            return;
+        }
+        fetch_roots(&self.state, &ctx.peer, id).await;
+    }
+}
+
+/// Ask the client for its roots (MCP roots are deprecated from 2026-07-28 on, but
+/// 2025-era clients still declare them) and store them on the session.
+#[allow(deprecated)]
+async fn fetch_roots(state: &AppState, peer: &rmcp::Peer<RoleServer>, session_id: &str) {
+    let listed = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await;
+    if let Ok(Ok(list)) = listed {
+        let roots: Vec<String> = list.roots.into_iter().map(|r| r.uri).collect();
+        if let Err(e) = mooring_core::session::set_roots(&state.store, session_id, &roots) {
+            tracing::warn!(error = %e, "could not store roots");
+        }
+    }
+}
+
+/// Parse arguments into a tool's parameter type, or the `isError` result explaining why not.
+fn parse<P: DeserializeOwned>(
+    tool: &str,
+    request: &CallToolRequestParams,
+) -> Result<P, Box<CallToolResponse>> {
+    let args = serde_json::Value::Object(request.arguments.clone().unwrap_or_default());
+    serde_json::from_value(args).map_err(|e| Box::new(results::bad_arguments(tool, &e.to_string()).into()))
+}
+
+impl ServerHandler for MooringMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("mooring", env!("CARGO_PKG_VERSION")).with_title("Mooring"))
+            .with_instructions(catalog::INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(catalog::tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        catalog::tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let state = &self.state;
+        let caller = Caller::from_ctx(&ctx, state.local.as_ref());
+        let name = request.name.to_string();
+        macro_rules! args {
+            ($ty:ty) => {
+                match parse::<$ty>(&name, &request) {
+                    Ok(p) => p,
+                    Err(response) => return Ok(*response),
+                }
+            };
+        }
+        let result = match name.as_str() {
+            "list_projects" => tools_projects::list(state, args!(params::ListProjects)),
+            "get_project" => tools_projects::get(state, args!(params::GetProject)),
+            "create_project" => tools_projects::create(state, args!(params::CreateProject)),
+            "edit_project" => tools_projects::edit(state, args!(params::EditProject)),
+            "active_project" => tools_session::active(state, &caller, args!(params::ActiveProject)),
+            "resolve_project" => {
+                self.refresh_roots(&caller, &ctx, false).await;
+                tools_session::resolve(state, &caller, args!(params::ResolveProject))
+            }
+            "select_project_for_session" => {
+                tools_session::select(state, &caller, args!(params::SelectProject))
+            }
+            "set_workspace_id" => {
+                self.refresh_roots(&caller, &ctx, false).await;
+                tools_session::set_workspace(state, &caller, args!(params::SetWorkspace))
+            }
+            "save_handover" => {
+                let p = args!(params::SaveHandover);
+                let explicit = p.project.clone();
+                let (project, decided_by, note) =
+                    match self.gate(&caller, &ctx, explicit.as_deref(), &request).await? {
+                        Gate::Ready { project, decided_by, note } => (project, decided_by, note),
+                        Gate::Stop(response) => return Ok(response),
+                    };
+                tools_handover::save(state, caller.session_id.as_deref(), &project, &decided_by, note, p)
+            }
+            "get_last_handover" => {
+                let p = args!(params::GetLastHandover);
+                match self.gate(&caller, &ctx, p.project.as_deref(), &request).await? {
+                    Gate::Ready { project, decided_by, note } => {
+                        tools_handover::last(state, &project, &decided_by, note)
+                    }
+                    Gate::Stop(response) => return Ok(response),
+                }
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool '{other}'; tools/list shows the tools Mooring has"),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+
+    async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {
+        let id = ctx
+            .extensions
+            .get::<Parts>()
+            .and_then(|p| p.headers.get(H_MCP_SESSION))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+            .or_else(|| self.state.local.as_ref().map(|l| l.session_id.clone()));
+        let Some(id) = id else { return };
+        fetch_roots(&self.state, &ctx.peer, &id).await;
+    }
+}
+
+impl MooringMcp {
+    async fn gate(
+        &self,
+        caller: &Caller,
+        ctx: &RequestContext<RoleServer>,
+        explicit: Option<&str>,
+        request: &CallToolRequestParams,
+    ) -> Result<Gate, ErrorData> {
+        self.refresh_roots(caller, ctx, false).await;
+        match gate::require_project(&self.state, caller, ctx, explicit, request.input_responses.as_ref())
+            .await
+        {
+            Ok(g) => Ok(g),
+            Err(e) => Ok(Gate::Stop(results::fail(&e).into())),
+        }
+    }
+}

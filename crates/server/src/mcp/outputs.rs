@@ -1,0 +1,97 @@
+//! Structured results of the tools; their schemas are the tools' output schemas.
+
+use mooring_core::handover::Handover;
+use mooring_core::resolve::LevelReport;
+use mooring_core::{Project, Resolution};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// `list_projects`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProjectList {
+    /// The projects, most recently used first.
+    pub projects: Vec<Project>,
+}
+
+/// `get_project`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ProjectDetail {
+    /// The project.
+    pub project: Project,
+}
+
+/// `active_project`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ActiveProject {
+    /// The project this session is in, if any.
+    pub active_project: Option<String>,
+    /// The level that decided (`session`, `cwd`, …).
+    pub decided_by: Option<String>,
+    /// Every level of the resolution order.
+    pub levels: Vec<LevelReport>,
+    /// What changed or what to do next.
+    pub message: String,
+}
+
+/// `resolve_project`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Resolved {
+    /// The resolution with every level.
+    #[serde(flatten)]
+    pub resolution: Resolution,
+    /// The session this was resolved for, if it has an identity.
+    pub session_id: Option<String>,
+}
+
+/// `select_project_for_session`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Selected {
+    /// The chosen project's slug.
+    pub selected: String,
+    /// The project.
+    pub project: Project,
+    /// Whether the choice is remembered for this session.
+    pub remembered: bool,
+    /// The previous session's handover, if any.
+    pub handover: Option<Handover>,
+    /// A sentence for the agent: confirmation, handover or "no handover yet", and for
+    /// stateless clients how to pass the project on later calls.
+    pub message: String,
+}
+
+/// `set_workspace_id`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WorkspaceSet {
+    /// The canonical workspace directory.
+    pub workspace: String,
+    /// The project it resolves to now, if any.
+    pub project: Option<String>,
+    /// What to do next.
+    pub message: String,
+}
+
+/// `save_handover`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HandoverSaved {
+    /// The project it was saved to.
+    pub project: String,
+    /// How the project was decided.
+    pub decided_by: String,
+    /// The stored handover.
+    pub handover: Handover,
+    /// Anything the agent should know (e.g. the project was chosen automatically).
+    pub message: String,
+}
+
+/// `get_last_handover`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LastHandover {
+    /// The project.
+    pub project: String,
+    /// How the project was decided.
+    pub decided_by: String,
+    /// The newest handover, if there is one.
+    pub handover: Option<Handover>,
+    /// "No handover yet" or a one-line summary.
+    pub message: String,
+}

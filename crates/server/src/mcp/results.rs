@@ -1,0 +1,65 @@
+//! Turning values and errors into tool results: structured content for programs, a
+//! sentence for the model, `isError` for anything the agent must act on.
+
+use mooring_core::Error;
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// A successful structured result.
+pub fn ok<T: Serialize>(value: &T) -> CallToolResult {
+    match serde_json::to_value(value) {
+        Ok(v) => CallToolResult::structured(v),
+        Err(e) => internal(&format!("could not encode the result: {e}")),
+    }
+}
+
+/// A domain error as an `isError` result: the sentence as text, the error as structure.
+pub fn fail(err: &Error) -> CallToolResult {
+    error_result(err.code.as_str(), &err.message, err.field.as_deref(), None)
+}
+
+/// Arguments that do not fit the tool's input schema.
+pub fn bad_arguments(tool: &str, detail: &str) -> CallToolResult {
+    let field = field_from_serde(detail);
+    let message = format!("invalid arguments for {tool}: {detail}; see the tool's input schema");
+    error_result("INVALID_ARGUMENTS", &message, field.as_deref(), None)
+}
+
+/// An error result with extra structured fields merged in.
+pub fn error_result(code: &str, message: &str, field: Option<&str>, extra: Option<Value>) -> CallToolResult {
+    let mut body = json!({ "error": { "code": code, "message": message, "field": field } });
+    if let (Some(Value::Object(extra)), Some(obj)) = (extra, body.as_object_mut()) {
+        obj.extend(extra);
+    }
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message.to_owned())]);
+    result.structured_content = Some(body);
+    result
+}
+
+fn internal(message: &str) -> CallToolResult {
+    error_result("INTERNAL", message, None, None)
+}
+
+/// serde says "missing field `work_done`" or "unknown field `projcet`": name the field.
+fn field_from_serde(detail: &str) -> Option<String> {
+    let start = detail.find('`')? + 1;
+    let end = start + detail[start..].find('`')?;
+    Some(detail[start..end].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_carry_code_message_and_field() {
+        let r = fail(&Error::invalid("slug", "slug 'X' is bad"));
+        assert_eq!(r.is_error, Some(true));
+        let s = r.structured_content.unwrap();
+        assert_eq!(s["error"]["code"], "INVALID_INPUT");
+        assert_eq!(s["error"]["field"], "slug");
+        let r = bad_arguments("get_project", "missing field `project`");
+        assert_eq!(r.structured_content.unwrap()["error"]["field"], "project");
+    }
+}

@@ -1,0 +1,58 @@
+//! Handover tools: the first project-scoped tools, gated on the session's project.
+
+use mooring_core::handover::{self, HandoverInput};
+use rmcp::model::CallToolResult;
+
+use super::outputs::{HandoverSaved, LastHandover};
+use super::params;
+use super::results::{fail, ok};
+use crate::state::AppState;
+
+/// `save_handover` in a decided project.
+pub fn save(
+    state: &AppState,
+    session_id: Option<&str>,
+    project: &str,
+    decided_by: &str,
+    note: Option<String>,
+    p: params::SaveHandover,
+) -> CallToolResult {
+    let input = HandoverInput {
+        work_done: p.work_done,
+        next_steps: p.next_steps,
+        open_questions: p.open_questions,
+        files: p.files,
+    };
+    match handover::save(&state.store, project, &input, session_id) {
+        Ok(h) => ok(&HandoverSaved {
+            project: project.to_owned(),
+            decided_by: decided_by.to_owned(),
+            message: note.unwrap_or_else(|| format!("Handover saved to '{project}'.")),
+            handover: h,
+        }),
+        Err(e) => fail(&e),
+    }
+}
+
+/// `get_last_handover` in a decided project.
+pub fn last(state: &AppState, project: &str, decided_by: &str, note: Option<String>) -> CallToolResult {
+    match handover::last(&state.store, project) {
+        Ok(h) => {
+            let summary = match &h {
+                Some(h) => format!("Last handover for '{project}' ({}).", h.created),
+                None => format!("No handover yet for '{project}'."),
+            };
+            let message = match note {
+                Some(n) => format!("{n} {summary}"),
+                None => summary,
+            };
+            ok(&LastHandover {
+                project: project.to_owned(),
+                decided_by: decided_by.to_owned(),
+                handover: h,
+                message,
+            })
+        }
+        Err(e) => fail(&e),
+    }
+}

@@ -1,0 +1,127 @@
+//! Starting and stopping a server: bind loopback, serve, advertise the endpoint.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use mooring_core::Store;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::ServerConfig;
+use crate::endpoint::{self, Endpoint};
+use crate::http;
+use crate::state::AppState;
+use crate::surfaces::Surfaces;
+
+/// Why a server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// Another Mooring already serves this port.
+    #[error("Mooring is already running at {url}")]
+    AlreadyRunning {
+        /// Its MCP URL.
+        url: String,
+    },
+    /// Something else holds the port.
+    #[error(
+        "port {port} is in use by another program; start Mooring on another port with --port N \
+         (or --port 0 for any free one)"
+    )]
+    PortTaken {
+        /// The port.
+        port: u16,
+    },
+    /// The address could not be bound or the store opened.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A server that is running; stop it with [`RunningServer::shutdown`].
+pub struct RunningServer {
+    /// The MCP URL (`http://127.0.0.1:PORT/mcp`).
+    pub url: String,
+    /// The bound address.
+    pub addr: SocketAddr,
+    /// Shared state (the desktop uses the same store and surfaces).
+    pub state: Arc<AppState>,
+    cancel: CancellationToken,
+    task: JoinHandle<()>,
+    endpoint_dir: Option<PathBuf>,
+}
+
+impl RunningServer {
+    /// Stop accepting requests, end sessions, remove the endpoint file.
+    pub async fn shutdown(self) {
+        self.cancel.cancel();
+        let _ = self.task.await;
+        if let Some(dir) = &self.endpoint_dir {
+            endpoint::remove_if_ours(dir);
+        }
+    }
+
+    /// A token that stops the server when cancelled.
+    pub fn cancel_token(&self) -> CancellationToken {
+        self.cancel.clone()
+    }
+}
+
+/// Open the store in `config.data_dir` and start.
+pub async fn start(config: ServerConfig, surfaces: Arc<dyn Surfaces>) -> Result<RunningServer, StartError> {
+    let store = Store::open_in(&config.data_dir).map_err(|e| StartError::Other(e.message))?;
+    start_with_store(config, Arc::new(store), surfaces).await
+}
+
+/// Start on an already open store (the desktop shares its own).
+pub async fn start_with_store(
+    config: ServerConfig,
+    store: Arc<Store>,
+    surfaces: Arc<dyn Surfaces>,
+) -> Result<RunningServer, StartError> {
+    let addr = SocketAddr::new(config.host, config.port);
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            let base = format!("http://{addr}");
+            return Err(if endpoint::is_mooring(&base).await {
+                StartError::AlreadyRunning { url: format!("{base}/mcp") }
+            } else {
+                StartError::PortTaken { port: config.port }
+            });
+        }
+        Err(e) => return Err(StartError::Other(format!("cannot listen on {addr}: {e}"))),
+    };
+    let addr = listener.local_addr().map_err(|e| StartError::Other(e.to_string()))?;
+    let url = format!("http://{addr}/mcp");
+    let state = Arc::new(AppState::new(store, surfaces, config.pick_timeout, None));
+    let cancel = CancellationToken::new();
+    let app = http::router(state.clone(), &config, cancel.clone());
+    let stop = cancel.clone();
+    let task = tokio::spawn(async move {
+        let served =
+            axum::serve(listener, app).with_graceful_shutdown(async move { stop.cancelled().await }).await;
+        if let Err(e) = served {
+            tracing::error!(error = %e, "HTTP server stopped");
+        }
+    });
+    let endpoint_dir = if config.write_endpoint_file {
+        let ep = Endpoint {
+            url: url.clone(),
+            port: addr.port(),
+            pid: std::process::id(),
+            started_at: mooring_core::humanize::now(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+        };
+        match endpoint::write(&config.data_dir, &ep) {
+            Ok(_) => Some(config.data_dir.clone()),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not write endpoint.json; mooring stdio will not find this server");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    tracing::info!(%url, "Mooring MCP server listening");
+    Ok(RunningServer { url, addr, state, cancel, task, endpoint_dir })
+}

@@ -1,0 +1,55 @@
+//! Shared state of one server process. Nothing here is per agent: per-agent facts live
+//! in the `sessions` table, keyed by an explicit identity.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mooring_core::Store;
+
+use crate::surfaces::Surfaces;
+
+/// Hints a standalone stdio server knows about its one client (its own process).
+#[derive(Debug, Clone, Default)]
+pub struct LocalContext {
+    /// Session id for this process.
+    pub session_id: String,
+    /// `--workspace-id`.
+    pub workspace: Option<String>,
+    /// The process's working directory.
+    pub cwd: Option<String>,
+    /// `MOORING_PROJECT`.
+    pub env_project: Option<String>,
+}
+
+/// Everything the MCP handler and HTTP routes share.
+pub struct AppState {
+    /// The database.
+    pub store: Arc<Store>,
+    /// Desktop windows, or none.
+    pub surfaces: Arc<dyn Surfaces>,
+    /// How long to wait for a pick in a window.
+    pub pick_timeout: Duration,
+    /// Set when serving one client over stdio.
+    pub local: Option<LocalContext>,
+    /// Sessions whose roots were already asked for.
+    roots_asked: Mutex<HashSet<String>>,
+}
+
+impl AppState {
+    /// Shared state over a store.
+    pub fn new(
+        store: Arc<Store>,
+        surfaces: Arc<dyn Surfaces>,
+        pick_timeout: Duration,
+        local: Option<LocalContext>,
+    ) -> Self {
+        Self { store, surfaces, pick_timeout, local, roots_asked: Mutex::new(HashSet::new()) }
+    }
+
+    /// True the first time it is called for a session: its roots have not been asked for.
+    pub fn roots_pending(&self, session_id: &str) -> bool {
+        let mut asked = self.roots_asked.lock().unwrap_or_else(|p| p.into_inner());
+        asked.insert(session_id.to_owned())
+    }
+}

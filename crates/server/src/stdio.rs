@@ -1,0 +1,111 @@
+//! `mooring stdio`: what an MCP client launches. With a hub running it bridges stdio to
+//! the hub's HTTP endpoint, adding the hints a standalone server would use; without one
+//! it serves MCP itself on the same database.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::{HeaderName, HeaderValue};
+use mooring_core::Store;
+use rmcp::ServiceExt;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, Transport};
+
+use crate::caller::{H_CWD, H_PROJECT, H_SESSION, H_WORKSPACE};
+use crate::endpoint;
+use crate::mcp::MooringMcp;
+use crate::state::{AppState, LocalContext};
+use crate::surfaces::Headless;
+
+/// The hints of the process the client started.
+#[derive(Debug, Clone, Default)]
+pub struct ShimHints {
+    /// `--workspace-id`.
+    pub workspace: Option<String>,
+    /// Working directory.
+    pub cwd: Option<String>,
+    /// `MOORING_PROJECT`.
+    pub env_project: Option<String>,
+}
+
+/// A fresh session id for this process.
+pub fn new_session_id() -> String {
+    format!("stdio-{}", uuid::Uuid::new_v4().simple())
+}
+
+/// The hub's MCP URL if one is running for this data directory.
+pub async fn find_hub(data_dir: &Path) -> Option<String> {
+    let ep = endpoint::read(data_dir)?;
+    let base = ep.url.trim_end_matches("/mcp");
+    endpoint::is_mooring(base).await.then_some(ep.url)
+}
+
+/// Headers that carry the hints to the hub, each at its own level of the order.
+pub fn hub_headers(session_id: &str, hints: &ShimHints) -> HashMap<HeaderName, HeaderValue> {
+    let mut h = HashMap::new();
+    let mut put = |name: &'static str, value: &str| {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            h.insert(HeaderName::from_static(name), v);
+        }
+    };
+    put(H_SESSION, session_id);
+    if let Some(ws) = &hints.workspace {
+        put(H_WORKSPACE, &as_uri(ws));
+    }
+    if let Some(cwd) = &hints.cwd {
+        put(H_CWD, &as_uri(cwd));
+    }
+    if let Some(p) = &hints.env_project {
+        put(H_PROJECT, p);
+    }
+    h
+}
+
+/// Paths travel as `file://` URIs so any byte of a directory name survives a header.
+fn as_uri(path: &str) -> String {
+    if path.starts_with("file:") {
+        return path.to_owned();
+    }
+    url::Url::from_file_path(path).map(|u| u.to_string()).unwrap_or_else(|_| path.to_owned())
+}
+
+/// Pump messages between this process's stdio and the hub until either side closes.
+pub async fn bridge(url: &str, headers: HashMap<HeaderName, HeaderValue>) -> Result<(), String> {
+    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(headers);
+    let mut upstream = StreamableHttpClientTransport::from_config(config);
+    let mut local = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout());
+    loop {
+        tokio::select! {
+            from_client = local.receive() => match from_client {
+                Some(message) => upstream.send(message).await.map_err(|e| format!("hub request failed: {e}"))?,
+                None => break,
+            },
+            from_hub = upstream.receive() => match from_hub {
+                Some(message) => local.send(message).await.map_err(|e| format!("stdout closed: {e}"))?,
+                None => return Err("the Mooring hub closed the connection".to_owned()),
+            },
+        }
+    }
+    let _ = upstream.close().await;
+    Ok(())
+}
+
+/// Serve MCP over this process's stdio on the store, as the only client.
+pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: ShimHints) -> Result<(), String> {
+    let local = LocalContext {
+        session_id,
+        workspace: hints.workspace,
+        cwd: hints.cwd,
+        env_project: hints.env_project,
+    };
+    let state = Arc::new(AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(local)));
+    let service = MooringMcp::new(state)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("MCP start-up over stdio failed: {e}"))?;
+    service.waiting().await.map_err(|e| format!("MCP over stdio stopped: {e}"))?;
+    Ok(())
+}

@@ -1,0 +1,180 @@
+#![allow(dead_code)]
+#![allow(deprecated)] // MCP roots: deprecated from 2026-07-28, still declared by 2025-era clients
+
+//! A real server on 127.0.0.1:0 over a temporary data directory, and rmcp clients of
+//! both protocol generations that talk to it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use http::{HeaderName, HeaderValue};
+use mooring_core::{NewProject, Registry, Store};
+use mooring_server::{Headless, RunningServer, ServerConfig, start_with_store};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ElicitRequestParams,
+    ElicitResult, ElicitationAction, Implementation, ListRootsResult, ProtocolVersion, Root,
+};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceExt};
+use serde_json::{Value, json};
+
+pub struct TestServer {
+    pub dir: tempfile::TempDir,
+    pub store: Arc<Store>,
+    pub server: Option<RunningServer>,
+    pub url: String,
+}
+
+impl TestServer {
+    pub async fn start() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open_in(dir.path()).unwrap());
+        let mut s = Self { dir, store, server: None, url: String::new() };
+        s.boot(0).await;
+        s
+    }
+
+    async fn boot(&mut self, port: u16) {
+        let mut config = ServerConfig::new(self.dir.path());
+        config.port = port;
+        config.write_endpoint_file = false;
+        let server = start_with_store(config, self.store.clone(), Arc::new(Headless)).await.unwrap();
+        self.url = server.url.clone();
+        self.server = Some(server);
+    }
+
+    /// Stop and start again on the same port and database.
+    pub async fn restart(&mut self) {
+        let port = self.server.as_ref().unwrap().addr.port();
+        self.server.take().unwrap().shutdown().await;
+        self.store = Arc::new(Store::open_in(self.dir.path()).unwrap());
+        self.boot(port).await;
+    }
+
+    pub fn project(&self, name: &str, code_paths: &[&std::path::Path]) -> String {
+        Registry::new(&self.store)
+            .create(NewProject {
+                name: name.into(),
+                code_paths: code_paths.iter().map(|p| p.display().to_string()).collect(),
+                ..Default::default()
+            })
+            .unwrap()
+            .project
+            .slug
+    }
+
+    pub fn base(&self) -> String {
+        self.url.trim_end_matches("/mcp").to_owned()
+    }
+}
+
+/// Which protocol generation the client speaks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Gen {
+    /// 2025-11-25: initialize, sessions, server→client requests.
+    Legacy,
+    /// 2026-07-28: stateless, MRTR.
+    Modern,
+}
+
+/// A client handler that can answer elicitations and declare roots.
+#[derive(Clone, Default)]
+pub struct TestClient {
+    pub elicit_answer: Option<String>,
+    pub elicitations: Arc<AtomicUsize>,
+    pub last_schema: Arc<Mutex<Option<Value>>>,
+    pub roots: Option<Vec<String>>,
+}
+
+impl TestClient {
+    pub fn answering(slug: &str) -> Self {
+        Self { elicit_answer: Some(slug.into()), ..Default::default() }
+    }
+    pub fn elicitation_count(&self) -> usize {
+        self.elicitations.load(Ordering::SeqCst)
+    }
+}
+
+impl ClientHandler for TestClient {
+    fn get_info(&self) -> ClientConfig {
+        let caps = match (&self.elicit_answer, &self.roots) {
+            (Some(_), Some(_)) => ClientCapabilities::builder().enable_elicitation().enable_roots().build(),
+            (Some(_), None) => ClientCapabilities::builder().enable_elicitation().build(),
+            (None, Some(_)) => ClientCapabilities::builder().enable_roots().build(),
+            (None, None) => ClientCapabilities::default(),
+        };
+        ClientConfig::new(caps, Implementation::new("mooring-test", "1.0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _ctx: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.elicitations.fetch_add(1, Ordering::SeqCst);
+        if let ElicitRequestParams::FormElicitationParams { requested_schema, .. } = &request {
+            *self.last_schema.lock().unwrap() = serde_json::to_value(requested_schema).ok();
+        }
+        Ok(match &self.elicit_answer {
+            Some(slug) if slug == "decline" => ElicitResult::new(ElicitationAction::Decline),
+            Some(slug) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({ "project": slug }))
+            }
+            None => ElicitResult::new(ElicitationAction::Decline),
+        })
+    }
+
+    #[allow(deprecated)]
+    async fn list_roots(&self, _ctx: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
+        let roots = self.roots.clone().unwrap_or_default().into_iter().map(Root::new).collect();
+        Ok(ListRootsResult::new(roots))
+    }
+}
+
+pub type Client = RunningService<RoleClient, TestClient>;
+
+pub async fn connect(
+    url: &str,
+    generation: Gen,
+    handler: TestClient,
+    headers: &[(&'static str, &str)],
+) -> Client {
+    let mut map = HashMap::new();
+    for (k, v) in headers {
+        map.insert(HeaderName::from_static(k), HeaderValue::from_str(v).unwrap());
+    }
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url).custom_headers(map),
+    );
+    match generation {
+        Gen::Legacy => handler.serve(transport).await.unwrap(),
+        Gen::Modern => handler
+            .serve_with_lifecycle(
+                transport,
+                ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] },
+            )
+            .await
+            .unwrap(),
+    }
+}
+
+pub async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new(tool.to_owned())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    client.call_tool(params).await.unwrap_or_else(|e| panic!("{tool} failed at the protocol level: {e}"))
+}
+
+/// Structured content of a successful call.
+pub fn ok(result: &CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "expected success, got {:?}", result);
+    result.structured_content.clone().expect("structured content")
+}
+
+/// Structured content of an isError call.
+pub fn err(result: &CallToolResult) -> Value {
+    assert_eq!(result.is_error, Some(true), "expected an error result, got {:?}", result);
+    result.structured_content.clone().expect("structured content on errors")
+}

@@ -1,0 +1,373 @@
+//! The MCP endpoint over real HTTP with rmcp clients of both protocol generations.
+
+mod common;
+
+use common::{Gen, TestClient, TestServer, call, connect, err, ok};
+use serde_json::json;
+
+const GENS: [Gen; 2] = [Gen::Legacy, Gen::Modern];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tools_are_listed_with_schemas_on_both_generations() {
+    let srv = TestServer::start().await;
+    for generation in GENS {
+        let client = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let tools = client.list_all_tools().await.unwrap();
+        let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "active_project",
+                "create_project",
+                "edit_project",
+                "get_last_handover",
+                "get_project",
+                "list_projects",
+                "resolve_project",
+                "save_handover",
+                "select_project_for_session",
+                "set_workspace_id"
+            ],
+            "{generation:?}"
+        );
+        for t in &tools {
+            assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
+            assert!(t.description.as_deref().is_some_and(|d| !d.is_empty()));
+        }
+        let info = client.peer_info().and_then(|i| i.server_info.clone()).map(|s| s.name);
+        if generation == Gen::Legacy {
+            assert_eq!(info.as_deref(), Some("mooring"));
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn project_crud_and_clear_errors() {
+    let srv = TestServer::start().await;
+    let code = srv.dir.path().join("code/le");
+    std::fs::create_dir_all(&code).unwrap();
+    let client = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+
+    let created =
+        ok(&call(&client, "create_project", json!({ "name": "Leader Election", "code_paths": [code] }))
+            .await);
+    assert_eq!(created["project"]["slug"], "leader-election");
+    assert_eq!(created["project"]["code_paths"][0]["state"], "present");
+
+    let listed = ok(&call(&client, "list_projects", json!({})).await);
+    let p = &listed["projects"][0];
+    assert_eq!(p["slug"], "leader-election");
+    for stat in ["decisions", "open_blockers", "context_locks", "memory_total"] {
+        assert_eq!(p["stats"][stat], 0, "{stat}");
+    }
+    assert_eq!(p["last_used"], "never");
+
+    let edited = ok(&call(
+        &client,
+        "edit_project",
+        json!({ "project": "leader-election", "description": "Raft", "status": "paused" }),
+    )
+    .await);
+    assert_eq!(edited["updated_fields"], json!(["description", "status"]));
+    let got = ok(&call(&client, "get_project", json!({ "project": "leader-election" })).await);
+    assert_eq!(got["project"]["status"], "paused");
+
+    // Refusals are isError results naming the field.
+    let dup = err(&call(&client, "create_project", json!({ "name": "Leader Election" })).await);
+    assert_eq!(dup["error"]["code"], "CONFLICT");
+    assert_eq!(dup["error"]["field"], "slug");
+    assert!(dup["error"]["message"].as_str().unwrap().contains("leader-election-2"));
+    let rel =
+        err(&call(&client, "create_project", json!({ "name": "X", "code_paths": ["relative/dir"] })).await);
+    assert_eq!(rel["error"]["field"], "code_path");
+    let typo = err(&call(&client, "get_project", json!({ "projcet": "x" })).await);
+    assert_eq!(typo["error"]["code"], "INVALID_ARGUMENTS");
+    let wrong_type = err(&call(&client, "get_project", json!({ "project": 42 })).await);
+    assert_eq!(wrong_type["error"]["code"], "INVALID_ARGUMENTS");
+    let missing = err(&call(&client, "get_project", json!({ "project": "nope" })).await);
+    assert_eq!(missing["error"]["code"], "NOT_FOUND");
+    let status = err(&call(&client, "list_projects", json!({ "status": "sleeping" })).await);
+    assert_eq!(status["error"]["field"], "status");
+    let unknown = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("no_such_tool"))
+        .await
+        .expect_err("unknown tools are protocol errors");
+    assert!(unknown.to_string().contains("no_such_tool"), "{unknown}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn workspace_header_decides_the_project() {
+    let srv = TestServer::start().await;
+    let a = srv.dir.path().join("a");
+    let b = srv.dir.path().join("b/sub");
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    srv.project("Alpha", &[&a]);
+    srv.project("Beta", &[b.parent().unwrap()]);
+    for generation in GENS {
+        let ws = format!("file://{}", b.display());
+        let client = connect(&srv.url, generation, TestClient::default(), &[("x-workspace-id", &ws)]).await;
+        let r = ok(&call(&client, "get_last_handover", json!({})).await);
+        assert_eq!(r["project"], "beta", "{generation:?}");
+        assert_eq!(r["decided_by"], "workspace");
+        assert_eq!(r["handover"], serde_json::Value::Null);
+        let levels = ok(&call(&client, "resolve_project", json!({})).await);
+        assert_eq!(levels["decided_by"], "workspace");
+        assert_eq!(levels["levels"].as_array().unwrap().len(), 7);
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pending_session_gets_selection_required_with_stats() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    for generation in GENS {
+        let client = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let r = call(&client, "save_handover", json!({ "work_done": "x", "next_steps": "y" })).await;
+        let body = err(&r);
+        assert_eq!(body["code"], "PROJECT_SELECTION_REQUIRED", "{generation:?}");
+        let projects = body["projects"].as_array().unwrap();
+        assert_eq!(projects.len(), 2);
+        assert!(projects[0]["stats"]["context_locks"].is_number());
+        assert!(projects[0]["last_used"].is_string());
+        let recommended = body["recommended"].as_str().unwrap();
+        assert_eq!(body["next_call"]["tool"], "select_project_for_session");
+        assert_eq!(body["next_call"]["arguments"]["project"], recommended);
+        let text = format!("{:?}", r.content);
+        assert!(text.contains("select_project_for_session"));
+        // Nothing was written.
+        let none = mooring_core::handover::last(&srv.store, recommended).unwrap();
+        assert!(none.is_none());
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pending_session_is_asked_by_elicitation_and_the_call_continues() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    for generation in GENS {
+        let handler = TestClient::answering("beta");
+        let client = connect(&srv.url, generation, handler.clone(), &[]).await;
+        let r =
+            ok(&call(&client, "save_handover", json!({ "work_done": "did it", "next_steps": "more" })).await);
+        assert_eq!(r["project"], "beta", "{generation:?}");
+        assert_eq!(r["decided_by"], "elicitation");
+        assert_eq!(r["handover"]["work_done"], "did it");
+        assert_eq!(handler.elicitation_count(), 1);
+        let schema = handler.last_schema.lock().unwrap().clone().unwrap();
+        let options = schema["properties"]["project"]["oneOf"].as_array().unwrap();
+        assert_eq!(options.len(), 2);
+        assert!(options[0]["title"].as_str().unwrap().contains("context lock"));
+        if generation == Gen::Legacy {
+            // The choice is remembered for the session: no second question.
+            let again = ok(&call(&client, "get_last_handover", json!({})).await);
+            assert_eq!(again["project"], "beta");
+            assert_eq!(again["decided_by"], "session");
+            assert_eq!(handler.elicitation_count(), 1);
+        }
+        client.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn declined_elicitation_falls_back_to_selection_required() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let client = connect(&srv.url, Gen::Legacy, TestClient::answering("decline"), &[]).await;
+    let body = err(&call(&client, "get_last_handover", json!({})).await);
+    assert_eq!(body["code"], "PROJECT_SELECTION_REQUIRED");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stateless_client_passes_project_explicitly() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let client = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
+    let saved = ok(&call(
+        &client,
+        "save_handover",
+        json!({ "project": "alpha", "work_done": "w", "next_steps": "n" }),
+    )
+    .await);
+    assert_eq!(saved["decided_by"], "explicit");
+    let sel = ok(&call(&client, "select_project_for_session", json!({ "project": "alpha" })).await);
+    assert_eq!(sel["remembered"], false);
+    assert!(sel["message"].as_str().unwrap().contains("pass \"project\""));
+    let bad = err(&call(&client, "get_last_handover", json!({ "project": "nope" })).await);
+    assert_eq!(bad["error"]["field"], "project");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn select_returns_the_last_handover() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let first = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    let sel = ok(&call(&first, "select_project_for_session", json!({ "project": "alpha" })).await);
+    assert_eq!(sel["handover"], serde_json::Value::Null);
+    assert!(sel["message"].as_str().unwrap().contains("No handover yet"));
+    ok(&call(
+        &first,
+        "save_handover",
+        json!({ "work_done": "built the parser", "next_steps": "write tests", "files": ["src/parse.rs"] }),
+    )
+    .await);
+    first.cancel().await.unwrap();
+
+    for generation in GENS {
+        let second = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let sel = ok(&call(&second, "select_project_for_session", json!({ "project": "alpha" })).await);
+        assert_eq!(sel["handover"]["work_done"], "built the parser");
+        assert_eq!(sel["handover"]["files"], json!(["src/parse.rs"]));
+        assert!(sel["message"].as_str().unwrap().contains("write tests"));
+        second.cancel().await.unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_only_active_project_is_selected_automatically() {
+    let srv = TestServer::start().await;
+    srv.project("Solo", &[]);
+    let client = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    let r = ok(&call(&client, "get_last_handover", json!({})).await);
+    assert_eq!(r["project"], "solo");
+    assert_eq!(r["decided_by"], "auto_single");
+    assert!(r["message"].as_str().unwrap().contains("automatically"));
+    client.cancel().await.unwrap();
+
+    // A hint that points elsewhere stops auto-selection.
+    let elsewhere = srv.dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let ws = format!("file://{}", elsewhere.display());
+    let client = connect(&srv.url, Gen::Legacy, TestClient::default(), &[("x-workspace-id", &ws)]).await;
+    let body = err(&call(&client, "get_last_handover", json!({})).await);
+    assert_eq!(body["code"], "PROJECT_SELECTION_REQUIRED");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn active_project_reads_sets_and_clears() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let client = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    let r = ok(&call(&client, "active_project", json!({})).await);
+    assert_eq!(r["active_project"], serde_json::Value::Null);
+    let r = ok(&call(&client, "active_project", json!({ "project": "beta" })).await);
+    assert_eq!(r["active_project"], "beta");
+    assert_eq!(r["decided_by"], "session");
+    let r = ok(&call(&client, "active_project", json!({ "project": null })).await);
+    assert_eq!(r["active_project"], serde_json::Value::Null);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn workspace_must_lie_within_declared_roots() {
+    let srv = TestServer::start().await;
+    let root = srv.dir.path().join("root");
+    let inside = root.join("app");
+    let outside = srv.dir.path().join("other");
+    for d in [&inside, &outside] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    srv.project("App", &[&inside]);
+    srv.project("Other", &[&outside]);
+    let handler =
+        TestClient { roots: Some(vec![format!("file://{}", root.display())]), ..Default::default() };
+    let client = connect(&srv.url, Gen::Legacy, handler, &[]).await;
+    let bad = err(&call(
+        &client,
+        "set_workspace_id",
+        json!({ "workspace_uri": format!("file://{}", outside.display()) }),
+    )
+    .await);
+    assert_eq!(bad["error"]["field"], "workspace_uri");
+    assert!(bad["error"]["message"].as_str().unwrap().contains("outside the roots"));
+    let not_uri =
+        err(&call(&client, "set_workspace_id", json!({ "workspace_uri": inside.display().to_string() }))
+            .await);
+    assert!(not_uri["error"]["message"].as_str().unwrap().contains("file://"));
+    let set = ok(&call(
+        &client,
+        "set_workspace_id",
+        json!({ "workspace_uri": format!("file://{}", inside.display()) }),
+    )
+    .await);
+    assert_eq!(set["project"], "app");
+    let r = ok(&call(&client, "get_last_handover", json!({})).await);
+    assert_eq!(r["decided_by"], "workspace");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_keeps_its_project_across_a_server_restart() {
+    let mut srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let client = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    ok(&call(&client, "select_project_for_session", json!({ "project": "beta" })).await);
+    srv.restart().await;
+    let r = ok(&call(&client, "get_last_handover", json!({})).await);
+    assert_eq!(r["project"], "beta");
+    assert_eq!(r["decided_by"], "session");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn foreign_host_and_origin_are_refused() {
+    let srv = TestServer::start().await;
+    let http = reqwest::Client::new();
+    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});
+    let post = |extra: Option<(&'static str, &'static str)>| {
+        let mut req = http
+            .post(&srv.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(init.to_string());
+        if let Some((k, v)) = extra {
+            req = req.header(k, v);
+        }
+        req.send()
+    };
+    assert_eq!(post(None).await.unwrap().status(), 200);
+    assert_eq!(post(Some(("host", "evil.example"))).await.unwrap().status(), 403);
+    assert_eq!(post(Some(("origin", "http://evil.example"))).await.unwrap().status(), 403);
+    assert_eq!(post(Some(("origin", "http://localhost:3000"))).await.unwrap().status(), 200);
+    let health =
+        http.get(format!("{}/health", srv.base())).header("host", "evil.example").send().await.unwrap();
+    assert_eq!(health.status(), 403);
+    // Malformed JSON is a clear client error, not a crash.
+    let bad = http
+        .post(&srv.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert!(bad.status().is_client_error(), "{}", bad.status());
+    // A body over the limit is refused.
+    // Just over the 1 MiB limit, so the whole body is in flight when the server answers.
+    let huge = "x".repeat(1024 * 1024 + 16 * 1024);
+    let big = http
+        .post(&srv.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(big.status(), 413);
+    assert_eq!(post(None).await.unwrap().status(), 200, "the server is still up");
+}
