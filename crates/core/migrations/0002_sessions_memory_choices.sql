@@ -16,12 +16,19 @@ CREATE TABLE sessions (
     decided_by       TEXT,
     workspace        TEXT,
     roots            TEXT NOT NULL DEFAULT '[]',
-    -- The MCP initialize parameters, so a legacy session survives a server restart.
-    init_params      TEXT,
     created_at       TEXT NOT NULL,
     last_seen_at     TEXT NOT NULL
 );
 CREATE INDEX sessions_by_project ON sessions(project_id);
+
+-- MCP protocol sessions (Mcp-Session-Id) and their initialize parameters, so a legacy
+-- client's session survives a server restart. Distinct from `sessions`: a stdio shim's
+-- Mooring session outlives the protocol sessions it opens.
+CREATE TABLE protocol_sessions (
+    id          TEXT PRIMARY KEY,
+    init_params TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
 
 CREATE TABLE memory (
     id         INTEGER PRIMARY KEY,

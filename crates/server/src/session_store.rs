@@ -29,19 +29,14 @@ impl SessionStore for SqliteSessionStore {
     async fn store(&self, session_id: &str, state: &SessionState) -> Result<(), SessionStoreError> {
         let json = serde_json::to_string(state)?;
         let now = mooring_core::humanize::now();
-        self.store.write(|tx| sessions::set_init_params(tx, session_id, Some(&json), "http", &now))?;
+        self.store.write(|tx| sessions::set_init_params(tx, session_id, &json, &now))?;
         Ok(())
     }
 
     async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
-        // Keep the row (its project and history); only the protocol session ends.
-        let now = mooring_core::humanize::now();
-        self.store.write(|tx| {
-            if sessions::get(tx, session_id)?.is_some() {
-                sessions::set_init_params(tx, session_id, None, "http", &now)?;
-            }
-            Ok(())
-        })?;
+        // The Mooring session row (its project and history) stays; only the protocol
+        // session ends.
+        self.store.write(|tx| sessions::delete_protocol(tx, session_id))?;
         Ok(())
     }
 }

@@ -117,26 +117,25 @@ pub fn set_roots(conn: &Connection, id: &str, roots: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The stored MCP initialize parameters (JSON), for restoring a session after a restart.
+/// The stored MCP initialize parameters (JSON) of a protocol session.
 pub fn init_params(conn: &Connection, id: &str) -> Result<Option<String>> {
     Ok(conn
-        .query_row("SELECT init_params FROM sessions WHERE id = ?1", [id], |r| r.get(0))
-        .optional()?
-        .flatten())
+        .query_row("SELECT init_params FROM protocol_sessions WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?)
 }
 
-/// Store the MCP initialize parameters, creating the row if needed.
-pub fn set_init_params(
-    conn: &Connection,
-    id: &str,
-    json: Option<&str>,
-    transport: &str,
-    now: &str,
-) -> Result<()> {
+/// Store a protocol session's initialize parameters.
+pub fn set_init_params(conn: &Connection, id: &str, json: &str, now: &str) -> Result<()> {
     conn.execute(
-        "INSERT INTO sessions (id, transport, init_params, created_at, last_seen_at) VALUES (?1, ?2, ?3, ?4, ?4)
+        "INSERT INTO protocol_sessions (id, init_params, created_at) VALUES (?1, ?2, ?3)
          ON CONFLICT(id) DO UPDATE SET init_params = excluded.init_params",
-        params![id, transport, json, now],
+        params![id, json, now],
     )?;
+    Ok(())
+}
+
+/// Forget a protocol session.
+pub fn delete_protocol(conn: &Connection, id: &str) -> Result<()> {
+    conn.execute("DELETE FROM protocol_sessions WHERE id = ?1", [id])?;
     Ok(())
 }

@@ -43,12 +43,17 @@ impl MooringMcp {
     }
 
     /// Fetch the client's roots once per session (legacy clients that declared them).
-    async fn refresh_roots(&self, caller: &Caller, ctx: &RequestContext<RoleServer>, force: bool) {
+    async fn refresh_roots(&self, caller: &Caller, ctx: &RequestContext<RoleServer>) {
         let Some(id) = caller.session_id.as_deref() else { return };
         if !(caller.legacy && caller.roots) {
             return;
         }
-        if !force && !self.state.roots_pending(id) {
+        if !self.state.roots_pending(id) {
+            return;
+        }
+        // The row must exist before the roots are stored on it.
+        if let Err(e) = gate::session_of(&self.state, caller) {
+            tracing::warn!(error = %e, "could not record the session");
             return;
         }
         fetch_roots(&self.state, &ctx.peer, id).await;
@@ -119,14 +124,14 @@ impl ServerHandler for MooringMcp {
             "edit_project" => tools_projects::edit(state, args!(params::EditProject)),
             "active_project" => tools_session::active(state, &caller, args!(params::ActiveProject)),
             "resolve_project" => {
-                self.refresh_roots(&caller, &ctx, false).await;
+                self.refresh_roots(&caller, &ctx).await;
                 tools_session::resolve(state, &caller, args!(params::ResolveProject))
             }
             "select_project_for_session" => {
                 tools_session::select(state, &caller, args!(params::SelectProject))
             }
             "set_workspace_id" => {
-                self.refresh_roots(&caller, &ctx, false).await;
+                self.refresh_roots(&caller, &ctx).await;
                 tools_session::set_workspace(state, &caller, args!(params::SetWorkspace))
             }
             "save_handover" => {
@@ -179,7 +184,7 @@ impl MooringMcp {
         explicit: Option<&str>,
         request: &CallToolRequestParams,
     ) -> Result<Gate, ErrorData> {
-        self.refresh_roots(caller, ctx, false).await;
+        self.refresh_roots(caller, ctx).await;
         match gate::require_project(&self.state, caller, ctx, explicit, request.input_responses.as_ref())
             .await
         {

@@ -1,0 +1,126 @@
+//! `mooring stdio` launched as an MCP client would, from inside a registered code path:
+//! standalone, and bridged to a running hub.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+use common::Sandbox;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+async fn call_in(
+    sb: &Sandbox,
+    cwd: &Path,
+    env: &[(&str, &str)],
+    extra: &[&str],
+    tool: &str,
+    args: Value,
+) -> Value {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mooring"));
+    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").args(extra).current_dir(cwd);
+    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let transport = TokioChildProcess::new(cmd).unwrap();
+    let client = ().serve(transport).await.expect("the stdio server completes the MCP handshake");
+    let params =
+        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
+    let result = client.call_tool(params).await.unwrap();
+    client.cancel().await.unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    result.structured_content.unwrap()
+}
+
+fn setup() -> (Sandbox, std::path::PathBuf) {
+    let sb = Sandbox::new();
+    let code = sb.mkdir("code/alpha");
+    let deep = sb.mkdir("code/alpha/src/deep");
+    sb.cmd().args(["projects", "new", "Alpha", "--code-path", code.to_str().unwrap()]).assert().success();
+    sb.cmd().args(["projects", "new", "Beta"]).assert().success();
+    (sb, deep)
+}
+
+struct Hub(Child);
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_hub(sb: &Sandbox) -> (Hub, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mooring"))
+        .arg("--data-dir")
+        .arg(&sb.data)
+        .args(["serve", "--port", "0", "--json"])
+        .env("HOME", &sb.home)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.trim_end().ends_with('}') {
+        assert!(out.read_line(&mut text).unwrap() > 0, "hub exited: {text}");
+    }
+    let v: Value = serde_json::from_str(&text).unwrap();
+    (Hub(child), v["url"].as_str().unwrap().to_owned())
+}
+
+fn session_transports(sb: &Sandbox) -> Vec<String> {
+    let conn = rusqlite::Connection::open(sb.data.join("mooring.db")).unwrap();
+    let mut stmt = conn.prepare("SELECT transport FROM sessions ORDER BY created_at").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn standalone_stdio_resolves_from_its_working_directory() {
+    let (sb, deep) = setup();
+    let r = call_in(&sb, &deep, &[], &[], "get_last_handover", json!({})).await;
+    assert_eq!(r["project"], "alpha");
+    assert_eq!(r["decided_by"], "cwd");
+    let r = call_in(&sb, &deep, &[("MOORING_PROJECT", "beta")], &[], "get_last_handover", json!({})).await;
+    assert_eq!(r["project"], "beta");
+    assert_eq!(r["decided_by"], "env");
+    let other = sb.mkdir("elsewhere");
+    let r =
+        call_in(&sb, &other, &[], &["--workspace-id", deep.to_str().unwrap()], "resolve_project", json!({}))
+            .await;
+    assert_eq!(r["project"], "alpha");
+    assert_eq!(r["decided_by"], "workspace");
+    assert_eq!(session_transports(&sb), ["stdio", "stdio", "stdio"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stdio_bridges_to_a_running_hub_with_the_same_hints() {
+    let (sb, deep) = setup();
+    let (_hub, url) = start_hub(&sb);
+    assert!(url.starts_with("http://127.0.0.1:"));
+    let r = call_in(&sb, &deep, &[], &[], "get_last_handover", json!({})).await;
+    assert_eq!(r["project"], "alpha");
+    assert_eq!(r["decided_by"], "cwd");
+    let r = call_in(
+        &sb,
+        &deep,
+        &[("MOORING_PROJECT", "beta")],
+        &[],
+        "save_handover",
+        json!({ "work_done": "w", "next_steps": "n" }),
+    )
+    .await;
+    assert_eq!(r["project"], "beta");
+    assert_eq!(r["decided_by"], "env");
+    let other = sb.mkdir("elsewhere");
+    let r =
+        call_in(&sb, &other, &[], &["--workspace-id", "../code/alpha"], "resolve_project", json!({})).await;
+    assert_eq!(r["decided_by"], "workspace");
+    // Every call went through the hub, each shim process its own session.
+    assert_eq!(session_transports(&sb), ["hub-stdio", "hub-stdio", "hub-stdio"]);
+}
