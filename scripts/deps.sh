@@ -8,7 +8,8 @@ set -euo pipefail
 want=(pkg-config build-essential libssl-dev libwebkit2gtk-4.1-dev libayatana-appindicator3-dev
       librsvg2-dev libxdo-dev)
 if [ "${1:-build}" = test ]; then
-  want+=(xvfb xauth dbus libglib2.0-bin procps)
+  want+=(xvfb xauth dbus libglib2.0-bin procps python3 python3-venv)
+  command -v npm >/dev/null 2>&1 || want+=(nodejs npm)
 fi
 
 missing=()
@@ -29,4 +30,5 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 if [ "${1:-build}" = test ]; then
   rustup component add rustfmt clippy >/dev/null 2>&1 || true
+  "$(dirname "$0")/test-tools.sh"
 fi

@@ -26,6 +26,8 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// Write `endpoint.json` so `mooring stdio` can find this server.
     pub write_endpoint_file: bool,
+    /// Also serve the MCP conformance suite's fixtures (tests only).
+    pub conformance_fixtures: bool,
 }
 
 impl ServerConfig {
@@ -39,6 +41,7 @@ impl ServerConfig {
             pick_timeout: Duration::from_secs(120),
             max_body_bytes: 1024 * 1024,
             write_endpoint_file: true,
+            conformance_fixtures: false,
         }
     }
 }

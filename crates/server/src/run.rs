@@ -93,7 +93,9 @@ pub async fn start_with_store(
     };
     let addr = listener.local_addr().map_err(|e| StartError::Other(e.to_string()))?;
     let url = format!("http://{addr}/mcp");
-    let state = Arc::new(AppState::new(store, surfaces, config.pick_timeout, None));
+    let mut state = AppState::new(store, surfaces, config.pick_timeout, None);
+    state.conformance_fixtures = config.conformance_fixtures;
+    let state = Arc::new(state);
     let cancel = CancellationToken::new();
     let app = http::router(state.clone(), &config, cancel.clone());
     let stop = cancel.clone();

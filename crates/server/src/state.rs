@@ -32,6 +32,8 @@ pub struct AppState {
     pub pick_timeout: Duration,
     /// Set when serving one client over stdio.
     pub local: Option<LocalContext>,
+    /// Also serve the MCP conformance suite's fixtures (tests only).
+    pub conformance_fixtures: bool,
     /// Sessions whose roots were already asked for.
     roots_asked: Mutex<HashSet<String>>,
 }
@@ -44,7 +46,14 @@ impl AppState {
         pick_timeout: Duration,
         local: Option<LocalContext>,
     ) -> Self {
-        Self { store, surfaces, pick_timeout, local, roots_asked: Mutex::new(HashSet::new()) }
+        Self {
+            store,
+            surfaces,
+            pick_timeout,
+            local,
+            conformance_fixtures: false,
+            roots_asked: Mutex::new(HashSet::new()),
+        }
     }
 
     /// True the first time it is called for a session: its roots have not been asked for.

