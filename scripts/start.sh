@@ -11,11 +11,7 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   echo "Starting the Mooring tray app (its menu lists your projects)."
   exec "$bin/mooring-desktop"
 fi
-echo "No display here: Mooring runs headless. A short tour of the CLI:"
-set -x
-"$bin/mooring" projects
-"$bin/mooring" resolve
-{ set +x; } 2>/dev/null
-echo
+echo "No display here: starting the headless MCP server."
 echo "Create a project:   $bin/mooring projects new \"My App\" --code-path ~/code/my-app"
-echo "Then from its code: cd ~/code/my-app && $bin/mooring resolve"
+echo "Connect an agent:   claude mcp add --transport http mooring http://127.0.0.1:7423/mcp"
+exec "$bin/mooring" serve

@@ -3,6 +3,7 @@
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod server;
 mod tray;
 
 use std::path::PathBuf;
@@ -19,6 +20,9 @@ struct Args {
     /// Data directory (default: $MOORING_HOME, else the platform data directory)
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
+    /// Port of the MCP server (0 picks a free one)
+    #[arg(long, default_value_t = mooring_server::DEFAULT_PORT)]
+    port: u16,
 }
 
 fn main() -> ExitCode {
@@ -34,30 +38,48 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(1);
     }
-    let store = match datadir::resolve(args.data_dir.as_deref()).and_then(|dir| Store::open_in(&dir)) {
+    let data_dir = match datadir::resolve(args.data_dir.as_deref()) {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("mooring-desktop cannot find its data directory: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let store = match Store::open_in(&data_dir) {
         Ok(store) => Arc::new(store),
         Err(e) => {
             eprintln!("mooring-desktop cannot open its data: {e}");
             return ExitCode::from(1);
         }
     };
+    let mut config = mooring_server::ServerConfig::new(&data_dir);
+    config.port = args.port;
+    let server = Arc::new(server::Handle::default());
     // tao panics when the display named by DISPLAY cannot be opened; turn that into a
     // sentence instead of a backtrace.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
         let app = tauri::Builder::default()
-            .setup(move |app| {
-                std::panic::set_hook(default_hook);
-                tray::install(app.handle(), store)?;
-                Ok(())
+            .setup({
+                let server = server.clone();
+                move |app| {
+                    std::panic::set_hook(default_hook);
+                    tray::install(app.handle(), store.clone(), server.clone())?;
+                    let handle = app.handle().clone();
+                    tauri::async_runtime::spawn(async move {
+                        server.start(config, store).await;
+                        tray::refresh_now(&handle);
+                    });
+                    Ok(())
+                }
             })
             .build(tauri::generate_context!())?;
-        app.run(|_, event| {
+        app.run(move |_, event| match event {
             // A tray app stays alive when its last window closes; Quit exits explicitly.
-            if let tauri::RunEvent::ExitRequested { api, code: None, .. } = event {
-                api.prevent_exit();
-            }
+            tauri::RunEvent::ExitRequested { api, code: None, .. } => api.prevent_exit(),
+            tauri::RunEvent::Exit => tauri::async_runtime::block_on(server.stop()),
+            _ => {}
         });
         Ok::<(), tauri::Error>(())
     }));

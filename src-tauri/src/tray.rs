@@ -5,10 +5,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mooring_core::{Project, ProjectStatus, Registry, Store};
+
+use crate::server::{self, Status};
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::TrayIconBuilder;
-use tauri::{AppHandle, Runtime};
+use tauri::{AppHandle, Manager, Runtime};
 
 /// Id of the one tray icon.
 pub const TRAY_ID: &str = "main";
@@ -31,8 +33,8 @@ pub enum Entry {
     Separator,
 }
 
-/// The menu for these projects and focus project.
-pub fn menu_model(projects: &[Project], focus: Option<&str>) -> Vec<Entry> {
+/// The menu for these projects, focus project and server status.
+pub fn menu_model(projects: &[Project], focus: Option<&str>, server: &Status) -> Vec<Entry> {
     let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
     let mut entries = vec![Entry::Label(match active.len() {
         0 => "No active projects".to_owned(),
@@ -47,6 +49,7 @@ pub fn menu_model(projects: &[Project], focus: Option<&str>) -> Vec<Entry> {
         focused: focus == Some(p.slug.as_str()),
     }));
     entries.push(Entry::Separator);
+    entries.push(Entry::Label(server.label()));
     if focus.is_some() {
         entries.push(Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".to_owned() });
     }
@@ -55,23 +58,28 @@ pub fn menu_model(projects: &[Project], focus: Option<&str>) -> Vec<Entry> {
 }
 
 /// Create the tray icon and keep its menu current.
-pub fn install<R: Runtime>(app: &AppHandle<R>, store: Arc<Store>) -> tauri::Result<()> {
-    let (entries, signature) = snapshot(&store);
+pub fn install<R: Runtime>(
+    app: &AppHandle<R>,
+    store: Arc<Store>,
+    server: Arc<server::Handle>,
+) -> tauri::Result<()> {
+    let (entries, signature) = snapshot(&store, &server);
     let menu = build(app, &entries)?;
     let icon = Image::from_bytes(include_bytes!("../../icons/tray.png"))?;
-    let events_store = store.clone();
+    let (events_store, events_server) = (store.clone(), server.clone());
     TrayIconBuilder::with_id(TRAY_ID)
         .icon(icon)
         .tooltip("Mooring")
         .menu(&menu)
-        .on_menu_event(move |app, event| on_menu(app, &events_store, event.id().as_ref()))
+        .on_menu_event(move |app, event| on_menu(app, &events_store, &events_server, event.id().as_ref()))
         .build(app)?;
+    app.manage(Shared { store: store.clone(), server: server.clone() });
     let handle = app.clone();
     std::thread::spawn(move || {
         let mut last = signature;
         loop {
             std::thread::sleep(REFRESH);
-            let (entries, signature) = snapshot(&store);
+            let (entries, signature) = snapshot(&store, &server);
             if signature != last {
                 last = signature;
                 refresh(&handle, &entries);
@@ -81,7 +89,20 @@ pub fn install<R: Runtime>(app: &AppHandle<R>, store: Arc<Store>) -> tauri::Resu
     Ok(())
 }
 
-fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, id: &str) {
+/// What the menu needs to rebuild itself from anywhere.
+struct Shared {
+    store: Arc<Store>,
+    server: Arc<server::Handle>,
+}
+
+/// Rebuild the menu now (after the server started, say).
+pub fn refresh_now<R: Runtime>(app: &AppHandle<R>) {
+    if let Some(shared) = app.try_state::<Shared>() {
+        refresh(app, &snapshot(&shared.store, &shared.server).0);
+    }
+}
+
+fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, server: &server::Handle, id: &str) {
     let registry = Registry::new(store);
     let result = match id {
         QUIT => {
@@ -97,7 +118,7 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, id: &str) {
     if let Err(e) = result {
         tracing::warn!(error = %e, "tray action failed");
     }
-    refresh(app, &snapshot(store).0);
+    refresh(app, &snapshot(store, server).0);
 }
 
 fn refresh<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) {
@@ -113,14 +134,14 @@ fn refresh<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) {
 }
 
 /// The menu entries and a signature that changes when they do.
-fn snapshot(store: &Store) -> (Vec<Entry>, String) {
+fn snapshot(store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
     let registry = Registry::new(store);
     let projects = registry.list(Some(ProjectStatus::Active)).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "could not read projects for the tray");
         Vec::new()
     });
     let focus = registry.focus().ok().flatten().map(|p| p.slug);
-    let entries = menu_model(&projects, focus.as_deref());
+    let entries = menu_model(&projects, focus.as_deref(), &server.status());
     let signature = format!("{entries:?}");
     (entries, signature)
 }
@@ -158,7 +179,7 @@ mod tests {
         }
         reg.archive("old").unwrap();
         let projects = reg.list(None).unwrap();
-        let model = menu_model(&projects, Some("zeta"));
+        let model = menu_model(&projects, Some("zeta"), &Status::Serving("http://127.0.0.1:7423/mcp".into()));
         assert_eq!(model[0], Entry::Label("2 active projects".into()));
         assert_eq!(
             model[1],
@@ -169,12 +190,13 @@ mod tests {
             Entry::Project { id: "project:zeta".into(), label: "zeta — Zeta".into(), focused: true }
         );
         assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
+        assert!(model.contains(&Entry::Label("MCP server: http://127.0.0.1:7423/mcp".into())));
         assert_eq!(model.last(), Some(&Entry::Action { id: QUIT, label: "Quit Mooring".into() }));
     }
 
     #[test]
     fn empty_registry_still_offers_quit() {
-        let model = menu_model(&[], None);
+        let model = menu_model(&[], None, &Status::Failed("port 7423 is in use".into()));
         assert_eq!(model[0], Entry::Label("No active projects".into()));
         assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
         assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));

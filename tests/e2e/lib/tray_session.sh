@@ -4,7 +4,7 @@ set -euo pipefail
 [ -n "${E2E_TRACE:-}" ] && set -x
 export NO_AT_BRIDGE=1
 m="$MOORING_BIN/mooring"
-"$MOORING_BIN/mooring-desktop" >"$MOORING_HOME/desktop.log" 2>&1 &
+"$MOORING_BIN/mooring-desktop" --port 0 >"$MOORING_HOME/desktop.log" 2>&1 &
 pid=$!
 fail() { echo "FAIL: $*"; echo "--- desktop log"; cat "$MOORING_HOME/desktop.log"; kill "$pid" 2>/dev/null; exit 1; }
 bus() { gdbus call --session "$@"; }
@@ -52,6 +52,13 @@ grep -q 'gone-away' <<<"$listing" && fail "an archived project is in the menu"
 grep -q $'\t2 active projects\t' <<<"$listing" || fail "no project count"
 grep -q $'\tQuit Mooring\t' <<<"$listing" || fail "no Quit item"
 
+# The same MCP server as `mooring serve` runs in-process and is advertised.
+wait_for '[ -f "$MOORING_HOME/endpoint.json" ]' || fail "no endpoint.json"
+url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "$MOORING_HOME/endpoint.json")
+health=$(python3 -c "import json,sys,urllib.request; print(json.load(urllib.request.urlopen(sys.argv[1].replace('/mcp','/health')))['pid'])" "$url")
+[ "$health" = "$pid" ] || fail "health answered pid $health, expected $pid"
+wait_for 'items | grep -q "MCP server: $url"' || fail "the menu does not show the server URL"
+
 # Clicking a project makes it the focus project (resolution level 7), checked in the menu.
 beta=$(id_of "beta-two — Beta Two")
 bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$beta" clicked '<"">' 0 >/dev/null
@@ -69,4 +76,5 @@ bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -
 wait_for '! kill -0 "$pid" 2>/dev/null' || fail "Quit did not exit"
 wait "$pid" && code=0 || code=$?
 [ "$code" -eq 0 ] || fail "exit code $code after Quit"
+[ ! -f "$MOORING_HOME/endpoint.json" ] || fail "endpoint.json left behind after Quit"
 echo "tray checks passed"
