@@ -20,7 +20,7 @@ fi
 for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
   name=${spec%%:*}; pkg=${spec#*:}
   venv="$dir/$name"
-  if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/pip" show -q "${pkg%%==*}" 2>/dev/null | grep -q "Version: ${pkg##*==}"; then
+  if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/pip" show "${pkg%%==*}" 2>/dev/null | grep -q "Version: ${pkg##*==}"; then
     echo "Installing $pkg and pytest into $venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check "$pkg" pytest anyio

@@ -1,5 +1,8 @@
 -- Version 2: agent sessions, project memory with full-text search, context locks,
 -- choices and persisted settings.
+-- Projects paused automatically after inactivity resume by themselves when used again.
+ALTER TABLE projects ADD COLUMN auto_paused INTEGER NOT NULL DEFAULT 0;
+
 CREATE TABLE settings (
     key        TEXT PRIMARY KEY,
     value      TEXT NOT NULL,
@@ -39,31 +42,40 @@ CREATE TABLE memory (
     content    TEXT NOT NULL,
     tags       TEXT NOT NULL DEFAULT '',
     status     TEXT CHECK (status IS NULL OR status IN ('open', 'resolved')),
-    -- Structured form of records that have one (a handover's fields), as JSON.
-    data       TEXT,
-    session_id TEXT,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    -- Structured form of records that have one (a handover's fields, a blocker's
+    -- resolution), as JSON.
+    data         TEXT,
+    session_id   TEXT,
+    created_at   TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    -- Set by `forget`: hidden from lists, search and the preamble; the event log keeps it.
+    forgotten_at TEXT,
+    -- "p" + project id: lets a project-scoped search intersect posting lists inside FTS5
+    -- instead of filtering every match of a common word afterwards.
+    scope        TEXT GENERATED ALWAYS AS ('p' || project_id) VIRTUAL
 );
 CREATE INDEX memory_by_project_kind ON memory(project_id, kind, created_at);
+CREATE INDEX memory_by_project_id ON memory(project_id, id);
 
+-- Forgotten rows leave the index; the row itself stays for the audit trail.
 CREATE VIRTUAL TABLE memory_fts USING fts5(
-    title, content, tags,
+    title, content, tags, scope,
     content = 'memory', content_rowid = 'id', tokenize = 'porter unicode61'
 );
-CREATE TRIGGER memory_fts_insert AFTER INSERT ON memory BEGIN
-    INSERT INTO memory_fts(rowid, title, content, tags)
-    VALUES (new.id, new.title, new.content, new.tags);
+CREATE TRIGGER memory_fts_insert AFTER INSERT ON memory WHEN new.forgotten_at IS NULL BEGIN
+    INSERT INTO memory_fts(rowid, title, content, tags, scope)
+    VALUES (new.id, new.title, new.content, new.tags, new.scope);
 END;
-CREATE TRIGGER memory_fts_delete AFTER DELETE ON memory BEGIN
-    INSERT INTO memory_fts(memory_fts, rowid, title, content, tags)
-    VALUES ('delete', old.id, old.title, old.content, old.tags);
+CREATE TRIGGER memory_fts_delete AFTER DELETE ON memory WHEN old.forgotten_at IS NULL BEGIN
+    INSERT INTO memory_fts(memory_fts, rowid, title, content, tags, scope)
+    VALUES ('delete', old.id, old.title, old.content, old.tags, old.scope);
 END;
+-- One trigger, so the delete of the old text runs before the insert of the new.
 CREATE TRIGGER memory_fts_update AFTER UPDATE ON memory BEGIN
-    INSERT INTO memory_fts(memory_fts, rowid, title, content, tags)
-    VALUES ('delete', old.id, old.title, old.content, old.tags);
-    INSERT INTO memory_fts(rowid, title, content, tags)
-    VALUES (new.id, new.title, new.content, new.tags);
+    INSERT INTO memory_fts(memory_fts, rowid, title, content, tags, scope)
+    SELECT 'delete', old.id, old.title, old.content, old.tags, old.scope WHERE old.forgotten_at IS NULL;
+    INSERT INTO memory_fts(rowid, title, content, tags, scope)
+    SELECT new.id, new.title, new.content, new.tags, new.scope WHERE new.forgotten_at IS NULL;
 END;
 
 -- Topics are versioned: a new version is a new row, an old one is never rewritten.
@@ -95,3 +107,43 @@ CREATE TABLE choices (
     response    TEXT
 );
 CREATE INDEX choices_by_status ON choices(status, created_at);
+
+-- Per-project counts kept by triggers, so listings and the cross-project index cost one
+-- row read per project however much memory there is.
+CREATE TABLE project_stats (
+    project_id    INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    decisions     INTEGER NOT NULL DEFAULT 0,
+    open_blockers INTEGER NOT NULL DEFAULT 0,
+    memory_total  INTEGER NOT NULL DEFAULT 0,
+    context_locks INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO project_stats (project_id) SELECT id FROM projects;
+CREATE TRIGGER project_stats_new AFTER INSERT ON projects BEGIN
+    INSERT INTO project_stats (project_id) VALUES (new.id);
+END;
+CREATE TRIGGER project_stats_memory_insert AFTER INSERT ON memory BEGIN
+    UPDATE project_stats SET
+        decisions = decisions + (new.forgotten_at IS NULL AND new.kind = 'decision'),
+        open_blockers = open_blockers + (new.forgotten_at IS NULL AND new.kind = 'blocker' AND new.status IS 'open'),
+        memory_total = memory_total + (new.forgotten_at IS NULL)
+    WHERE project_id = new.project_id;
+END;
+CREATE TRIGGER project_stats_memory_update AFTER UPDATE ON memory BEGIN
+    UPDATE project_stats SET
+        decisions = decisions - (old.forgotten_at IS NULL AND old.kind = 'decision')
+                              + (new.forgotten_at IS NULL AND new.kind = 'decision'),
+        open_blockers = open_blockers - (old.forgotten_at IS NULL AND old.kind = 'blocker' AND old.status IS 'open')
+                                      + (new.forgotten_at IS NULL AND new.kind = 'blocker' AND new.status IS 'open'),
+        memory_total = memory_total - (old.forgotten_at IS NULL) + (new.forgotten_at IS NULL)
+    WHERE project_id = new.project_id;
+END;
+CREATE TRIGGER project_stats_memory_delete AFTER DELETE ON memory BEGIN
+    UPDATE project_stats SET
+        decisions = decisions - (old.forgotten_at IS NULL AND old.kind = 'decision'),
+        open_blockers = open_blockers - (old.forgotten_at IS NULL AND old.kind = 'blocker' AND old.status IS 'open'),
+        memory_total = memory_total - (old.forgotten_at IS NULL)
+    WHERE project_id = old.project_id;
+END;
+CREATE TRIGGER project_stats_lock_topic AFTER INSERT ON context_locks WHEN new.version = 1 BEGIN
+    UPDATE project_stats SET context_locks = context_locks + 1 WHERE project_id = new.project_id;
+END;

@@ -128,6 +128,7 @@ pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option
                 title: &title,
                 content: &content,
                 tags: "",
+                status: None,
                 data: Some(&data),
                 session_id,
                 now: &stamp,

@@ -1,6 +1,6 @@
-//! Queries on the `memory` table (its FTS index follows by trigger).
+//! Queries on the `memory` table; its FTS index follows by trigger.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
 
@@ -9,18 +9,48 @@ use crate::error::Result;
 pub struct MemoryRow {
     /// Row id.
     pub id: i64,
+    /// Owning project's id.
+    pub project_id: i64,
     /// Kind (`handover`, `decision`, …).
     pub kind: String,
     /// Title.
     pub title: String,
     /// Text for people and search.
     pub content: String,
+    /// Tags, space separated.
+    pub tags: String,
+    /// `open`/`resolved` for blockers.
+    pub status: Option<String>,
     /// Structured form, as JSON, when the kind has one.
     pub data: Option<String>,
     /// Producing session.
     pub session_id: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
+    /// Last changed (RFC 3339).
+    pub updated_at: String,
+    /// When it was forgotten, if it was.
+    pub forgotten_at: Option<String>,
+}
+
+const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, m.session_id, \
+                       m.created_at, m.updated_at, m.forgotten_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
+    Ok(MemoryRow {
+        id: r.get(0)?,
+        project_id: r.get(1)?,
+        kind: r.get(2)?,
+        title: r.get(3)?,
+        content: r.get(4)?,
+        tags: r.get(5)?,
+        status: r.get(6)?,
+        data: r.get(7)?,
+        session_id: r.get(8)?,
+        created_at: r.get(9)?,
+        updated_at: r.get(10)?,
+        forgotten_at: r.get(11)?,
+    })
 }
 
 /// Fields of a new row.
@@ -35,6 +65,8 @@ pub struct NewMemory<'a> {
     pub content: &'a str,
     /// Tags, space separated.
     pub tags: &'a str,
+    /// `open` for new blockers.
+    pub status: Option<&'a str>,
     /// Structured JSON.
     pub data: Option<&'a str>,
     /// Producing session.
@@ -45,32 +77,103 @@ pub struct NewMemory<'a> {
 
 /// Insert; returns the id.
 pub fn insert(conn: &Connection, m: &NewMemory<'_>) -> Result<i64> {
-    conn.execute(
-        "INSERT INTO memory (project_id, kind, title, content, tags, data, session_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
-        params![m.project_id, m.kind, m.title, m.content, m.tags, m.data, m.session_id, m.now],
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO memory (project_id, kind, title, content, tags, status, data, session_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
     )?;
+    stmt.execute(params![
+        m.project_id,
+        m.kind,
+        m.title,
+        m.content,
+        m.tags,
+        m.status,
+        m.data,
+        m.session_id,
+        m.now
+    ])?;
     Ok(conn.last_insert_rowid())
 }
 
-/// The newest row of a kind for a project.
+/// One row of a project, forgotten or not.
+pub fn get(conn: &Connection, project_id: i64, id: i64) -> Result<Option<MemoryRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM memory m WHERE m.project_id = ?1 AND m.id = ?2");
+    Ok(conn.query_row(&sql, params![project_id, id], from_row).optional()?)
+}
+
+/// Which rows to list.
+#[derive(Debug, Clone, Default)]
+pub struct Filter<'a> {
+    /// Only this kind.
+    pub kind: Option<&'a str>,
+    /// Only this status.
+    pub status: Option<&'a str>,
+    /// Only ids below this (the page before).
+    pub before: Option<i64>,
+    /// At most this many.
+    pub limit: u32,
+}
+
+/// A project's rows, newest first, forgotten ones left out.
+pub fn list(conn: &Connection, project_id: i64, f: &Filter<'_>) -> Result<Vec<MemoryRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM memory m
+         WHERE m.project_id = ?1 AND m.forgotten_at IS NULL
+           AND (?2 IS NULL OR m.kind = ?2) AND (?3 IS NULL OR m.status = ?3) AND (?4 IS NULL OR m.id < ?4)
+         ORDER BY m.id DESC LIMIT ?5"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![project_id, f.kind, f.status, f.before, f.limit], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The newest visible row of a kind for a project.
 pub fn latest(conn: &Connection, project_id: i64, kind: &str) -> Result<Option<MemoryRow>> {
-    Ok(conn
-        .query_row(
-            "SELECT id, kind, title, content, data, session_id, created_at FROM memory
-             WHERE project_id = ?1 AND kind = ?2 ORDER BY created_at DESC, id DESC LIMIT 1",
-            params![project_id, kind],
-            |r| {
-                Ok(MemoryRow {
-                    id: r.get(0)?,
-                    kind: r.get(1)?,
-                    title: r.get(2)?,
-                    content: r.get(3)?,
-                    data: r.get(4)?,
-                    session_id: r.get(5)?,
-                    created_at: r.get(6)?,
-                })
-            },
-        )
-        .optional()?)
+    Ok(list(conn, project_id, &Filter { kind: Some(kind), limit: 1, ..Filter::default() })?
+        .into_iter()
+        .next())
+}
+
+/// Mark a blocker resolved, keeping the resolution in `data`.
+pub fn resolve(conn: &Connection, id: i64, data: &str, now: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE memory SET status = 'resolved', data = ?2, updated_at = ?3 WHERE id = ?1",
+        params![id, data, now],
+    )?;
+    Ok(())
+}
+
+/// Hide a row from lists, search and the preamble.
+pub fn forget(conn: &Connection, id: i64, now: &str) -> Result<()> {
+    conn.execute("UPDATE memory SET forgotten_at = ?2, updated_at = ?2 WHERE id = ?1", params![id, now])?;
+    Ok(())
+}
+
+/// A search hit.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    /// The row.
+    pub row: MemoryRow,
+    /// Its project's slug.
+    pub slug: String,
+    /// Matching text with the terms in [brackets].
+    pub snippet: String,
+    /// bm25 score (lower is better).
+    pub rank: f64,
+}
+
+/// Full-text search with an FTS5 query already made safe; `scope` limits it to one
+/// project (`p<ID>`).
+pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> Result<Vec<Hit>> {
+    let sql = format!(
+        "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), bm25(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
+         FROM memory_fts JOIN memory m ON m.id = memory_fts.rowid JOIN projects p ON p.id = m.project_id
+         WHERE memory_fts MATCH ?1 AND (?2 IS NULL OR m.kind = ?2)
+         ORDER BY rank LIMIT ?3"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![fts, kind, limit], |r| {
+        Ok(Hit { row: from_row(r)?, slug: r.get(12)?, snippet: r.get(13)?, rank: r.get(14)? })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -3,6 +3,7 @@
 
 pub mod code_paths;
 pub mod events;
+pub mod locks;
 pub mod memory;
 pub mod migrations;
 pub mod projects;

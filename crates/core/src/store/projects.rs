@@ -174,25 +174,22 @@ fn complete(conn: &Connection, mut p: Project) -> Result<Project> {
     Ok(p)
 }
 
-/// Memory and lock counts for one project.
+/// Memory and lock counts for one project (kept current by triggers).
 pub fn stats(conn: &Connection, id: i64) -> Result<ProjectStats> {
-    let (decisions, open_blockers, memory_total): (i64, i64, i64) = conn.query_row(
-        "SELECT COALESCE(SUM(kind = 'decision'), 0),
-                COALESCE(SUM(kind = 'blocker' AND status = 'open'), 0),
-                count(*)
-         FROM memory WHERE project_id = ?1",
-        [id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
-    let context_locks: i64 =
-        conn.query_row("SELECT count(DISTINCT topic) FROM context_locks WHERE project_id = ?1", [id], |r| {
-            r.get(0)
-        })?;
+    let row = conn
+        .query_row(
+            "SELECT decisions, open_blockers, context_locks, memory_total FROM project_stats WHERE project_id = ?1",
+            [id],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?)),
+        )
+        .optional()?;
     let n = |v: i64| u64::try_from(v).unwrap_or(0);
-    Ok(ProjectStats {
-        decisions: n(decisions),
-        open_blockers: n(open_blockers),
-        context_locks: n(context_locks),
-        memory_total: n(memory_total),
-    })
+    Ok(row
+        .map(|(d, b, l, t)| ProjectStats {
+            decisions: n(d),
+            open_blockers: n(b),
+            context_locks: n(l),
+            memory_total: n(t),
+        })
+        .unwrap_or_default())
 }

@@ -1,0 +1,168 @@
+//! Context locks: a topic's agreed content, versioned. Locking again adds a version;
+//! nothing is overwritten.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::humanize::{ago, now};
+use crate::memory::{MAX_CONTENT, tags, writable};
+use crate::registry::find;
+use crate::store::locks::{self as q, LockRow};
+use crate::store::{Store, events, projects};
+
+/// A lock version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Lock {
+    /// Project slug.
+    pub project: String,
+    /// Topic.
+    pub topic: String,
+    /// Version, from 1.
+    pub version: i64,
+    /// Content.
+    pub content: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// The session that locked it.
+    pub session_id: Option<String>,
+    /// Created (RFC 3339).
+    pub created_at: String,
+    /// Created, for people.
+    pub created: String,
+}
+
+impl Lock {
+    fn from_row(row: LockRow, slug: &str) -> Self {
+        Self {
+            project: slug.to_owned(),
+            topic: row.topic,
+            version: row.version,
+            content: row.content,
+            tags: row.tags.split_whitespace().map(str::to_owned).collect(),
+            session_id: row.session_id,
+            created: ago(Some(&row.created_at), chrono::Utc::now()),
+            created_at: row.created_at,
+        }
+    }
+}
+
+/// A topic: lowercase words joined by `-`, `_`, `.` or `/`, at most 100 characters.
+pub fn topic(input: &str) -> Result<String> {
+    let t = input.trim().to_ascii_lowercase();
+    let ok = !t.is_empty()
+        && t.len() <= 100
+        && t.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+        && t.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+    if !ok {
+        return Err(Error::invalid(
+            "topic",
+            format!(
+                "topic {input:?} must be lowercase letters, digits and - _ . / (at most 100), e.g. \"api-contract\""
+            ),
+        ));
+    }
+    Ok(t)
+}
+
+/// Lock a new version of a topic.
+pub fn lock(
+    store: &Store,
+    slug: &str,
+    topic_in: &str,
+    content: &str,
+    tag_in: &[String],
+    session: Option<&str>,
+) -> Result<Lock> {
+    let topic = topic(topic_in)?;
+    let content = content.trim();
+    if content.is_empty() {
+        return Err(Error::invalid("content", "content is empty; give the text to lock"));
+    }
+    if content.chars().count() > MAX_CONTENT {
+        return Err(Error::invalid("content", format!("content is longer than {MAX_CONTENT} characters")));
+    }
+    let tags = tags("tags", tag_in)?.join(" ");
+    store.write(|tx| {
+        let project = writable(tx, slug)?;
+        let stamp = now();
+        let version = q::insert_next(tx, project.id, &topic, content, &tags, session, &stamp)?;
+        projects::mark_used(tx, project.id, &stamp)?;
+        events::record(
+            tx,
+            project.id,
+            &project.slug,
+            "context_locked",
+            &json!({ "topic": topic, "version": version }),
+            &stamp,
+        )?;
+        let row = q::get(tx, project.id, &topic, Some(version))?
+            .ok_or_else(|| Error::storage("the lock vanished"))?;
+        Ok(Lock::from_row(row, &project.slug))
+    })
+}
+
+/// A topic's latest version, or the version asked for.
+pub fn recall(store: &Store, slug: &str, topic_in: &str, version: Option<i64>) -> Result<Lock> {
+    let topic = topic(topic_in)?;
+    if version.is_some_and(|v| v < 1) {
+        return Err(Error::invalid("version", "version starts at 1"));
+    }
+    store.read(|c| {
+        let project = find(c, "project", slug)?;
+        let row = q::get(c, project.id, &topic, version)?.ok_or_else(|| {
+            let what = version
+                .map(|v| format!("version {v} of topic '{topic}'"))
+                .unwrap_or(format!("topic '{topic}'"));
+            Error::not_found(
+                "topic",
+                format!("no {what} in '{}'; recall_context without a topic lists them", project.slug),
+            )
+        })?;
+        Ok(Lock::from_row(row, &project.slug))
+    })
+}
+
+/// The latest version of every topic.
+pub fn topics(store: &Store, slug: &str) -> Result<Vec<Lock>> {
+    store.read(|c| {
+        let project = find(c, "project", slug)?;
+        Ok(q::latest_per_topic(c, project.id)?
+            .into_iter()
+            .map(|r| Lock::from_row(r, &project.slug))
+            .collect())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NewProject, Registry};
+
+    #[test]
+    fn locking_twice_adds_versions_and_keeps_both() {
+        let store = Store::open_in_memory().unwrap();
+        Registry::new(&store).create(NewProject { name: "Alpha".into(), ..Default::default() }).unwrap();
+        let v1 = lock(&store, "alpha", "API-Contract", "v1 text", &[], Some("s")).unwrap();
+        let v2 = lock(&store, "alpha", "api-contract", "v2 text", &["api".into()], None).unwrap();
+        assert_eq!((v1.version, v2.version), (1, 2));
+        assert_eq!(recall(&store, "alpha", "api-contract", None).unwrap().content, "v2 text");
+        assert_eq!(recall(&store, "alpha", "api-contract", Some(1)).unwrap().content, "v1 text");
+        assert_eq!(topics(&store, "alpha").unwrap().len(), 1);
+        assert_eq!(
+            recall(&store, "alpha", "api-contract", Some(3)).unwrap_err().field.as_deref(),
+            Some("topic")
+        );
+        for bad in ["", "has space", "-lead", &"x".repeat(101)] {
+            assert_eq!(
+                lock(&store, "alpha", bad, "c", &[], None).unwrap_err().field.as_deref(),
+                Some("topic")
+            );
+        }
+        assert_eq!(
+            lock(&store, "alpha", "t", "  ", &[], None).unwrap_err().field.as_deref(),
+            Some("content")
+        );
+    }
+}

@@ -1,0 +1,359 @@
+//! Project memory: decisions, blockers, summaries and notes an agent records, listed,
+//! resolved, forgotten and searched.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::humanize::{ago, now};
+use crate::model::{Project, ProjectStatus};
+use crate::registry::find;
+use crate::store::memory::{self as q, Filter, MemoryRow, NewMemory};
+use crate::store::{Store, events, projects};
+
+/// Longest content.
+pub const MAX_CONTENT: usize = 20_000;
+/// Longest title.
+pub const MAX_TITLE: usize = 200;
+/// Most tags on one record.
+pub const MAX_TAGS: usize = 20;
+/// Largest page.
+pub const MAX_LIMIT: u32 = 200;
+
+/// What kind of record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Something decided, with its reason.
+    Decision,
+    /// Something in the way; open until resolved.
+    Blocker,
+    /// Where things stand.
+    Summary,
+    /// Anything else worth keeping.
+    Note,
+    /// Where a session stopped (written by `save_handover`).
+    Handover,
+    /// A session's full context carried over a token limit.
+    ContextCarry,
+}
+
+impl Kind {
+    /// Storage name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Decision => "decision",
+            Self::Blocker => "blocker",
+            Self::Summary => "summary",
+            Self::Note => "note",
+            Self::Handover => "handover",
+            Self::ContextCarry => "context_carry",
+        }
+    }
+
+    /// Parse a kind given by a person or an agent.
+    pub fn parse(field: &str, s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "decision" => Ok(Self::Decision),
+            "blocker" => Ok(Self::Blocker),
+            "summary" => Ok(Self::Summary),
+            "note" => Ok(Self::Note),
+            "handover" => Ok(Self::Handover),
+            "context_carry" => Ok(Self::ContextCarry),
+            other => Err(Error::invalid(
+                field,
+                format!(
+                    "{field} '{other}' is not one of decision, blocker, summary, note, handover, context_carry"
+                ),
+            )),
+        }
+    }
+}
+
+/// A memory record as agents and people see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Entry {
+    /// Id (unique across projects).
+    pub id: i64,
+    /// Project slug.
+    pub project: String,
+    /// Kind.
+    pub kind: Kind,
+    /// Title.
+    pub title: String,
+    /// Content (Markdown).
+    pub content: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// `open` or `resolved` for blockers.
+    pub status: Option<String>,
+    /// How a blocker was resolved.
+    pub resolution: Option<String>,
+    /// The session that wrote it.
+    pub session_id: Option<String>,
+    /// Created (RFC 3339).
+    pub created_at: String,
+    /// Created, for people.
+    pub created: String,
+}
+
+impl Entry {
+    /// From a stored row of the project `slug`.
+    pub fn from_row(row: MemoryRow, slug: &str) -> Self {
+        let resolution = row
+            .data
+            .as_deref()
+            .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+            .and_then(|v| v.get("resolution").and_then(|r| r.as_str()).map(str::to_owned));
+        Self {
+            id: row.id,
+            project: slug.to_owned(),
+            kind: Kind::parse("kind", &row.kind).unwrap_or(Kind::Note),
+            title: row.title,
+            content: row.content,
+            tags: row.tags.split_whitespace().map(str::to_owned).collect(),
+            status: row.status,
+            resolution,
+            session_id: row.session_id,
+            created: ago(Some(&row.created_at), chrono::Utc::now()),
+            created_at: row.created_at,
+        }
+    }
+}
+
+/// What `remember` needs.
+#[derive(Debug, Clone, Default)]
+pub struct NewEntry {
+    /// Kind: decision, blocker, summary or note (handovers have their own call).
+    pub kind: String,
+    /// Title; the first line of the content when absent.
+    pub title: Option<String>,
+    /// Content.
+    pub content: String,
+    /// Tags.
+    pub tags: Vec<String>,
+}
+
+/// A page of entries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Page {
+    /// Entries, newest first.
+    pub entries: Vec<Entry>,
+    /// Pass as `before` for the next page; none on the last one.
+    pub next_before: Option<i64>,
+}
+
+/// Which entries `list` returns.
+#[derive(Debug, Clone, Default)]
+pub struct ListQuery {
+    /// Only this kind.
+    pub kind: Option<String>,
+    /// Only `open` or `resolved`.
+    pub status: Option<String>,
+    /// At most this many (default 20, at most 200).
+    pub limit: Option<u32>,
+    /// Entries older than this id.
+    pub before: Option<i64>,
+}
+
+/// Find a project that may be written to: archived ones are read-only.
+pub fn writable(conn: &rusqlite::Connection, slug: &str) -> Result<Project> {
+    let project = find(conn, "project", slug)?;
+    if project.status == ProjectStatus::Archived {
+        return Err(Error::invalid(
+            "project",
+            format!(
+                "project '{}' is archived and read-only; resume it first (edit_project with status \
+                 \"active\", or mooring projects {} --status active)",
+                project.slug, project.slug
+            ),
+        ));
+    }
+    Ok(project)
+}
+
+/// Tags: lowercase words of letters, digits, `-` and `_`, at most [`MAX_TAGS`].
+pub fn tags(field: &str, raw: &[String]) -> Result<Vec<String>> {
+    if raw.len() > MAX_TAGS {
+        return Err(Error::invalid(
+            field,
+            format!("{field} has {} entries; use at most {MAX_TAGS}", raw.len()),
+        ));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for t in raw {
+        let tag = t.trim().trim_start_matches('#').to_ascii_lowercase();
+        let ok = !tag.is_empty()
+            && tag.len() <= 40
+            && tag.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            return Err(Error::invalid(
+                field,
+                format!(
+                    "tag {t:?} must be one word of letters, digits, '-' or '_' (at most 40), e.g. \"storage\""
+                ),
+            ));
+        }
+        if !out.contains(&tag) {
+            out.push(tag);
+        }
+    }
+    Ok(out)
+}
+
+/// Check content and derive the title.
+pub fn content_and_title(content: &str, title: Option<&str>) -> Result<(String, String)> {
+    let content = content.trim();
+    if content.is_empty() {
+        return Err(Error::invalid("content", "content is empty; say what to remember"));
+    }
+    if content.chars().count() > MAX_CONTENT {
+        return Err(Error::invalid(
+            "content",
+            format!("content is {} characters long; keep it under {MAX_CONTENT}", content.chars().count()),
+        ));
+    }
+    let title = match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) if t.chars().count() > MAX_TITLE => {
+            return Err(Error::invalid(
+                "title",
+                format!("title is longer than {MAX_TITLE} characters; shorten it"),
+            ));
+        }
+        Some(t) if t.contains('\n') => return Err(Error::invalid("title", "title must be one line")),
+        Some(t) => t.to_owned(),
+        None => {
+            let first = content.lines().next().unwrap_or_default().trim_start_matches('#').trim();
+            let mut t: String = first.chars().take(80).collect();
+            if first.chars().count() > 80 {
+                t.push('…');
+            }
+            t
+        }
+    };
+    Ok((content.to_owned(), title))
+}
+
+/// Record a decision, blocker, summary or note.
+pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>) -> Result<Entry> {
+    let kind = Kind::parse("kind", &new.kind)?;
+    if matches!(kind, Kind::Handover | Kind::ContextCarry) {
+        return Err(Error::invalid(
+            "kind",
+            "kind must be decision, blocker, summary or note; use save_handover for handovers",
+        ));
+    }
+    let (content, title) = content_and_title(&new.content, new.title.as_deref())?;
+    let tags = tags("tags", &new.tags)?.join(" ");
+    store.write(|tx| {
+        let project = writable(tx, slug)?;
+        let stamp = now();
+        let status = (kind == Kind::Blocker).then_some("open");
+        let id = q::insert(
+            tx,
+            &NewMemory {
+                project_id: project.id,
+                kind: kind.as_str(),
+                title: &title,
+                content: &content,
+                tags: &tags,
+                status,
+                data: None,
+                session_id: session,
+                now: &stamp,
+            },
+        )?;
+        projects::mark_used(tx, project.id, &stamp)?;
+        events::record(
+            tx,
+            project.id,
+            &project.slug,
+            "memory_added",
+            &json!({ "id": id, "kind": kind }),
+            &stamp,
+        )?;
+        let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
+        Ok(Entry::from_row(row, &project.slug))
+    })
+}
+
+/// A page of a project's memory, newest first.
+pub fn list(store: &Store, slug: &str, query: &ListQuery) -> Result<Page> {
+    let kind = query.kind.as_deref().map(|k| Kind::parse("kind", k)).transpose()?;
+    let status = match query.status.as_deref().map(str::trim) {
+        None => None,
+        Some(s @ ("open" | "resolved")) => Some(s),
+        Some(other) => {
+            return Err(Error::invalid("status", format!("status '{other}' is not one of open, resolved")));
+        }
+    };
+    let limit = query.limit.unwrap_or(20);
+    if limit == 0 || limit > MAX_LIMIT {
+        return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
+    }
+    store.read(|c| {
+        let project = find(c, "project", slug)?;
+        let filter = Filter { kind: kind.map(Kind::as_str), status, before: query.before, limit: limit + 1 };
+        let mut rows = q::list(c, project.id, &filter)?;
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        let next_before = if more { rows.last().map(|r| r.id) } else { None };
+        Ok(Page {
+            entries: rows.into_iter().map(|r| Entry::from_row(r, &project.slug)).collect(),
+            next_before,
+        })
+    })
+}
+
+fn entry_of(conn: &rusqlite::Connection, project: &Project, id: i64) -> Result<MemoryRow> {
+    q::get(conn, project.id, id)?.filter(|r| r.forgotten_at.is_none()).ok_or_else(|| {
+        Error::not_found(
+            "id",
+            format!("no memory entry {id} in '{}'; list_memory shows the ids", project.slug),
+        )
+    })
+}
+
+/// Mark a blocker resolved.
+pub fn resolve_blocker(store: &Store, slug: &str, id: i64, resolution: Option<&str>) -> Result<Entry> {
+    if resolution.is_some_and(|r| r.chars().count() > MAX_CONTENT) {
+        return Err(Error::invalid(
+            "resolution",
+            format!("resolution is longer than {MAX_CONTENT} characters"),
+        ));
+    }
+    store.write(|tx| {
+        let project = writable(tx, slug)?;
+        let row = entry_of(tx, &project, id)?;
+        if row.kind != "blocker" {
+            return Err(Error::invalid("id", format!("entry {id} is a {}, not a blocker", row.kind)));
+        }
+        if row.status.as_deref() == Some("resolved") {
+            return Err(Error::conflict("id", format!("blocker {id} is already resolved")));
+        }
+        let stamp = now();
+        let data = json!({ "resolution": resolution.map(str::trim) }).to_string();
+        q::resolve(tx, id, &data, &stamp)?;
+        events::record(tx, project.id, &project.slug, "blocker_resolved", &json!({ "id": id }), &stamp)?;
+        let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
+        Ok(Entry::from_row(row, &project.slug))
+    })
+}
+
+/// Hide an entry from lists, search and the preamble; the event log keeps what it was.
+pub fn forget(store: &Store, slug: &str, id: i64) -> Result<Entry> {
+    store.write(|tx| {
+        let project = writable(tx, slug)?;
+        let row = entry_of(tx, &project, id)?;
+        let stamp = now();
+        q::forget(tx, id, &stamp)?;
+        let detail = json!({ "id": id, "kind": row.kind, "title": row.title });
+        events::record(tx, project.id, &project.slug, "memory_forgotten", &detail, &stamp)?;
+        Ok(Entry::from_row(row, &project.slug))
+    })
+}
+
+#[cfg(test)]
+#[path = "memory_tests.rs"]
+mod tests;

@@ -1,0 +1,83 @@
+//! Full-text search over memory (FTS5, bm25-ranked), in one project or all of them.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::memory::{Entry, Kind, MAX_LIMIT};
+use crate::registry::find;
+use crate::store::Store;
+use crate::store::memory as q;
+
+/// One hit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Hit {
+    /// The entry (with its project).
+    pub entry: Entry,
+    /// The matching passage, terms in [brackets].
+    pub snippet: String,
+    /// Relevance, higher is better.
+    pub score: f64,
+}
+
+/// Turn what a person typed into a safe FTS5 query: every word quoted (so operators
+/// and punctuation are plain text), all words required, the last one as a prefix.
+pub fn fts_query(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .take(32)
+        .map(|w| format!("\"{}\"", w.to_lowercase()))
+        .collect();
+    let (last, rest) = words.split_last()?;
+    let mut q = rest.join(" ");
+    if !q.is_empty() {
+        q.push(' ');
+    }
+    q.push_str(last);
+    q.push('*');
+    Some(q)
+}
+
+/// Search `query` in `project` (or every project when `None`).
+pub fn search(
+    store: &Store,
+    query: &str,
+    project: Option<&str>,
+    kind: Option<&str>,
+    limit: u32,
+) -> Result<Vec<Hit>> {
+    let Some(terms) = fts_query(query) else {
+        return Err(Error::invalid("query", "query has no words to search for; give one or more words"));
+    };
+    if limit == 0 || limit > MAX_LIMIT {
+        return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
+    }
+    let kind = kind.map(|k| Kind::parse("kind", k)).transpose()?;
+    store.read(|c| {
+        let fts = match project {
+            Some(slug) => {
+                let p = find(c, "project", slug)?;
+                format!("scope:p{} AND ({terms})", p.id)
+            }
+            None => terms.clone(),
+        };
+        let hits = q::search(c, &fts, kind.map(Kind::as_str), limit)?;
+        Ok(hits
+            .into_iter()
+            .map(|h| Hit { snippet: h.snippet, score: -h.rank, entry: Entry::from_row(h.row, &h.slug) })
+            .collect())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_quoted_and_prefixed() {
+        assert_eq!(fts_query("leader election").unwrap(), "\"leader\" \"election\"*");
+        assert_eq!(fts_query("NOT \"x\" OR y*").unwrap(), "\"not\" \"x\" \"or\" \"y\"*");
+        assert_eq!(fts_query("  ?? "), None);
+    }
+}
