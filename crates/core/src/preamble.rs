@@ -140,13 +140,11 @@ fn recent(
 fn gather(store: &Store, p: &Project, others: &[Project], caps: Caps) -> Result<Vec<Section>> {
     let line = |e: &Entry| {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
-        let body = if e.content.trim() == e.title.trim()
-            || e.content.lines().count() <= 1 && e.content.len() <= 200
-        {
-            e.content.trim().replace('\n', " ")
-        } else {
-            format!("{} — {}", e.title, e.content.trim().replace('\n', " "))
-        };
+        // A title that only repeats the content's first line adds nothing.
+        let first = e.content.lines().next().unwrap_or_default().trim_start_matches('#').trim();
+        let derived = first.starts_with(e.title.trim_end_matches('…'));
+        let content = e.content.trim().replace('\n', " ");
+        let body = if derived { content } else { format!("{}: {content}", e.title) };
         format!("- [{day}] (#{}) {body}\n", e.id)
     };
     let (blockers, more_b) = recent(store, &p.slug, "blocker", Some("open"), caps.blockers)?;

@@ -1,6 +1,8 @@
 //! The tool list: names, descriptions, input and output schemas, annotations.
 
 use mooring_core::Changed;
+use mooring_core::memory::Page;
+use mooring_core::preamble::Preamble;
 use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input, schema_for_output};
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -22,7 +24,18 @@ what comes next.
 - Clients without sessions (MCP 2026-07-28) pass `project` on every project-scoped call.";
 
 /// Tools that need the session's project before they run.
-pub const PROJECT_SCOPED: &[&str] = &["save_handover", "get_last_handover"];
+pub const PROJECT_SCOPED: &[&str] = &[
+    "save_handover",
+    "get_last_handover",
+    "remember",
+    "list_memory",
+    "resolve_blocker",
+    "forget",
+    "search_memory",
+    "lock_context",
+    "recall_context",
+    "project_context",
+];
 
 struct Hints {
     read_only: bool,
@@ -116,6 +129,54 @@ pub fn tools() -> Vec<Tool> {
              session stopped and what it said to do next.",
             READ,
         ),
+        tool::<params::Remember, outputs::Scoped<outputs::EntryResult>>(
+            "remember",
+            "Record a decision, blocker, summary or note in the project's memory. Blockers stay open \
+             until resolve_blocker. Keep one fact per entry; the title defaults to the first line.",
+            WRITE,
+        ),
+        tool::<params::ListMemory, outputs::Scoped<Page>>(
+            "list_memory",
+            "List the project's memory, newest first, optionally by kind and status. Pages with \
+             `before` = the previous page's next_before.",
+            READ,
+        ),
+        tool::<params::ResolveBlocker, outputs::Scoped<outputs::EntryResult>>(
+            "resolve_blocker",
+            "Mark an open blocker resolved, with how it was resolved.",
+            SET,
+        ),
+        tool::<params::Forget, outputs::Scoped<outputs::EntryResult>>(
+            "forget",
+            "Hide a memory entry from lists, search and the context preamble. The audit log keeps \
+             a record that it existed.",
+            Hints { read_only: false, destructive: true, idempotent: false },
+        ),
+        tool::<params::SearchMemory, outputs::SearchResults>(
+            "search_memory",
+            "Full-text search of memory, ranked, with snippets. In the session's project, or in all \
+             projects with all_projects=true (each hit names its project).",
+            READ,
+        ),
+        tool::<params::LockContext, outputs::Scoped<outputs::Locked>>(
+            "lock_context",
+            "Lock the agreed text of a topic (an API contract, a naming rule). Locking again adds \
+             a new version; earlier versions stay readable.",
+            WRITE,
+        ),
+        tool::<params::RecallContext, outputs::Scoped<outputs::Recalled>>(
+            "recall_context",
+            "Read a locked topic (latest or a given version), or without a topic list the topics \
+             with their latest version and age.",
+            READ,
+        ),
+        tool::<params::ProjectContext, outputs::Scoped<Preamble>>(
+            "project_context",
+            "The project's context preamble: description, open blockers, recent decisions, the last \
+             handover, context-lock topics and an index of the other projects, within a token \
+             budget (default 4000), saying what was left out and how to get it.",
+            READ,
+        ),
     ]
 }
 
@@ -126,7 +187,7 @@ mod tests {
     #[test]
     fn every_tool_has_a_description_and_both_schemas() {
         let tools = tools();
-        assert_eq!(tools.len(), 10);
+        assert_eq!(tools.len(), 18);
         for t in &tools {
             assert!(t.description.as_deref().is_some_and(|d| d.len() > 20), "{}", t.name);
             assert_eq!(t.input_schema.get("type").and_then(|v| v.as_str()), Some("object"), "{}", t.name);

@@ -87,14 +87,19 @@ pub async fn require_project(
             }
         });
     }
-    let hints = hints_for(state, caller, session.as_ref(), explicit)?;
-    let resolution = resolve_hints(state, &hints)?;
-    if let Some(explicit_level) =
-        resolution.levels.iter().find(|l| l.level == Level::Explicit && l.outcome == Outcome::Rejected)
-    {
-        let err = mooring_core::Error::invalid("project", explicit_level.detail.clone());
-        return Ok(Gate::Stop(results::fail(&err).into()));
+    // An explicit project is level 1: it decides, archived or not (reads of an archived
+    // project are fine; writes are refused where they happen, with how to resume it).
+    if let Some(slug) = explicit.map(str::trim).filter(|s| !s.is_empty()) {
+        return Ok(match Registry::new(&state.store).get(slug) {
+            Ok(p) => {
+                mark_used(state, &p.slug);
+                Gate::Ready { project: p.slug, decided_by: Level::Explicit.as_str().to_owned(), note: None }
+            }
+            Err(e) => Gate::Stop(results::fail(&e).into()),
+        });
     }
+    let hints = hints_for(state, caller, session.as_ref(), None)?;
+    let resolution = resolve_hints(state, &hints)?;
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
         mark_used(state, project);
         return Ok(Gate::Ready {

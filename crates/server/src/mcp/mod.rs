@@ -11,6 +11,7 @@ pub mod outputs;
 pub mod params;
 pub mod results;
 mod tools_handover;
+mod tools_memory;
 mod tools_projects;
 mod tools_session;
 
@@ -31,6 +32,7 @@ use serde::de::DeserializeOwned;
 use crate::caller::{Caller, H_MCP_SESSION};
 use crate::state::AppState;
 use gate::Gate;
+use tools_memory::Scope;
 
 /// How long to wait for a client's roots list.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(3);
@@ -92,7 +94,11 @@ fn parse<P: DeserializeOwned>(
     request: &CallToolRequestParams,
 ) -> Result<P, Box<CallToolResponse>> {
     let args = serde_json::Value::Object(request.arguments.clone().unwrap_or_default());
-    serde_json::from_value(args).map_err(|e| Box::new(results::bad_arguments(tool, &e.to_string()).into()))
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = e.path().to_string();
+        let field = (path != ".").then_some(path);
+        Box::new(results::bad_arguments(tool, field.as_deref(), &e.inner().to_string()).into())
+    })
 }
 
 impl ServerHandler for MooringMcp {
@@ -146,6 +152,21 @@ impl ServerHandler for MooringMcp {
                 }
             };
         }
+        // Parse, decide the project (asking when needed), then run in it.
+        macro_rules! scoped {
+            ($ty:ty, $run:path) => {{
+                let p = args!($ty);
+                let explicit = p.project.clone();
+                match self.gate(&caller, &ctx, explicit.as_deref(), &request).await? {
+                    Gate::Ready { project, decided_by, note } => $run(
+                        state,
+                        Scope { project, decided_by, note, session: caller.session_id.clone() },
+                        p,
+                    ),
+                    Gate::Stop(response) => return Ok(response),
+                }
+            }};
+        }
         let result = match name.as_str() {
             "list_projects" => tools_projects::list(state, args!(params::ListProjects)),
             "get_project" => tools_projects::get(state, args!(params::GetProject)),
@@ -163,23 +184,29 @@ impl ServerHandler for MooringMcp {
                 self.refresh_roots(&caller, &ctx).await;
                 tools_session::set_workspace(state, &caller, args!(params::SetWorkspace))
             }
-            "save_handover" => {
-                let p = args!(params::SaveHandover);
-                let explicit = p.project.clone();
-                let (project, decided_by, note) =
+            "save_handover" => scoped!(params::SaveHandover, tools_handover::save),
+            "get_last_handover" => scoped!(params::GetLastHandover, tools_handover::last),
+            "remember" => scoped!(params::Remember, tools_memory::remember),
+            "list_memory" => scoped!(params::ListMemory, tools_memory::list),
+            "resolve_blocker" => scoped!(params::ResolveBlocker, tools_memory::resolve_blocker),
+            "forget" => scoped!(params::Forget, tools_memory::forget),
+            "lock_context" => scoped!(params::LockContext, tools_memory::lock),
+            "recall_context" => scoped!(params::RecallContext, tools_memory::recall),
+            "project_context" => scoped!(params::ProjectContext, tools_memory::context),
+            "search_memory" => {
+                let p = args!(params::SearchMemory);
+                if p.all_projects {
+                    tools_memory::search_all(state, &p)
+                } else {
+                    let explicit = p.project.clone();
                     match self.gate(&caller, &ctx, explicit.as_deref(), &request).await? {
-                        Gate::Ready { project, decided_by, note } => (project, decided_by, note),
+                        Gate::Ready { project, decided_by, note } => tools_memory::search_one(
+                            state,
+                            Scope { project, decided_by, note, session: caller.session_id.clone() },
+                            p,
+                        ),
                         Gate::Stop(response) => return Ok(response),
-                    };
-                tools_handover::save(state, caller.session_id.as_deref(), &project, &decided_by, note, p)
-            }
-            "get_last_handover" => {
-                let p = args!(params::GetLastHandover);
-                match self.gate(&caller, &ctx, p.project.as_deref(), &request).await? {
-                    Gate::Ready { project, decided_by, note } => {
-                        tools_handover::last(state, &project, &decided_by, note)
                     }
-                    Gate::Stop(response) => return Ok(response),
                 }
             }
             other

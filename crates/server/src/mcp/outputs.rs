@@ -1,7 +1,10 @@
 //! Structured results of the tools; their schemas are the tools' output schemas.
 
 use mooring_core::handover::Handover;
+use mooring_core::locks::Lock;
+use mooring_core::memory::Entry;
 use mooring_core::resolve::LevelReport;
+use mooring_core::search::Hit;
 use mooring_core::{Project, Resolution};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -94,4 +97,54 @@ pub struct LastHandover {
     pub handover: Option<Handover>,
     /// "No handover yet" or a one-line summary.
     pub message: String,
+}
+
+/// A project-scoped result: the project, how it was decided, and the tool's own fields.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Scoped<T> {
+    /// The project the call ran in.
+    pub project: String,
+    /// How the project was decided (`explicit`, `session`, `cwd`, `elicitation`, …).
+    pub decided_by: String,
+    /// Something to tell the agent (for example that the project was chosen automatically).
+    pub note: Option<String>,
+    /// The tool's result.
+    #[serde(flatten)]
+    pub result: T,
+}
+
+/// `remember`, `resolve_blocker`, `forget`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EntryResult {
+    /// The entry.
+    pub entry: Entry,
+}
+
+/// `search_memory`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchResults {
+    /// The project searched, or none for all projects.
+    pub project: Option<String>,
+    /// Hits, best first.
+    pub hits: Vec<Hit>,
+}
+
+/// `lock_context`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Locked {
+    /// Topic.
+    pub topic: String,
+    /// The version just created.
+    pub version: i64,
+    /// The lock.
+    pub lock: Lock,
+}
+
+/// `recall_context`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Recalled {
+    /// The version asked for (with a topic).
+    pub lock: Option<Lock>,
+    /// Every topic's latest version (without a topic).
+    pub topics: Vec<Lock>,
 }

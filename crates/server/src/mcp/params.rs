@@ -138,6 +138,134 @@ pub struct GetLastHandover {
     pub project: Option<String>,
 }
 
+/// `remember`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Remember {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// decision, blocker, summary or note.
+    pub kind: String,
+    /// One-line title; the first line of the content when omitted.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// What to remember (Markdown).
+    pub content: String,
+    /// Tags: single lowercase words.
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// `list_memory`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListMemory {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Only this kind: decision, blocker, summary, note, handover, context_carry.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// Only open or resolved (blockers).
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Page size, 1 to 200 (default 20).
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Entries older than this id (the `next_before` of the previous page).
+    #[serde(default)]
+    pub before: Option<i64>,
+}
+
+/// `resolve_blocker`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveBlocker {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Id of the blocker.
+    pub id: i64,
+    /// How it was resolved.
+    #[serde(default)]
+    pub resolution: Option<String>,
+}
+
+/// `forget`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Forget {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Id of the entry.
+    pub id: i64,
+}
+
+/// `search_memory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchMemory {
+    /// Words to find (all must match; the last may be a prefix).
+    pub query: String,
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Search every project instead of one.
+    #[serde(default)]
+    pub all_projects: bool,
+    /// Only this kind.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// At most this many hits, 1 to 200 (default 10).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// `lock_context`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LockContext {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Topic, e.g. "api-contract".
+    pub topic: String,
+    /// The agreed text; locking again adds a version.
+    pub content: String,
+    /// Tags.
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+/// `recall_context`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecallContext {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Topic; omit to list the topics.
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// Version; omit for the latest.
+    #[serde(default)]
+    pub version: Option<i64>,
+}
+
+/// `project_context`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProjectContext {
+    /// Project slug; omit to use the session's project.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Token budget, 200 to 200000 (default 4000).
+    #[serde(default)]
+    pub budget_tokens: Option<usize>,
+}
+
 /// Distinguish a field given as `null` (Some(None)) from one left out (None).
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(d).map(Some)

@@ -20,9 +20,12 @@ pub fn fail(err: &Error) -> CallToolResult {
 }
 
 /// Arguments that do not fit the tool's input schema.
-pub fn bad_arguments(tool: &str, detail: &str) -> CallToolResult {
-    let field = field_from_serde(detail);
-    let message = format!("invalid arguments for {tool}: {detail}; see the tool's input schema");
+pub fn bad_arguments(tool: &str, field: Option<&str>, detail: &str) -> CallToolResult {
+    let field = field.map(str::to_owned).or_else(|| field_from_serde(detail));
+    let message = match &field {
+        Some(f) => format!("invalid arguments for {tool}: {f}: {detail}; see the tool's input schema"),
+        None => format!("invalid arguments for {tool}: {detail}; see the tool's input schema"),
+    };
     error_result("INVALID_ARGUMENTS", &message, field.as_deref(), None)
 }
 
@@ -59,7 +62,7 @@ mod tests {
         let s = r.structured_content.unwrap();
         assert_eq!(s["error"]["code"], "INVALID_INPUT");
         assert_eq!(s["error"]["field"], "slug");
-        let r = bad_arguments("get_project", "missing field `project`");
+        let r = bad_arguments("get_project", None, "missing field `project`");
         assert_eq!(r.structured_content.unwrap()["error"]["field"], "project");
     }
 }

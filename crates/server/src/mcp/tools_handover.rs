@@ -6,24 +6,19 @@ use rmcp::model::CallToolResult;
 use super::outputs::{HandoverSaved, LastHandover};
 use super::params;
 use super::results::{fail, ok};
+use super::tools_memory::Scope;
 use crate::state::AppState;
 
 /// `save_handover` in a decided project.
-pub fn save(
-    state: &AppState,
-    session_id: Option<&str>,
-    project: &str,
-    decided_by: &str,
-    note: Option<String>,
-    p: params::SaveHandover,
-) -> CallToolResult {
+pub fn save(state: &AppState, s: Scope, p: params::SaveHandover) -> CallToolResult {
+    let (project, decided_by, note) = (s.project.as_str(), s.decided_by.as_str(), s.note);
     let input = HandoverInput {
         work_done: p.work_done,
         next_steps: p.next_steps,
         open_questions: p.open_questions,
         files: p.files,
     };
-    match handover::save(&state.store, project, &input, session_id) {
+    match handover::save(&state.store, project, &input, s.session.as_deref()) {
         Ok(h) => ok(&HandoverSaved {
             project: project.to_owned(),
             decided_by: decided_by.to_owned(),
@@ -35,7 +30,8 @@ pub fn save(
 }
 
 /// `get_last_handover` in a decided project.
-pub fn last(state: &AppState, project: &str, decided_by: &str, note: Option<String>) -> CallToolResult {
+pub fn last(state: &AppState, s: Scope, _p: params::GetLastHandover) -> CallToolResult {
+    let (project, decided_by, note) = (s.project.as_str(), s.decided_by.as_str(), s.note);
     match handover::last(&state.store, project) {
         Ok(h) => {
             let summary = match &h {

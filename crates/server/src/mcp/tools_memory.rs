@@ -1,0 +1,106 @@
+//! Memory tools: remember, list, resolve, forget, search, lock, recall, preamble. They
+//! run in a project decided by the gate (see `gate.rs`).
+
+use mooring_core::memory::{self, ListQuery, NewEntry, Page};
+use mooring_core::preamble::{self, Caps, Preamble};
+use mooring_core::{Result as CoreResult, locks, search};
+use rmcp::model::CallToolResult;
+
+use super::outputs::{EntryResult, Locked, Recalled, Scoped, SearchResults};
+use super::params;
+use super::results::{fail, ok};
+use crate::state::AppState;
+
+/// The project a gated call runs in.
+pub struct Scope {
+    /// Slug.
+    pub project: String,
+    /// How it was decided.
+    pub decided_by: String,
+    /// Note for the agent.
+    pub note: Option<String>,
+    /// The calling session.
+    pub session: Option<String>,
+}
+
+impl Scope {
+    fn reply<T: serde::Serialize>(self, result: CoreResult<T>) -> CallToolResult {
+        match result {
+            Ok(result) => {
+                ok(&Scoped { project: self.project, decided_by: self.decided_by, note: self.note, result })
+            }
+            Err(e) => fail(&e),
+        }
+    }
+}
+
+/// `remember`.
+pub fn remember(state: &AppState, s: Scope, p: params::Remember) -> CallToolResult {
+    let new = NewEntry { kind: p.kind, title: p.title, content: p.content, tags: p.tags };
+    let r = memory::remember(&state.store, &s.project, &new, s.session.as_deref())
+        .map(|entry| EntryResult { entry });
+    s.reply(r)
+}
+
+/// `list_memory`.
+pub fn list(state: &AppState, s: Scope, p: params::ListMemory) -> CallToolResult {
+    let q = ListQuery { kind: p.kind, status: p.status, limit: p.limit, before: p.before };
+    let r: CoreResult<Page> = memory::list(&state.store, &s.project, &q);
+    s.reply(r)
+}
+
+/// `resolve_blocker`.
+pub fn resolve_blocker(state: &AppState, s: Scope, p: params::ResolveBlocker) -> CallToolResult {
+    let r = memory::resolve_blocker(&state.store, &s.project, p.id, p.resolution.as_deref())
+        .map(|entry| EntryResult { entry });
+    s.reply(r)
+}
+
+/// `forget`.
+pub fn forget(state: &AppState, s: Scope, p: params::Forget) -> CallToolResult {
+    let r = memory::forget(&state.store, &s.project, p.id).map(|entry| EntryResult { entry });
+    s.reply(r)
+}
+
+/// `search_memory` in every project (needs no session project).
+pub fn search_all(state: &AppState, p: &params::SearchMemory) -> CallToolResult {
+    match search::search(&state.store, &p.query, None, p.kind.as_deref(), p.limit.unwrap_or(10)) {
+        Ok(hits) => ok(&SearchResults { project: None, hits }),
+        Err(e) => fail(&e),
+    }
+}
+
+/// `search_memory` in one project.
+pub fn search_one(state: &AppState, s: Scope, p: params::SearchMemory) -> CallToolResult {
+    let r =
+        search::search(&state.store, &p.query, Some(&s.project), p.kind.as_deref(), p.limit.unwrap_or(10))
+            .map(|hits| SearchResults { project: Some(s.project.clone()), hits });
+    s.reply(r)
+}
+
+/// `lock_context`.
+pub fn lock(state: &AppState, s: Scope, p: params::LockContext) -> CallToolResult {
+    let r = locks::lock(&state.store, &s.project, &p.topic, &p.content, &p.tags, s.session.as_deref())
+        .map(|lock| Locked { topic: lock.topic.clone(), version: lock.version, lock });
+    s.reply(r)
+}
+
+/// `recall_context`.
+pub fn recall(state: &AppState, s: Scope, p: params::RecallContext) -> CallToolResult {
+    let r = match p.topic.as_deref() {
+        Some(topic) => locks::recall(&state.store, &s.project, topic, p.version)
+            .map(|lock| Recalled { lock: Some(lock), topics: Vec::new() }),
+        None if p.version.is_some() => {
+            Err(mooring_core::Error::invalid("topic", "version needs a topic; give both"))
+        }
+        None => locks::topics(&state.store, &s.project).map(|topics| Recalled { lock: None, topics }),
+    };
+    s.reply(r)
+}
+
+/// `project_context`: the budgeted preamble.
+pub fn context(state: &AppState, s: Scope, p: params::ProjectContext) -> CallToolResult {
+    let r: CoreResult<Preamble> = Caps::load(&state.store)
+        .and_then(|caps| preamble::build(&state.store, &s.project, p.budget_tokens, caps));
+    s.reply(r)
+}
