@@ -68,6 +68,24 @@ async def story(call, list_tools, code, stateful):
     assert last["handover"]["work_done"] == "wired the parser"
     assert last["handover"]["files"] == ["src/p.py"]
 
+    # Memory tools: results must match their output schemas (2.x validates them).
+    decision = structured(await call("remember", {**scope, "kind": "decision", "content": "parse with nom"}))
+    assert decision["entry"]["kind"] == "decision"
+    blocker = structured(await call("remember", {**scope, "kind": "blocker", "content": "nom 8 breaks the API"}))
+    listed = structured(await call("list_memory", {**scope, "kind": "blocker"}))
+    assert [e["id"] for e in listed["entries"]] == [blocker["entry"]["id"]]
+    resolved = structured(await call("resolve_blocker", {**scope, "id": blocker["entry"]["id"], "resolution": "pinned 7"}))
+    assert resolved["entry"]["status"] == "resolved"
+    hits = structured(await call("search_memory", {**scope, "query": "nom"}))
+    assert len(hits["hits"]) == 2
+    assert structured(await call("lock_context", {**scope, "topic": "grammar", "content": "v1"}))["version"] == 1
+    assert structured(await call("lock_context", {**scope, "topic": "grammar", "content": "v2"}))["version"] == 2
+    assert structured(await call("recall_context", {**scope, "topic": "grammar", "version": 1}))["lock"]["content"] == "v1"
+    preamble = structured(await call("project_context", {**scope, "budget_tokens": 1000}))
+    assert preamble["tokens"] <= 1000 and "parse with nom" in preamble["text"]
+    forgotten = structured(await call("forget", {**scope, "id": decision["entry"]["id"]}))
+    assert forgotten["entry"]["id"] == decision["entry"]["id"]
+
     bad = await call("create_project", {"name": "Bad", "slug": "Not A Slug"})
     assert is_error(bad)
     assert content(bad)["error"]["field"] == "slug"

@@ -2,7 +2,6 @@
 
 use mooring_core::Changed;
 use mooring_core::memory::Page;
-use mooring_core::preamble::Preamble;
 use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input, schema_for_output};
 use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
@@ -170,7 +169,7 @@ pub fn tools() -> Vec<Tool> {
              with their latest version and age.",
             READ,
         ),
-        tool::<params::ProjectContext, outputs::Scoped<Preamble>>(
+        tool::<params::ProjectContext, outputs::Scoped<outputs::Context>>(
             "project_context",
             "The project's context preamble: description, open blockers, recent decisions, the last \
              handover, context-lock topics and an index of the other projects, within a token \
@@ -192,6 +191,22 @@ mod tests {
             assert!(t.description.as_deref().is_some_and(|d| d.len() > 20), "{}", t.name);
             assert_eq!(t.input_schema.get("type").and_then(|v| v.as_str()), Some("object"), "{}", t.name);
             assert!(t.output_schema.is_some(), "{}", t.name);
+        }
+        // Flattened outputs must not repeat a field (a duplicate key is invalid JSON Schema
+        // and ambiguous JSON).
+        for t in &tools {
+            let schema = t.output_schema.as_ref().unwrap();
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(|r| r.as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str())
+                .collect();
+            let mut unique = required.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), required.len(), "{} repeats a required field: {required:?}", t.name);
         }
         for scoped in PROJECT_SCOPED {
             assert!(tools.iter().any(|t| t.name == *scoped));

@@ -3,6 +3,7 @@
 use mooring_core::handover::Handover;
 use mooring_core::locks::Lock;
 use mooring_core::memory::Entry;
+use mooring_core::preamble::{Preamble, SectionReport};
 use mooring_core::resolve::LevelReport;
 use mooring_core::search::Hit;
 use mooring_core::{Project, Resolution};
@@ -138,6 +139,25 @@ pub struct Locked {
     pub version: i64,
     /// The lock.
     pub lock: Lock,
+}
+
+/// `project_context` (the project itself is in the enclosing [`Scoped`]).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Context {
+    /// Markdown to put in front of a session.
+    pub text: String,
+    /// Its size in o200k tokens.
+    pub tokens: usize,
+    /// The budget it had to fit.
+    pub budget_tokens: usize,
+    /// Every section in priority order, with what was left out and how to get it.
+    pub sections: Vec<SectionReport>,
+}
+
+impl From<Preamble> for Context {
+    fn from(p: Preamble) -> Self {
+        Self { text: p.text, tokens: p.tokens, budget_tokens: p.budget_tokens, sections: p.sections }
+    }
 }
 
 /// `recall_context`.

@@ -2,11 +2,11 @@
 //! run in a project decided by the gate (see `gate.rs`).
 
 use mooring_core::memory::{self, ListQuery, NewEntry, Page};
-use mooring_core::preamble::{self, Caps, Preamble};
+use mooring_core::preamble::{self, Caps};
 use mooring_core::{Result as CoreResult, locks, search};
 use rmcp::model::CallToolResult;
 
-use super::outputs::{EntryResult, Locked, Recalled, Scoped, SearchResults};
+use super::outputs::{Context, EntryResult, Locked, Recalled, Scoped, SearchResults};
 use super::params;
 use super::results::{fail, ok};
 use crate::state::AppState;
@@ -100,7 +100,8 @@ pub fn recall(state: &AppState, s: Scope, p: params::RecallContext) -> CallToolR
 
 /// `project_context`: the budgeted preamble.
 pub fn context(state: &AppState, s: Scope, p: params::ProjectContext) -> CallToolResult {
-    let r: CoreResult<Preamble> = Caps::load(&state.store)
-        .and_then(|caps| preamble::build(&state.store, &s.project, p.budget_tokens, caps));
+    let r = Caps::load(&state.store)
+        .and_then(|caps| preamble::build(&state.store, &s.project, p.budget_tokens, caps))
+        .map(Context::from);
     s.reply(r)
 }
