@@ -371,6 +371,17 @@ impl<'a> Registry<'a> {
         })
     }
 
+    /// A page of the audit log, newest first, with the total count.
+    pub fn events_page(&self, slug: &str, limit: u32, offset: u32) -> Result<(Vec<Event>, u64)> {
+        if limit == 0 || limit > 500 {
+            return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to 500")));
+        }
+        self.store.read(|c| {
+            let p = find(c, "project", slug)?;
+            events::page(c, p.id, limit, offset)
+        })
+    }
+
     fn notes_path(&self, raw: Option<&str>, warnings: &mut Vec<String>) -> Result<Option<String>> {
         let Some(raw) = raw.filter(|r| !r.trim().is_empty()) else {
             return Ok(None);

@@ -25,7 +25,12 @@ const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
 
 /// The router for a started server.
-pub fn router(state: Arc<AppState>, config: &ServerConfig, cancel: CancellationToken) -> Router {
+pub fn router(
+    state: Arc<AppState>,
+    config: &ServerConfig,
+    token: String,
+    cancel: CancellationToken,
+) -> Router {
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(config.session_idle);
     let mut mcp_config = StreamableHttpServerConfig::default()
@@ -41,7 +46,12 @@ pub fn router(state: Arc<AppState>, config: &ServerConfig, cancel: CancellationT
         Arc::new(sessions),
         mcp_config,
     );
-    Router::new().route("/health", get(health)).nest_service("/mcp", mcp).layer(middleware::from_fn(guard))
+    Router::new()
+        .route("/health", get(health))
+        .nest_service("/mcp", mcp)
+        .merge(crate::rest::router(state, token))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(config.max_body_bytes))
+        .layer(middleware::from_fn(guard))
 }
 
 async fn health() -> Json<serde_json::Value> {

@@ -7,11 +7,13 @@ pub mod config;
 pub mod endpoint;
 pub mod http;
 pub mod mcp;
+pub mod rest;
 pub mod run;
 pub mod session_store;
 pub mod state;
 pub mod stdio;
 pub mod surfaces;
+pub mod token;
 
 pub use config::{DEFAULT_PORT, ServerConfig, loopback_host};
 pub use run::{RunningServer, StartError, start, start_with_store};

@@ -96,8 +96,11 @@ pub async fn start_with_store(
     let mut state = AppState::new(store, surfaces, config.pick_timeout, None);
     state.conformance_fixtures = config.conformance_fixtures;
     let state = Arc::new(state);
+    let token = crate::token::load_or_create(&config.data_dir).map_err(|e| {
+        StartError::Other(format!("cannot create the API token in {}: {e}", config.data_dir.display()))
+    })?;
     let cancel = CancellationToken::new();
-    let app = http::router(state.clone(), &config, cancel.clone());
+    let app = http::router(state.clone(), &config, token, cancel.clone());
     let stop = cancel.clone();
     let task = tokio::spawn(async move {
         let served =

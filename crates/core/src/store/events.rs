@@ -37,3 +37,22 @@ pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<Event>> {
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// A page of a project's events, newest first, and how many there are in all.
+pub fn page(conn: &Connection, project_id: i64, limit: u32, offset: u32) -> Result<(Vec<Event>, u64)> {
+    let total: i64 =
+        conn.query_row("SELECT count(*) FROM events WHERE project_id = ?1", [project_id], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT project_slug, kind, detail, at FROM events WHERE project_id = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
+    )?;
+    let rows = stmt.query_map(rusqlite::params![project_id, limit, offset], |r| {
+        let detail: String = r.get(2)?;
+        Ok(Event {
+            project: r.get(0)?,
+            kind: r.get(1)?,
+            detail: serde_json::from_str(&detail).unwrap_or(serde_json::Value::Null),
+            at: r.get(3)?,
+        })
+    })?;
+    Ok((rows.collect::<rusqlite::Result<_>>()?, u64::try_from(total).unwrap_or(0)))
+}

@@ -1,0 +1,73 @@
+//! `/api/v1/projects/{slug}/memory` and `/context`.
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use mooring_core::memory::{self, Entry, ListQuery, NewEntry, Page};
+use mooring_core::preamble::{self, Caps, Preamble};
+use serde::Deserialize;
+
+use super::Api;
+use super::error::ApiResult;
+
+/// `?kind=&status=&limit=&before=`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    kind: Option<String>,
+    status: Option<String>,
+    limit: Option<u32>,
+    before: Option<i64>,
+}
+
+/// `GET /projects/{slug}/memory`, newest first.
+pub async fn list(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    q: Result<Query<ListParams>, QueryRejection>,
+) -> ApiResult<Json<Page>> {
+    let Query(q) = q?;
+    let query = ListQuery { kind: q.kind, status: q.status, limit: q.limit, before: q.before };
+    Ok(Json(memory::list(&api.state.store, &slug, &query)?))
+}
+
+/// Body of `POST /projects/{slug}/memory`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddBody {
+    kind: String,
+    title: Option<String>,
+    content: String,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+/// `POST /projects/{slug}/memory` → 201.
+pub async fn add(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    body: Result<Json<AddBody>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<Entry>)> {
+    let Json(b) = body?;
+    let new = NewEntry { kind: b.kind, title: b.title, content: b.content, tags: b.tags };
+    Ok((StatusCode::CREATED, Json(memory::remember(&api.state.store, &slug, &new, None)?)))
+}
+
+/// `?budget=`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextParams {
+    budget: Option<usize>,
+}
+
+/// `GET /projects/{slug}/context`: the preamble.
+pub async fn context(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    q: Result<Query<ContextParams>, QueryRejection>,
+) -> ApiResult<Json<Preamble>> {
+    let Query(q) = q?;
+    let caps = Caps::load(&api.state.store)?;
+    Ok(Json(preamble::build(&api.state.store, &slug, q.budget, caps)?))
+}

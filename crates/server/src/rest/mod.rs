@@ -1,0 +1,71 @@
+//! The REST management API under `/api/v1`, guarded by the local token. Documented in
+//! `docs/openapi.json`; a test checks the two agree.
+
+mod error;
+mod memory;
+mod projects;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::header;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+pub use error::ApiError;
+
+use crate::state::AppState;
+
+/// Every route: method and path, as documented.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/api/v1/projects"),
+    ("POST", "/api/v1/projects"),
+    ("GET", "/api/v1/projects/{slug}"),
+    ("PATCH", "/api/v1/projects/{slug}"),
+    ("DELETE", "/api/v1/projects/{slug}"),
+    ("POST", "/api/v1/projects/{slug}/archive"),
+    ("POST", "/api/v1/projects/{slug}/resume"),
+    ("GET", "/api/v1/projects/{slug}/memory"),
+    ("POST", "/api/v1/projects/{slug}/memory"),
+    ("GET", "/api/v1/projects/{slug}/events"),
+    ("GET", "/api/v1/projects/{slug}/context"),
+];
+
+/// Shared state plus the token.
+#[derive(Clone)]
+pub struct Api {
+    state: Arc<AppState>,
+    token: Arc<str>,
+}
+
+/// The `/api/v1` router.
+pub fn router(state: Arc<AppState>, token: String) -> Router {
+    let api = Api { state, token: token.into() };
+    let routes = Router::new()
+        .route("/projects", get(projects::list).post(projects::create))
+        .route("/projects/{slug}", get(projects::get).patch(projects::edit).delete(projects::delete))
+        .route("/projects/{slug}/archive", axum::routing::post(projects::archive))
+        .route("/projects/{slug}/resume", axum::routing::post(projects::resume))
+        .route("/projects/{slug}/memory", get(memory::list).post(memory::add))
+        .route("/projects/{slug}/events", get(projects::events))
+        .route("/projects/{slug}/context", get(memory::context))
+        .fallback(|| async { ApiError::no_route() })
+        .layer(middleware::from_fn_with_state(api.clone(), require_token))
+        .with_state(api);
+    Router::new().nest("/api/v1", routes)
+}
+
+async fn require_token(State(api): State<Api>, request: Request, next: Next) -> Response {
+    let given = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    match given {
+        Some(t) if crate::token::matches(&api.token, t) => next.run(request).await,
+        _ => ApiError::unauthorized().into_response(),
+    }
+}

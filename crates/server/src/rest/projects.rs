@@ -1,0 +1,181 @@
+//! `/api/v1/projects…`: list, create, show, edit, delete, archive, resume, events.
+
+use axum::Json;
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use mooring_core::memory::{self, Entry, ListQuery};
+use mooring_core::{Changed, Event, NewProject, Project, ProjectEdit, ProjectStatus, Registry};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::Api;
+use super::error::ApiResult;
+
+/// `?status=&limit=&offset=`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListParams {
+    status: Option<String>,
+    limit: Option<u32>,
+    offset: Option<u32>,
+}
+
+fn page_bounds(limit: Option<u32>, offset: Option<u32>, default: u32, max: u32) -> ApiResult<(u32, u32)> {
+    let limit = limit.unwrap_or(default);
+    if limit == 0 || limit > max {
+        return Err(mooring_core::Error::invalid(
+            "limit",
+            format!("limit {limit} is out of range; use 1 to {max}"),
+        )
+        .into());
+    }
+    Ok((limit, offset.unwrap_or(0)))
+}
+
+/// `GET /projects`.
+pub async fn list(
+    State(api): State<Api>,
+    q: Result<Query<ListParams>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = q?;
+    let (limit, offset) = page_bounds(q.limit, q.offset, 50, 500)?;
+    let status = match q.status.as_deref() {
+        None | Some("all") => None,
+        Some(s) => Some(s.parse::<ProjectStatus>()?),
+    };
+    let all = Registry::new(&api.state.store).list(status)?;
+    let total = all.len();
+    let projects: Vec<Project> = all.into_iter().skip(offset as usize).take(limit as usize).collect();
+    Ok(Json(json!({ "projects": projects, "total": total, "limit": limit, "offset": offset })))
+}
+
+/// Body of `POST /projects`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateBody {
+    name: String,
+    slug: Option<String>,
+    description: Option<String>,
+    #[serde(default)]
+    code_paths: Vec<String>,
+    repo_url: Option<String>,
+    notes_path: Option<String>,
+}
+
+/// `POST /projects` → 201.
+pub async fn create(
+    State(api): State<Api>,
+    body: Result<Json<CreateBody>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<Changed>)> {
+    let Json(b) = body?;
+    let changed = Registry::new(&api.state.store).create(NewProject {
+        name: b.name,
+        slug: b.slug,
+        description: b.description,
+        code_paths: b.code_paths,
+        repo_url: b.repo_url,
+        notes_path: b.notes_path,
+    })?;
+    api.state.surfaces.projects_changed();
+    Ok((StatusCode::CREATED, Json(changed)))
+}
+
+/// `GET /projects/{slug}`: the project, recent memory and recent events.
+#[derive(Debug, Serialize)]
+pub struct Detail {
+    project: Project,
+    recent_memory: Vec<Entry>,
+    recent_events: Vec<Event>,
+}
+
+/// `GET /projects/{slug}`.
+pub async fn get(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Detail>> {
+    let registry = Registry::new(&api.state.store);
+    let project = registry.get(&slug)?;
+    let recent_memory =
+        memory::list(&api.state.store, &project.slug, &ListQuery { limit: Some(10), ..Default::default() })?
+            .entries;
+    let (recent_events, _) = registry.events_page(&project.slug, 10, 0)?;
+    Ok(Json(Detail { project, recent_memory, recent_events }))
+}
+
+/// Body of `PATCH /projects/{slug}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditBody {
+    name: Option<String>,
+    description: Option<String>,
+    #[serde(default)]
+    add_code_paths: Vec<String>,
+    #[serde(default)]
+    remove_code_paths: Vec<String>,
+    notes_path: Option<String>,
+    repo_url: Option<String>,
+    status: Option<String>,
+}
+
+/// `PATCH /projects/{slug}`.
+pub async fn edit(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    body: Result<Json<EditBody>, JsonRejection>,
+) -> ApiResult<Json<Changed>> {
+    let Json(b) = body?;
+    let status = b.status.as_deref().map(str::parse::<ProjectStatus>).transpose()?;
+    let changed = Registry::new(&api.state.store).edit(
+        &slug,
+        ProjectEdit {
+            name: b.name,
+            description: b.description,
+            add_code_paths: b.add_code_paths,
+            remove_code_paths: b.remove_code_paths,
+            notes_path: b.notes_path,
+            repo_url: b.repo_url,
+            status,
+        },
+    )?;
+    api.state.surfaces.projects_changed();
+    Ok(Json(changed))
+}
+
+/// `DELETE /projects/{slug}` → 204.
+pub async fn delete(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<StatusCode> {
+    Registry::new(&api.state.store).delete(&slug)?;
+    api.state.surfaces.projects_changed();
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /projects/{slug}/archive`.
+pub async fn archive(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Changed>> {
+    let changed = Registry::new(&api.state.store).archive(&slug)?;
+    api.state.surfaces.projects_changed();
+    Ok(Json(changed))
+}
+
+/// `POST /projects/{slug}/resume`.
+pub async fn resume(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Changed>> {
+    let changed = Registry::new(&api.state.store).resume(&slug)?;
+    api.state.surfaces.projects_changed();
+    Ok(Json(changed))
+}
+
+/// `?limit=&offset=`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageParams {
+    limit: Option<u32>,
+    offset: Option<u32>,
+}
+
+/// `GET /projects/{slug}/events`, newest first.
+pub async fn events(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    q: Result<Query<PageParams>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = q?;
+    let (limit, offset) = page_bounds(q.limit, q.offset, 50, 500)?;
+    let (events, total) = Registry::new(&api.state.store).events_page(&slug, limit, offset)?;
+    Ok(Json(json!({ "events": events, "total": total, "limit": limit, "offset": offset })))
+}

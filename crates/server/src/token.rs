@@ -1,0 +1,58 @@
+//! The local token that guards the REST API and the pages: created at first start,
+//! kept in the data directory readable only by the user.
+
+use std::io::Write;
+use std::path::Path;
+
+/// File name in the data directory.
+pub const FILE: &str = "token";
+
+/// Read the token, creating it (mode 0600) if there is none.
+pub fn load_or_create(data_dir: &Path) -> std::io::Result<String> {
+    let path = data_dir.join(FILE);
+    if let Ok(existing) = std::fs::read_to_string(&path) {
+        let t = existing.trim();
+        if t.len() >= 32 {
+            return Ok(t.to_owned());
+        }
+    }
+    std::fs::create_dir_all(data_dir)?;
+    let token = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut f = options.open(&path)?;
+    f.write_all(token.as_bytes())?;
+    f.sync_all()?;
+    Ok(token)
+}
+
+/// Compare in time independent of where the strings differ.
+pub fn matches(expected: &str, given: &str) -> bool {
+    let (a, b) = (expected.as_bytes(), given.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn created_once_private_and_stable() {
+        let dir = tempfile::tempdir().unwrap();
+        let t1 = load_or_create(dir.path()).unwrap();
+        let t2 = load_or_create(dir.path()).unwrap();
+        assert_eq!(t1, t2);
+        assert_eq!(t1.len(), 64);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        assert!(matches(&t1, &t2));
+        assert!(!matches(&t1, &t1[..63]));
+        assert!(!matches(&t1, &"0".repeat(64)));
+    }
+}

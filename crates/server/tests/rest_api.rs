@@ -1,0 +1,266 @@
+//! The REST management API over real HTTP: the token, every documented route, status
+//! codes, and agreement with docs/openapi.json.
+
+mod common;
+
+use common::TestServer;
+use mooring_server::rest::ROUTES;
+use reqwest::{Client, Method, StatusCode};
+use serde_json::{Value, json};
+
+struct Api {
+    http: Client,
+    base: String,
+    token: String,
+}
+
+impl Api {
+    fn new(srv: &TestServer) -> Self {
+        let token = mooring_server::token::load_or_create(srv.dir.path()).unwrap();
+        Self { http: Client::new(), base: srv.base(), token }
+    }
+
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<Value>,
+        token: Option<&str>,
+    ) -> (StatusCode, Value) {
+        let mut req = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status();
+        let text = resp.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    async fn call(&self, method: Method, path: &str, body: Option<Value>) -> (StatusCode, Value) {
+        self.send(method, path, body, Some(&self.token.clone())).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_route_needs_the_token() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let api = Api::new(&srv);
+    for (method, path) in ROUTES {
+        let path = path.replace("{slug}", "alpha");
+        let method = Method::from_bytes(method.as_bytes()).unwrap();
+        for token in [None, Some("wrong"), Some(&"0".repeat(64)[..])] {
+            let (status, body) = api.send(method.clone(), &path, None, token).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path} with {token:?}");
+            assert_eq!(body["error"]["code"], "UNAUTHORIZED");
+        }
+    }
+    // The token did not leak into a change: alpha is untouched.
+    let (status, body) = api.call(Method::GET, "/api/v1/projects/alpha", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["project"]["status"], "active");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn project_lifecycle_memory_events_and_context() {
+    let srv = TestServer::start().await;
+    let api = Api::new(&srv);
+    let (s, created) = api
+        .call(
+            Method::POST,
+            "/api/v1/projects",
+            Some(json!({ "name": "Leader Election", "description": "etcd" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert_eq!(created["project"]["slug"], "leader-election");
+    let (s, _) = api.call(Method::POST, "/api/v1/projects", Some(json!({ "name": "Monitoring" }))).await;
+    assert_eq!(s, StatusCode::CREATED);
+
+    let (s, list) = api.call(Method::GET, "/api/v1/projects?limit=1&offset=1", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(list["total"], 2);
+    assert_eq!(list["projects"].as_array().unwrap().len(), 1);
+
+    let (s, m) = api
+        .call(
+            Method::POST,
+            "/api/v1/projects/leader-election/memory",
+            Some(json!({ "kind": "decision", "content": "Use etcd" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert_eq!(m["kind"], "decision");
+    let (_, page) =
+        api.call(Method::GET, "/api/v1/projects/leader-election/memory?kind=decision", None).await;
+    assert_eq!(page["entries"][0]["content"], "Use etcd");
+
+    let (s, detail) = api.call(Method::GET, "/api/v1/projects/leader-election", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(detail["project"]["stats"]["decisions"], 1);
+    assert_eq!(detail["recent_memory"][0]["content"], "Use etcd");
+    assert!(detail["recent_events"].as_array().unwrap().len() >= 2);
+
+    let (s, edited) = api
+        .call(
+            Method::PATCH,
+            "/api/v1/projects/leader-election",
+            Some(json!({ "description": "etcd leases" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(edited["updated_fields"], json!(["description"]));
+
+    let (s, ctx) = api.call(Method::GET, "/api/v1/projects/leader-election/context?budget=500", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(ctx["tokens"].as_u64().unwrap() <= 500);
+    assert!(ctx["text"].as_str().unwrap().contains("**monitoring**"));
+
+    let (s, a) = api.call(Method::POST, "/api/v1/projects/leader-election/archive", None).await;
+    assert_eq!((s, a["project"]["status"].as_str()), (StatusCode::OK, Some("archived")));
+    let (s, e) = api
+        .call(
+            Method::POST,
+            "/api/v1/projects/leader-election/memory",
+            Some(json!({ "kind": "note", "content": "x" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "archived projects are read-only: {e}");
+    let (s, r) = api.call(Method::POST, "/api/v1/projects/leader-election/resume", None).await;
+    assert_eq!((s, r["project"]["status"].as_str()), (StatusCode::OK, Some("active")));
+
+    let (s, ev) = api.call(Method::GET, "/api/v1/projects/leader-election/events?limit=2", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(ev["events"].as_array().unwrap().len(), 2);
+    assert_eq!(ev["events"][0]["kind"], "resumed", "newest first");
+    assert!(ev["total"].as_u64().unwrap() >= 5);
+
+    let (s, _) = api.call(Method::DELETE, "/api/v1/projects/monitoring", None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, _) = api.call(Method::GET, "/api/v1/projects/monitoring", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn errors_have_the_right_status_and_name_the_field() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let api = Api::new(&srv);
+    let cases: Vec<(Method, &str, Option<Value>, StatusCode, Option<&str>)> = vec![
+        (
+            Method::POST,
+            "/api/v1/projects",
+            Some(json!({ "name": "Alpha" })),
+            StatusCode::CONFLICT,
+            Some("slug"),
+        ),
+        (
+            Method::POST,
+            "/api/v1/projects",
+            Some(json!({ "name": "" })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("name"),
+        ),
+        (
+            Method::POST,
+            "/api/v1/projects",
+            Some(json!({ "nmae": "x" })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+        ),
+        (
+            Method::POST,
+            "/api/v1/projects",
+            Some(json!({ "name": 5 })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+        ),
+        (Method::GET, "/api/v1/projects/nope", None, StatusCode::NOT_FOUND, Some("project")),
+        (
+            Method::GET,
+            "/api/v1/projects?status=sleepy",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("status"),
+        ),
+        (Method::GET, "/api/v1/projects?limit=0", None, StatusCode::UNPROCESSABLE_ENTITY, Some("limit")),
+        (Method::GET, "/api/v1/projects?limit=abc", None, StatusCode::BAD_REQUEST, None),
+        (
+            Method::PATCH,
+            "/api/v1/projects/alpha",
+            Some(json!({ "status": "gone" })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("status"),
+        ),
+        (
+            Method::POST,
+            "/api/v1/projects/alpha/memory",
+            Some(json!({ "kind": "rumor", "content": "x" })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("kind"),
+        ),
+        (
+            Method::GET,
+            "/api/v1/projects/alpha/context?budget=5",
+            None,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("budget_tokens"),
+        ),
+        (Method::GET, "/api/v1/nothing-here", None, StatusCode::NOT_FOUND, None),
+    ];
+    for (method, path, body, status, field) in cases {
+        let (s, v) = api.call(method.clone(), path, body).await;
+        assert_eq!(s, status, "{method} {path}: {v}");
+        assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{method} {path}: {v}");
+        if let Some(f) = field {
+            assert_eq!(v["error"]["field"], f, "{method} {path}");
+        }
+    }
+    // Malformed JSON is a 400.
+    let resp = api
+        .http
+        .post(format!("{}/api/v1/projects", api.base))
+        .bearer_auth(&api.token)
+        .header("content-type", "application/json")
+        .body("{oops")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    // A foreign Origin is refused before the token is even looked at.
+    let resp = api
+        .http
+        .get(format!("{}/api/v1/projects", api.base))
+        .bearer_auth(&api.token)
+        .header("origin", "http://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+}
+
+#[test]
+fn openapi_documents_exactly_the_routes() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/openapi.json")).unwrap();
+    let spec: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(spec["openapi"], "3.1.0");
+    let mut documented: Vec<(String, String)> = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for method in ["get", "post", "patch", "delete", "put"] {
+            if let Some(op) = item.get(method) {
+                documented.push((method.to_uppercase(), path.clone()));
+                assert!(op["responses"]["401"].is_object(), "{method} {path} does not document 401");
+            }
+        }
+    }
+    let mut routes: Vec<(String, String)> =
+        ROUTES.iter().map(|(m, p)| (m.to_string(), p.to_string())).collect();
+    documented.sort();
+    routes.sort();
+    assert_eq!(documented, routes);
+}
