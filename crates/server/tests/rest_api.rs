@@ -145,12 +145,15 @@ async fn project_lifecycle_memory_events_and_context() {
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
 
+/// Method, path, body, expected status, expected field.
+type Case = (Method, &'static str, Option<Value>, StatusCode, Option<&'static str>);
+
 #[tokio::test(flavor = "multi_thread")]
 async fn errors_have_the_right_status_and_name_the_field() {
     let srv = TestServer::start().await;
     srv.project("Alpha", &[]);
     let api = Api::new(&srv);
-    let cases: Vec<(Method, &str, Option<Value>, StatusCode, Option<&str>)> = vec![
+    let cases: Vec<Case> = vec![
         (
             Method::POST,
             "/api/v1/projects",
