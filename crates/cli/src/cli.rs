@@ -31,6 +31,100 @@ pub enum Command {
     Serve(ServeArgs),
     /// Speak MCP on stdin/stdout: what an MCP client launches
     Stdio(StdioArgs),
+    /// Record, list and search project memory
+    Memory(MemoryArgs),
+    /// Print a project's context preamble (usable as a SessionStart hook)
+    Context(ContextArgs),
+    /// Write a project to a folder of Markdown files
+    Export(ExportArgs),
+    /// Read a project back from a folder written by export
+    Import(ImportArgs),
+    /// Print the local API token (created on first use)
+    Token,
+}
+
+/// `memory`.
+#[derive(Debug, Args)]
+pub struct MemoryArgs {
+    #[command(subcommand)]
+    pub action: MemoryAction,
+}
+
+/// Subcommands of `memory`.
+#[derive(Debug, Subcommand)]
+pub enum MemoryAction {
+    /// Record a decision, blocker, summary or note
+    Add {
+        /// Project slug
+        slug: String,
+        /// decision, blocker, summary or note
+        #[arg(long)]
+        kind: String,
+        /// One-line title (default: the first line of the text)
+        #[arg(long)]
+        title: Option<String>,
+        /// Tag (repeatable)
+        #[arg(long = "tag", value_name = "TAG")]
+        tags: Vec<String>,
+        /// The text ("-" reads standard input)
+        text: String,
+    },
+    /// List a project's memory, newest first
+    List {
+        /// Project slug
+        slug: String,
+        /// Only this kind
+        #[arg(long)]
+        kind: Option<String>,
+        /// Only open or resolved
+        #[arg(long)]
+        status: Option<String>,
+        /// How many (1 to 200)
+        #[arg(long, default_value_t = 20)]
+        limit: u32,
+    },
+    /// Full-text search
+    Search {
+        /// Words to find
+        query: String,
+        /// Only this project (default: all)
+        #[arg(long, value_name = "SLUG")]
+        project: Option<String>,
+        /// How many (1 to 200)
+        #[arg(long, default_value_t = 10)]
+        limit: u32,
+    },
+}
+
+/// `context`.
+#[derive(Debug, Args)]
+pub struct ContextArgs {
+    /// Project slug (default: resolved from --cwd or the current directory)
+    #[arg(conflicts_with = "cwd")]
+    pub slug: Option<String>,
+    /// Resolve the project from this directory
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// Token budget (200 to 200000)
+    #[arg(long, default_value_t = 4000)]
+    pub budget: usize,
+}
+
+/// `export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Project slug
+    pub slug: String,
+    /// Folder to write (created; must be empty if it exists)
+    #[arg(long, value_name = "DIR")]
+    pub to: String,
+}
+
+/// `import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Folder written by `mooring export`
+    pub dir: String,
 }
 
 /// `serve`.

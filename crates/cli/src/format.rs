@@ -1,6 +1,8 @@
 //! Text views for people, kept within 80 columns.
 
+use mooring_core::memory::Entry;
 use mooring_core::resolve::{Outcome, Resolution};
+use mooring_core::search::Hit;
 use mooring_core::{Event, PathState, Project, ProjectStats};
 
 const WIDTH: usize = 80;
@@ -84,6 +86,35 @@ pub fn resolution(r: &Resolution) -> String {
             out.push_str(&line);
             out.push('\n');
         }
+    }
+    out
+}
+
+/// Memory entries, newest first.
+pub fn entries(entries: &[Entry]) -> String {
+    if entries.is_empty() {
+        return "Nothing recorded yet.\n".to_owned();
+    }
+    let mut out = String::new();
+    for e in entries {
+        let status = e.status.as_deref().map(|s| format!(" [{s}]")).unwrap_or_default();
+        let head = format!("#{:<5} {:<9}{status} ", e.id, e.kind.as_str());
+        out.push_str(&format!("{head}{}\n", fit(&e.title, WIDTH - head.chars().count() - 12)));
+        out.push_str(&format!("{INDENT}{}\n", e.created));
+    }
+    out
+}
+
+/// Search hits, best first.
+pub fn hits(hits: &[Hit]) -> String {
+    if hits.is_empty() {
+        return "No matches.\n".to_owned();
+    }
+    let mut out = String::new();
+    for h in hits {
+        let head = format!("{}  #{} {}  ", h.entry.project, h.entry.id, h.entry.kind.as_str());
+        out.push_str(&format!("{head}{}\n", fit(&h.entry.title, WIDTH.saturating_sub(head.chars().count()))));
+        out.push_str(&format!("{INDENT}{}\n", fit(&h.snippet.replace('\n', " "), WIDTH - INDENT.len())));
     }
     out
 }

@@ -26,6 +26,11 @@ fn main() -> ExitCode {
         Command::Resolve(args) => commands::resolve::run(&ctx, args),
         Command::Serve(args) => commands::serve::run(&ctx, args),
         Command::Stdio(args) => commands::stdio::run(&ctx, args),
+        Command::Memory(args) => commands::memory::run(&ctx, args),
+        Command::Context(args) => commands::memory::context(&ctx, args),
+        Command::Export(args) => commands::transfer::export(&ctx, args),
+        Command::Import(args) => commands::transfer::import(&ctx, args),
+        Command::Token => commands::memory::token(&ctx),
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

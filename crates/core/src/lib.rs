@@ -16,6 +16,7 @@ pub mod search;
 pub mod session;
 pub mod slug;
 pub mod store;
+pub mod transfer;
 pub mod validate;
 
 pub use error::{Error, ErrorCode, Result};

@@ -1,9 +1,11 @@
 //! One module per top-level command.
 
+pub mod memory;
 pub mod projects;
 pub mod resolve;
 pub mod serve;
 pub mod stdio;
+pub mod transfer;
 
 use std::path::PathBuf;
 

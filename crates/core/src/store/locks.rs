@@ -77,3 +77,11 @@ pub fn latest_per_topic(conn: &Connection, project_id: i64) -> Result<Vec<LockRo
     let rows = stmt.query_map([project_id], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// Every version of every topic, by topic then version.
+pub fn all_versions(conn: &Connection, project_id: i64) -> Result<Vec<LockRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM context_locks WHERE project_id = ?1 ORDER BY topic, version");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([project_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,114 @@
+//! `mooring memory …`, `mooring context`, `mooring token`.
+
+use std::io::Read;
+
+use mooring_core::memory::{self, ListQuery, NewEntry};
+use mooring_core::preamble::{self, Caps};
+use mooring_core::resolve::{Hints, ProjectIndex, resolve};
+use mooring_core::{Error, Registry, paths, search};
+use serde_json::json;
+
+use super::Ctx;
+use super::resolve::ENV_PROJECT;
+use crate::cli::{ContextArgs, MemoryAction, MemoryArgs};
+use crate::format;
+use crate::output::{Failure, print_json};
+
+/// Dispatch `memory`.
+pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
+    let store = ctx.store()?;
+    match args.action {
+        MemoryAction::Add { slug, kind, title, tags, text } => {
+            let content = if text == "-" {
+                let mut s = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut s)
+                    .map_err(|e| Error::invalid("text", format!("cannot read standard input: {e}")))?;
+                s
+            } else {
+                text
+            };
+            let entry = memory::remember(&store, &slug, &NewEntry { kind, title, content, tags }, None)?;
+            if ctx.json {
+                print_json(&entry);
+            } else {
+                println!(
+                    "Recorded {} #{} in {}: {}",
+                    entry.kind.as_str(),
+                    entry.id,
+                    entry.project,
+                    entry.title
+                );
+            }
+        }
+        MemoryAction::List { slug, kind, status, limit } => {
+            let page =
+                memory::list(&store, &slug, &ListQuery { kind, status, limit: Some(limit), before: None })?;
+            if ctx.json {
+                print_json(&page);
+            } else {
+                print!("{}", format::entries(&page.entries));
+            }
+        }
+        MemoryAction::Search { query, project, limit } => {
+            let hits = search::search(&store, &query, project.as_deref(), None, limit)?;
+            if ctx.json {
+                print_json(&json!({ "hits": hits }));
+            } else {
+                print!("{}", format::hits(&hits));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `context`: the preamble of a project named or resolved from a directory.
+pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
+    let store = ctx.store()?;
+    let slug = match args.slug {
+        Some(s) => s,
+        None => {
+            let dir = args.cwd.unwrap_or_else(|| ctx.cwd.display().to_string());
+            let cwd = paths::normalize("cwd", &dir, Some(&ctx.cwd))?;
+            let focus = Registry::new(&store).focus()?.map(|p| p.slug);
+            let hints = Hints {
+                cwd: Some(cwd.as_str().to_owned()),
+                env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
+                focus,
+                ..Hints::default()
+            };
+            let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
+            match resolution.project {
+                Some(p) => p,
+                None => {
+                    // A SessionStart hook outside any project prints nothing and succeeds.
+                    if ctx.json {
+                        print_json(&json!({ "project": null }));
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    };
+    let caps = Caps::load(&store)?;
+    let p = preamble::build(&store, &slug, Some(args.budget), caps)?;
+    if ctx.json {
+        print_json(&p);
+    } else {
+        print!("{}", p.text);
+    }
+    Ok(())
+}
+
+/// `token`.
+pub fn token(ctx: &Ctx) -> Result<(), Failure> {
+    let token = mooring_server::token::load_or_create(&ctx.data_dir).map_err(|e| {
+        Error::storage(format!("cannot read or create the token in {}: {e}", ctx.data_dir.display()))
+    })?;
+    if ctx.json {
+        print_json(&json!({ "token": token }));
+    } else {
+        println!("{token}");
+    }
+    Ok(())
+}

@@ -1,0 +1,81 @@
+//! `mooring memory`, `context`, `export`/`import` and `token` through the binary.
+
+mod common;
+
+use common::Sandbox;
+use serde_json::Value;
+
+#[test]
+fn memory_context_and_a_round_trip_through_markdown() {
+    let sb = Sandbox::new();
+    let code = sb.mkdir("code/le");
+    let deep = sb.mkdir("code/le/src");
+    sb.cmd()
+        .args(["projects", "new", "Leader Election", "--code-path", code.to_str().unwrap()])
+        .assert()
+        .success();
+    sb.cmd().args(["projects", "new", "Monitoring"]).assert().success();
+    let d = sb.json_ok(
+        &["memory", "add", "leader-election", "--kind", "decision", "--tag", "storage", "Use etcd 3.5"],
+        None,
+    );
+    assert_eq!(d["kind"], "decision");
+    assert_eq!(d["tags"], serde_json::json!(["storage"]));
+    sb.cmd()
+        .args(["memory", "add", "leader-election", "--kind", "blocker", "-"])
+        .write_stdin("Waiting on certs\n")
+        .assert()
+        .success();
+    let list = sb.json_ok(&["memory", "list", "leader-election", "--kind", "blocker"], None);
+    assert_eq!(list["entries"][0]["content"], "Waiting on certs");
+    let hits = sb.json_ok(&["memory", "search", "etcd"], None);
+    assert_eq!(hits["hits"][0]["entry"]["project"], "leader-election");
+
+    // `context` resolves the project from the working directory, as a SessionStart hook.
+    let out = sb.cmd().current_dir(&deep).args(["context", "--budget", "400"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("# Project: Leader Election"), "{text}");
+    assert!(text.contains("Waiting on certs") && text.contains("**monitoring**"));
+    let outside = sb.mkdir("elsewhere");
+    let out = sb.cmd().current_dir(&outside).arg("context").output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty(), "outside any project the hook prints nothing");
+
+    // Export, import into another data dir, export again: the same files.
+    let first = sb.home.join("export-1");
+    sb.json_ok(&["export", "leader-election", "--to", first.to_str().unwrap()], None);
+    let other = Sandbox::new();
+    let imported = other.json_ok(&["import", first.to_str().unwrap()], None);
+    assert_eq!(imported["imported"], "leader-election");
+    let second = other.home.join("export-2");
+    other.json_ok(&["export", "leader-election", "--to", second.to_str().unwrap()], None);
+    for f in ["project.md", "decisions.md", "blockers.md", "locks.md", "handovers.md"] {
+        assert_eq!(std::fs::read(first.join(f)).unwrap(), std::fs::read(second.join(f)).unwrap(), "{f}");
+    }
+    let err = other.cmd().args(["import", first.to_str().unwrap()]).assert().code(1);
+    assert!(String::from_utf8_lossy(&err.get_output().stderr).contains("already exists"));
+}
+
+#[test]
+fn memory_refusals_and_token() {
+    let sb = Sandbox::new();
+    sb.cmd().args(["projects", "new", "Alpha"]).assert().success();
+    for (args, field) in [
+        (vec!["memory", "add", "alpha", "--kind", "rumor", "x"], "kind"),
+        (vec!["memory", "add", "alpha", "--kind", "note", "  "], "content"),
+        (vec!["memory", "add", "nope", "--kind", "note", "x"], "project"),
+        (vec!["memory", "list", "alpha", "--limit", "0"], "limit"),
+        (vec!["memory", "search", "?!"], "query"),
+        (vec!["context", "alpha", "--budget", "5"], "budget_tokens"),
+        (vec!["export", "nope", "--to", "x"], "project"),
+    ] {
+        let out = sb.cmd().args(&args).arg("--json").output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["error"]["field"], field, "{args:?}");
+    }
+    let t1 = sb.json_ok(&["token"], None);
+    let t2 = sb.json_ok(&["token"], None);
+    assert_eq!(t1["token"], t2["token"]);
+    assert_eq!(t1["token"].as_str().unwrap().len(), 64);
+}

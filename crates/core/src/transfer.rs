@@ -1,0 +1,277 @@
+//! Export a project to a folder of Markdown files people can read, and import it back.
+//! Each record is a `<!-- mooring {json} -->` line (what a program needs), a `##` title
+//! and the text; importing what export wrote and exporting again gives the same files.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::humanize::now;
+use crate::model::{PathState, ProjectStatus};
+use crate::registry::find;
+use crate::store::memory::{self as mq, Filter, NewMemory};
+use crate::store::projects::{self, NewRow};
+use crate::store::{Store, code_paths, events, locks};
+use crate::{paths, slug as slugs};
+
+const MARK: &str = "<!-- mooring ";
+const KIND_FILES: [(&str, &str, &str); 6] = [
+    ("decision", "decisions.md", "Decisions"),
+    ("blocker", "blockers.md", "Blockers"),
+    ("summary", "summaries.md", "Summaries"),
+    ("note", "notes.md", "Notes"),
+    ("context_carry", "context-carry.md", "Context carried between sessions"),
+    ("handover", "handovers.md", "Handovers"),
+];
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ProjectMeta {
+    slug: String,
+    name: String,
+    status: ProjectStatus,
+    repo_url: Option<String>,
+    notes_path: Option<String>,
+    code_paths: Vec<String>,
+    created_at: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct EntryMeta {
+    kind: String,
+    created_at: String,
+    tags: Vec<String>,
+    status: Option<String>,
+    data: Option<Value>,
+    session_id: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct LockMeta {
+    topic: String,
+    version: i64,
+    created_at: String,
+    tags: Vec<String>,
+    session_id: Option<String>,
+}
+
+/// One parsed block: its JSON, title and text.
+struct Block {
+    meta: Value,
+    title: String,
+    body: String,
+}
+
+fn block(meta: &impl Serialize, title: &str, body: &str) -> String {
+    let json = serde_json::to_string(meta).unwrap_or_default();
+    format!("{MARK}{json} -->\n## {title}\n\n{}\n\n", body.trim_end())
+}
+
+fn parse_blocks(text: &str, file: &str) -> Result<Vec<Block>> {
+    let bad = |why: &str| Error::invalid("dir", format!("{file} is not a Mooring export: {why}"));
+    let mut blocks = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.strip_prefix(MARK) else { continue };
+        let json = rest.strip_suffix(" -->").ok_or_else(|| bad("an unterminated marker"))?;
+        let meta: Value = serde_json::from_str(json).map_err(|e| bad(&format!("bad marker JSON ({e})")))?;
+        let title = lines
+            .next()
+            .and_then(|l| l.strip_prefix("## "))
+            .ok_or_else(|| bad("a marker without a title"))?;
+        let mut body = Vec::new();
+        while let Some(l) = lines.peek() {
+            if l.starts_with(MARK) {
+                break;
+            }
+            body.push(*l);
+            lines.next();
+        }
+        let body = body.join("\n").trim().to_owned();
+        blocks.push(Block { meta, title: title.to_owned(), body });
+    }
+    Ok(blocks)
+}
+
+/// Write `slug` into `dir` (created; it must be empty if it exists). Returns the files written.
+pub fn export(store: &Store, slug: &str, dir: &Path) -> Result<Vec<String>> {
+    if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        return Err(Error::invalid(
+            "to",
+            format!("{} is not empty; export into a new or empty folder", dir.display()),
+        ));
+    }
+    let files = store.read(|c| {
+        let p = find(c, "project", slug)?;
+        let meta = ProjectMeta {
+            slug: p.slug.clone(),
+            name: p.name.clone(),
+            status: p.status,
+            repo_url: p.repo_url.clone(),
+            notes_path: p.notes_path.clone(),
+            code_paths: p.code_paths.iter().map(|c| c.path.clone()).collect(),
+            created_at: p.created_at.clone(),
+        };
+        let mut people = format!("- Slug: {}\n- Status: {}\n", p.slug, p.status);
+        for (label, v) in [("Repo", &p.repo_url), ("Notes", &p.notes_path)] {
+            if let Some(v) = v {
+                people.push_str(&format!("- {label}: {v}\n"));
+            }
+        }
+        for cp in &meta.code_paths {
+            people.push_str(&format!("- Code: {cp}\n"));
+        }
+        let body = format!("{people}\n### Description\n\n{}", p.description);
+        let mut files = vec![("project.md".to_owned(), block(&meta, &p.name, &body))];
+        let all = mq::list(c, p.id, &Filter { limit: u32::MAX, ..Filter::default() })?;
+        for (kind, file, heading) in KIND_FILES {
+            let mut text = format!("# {heading} — {}\n\n", p.name);
+            for row in all.iter().rev().filter(|r| r.kind == kind) {
+                let meta = EntryMeta {
+                    kind: row.kind.clone(),
+                    created_at: row.created_at.clone(),
+                    tags: row.tags.split_whitespace().map(str::to_owned).collect(),
+                    status: row.status.clone(),
+                    data: row.data.as_deref().and_then(|d| serde_json::from_str(d).ok()),
+                    session_id: row.session_id.clone(),
+                };
+                text.push_str(&block(&meta, &row.title, &row.content));
+            }
+            files.push((file.to_owned(), text));
+        }
+        let mut text = format!("# Context locks — {}\n\n", p.name);
+        for l in locks::all_versions(c, p.id)? {
+            let meta = LockMeta {
+                topic: l.topic.clone(),
+                version: l.version,
+                created_at: l.created_at.clone(),
+                tags: l.tags.split_whitespace().map(str::to_owned).collect(),
+                session_id: l.session_id.clone(),
+            };
+            text.push_str(&block(&meta, &format!("{} (v{})", l.topic, l.version), &l.content));
+        }
+        files.push(("locks.md".to_owned(), text));
+        Ok(files)
+    })?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::invalid("to", format!("cannot create {}: {e}", dir.display())))?;
+    for (name, text) in &files {
+        std::fs::write(dir.join(name), text)
+            .map_err(|e| Error::storage(format!("cannot write {}: {e}", dir.join(name).display())))?;
+    }
+    Ok(files.into_iter().map(|(n, _)| n).collect())
+}
+
+fn read(dir: &Path, file: &str) -> Result<String> {
+    std::fs::read_to_string(dir.join(file)).map_err(|e| {
+        Error::invalid(
+            "dir",
+            format!("cannot read {}: {e}; give a folder written by mooring export", dir.join(file).display()),
+        )
+    })
+}
+
+fn meta<T: for<'de> Deserialize<'de>>(v: Value, file: &str) -> Result<T> {
+    serde_json::from_value(v)
+        .map_err(|e| Error::invalid("dir", format!("{file} has a marker Mooring cannot read: {e}")))
+}
+
+/// Import a folder written by [`export`]; the slug must be free. Returns the slug.
+pub fn import(store: &Store, dir: &Path) -> Result<String> {
+    let project_blocks = parse_blocks(&read(dir, "project.md")?, "project.md")?;
+    let head = project_blocks
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::invalid("dir", "project.md holds no project"))?;
+    let pm: ProjectMeta = meta(head.meta, "project.md")?;
+    slugs::validate(&pm.slug)?;
+    let description =
+        head.body.split_once("### Description\n").map(|(_, d)| d.trim().to_owned()).unwrap_or_default();
+    let mut entries = Vec::new();
+    for (_, file, _) in KIND_FILES {
+        for b in parse_blocks(&read(dir, file)?, file)? {
+            entries.push((meta::<EntryMeta>(b.meta, file)?, b.title, b.body));
+        }
+    }
+    let mut lock_rows = Vec::new();
+    for b in parse_blocks(&read(dir, "locks.md")?, "locks.md")? {
+        lock_rows.push((meta::<LockMeta>(b.meta, "locks.md")?, b.body));
+    }
+    lock_rows.sort_by(|a, b| (&a.0.topic, a.0.version).cmp(&(&b.0.topic, b.0.version)));
+    store.write(|tx| {
+        if projects::slug_exists(tx, &pm.slug)? {
+            return Err(Error::conflict(
+                "slug",
+                format!("a project '{}' already exists; delete or archive it before importing", pm.slug),
+            ));
+        }
+        let id = projects::insert(
+            tx,
+            &NewRow {
+                slug: &pm.slug,
+                name: &pm.name,
+                description: &description,
+                repo_url: pm.repo_url.as_deref(),
+                notes_path: pm.notes_path.as_deref(),
+                now: &pm.created_at,
+            },
+        )?;
+        if pm.status != ProjectStatus::Active {
+            projects::set_status(tx, id, pm.status, &pm.created_at)?;
+        }
+        for raw in &pm.code_paths {
+            let n = paths::normalize("code_path", raw, None)?;
+            if let Some((_, owner)) = code_paths::owner(tx, n.as_str())? {
+                return Err(Error::conflict(
+                    "code_path",
+                    format!("{} already belongs to project '{owner}'", n.as_str()),
+                ));
+            }
+            let state = if n.exists { PathState::Present } else { PathState::Missing };
+            code_paths::insert(tx, id, n.as_str(), state, &pm.created_at)?;
+        }
+        for (m, title, body) in &entries {
+            let data = m.data.as_ref().map(Value::to_string);
+            mq::insert(
+                tx,
+                &NewMemory {
+                    project_id: id,
+                    kind: &m.kind,
+                    title,
+                    content: body,
+                    tags: &m.tags.join(" "),
+                    status: m.status.as_deref(),
+                    data: data.as_deref(),
+                    session_id: m.session_id.as_deref(),
+                    now: &m.created_at,
+                },
+            )?;
+        }
+        for (m, body) in &lock_rows {
+            let v = locks::insert_next(
+                tx,
+                id,
+                &m.topic,
+                body,
+                &m.tags.join(" "),
+                m.session_id.as_deref(),
+                &m.created_at,
+            )?;
+            if v != m.version {
+                return Err(Error::invalid(
+                    "dir",
+                    format!("locks.md skips a version of '{}' (expected v{v})", m.topic),
+                ));
+            }
+        }
+        let detail =
+            json!({ "from": dir.display().to_string(), "entries": entries.len(), "locks": lock_rows.len() });
+        events::record(tx, id, &pm.slug, "imported", &detail, &now())?;
+        Ok(pm.slug.clone())
+    })
+}
+
+#[cfg(test)]
+#[path = "transfer_tests.rs"]
+mod tests;
