@@ -1,11 +1,14 @@
 //! Shared state of one server process. Nothing here is per agent: per-agent facts live
 //! in the `sessions` table, keyed by an explicit identity.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mooring_core::Store;
+use rmcp::Peer;
+use rmcp::model::ResourceUpdatedNotificationParam;
+use rmcp::service::RoleServer;
 
 use crate::surfaces::Surfaces;
 
@@ -36,6 +39,8 @@ pub struct AppState {
     pub conformance_fixtures: bool,
     /// Sessions whose roots were already asked for.
     roots_asked: Mutex<HashSet<String>>,
+    /// Resource subscriptions: (session, URI) → the client to notify.
+    subscriptions: Mutex<HashMap<(String, String), Peer<RoleServer>>>,
 }
 
 impl AppState {
@@ -53,6 +58,7 @@ impl AppState {
             local,
             conformance_fixtures: false,
             roots_asked: Mutex::new(HashSet::new()),
+            subscriptions: Mutex::new(HashMap::new()),
         }
     }
 
@@ -60,5 +66,35 @@ impl AppState {
     pub fn roots_pending(&self, session_id: &str) -> bool {
         let mut asked = self.roots_asked.lock().unwrap_or_else(|p| p.into_inner());
         asked.insert(session_id.to_owned())
+    }
+
+    /// Notify `session` through `peer` when `uri` changes.
+    pub fn subscribe(&self, session: String, uri: String, peer: Peer<RoleServer>) {
+        self.subs().insert((session, uri), peer);
+    }
+
+    /// Stop notifying `session` about `uri`.
+    pub fn unsubscribe(&self, session: &str, uri: &str) {
+        self.subs().remove(&(session.to_owned(), uri.to_owned()));
+    }
+
+    /// A project's memory or settings changed: refresh the desktop, notify subscribers.
+    pub fn project_changed(&self, slug: &str) {
+        self.surfaces.projects_changed();
+        let uris = crate::mcp::resources::affected(slug);
+        let mut subs = self.subs();
+        subs.retain(|_, peer| !peer.is_transport_closed());
+        for ((_, uri), peer) in subs.iter() {
+            if uris.contains(uri) {
+                let (peer, uri) = (peer.clone(), uri.clone());
+                tokio::spawn(async move {
+                    let _ = peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await;
+                });
+            }
+        }
+    }
+
+    fn subs(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Peer<RoleServer>>> {
+        self.subscriptions.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

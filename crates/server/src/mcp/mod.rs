@@ -9,6 +9,7 @@ mod fixtures;
 pub mod gate;
 pub mod outputs;
 pub mod params;
+pub mod resources;
 pub mod results;
 mod tools_handover;
 mod tools_memory;
@@ -20,10 +21,11 @@ use std::time::Duration;
 
 use http::request::Parts;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse, Implementation,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, GetPromptRequestParams,
+    GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -33,6 +35,9 @@ use crate::caller::{Caller, H_MCP_SESSION};
 use crate::state::AppState;
 use gate::Gate;
 use tools_memory::Scope;
+
+/// Tools whose success changes a project's resources.
+const WRITES: &[&str] = &["save_handover", "remember", "resolve_blocker", "forget", "lock_context"];
 
 /// How long to wait for a client's roots list.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(3);
@@ -103,18 +108,14 @@ fn parse<P: DeserializeOwned>(
 
 impl ServerHandler for MooringMcp {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.state.conformance_fixtures {
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_logging()
-                .enable_completions()
-                .enable_prompts()
-                .enable_resources()
-                .enable_resources_subscribe()
-                .build()
-        } else {
-            ServerCapabilities::builder().enable_tools().enable_logging().build()
-        };
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .enable_completions()
+            .enable_prompts()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("mooring", env!("CARGO_PKG_VERSION")).with_title("Mooring"))
             .with_instructions(catalog::INSTRUCTIONS)
@@ -158,11 +159,15 @@ impl ServerHandler for MooringMcp {
                 let p = args!($ty);
                 let explicit = p.project.clone();
                 match self.gate(&caller, &ctx, explicit.as_deref(), &request).await? {
-                    Gate::Ready { project, decided_by, note } => $run(
-                        state,
-                        Scope { project, decided_by, note, session: caller.session_id.clone() },
-                        p,
-                    ),
+                    Gate::Ready { project, decided_by, note } => {
+                        let slug = project.clone();
+                        let session = caller.session_id.clone();
+                        let result = $run(state, Scope { project, decided_by, note, session }, p);
+                        if result.is_error != Some(true) && WRITES.contains(&name.as_str()) {
+                            state.project_changed(&slug);
+                        }
+                        result
+                    }
                     Gate::Stop(response) => return Ok(response),
                 }
             }};
@@ -241,8 +246,11 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let resources = if self.state.conformance_fixtures { fixtures::resources() } else { Vec::new() };
-        Ok(ListResourcesResult::with_all_items(resources))
+        let mut list = resources::list(&self.state)?;
+        if self.state.conformance_fixtures {
+            list.extend(fixtures::resources());
+        }
+        Ok(ListResourcesResult::with_all_items(list))
     }
 
     async fn list_resource_templates(
@@ -250,8 +258,11 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let templates = if self.state.conformance_fixtures { fixtures::templates() } else { Vec::new() };
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        let mut list = resources::templates();
+        if self.state.conformance_fixtures {
+            list.extend(fixtures::templates());
+        }
+        Ok(ListResourceTemplatesResult::with_all_items(list))
     }
 
     async fn read_resource(
@@ -259,6 +270,9 @@ impl ServerHandler for MooringMcp {
         request: ReadResourceRequestParams,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if let Some(r) = resources::read(&self.state, &request.uri)? {
+            return Ok(r.into());
+        }
         match self.state.conformance_fixtures.then(|| fixtures::read(&request.uri)).flatten() {
             Some(r) => Ok(r.into()),
             None => Err(not_found(&request.uri)),
@@ -268,8 +282,14 @@ impl ServerHandler for MooringMcp {
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if resources::is_ours(&request.uri) {
+            if let Some(session) = Caller::from_ctx(&ctx, self.state.local.as_ref()).session_id {
+                self.state.subscribe(session, request.uri.clone(), ctx.peer.clone());
+            }
+            return Ok(());
+        }
         if self.state.conformance_fixtures && fixtures::is_resource(&request.uri) {
             return Ok(());
         }
@@ -279,9 +299,14 @@ impl ServerHandler for MooringMcp {
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if self.state.conformance_fixtures && fixtures::is_resource(&request.uri) {
+        if let Some(session) = Caller::from_ctx(&ctx, self.state.local.as_ref()).session_id {
+            self.state.unsubscribe(&session, &request.uri);
+        }
+        if resources::is_ours(&request.uri)
+            || (self.state.conformance_fixtures && fixtures::is_resource(&request.uri))
+        {
             return Ok(());
         }
         Err(not_found(&request.uri))
@@ -292,8 +317,11 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let prompts = if self.state.conformance_fixtures { fixtures::prompts() } else { Vec::new() };
-        Ok(ListPromptsResult::with_all_items(prompts))
+        let mut list = resources::prompts();
+        if self.state.conformance_fixtures {
+            list.extend(fixtures::prompts());
+        }
+        Ok(ListPromptsResult::with_all_items(list))
     }
 
     async fn get_prompt(
@@ -302,6 +330,9 @@ impl ServerHandler for MooringMcp {
         _ctx: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let args = request.arguments.clone().unwrap_or_default();
+        if let Some(p) = resources::prompt(&self.state, &request.name, &args)? {
+            return Ok(p.into());
+        }
         match self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten() {
             Some(p) => Ok(p.into()),
             None => Err(ErrorData::invalid_params(
@@ -309,6 +340,14 @@ impl ServerHandler for MooringMcp {
                 None,
             )),
         }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        resources::complete(&self.state, &request)
     }
 
     async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {

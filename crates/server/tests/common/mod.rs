@@ -87,6 +87,7 @@ pub struct TestClient {
     pub elicitations: Arc<AtomicUsize>,
     pub last_schema: Arc<Mutex<Option<Value>>>,
     pub roots: Option<Vec<String>>,
+    pub updates: Arc<Mutex<Vec<String>>>,
 }
 
 impl TestClient {
@@ -125,6 +126,14 @@ impl ClientHandler for TestClient {
             }
             None => ElicitResult::new(ElicitationAction::Decline),
         })
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _ctx: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.updates.lock().unwrap().push(params.uri);
     }
 
     #[allow(deprecated)]
