@@ -41,6 +41,13 @@ pub enum Command {
     Import(ImportArgs),
     /// Print the local API token (created on first use)
     Token,
+    /// Show or change settings (auto_pause_days, preamble_max_*)
+    Config {
+        /// Setting to show or change (all when omitted)
+        key: Option<String>,
+        /// New value
+        value: Option<String>,
+    },
 }
 
 /// `memory`.

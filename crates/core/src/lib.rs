@@ -5,6 +5,7 @@ pub mod datadir;
 pub mod error;
 pub mod handover;
 pub mod humanize;
+pub mod lifecycle;
 pub mod locks;
 pub mod memory;
 pub mod model;

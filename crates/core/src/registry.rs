@@ -371,6 +371,15 @@ impl<'a> Registry<'a> {
         })
     }
 
+    /// Note that a session used the project now (resuming it if it was paused for
+    /// inactivity).
+    pub fn touch_used(&self, slug: &str) -> Result<()> {
+        self.store.write(|tx| {
+            let p = find(tx, "project", slug)?;
+            projects::mark_used(tx, p.id, &now())
+        })
+    }
+
     /// A page of the audit log, newest first, with the total count.
     pub fn events_page(&self, slug: &str, limit: u32, offset: u32) -> Result<(Vec<Event>, u64)> {
         if limit == 0 || limit > 500 {

@@ -109,6 +109,7 @@ pub async fn start_with_store(
             tracing::error!(error = %e, "HTTP server stopped");
         }
     });
+    tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
     let endpoint_dir = if config.write_endpoint_file {
         let ep = Endpoint {
             url: url.clone(),
@@ -129,4 +130,23 @@ pub async fn start_with_store(
     };
     tracing::info!(%url, "Mooring MCP server listening");
     Ok(RunningServer { url, addr, state, cancel, task, endpoint_dir })
+}
+
+/// Pause projects unused for `auto_pause_days`, at start and then hourly.
+async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
+    loop {
+        tokio::select! {
+            _ = cancel.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        match mooring_core::lifecycle::auto_pause(&state.store, chrono::Utc::now()) {
+            Ok(paused) if !paused.is_empty() => {
+                tracing::info!(?paused, "paused projects unused for a while");
+                state.surfaces.projects_changed();
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "could not check for idle projects"),
+        }
+    }
 }

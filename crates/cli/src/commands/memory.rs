@@ -112,3 +112,41 @@ pub fn token(ctx: &Ctx) -> Result<(), Failure> {
     }
     Ok(())
 }
+
+/// `config [KEY [VALUE]]`.
+pub fn config(ctx: &Ctx, key: Option<String>, value: Option<String>) -> Result<(), Failure> {
+    use mooring_core::lifecycle::{SETTINGS, set_setting, setting};
+    let store = ctx.store()?;
+    let shown: Vec<(&str, u32, &str)> = match (key.as_deref(), value) {
+        (Some(k), Some(v)) => {
+            let v = set_setting(&store, k, &v)?;
+            let about = SETTINGS.iter().find(|s| s.0 == k).map(|s| s.4).unwrap_or_default();
+            vec![(SETTINGS.iter().find(|s| s.0 == k).map(|s| s.0).unwrap_or_default(), v, about)]
+        }
+        (Some(k), None) => {
+            let v = setting(&store, k)?;
+            vec![(SETTINGS.iter().find(|s| s.0 == k).map(|s| s.0).unwrap_or_default(), v, "")]
+        }
+        (None, _) => {
+            let mut all = Vec::new();
+            for (k, _, _, _, about) in SETTINGS {
+                all.push((*k, setting(&store, k)?, *about));
+            }
+            all
+        }
+    };
+    if ctx.json {
+        let map: serde_json::Map<String, serde_json::Value> =
+            shown.iter().map(|(k, v, _)| ((*k).to_owned(), json!(v))).collect();
+        print_json(&map);
+    } else {
+        for (k, v, about) in shown {
+            if about.is_empty() {
+                println!("{k} = {v}");
+            } else {
+                println!("{k} = {v}    ({about})");
+            }
+        }
+    }
+    Ok(())
+}

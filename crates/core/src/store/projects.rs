@@ -96,7 +96,7 @@ pub fn set_text(
 /// Change status, keeping `archived_at` in step.
 pub fn set_status(conn: &Connection, id: i64, status: ProjectStatus, now: &str) -> Result<()> {
     conn.execute(
-        "UPDATE projects SET status = ?1, updated_at = ?2,
+        "UPDATE projects SET status = ?1, updated_at = ?2, auto_paused = 0,
              archived_at = CASE WHEN ?1 = 'archived' THEN COALESCE(archived_at, ?2) ELSE NULL END
          WHERE id = ?3",
         params![status.as_str(), now, id],
@@ -110,9 +110,18 @@ pub fn touch(conn: &Connection, id: i64, now: &str) -> Result<()> {
     Ok(())
 }
 
-/// Record that a session worked in the project.
+/// Record that a session worked in the project; a project paused for inactivity resumes.
 pub fn mark_used(conn: &Connection, id: i64, now: &str) -> Result<()> {
     conn.execute("UPDATE projects SET last_used_at = ?1 WHERE id = ?2", params![now, id])?;
+    let resumed = conn.execute(
+        "UPDATE projects SET status = 'active', auto_paused = 0, updated_at = ?1
+         WHERE id = ?2 AND status = 'paused' AND auto_paused = 1",
+        params![now, id],
+    )?;
+    if resumed > 0 {
+        let slug: String = conn.query_row("SELECT slug FROM projects WHERE id = ?1", [id], |r| r.get(0))?;
+        super::events::record(conn, id, &slug, "auto_resumed", &serde_json::json!({}), now)?;
+    }
     Ok(())
 }
 

@@ -196,11 +196,9 @@ fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: &str, why: &s
 }
 
 fn mark_used(state: &AppState, slug: &str) {
-    let stamp = mooring_core::humanize::now();
-    let _ = state.store.write(|tx| {
-        tx.execute("UPDATE projects SET last_used_at = ?1 WHERE slug = ?2", [&stamp, slug])?;
-        Ok(())
-    });
+    if let Err(e) = Registry::new(&state.store).touch_used(slug) {
+        tracing::warn!(error = %e, "could not record use");
+    }
 }
 
 /// Active and paused projects, most recently used first.
