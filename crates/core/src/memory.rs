@@ -278,6 +278,53 @@ pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>
     })
 }
 
+/// Record many entries in one transaction (imports, bulk loads): all land or none.
+/// Returns how many were written.
+pub fn remember_batch(store: &Store, slug: &str, batch: &[NewEntry], session: Option<&str>) -> Result<usize> {
+    let mut rows = Vec::with_capacity(batch.len());
+    for (i, new) in batch.iter().enumerate() {
+        let at = |e: Error| Error { message: format!("entry {i}: {}", e.message), ..e };
+        let kind = Kind::parse("kind", &new.kind).map_err(at)?;
+        if matches!(kind, Kind::Handover | Kind::ContextCarry) {
+            return Err(at(Error::invalid("kind", "kind must be decision, blocker, summary or note")));
+        }
+        let (content, title) = content_and_title(&new.content, new.title.as_deref()).map_err(at)?;
+        let tags = tags("tags", &new.tags).map_err(at)?.join(" ");
+        rows.push((kind, title, content, tags));
+    }
+    store.write(|tx| {
+        let project = writable(tx, slug)?;
+        let stamp = now();
+        for (kind, title, content, tags) in &rows {
+            let status = (*kind == Kind::Blocker).then_some("open");
+            q::insert(
+                tx,
+                &NewMemory {
+                    project_id: project.id,
+                    kind: kind.as_str(),
+                    title,
+                    content,
+                    tags,
+                    status,
+                    data: None,
+                    session_id: session,
+                    now: &stamp,
+                },
+            )?;
+        }
+        projects::mark_used(tx, project.id, &stamp)?;
+        events::record(
+            tx,
+            project.id,
+            &project.slug,
+            "memory_added",
+            &json!({ "count": rows.len() }),
+            &stamp,
+        )?;
+        Ok(rows.len())
+    })
+}
+
 /// A page of a project's memory, newest first.
 pub fn list(store: &Store, slug: &str, query: &ListQuery) -> Result<Page> {
     let kind = query.kind.as_deref().map(|k| Kind::parse("kind", k)).transpose()?;

@@ -147,6 +147,18 @@ fn search_ranks_titles_first_and_scopes_projects() {
     assert!(everywhere.iter().any(|h| h.entry.project == "beta"));
     let decisions = search(&store, "raft", None, Some("decision"), 10).unwrap();
     assert_eq!(decisions.len(), 1);
-    assert!(search(&store, "lead", Some("alpha"), None, 10).unwrap()[0].snippet.contains("[leader]"));
+    assert!(search(&store, "lead*", Some("alpha"), None, 10).unwrap()[0].snippet.contains("[leader]"));
     assert_eq!(search(&store, "!!", None, None, 10).unwrap_err().field.as_deref(), Some("query"));
+}
+
+#[test]
+fn batches_land_whole_or_not_at_all() {
+    let store = setup();
+    let good: Vec<NewEntry> = (0..50).map(|i| note("note", &format!("n{i}"))).collect();
+    assert_eq!(remember_batch(&store, "alpha", &good, None).unwrap(), 50);
+    let mut bad = good.clone();
+    bad[30].content = " ".into();
+    let err = remember_batch(&store, "alpha", &bad, None).unwrap_err();
+    assert!(err.message.starts_with("entry 30:"), "{}", err.message);
+    assert_eq!(Registry::new(&store).get("alpha").unwrap().stats.memory_total, 50);
 }

@@ -21,22 +21,23 @@ pub struct Hit {
 }
 
 /// Turn what a person typed into a safe FTS5 query: every word quoted (so operators
-/// and punctuation are plain text), all words required, the last one as a prefix.
+/// and punctuation are plain text) and all words required. A word ending in `*` matches
+/// as a prefix; others match whole (stemmed) words, which keeps common prefixes from
+/// expanding into thousands of terms.
 pub fn fts_query(text: &str) -> Option<String> {
-    let words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .take(32)
-        .map(|w| format!("\"{}\"", w.to_lowercase()))
-        .collect();
-    let (last, rest) = words.split_last()?;
-    let mut q = rest.join(" ");
-    if !q.is_empty() {
-        q.push(' ');
+    let mut words = Vec::new();
+    for raw in text.split_whitespace() {
+        let prefix = raw.ends_with('*');
+        let parts: Vec<&str> =
+            raw.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
+        let last = parts.len().saturating_sub(1);
+        for (i, w) in parts.into_iter().enumerate() {
+            let star = if prefix && i == last { "*" } else { "" };
+            words.push(format!("\"{}\"{star}", w.to_lowercase()));
+        }
     }
-    q.push_str(last);
-    q.push('*');
-    Some(q)
+    words.truncate(32);
+    (!words.is_empty()).then(|| words.join(" "))
 }
 
 /// Search `query` in `project` (or every project when `None`).
@@ -76,8 +77,9 @@ mod tests {
 
     #[test]
     fn queries_are_quoted_and_prefixed() {
-        assert_eq!(fts_query("leader election").unwrap(), "\"leader\" \"election\"*");
+        assert_eq!(fts_query("leader election").unwrap(), "\"leader\" \"election\"");
         assert_eq!(fts_query("NOT \"x\" OR y*").unwrap(), "\"not\" \"x\" \"or\" \"y\"*");
+        assert_eq!(fts_query("lead* raft-log").unwrap(), "\"lead\"* \"raft\" \"log\"");
         assert_eq!(fts_query("  ?? "), None);
     }
 }

@@ -30,6 +30,25 @@ pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<CodePath>> 
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every project's code paths, sorted, keyed by project id.
+pub fn by_project(conn: &Connection) -> Result<std::collections::HashMap<i64, Vec<CodePath>>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT project_id, path, state, last_seen_at FROM code_paths ORDER BY path")?;
+    let mut map: std::collections::HashMap<i64, Vec<CodePath>> = std::collections::HashMap::new();
+    let rows = stmt.query_map([], |r| {
+        let state: String = r.get(2)?;
+        Ok((
+            r.get::<_, i64>(0)?,
+            CodePath { path: r.get(1)?, state: PathState::parse(&state), last_seen_at: r.get(3)? },
+        ))
+    })?;
+    for row in rows {
+        let (id, cp) = row?;
+        map.entry(id).or_default().push(cp);
+    }
+    Ok(map)
+}
+
 /// Every code path with its owner.
 pub fn all(conn: &Connection) -> Result<Vec<OwnedPath>> {
     let mut stmt = conn.prepare_cached(

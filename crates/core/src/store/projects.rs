@@ -50,19 +50,44 @@ pub fn by_id(conn: &Connection, id: i64) -> Result<Option<Project>> {
     project.map(|p| complete(conn, p)).transpose()
 }
 
-/// Projects with the given status (all when `None`), most recently used first.
+/// Projects with the given status (all when `None`), most recently used first. Three
+/// queries whatever the number of projects.
 pub fn list(conn: &Connection, status: Option<ProjectStatus>) -> Result<Vec<Project>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM projects WHERE (?1 IS NULL OR status = ?1)
          ORDER BY COALESCE(last_used_at, created_at) DESC, slug"
     );
-    let mut stmt = conn.prepare(&sql)?;
+    let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([status.map(ProjectStatus::as_str)], from_row)?;
-    let mut out = Vec::new();
-    for row in rows {
-        out.push(complete(conn, row?)?);
+    let mut out: Vec<Project> = rows.collect::<rusqlite::Result<_>>()?;
+    let mut stats = all_stats(conn)?;
+    let mut paths = code_paths::by_project(conn)?;
+    let now = chrono::Utc::now();
+    for p in &mut out {
+        p.stats = stats.remove(&p.id).unwrap_or_default();
+        p.code_paths = paths.remove(&p.id).unwrap_or_default();
+        p.last_used = humanize::ago(p.last_used_at.as_deref(), now);
     }
     Ok(out)
+}
+
+fn all_stats(conn: &Connection) -> Result<std::collections::HashMap<i64, ProjectStats>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT project_id, decisions, open_blockers, context_locks, memory_total FROM project_stats",
+    )?;
+    let n = |v: i64| u64::try_from(v).unwrap_or(0);
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            ProjectStats {
+                decisions: n(r.get(1)?),
+                open_blockers: n(r.get(2)?),
+                context_locks: n(r.get(3)?),
+                memory_total: n(r.get(4)?),
+            },
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Every slug with its status, without stats (cheap; for resolution).
