@@ -66,9 +66,6 @@ impl Store {
                 tracing::warn!(mode, "SQLite refused WAL mode");
             }
             conn.pragma_update(None, "synchronous", "NORMAL")?;
-            // 64 MiB of page cache: full-text index merges stay in memory.
-            conn.pragma_update(None, "cache_size", -65_536)?;
-            conn.pragma_update(None, "temp_store", "MEMORY")?;
         }
         migrations::migrations().to_latest(&mut conn)?;
         Ok(Self { conn: Mutex::new(conn), path })
