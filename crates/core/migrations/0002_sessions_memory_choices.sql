@@ -97,6 +97,8 @@ BEGIN SELECT RAISE(ABORT, 'context locks are versioned; add a new version instea
 
 CREATE TABLE choices (
     id          TEXT PRIMARY KEY,
+    -- Unguessable; the browser page and terminal need it to open this interaction.
+    token       TEXT NOT NULL,
     project_id  INTEGER REFERENCES projects(id) ON DELETE SET NULL,
     session_id  TEXT,
     request     TEXT NOT NULL,

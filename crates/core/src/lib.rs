@@ -1,6 +1,7 @@
 //! Mooring's domain: projects and their code paths, the SQLite store, and the
 //! resolution of a session's project. No HTTP and no GUI live here.
 
+pub mod choice;
 pub mod datadir;
 pub mod error;
 pub mod handover;

@@ -1,0 +1,391 @@
+//! The broker: interactions as rows in `choices`, the authoritative deadline, and the
+//! normalized answer. Surfaces render and call [`Broker::submit`]; nothing else decides.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+
+use super::request::{ActionStatus, Checked, ChoiceResponse, Selection, SelectionMode};
+use crate::error::{Error, Result};
+use crate::humanize::format_ts;
+use crate::store::Store;
+
+/// What happens when nobody answers in time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutAction {
+    /// Return `timeout` with nothing selected.
+    #[default]
+    Cancel,
+    /// Return `timeout` with the default selection.
+    UseDefaults,
+}
+
+/// What a surface sends back.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Submission {
+    /// The person cancelled.
+    #[serde(default)]
+    pub cancel: bool,
+    /// Chosen ids; `None` means the defaults were left untouched.
+    #[serde(default)]
+    pub selected_ids: Option<Vec<String>>,
+    /// Typed text.
+    #[serde(default)]
+    pub custom_input: Option<String>,
+    /// Notes per option.
+    #[serde(default)]
+    pub option_annotations: BTreeMap<String, String>,
+    /// Note on the whole answer.
+    #[serde(default)]
+    pub global_annotation: Option<String>,
+}
+
+/// One interaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interaction {
+    /// Id (the `session_id` agents follow up with).
+    pub id: String,
+    /// Secret for the page and the terminal.
+    pub token: String,
+    /// The asking agent session.
+    pub session_id: Option<String>,
+    /// The checked request.
+    pub checked: Checked,
+    /// What happens on timeout.
+    pub timeout_action: TimeoutAction,
+    /// pending, answered, cancelled or timed_out.
+    pub status: String,
+    /// Which surface answered.
+    pub surface: Option<String>,
+    /// Asked at (RFC 3339).
+    pub created_at: String,
+    /// Authoritative deadline (RFC 3339).
+    pub deadline_at: String,
+    /// The final answer, once there is one.
+    pub response: Option<ChoiceResponse>,
+}
+
+impl Interaction {
+    /// Seconds until the deadline (0 when past).
+    pub fn remaining(&self, now: DateTime<Utc>) -> i64 {
+        DateTime::parse_from_rfc3339(&self.deadline_at)
+            .map(|d| (d.with_timezone(&Utc) - now).num_seconds().max(0))
+            .unwrap_or(0)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    checked: Checked,
+    timeout_action: TimeoutAction,
+}
+
+/// Interactions over a store.
+pub struct Broker<'a> {
+    store: &'a Store,
+}
+
+fn row_to(
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<(
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    Option<String>,
+)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+}
+
+const COLUMNS: &str = "id, token, session_id, request, status, surface, created_at, deadline_at, response";
+
+impl<'a> Broker<'a> {
+    /// A broker over the store.
+    pub fn new(store: &'a Store) -> Self {
+        Self { store }
+    }
+
+    /// Open an interaction for a checked request.
+    pub fn open(
+        &self,
+        checked: Checked,
+        session: Option<&str>,
+        timeout_action: TimeoutAction,
+    ) -> Result<Interaction> {
+        let id = format!("c-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+        let token = uuid::Uuid::new_v4().simple().to_string();
+        let now = Utc::now();
+        let deadline = format_ts(now + Duration::seconds(i64::from(checked.timeout)));
+        let stored = serde_json::to_string(&Stored { checked, timeout_action })
+            .map_err(|e| Error::storage(e.to_string()))?;
+        self.store.write(|tx| {
+            tx.execute(
+                "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at)
+                 VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6)",
+                params![id, token, session, stored, format_ts(now), deadline],
+            )?;
+            Ok(())
+        })?;
+        self.get(&id)
+    }
+
+    /// An interaction by id, timed out first if its deadline has passed.
+    pub fn get(&self, id: &str) -> Result<Interaction> {
+        self.expire_due(Utc::now())?;
+        self.load(id)?.ok_or_else(|| {
+            Error::not_found(
+                "session_id",
+                format!("no interaction '{id}'; start a new one with provide_choice"),
+            )
+        })
+    }
+
+    /// An interaction, only for the holder of its token (page, terminal).
+    pub fn get_with_token(&self, id: &str, token: &str) -> Result<Interaction> {
+        let i = self.get(id)?;
+        if !crate::choice::same(&i.token, token) {
+            return Err(Error::not_found("token", format!("no interaction '{id}' for this token")));
+        }
+        Ok(i)
+    }
+
+    fn load(&self, id: &str) -> Result<Option<Interaction>> {
+        let sql = format!("SELECT {COLUMNS} FROM choices WHERE id = ?1");
+        let row = self.store.read(|c| Ok(c.query_row(&sql, [id], row_to).optional()?))?;
+        row.map(decode).transpose()
+    }
+
+    /// Questions still waiting, oldest first.
+    pub fn open_list(&self) -> Result<Vec<Interaction>> {
+        self.expire_due(Utc::now())?;
+        let sql = format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' ORDER BY created_at");
+        let rows = self.store.read(|c| {
+            let mut stmt = c.prepare(&sql)?;
+            let rows = stmt.query_map([], row_to)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        rows.into_iter().map(decode).collect()
+    }
+
+    /// Record the person's answer (or cancel) from `surface`; returns the final response.
+    pub fn submit(&self, id: &str, sub: &Submission, surface: &str) -> Result<ChoiceResponse> {
+        let i = self.get(id)?;
+        if i.status != "pending" {
+            return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
+        }
+        let response = if sub.cancel {
+            finish(&i, ActionStatus::Cancelled, Selection::default(), surface, "The person cancelled.".into())
+        } else {
+            let (status, selection) = normalize(&i.checked, sub)?;
+            let summary = summarize(&i.checked, status, &selection);
+            finish(&i, status, selection, surface, summary)
+        };
+        let status = if sub.cancel { "cancelled" } else { "answered" };
+        self.store_final(id, status, surface, &response)?;
+        Ok(response)
+    }
+
+    /// Move the deadline: `remaining` seconds from now (10 s to 24 h).
+    pub fn set_remaining(&self, id: &str, remaining: u32) -> Result<Interaction> {
+        if !(super::request::MIN_TIMEOUT..=super::request::MAX_TIMEOUT).contains(&remaining) {
+            return Err(Error::invalid("remaining_seconds", "remaining_seconds must be 10 to 86400"));
+        }
+        let i = self.get(id)?;
+        if i.status != "pending" {
+            return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
+        }
+        let deadline = format_ts(Utc::now() + Duration::seconds(i64::from(remaining)));
+        self.store.write(|tx| {
+            tx.execute(
+                "UPDATE choices SET deadline_at = ?2 WHERE id = ?1 AND status = 'pending'",
+                params![id, deadline],
+            )?;
+            Ok(())
+        })?;
+        self.get(id)
+    }
+
+    /// Time out every pending interaction past its deadline. Returns how many.
+    pub fn expire_due(&self, now: DateTime<Utc>) -> Result<usize> {
+        let sql = format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' AND deadline_at <= ?1");
+        let due = self.store.read(|c| {
+            let mut stmt = c.prepare_cached(&sql)?;
+            let rows = stmt.query_map([format_ts(now)], row_to)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        let count = due.len();
+        for row in due {
+            let i = decode(row)?;
+            let selection = match i.timeout_action {
+                TimeoutAction::UseDefaults => Selection {
+                    selected_ids: ordered(&i.checked, &i.checked.request.default_selection_ids),
+                    ..Selection::default()
+                },
+                TimeoutAction::Cancel => Selection::default(),
+            };
+            let summary = match i.timeout_action {
+                TimeoutAction::UseDefaults if !selection.selected_ids.is_empty() => {
+                    format!(
+                        "No answer in time; the defaults were used: {}.",
+                        selection.selected_ids.join(", ")
+                    )
+                }
+                _ => "No answer in time; nothing was chosen.".to_owned(),
+            };
+            let response = finish(&i, ActionStatus::Timeout, selection, "timeout", summary);
+            self.store_final(&i.id, "timed_out", "timeout", &response)?;
+        }
+        Ok(count)
+    }
+
+    fn store_final(&self, id: &str, status: &str, surface: &str, response: &ChoiceResponse) -> Result<()> {
+        let json = serde_json::to_string(response).map_err(|e| Error::storage(e.to_string()))?;
+        self.store.write(|tx| {
+            tx.execute(
+                "UPDATE choices SET status = ?2, surface = ?3, response = ?4, answered_at = ?5 WHERE id = ?1 AND status = 'pending'",
+                params![id, status, surface, json, crate::humanize::now()],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+type Row = (String, String, Option<String>, String, String, Option<String>, String, String, Option<String>);
+
+fn decode(r: Row) -> Result<Interaction> {
+    let (id, token, session_id, request, status, surface, created_at, deadline_at, response) = r;
+    let stored: Stored = serde_json::from_str(&request)
+        .map_err(|e| Error::storage(format!("interaction {id} is unreadable: {e}")))?;
+    Ok(Interaction {
+        id,
+        token,
+        session_id,
+        checked: stored.checked,
+        timeout_action: stored.timeout_action,
+        status,
+        surface,
+        created_at,
+        deadline_at,
+        response: response.and_then(|r| serde_json::from_str(&r).ok()),
+    })
+}
+
+fn finish(
+    i: &Interaction,
+    status: ActionStatus,
+    mut selection: Selection,
+    surface: &str,
+    summary: String,
+) -> ChoiceResponse {
+    selection.session_id = i.id.clone();
+    selection.summary = summary;
+    ChoiceResponse {
+        action_status: status,
+        selection,
+        surface: Some(surface.to_owned()),
+        warnings: i.checked.warnings.clone(),
+    }
+}
+
+/// Ids in option order, unknown ones dropped, duplicates removed.
+fn ordered(c: &Checked, ids: &[String]) -> Vec<String> {
+    c.request.options.iter().filter(|o| ids.contains(&o.id)).map(|o| o.id.clone()).collect()
+}
+
+/// Check a submission against the request and normalize it.
+pub fn normalize(c: &Checked, sub: &Submission) -> Result<(ActionStatus, Selection)> {
+    let known: Vec<&str> = c.request.options.iter().map(|o| o.id.as_str()).collect();
+    let ids = match &sub.selected_ids {
+        None => c.request.default_selection_ids.clone(),
+        Some(ids) => {
+            if let Some(bad) = ids.iter().find(|id| !known.contains(&id.as_str())) {
+                return Err(Error::invalid("selected_ids", format!("'{bad}' is not one of the options")));
+            }
+            ids.clone()
+        }
+    };
+    let selected = ordered(c, &ids);
+    let text = sub.custom_input.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
+    if text.as_ref().is_some_and(|t| t.chars().count() > 20_000) {
+        return Err(Error::invalid("custom_input", "custom_input is longer than 20000 characters"));
+    }
+    let count = selected.len() as u32;
+    let status = match c.mode {
+        SelectionMode::TextInput => {
+            if text.is_none() {
+                return Err(Error::invalid("custom_input", "type an answer, or cancel"));
+            }
+            ActionStatus::CustomInput
+        }
+        SelectionMode::Hybrid if text.is_some() => {
+            if count > c.max {
+                return Err(Error::invalid("selected_ids", format!("choose at most {}", c.max)));
+            }
+            ActionStatus::CustomInput
+        }
+        _ => {
+            if text.is_some() && c.mode != SelectionMode::Hybrid {
+                return Err(Error::invalid("custom_input", "this question takes options, not text"));
+            }
+            if count < c.min.max(u32::from(c.mode == SelectionMode::Hybrid)) || count > c.max {
+                return Err(Error::invalid(
+                    "selected_ids",
+                    format!("choose between {} and {} options (got {count})", c.min.max(1), c.max),
+                ));
+            }
+            ActionStatus::Selected
+        }
+    };
+    let option_annotations = if c.request.allow_option_annotations {
+        sub.option_annotations
+            .iter()
+            .filter(|(k, v)| known.contains(&k.as_str()) && !v.trim().is_empty())
+            .map(|(k, v)| (k.clone(), v.trim().to_owned()))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
+    let global_annotation = if c.request.allow_global_annotation {
+        sub.global_annotation.as_deref().map(str::trim).filter(|g| !g.is_empty()).map(str::to_owned)
+    } else {
+        None
+    };
+    Ok((
+        status,
+        Selection {
+            selected_ids: selected,
+            custom_input: text,
+            option_annotations,
+            global_annotation,
+            ..Selection::default()
+        },
+    ))
+}
+
+fn summarize(c: &Checked, status: ActionStatus, s: &Selection) -> String {
+    let labels: Vec<&str> = c
+        .request
+        .options
+        .iter()
+        .filter(|o| s.selected_ids.contains(&o.id))
+        .map(|o| o.label.as_str())
+        .collect();
+    match (status, &s.custom_input) {
+        (ActionStatus::CustomInput, Some(t)) if labels.is_empty() => format!("The person wrote: {t}"),
+        (ActionStatus::CustomInput, Some(t)) => {
+            format!("The person chose {} and wrote: {t}", labels.join(", "))
+        }
+        _ => format!("The person chose {}.", labels.join(", ")),
+    }
+}
+
+#[cfg(test)]
+#[path = "broker_tests.rs"]
+mod tests;

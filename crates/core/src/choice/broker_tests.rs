@@ -1,0 +1,168 @@
+use std::collections::BTreeMap;
+
+use chrono::Utc;
+
+use super::*;
+use crate::choice::request::{ChoiceOption, ChoiceRequest, check};
+
+fn request(mode: SelectionMode) -> ChoiceRequest {
+    let opt = |id: &str, rec: bool| ChoiceOption {
+        id: id.into(),
+        label: id.to_uppercase(),
+        description: None,
+        recommended: rec,
+    };
+    ChoiceRequest {
+        title: "t".into(),
+        prompt: "p".into(),
+        selection_mode: Some(mode),
+        options: if mode == SelectionMode::TextInput {
+            vec![]
+        } else {
+            vec![opt("a", true), opt("b", false), opt("c", false)]
+        },
+        allow_option_annotations: mode != SelectionMode::TextInput,
+        allow_global_annotation: true,
+        ..Default::default()
+    }
+}
+
+fn ids(v: &[&str]) -> Option<Vec<String>> {
+    Some(v.iter().map(|s| s.to_string()).collect())
+}
+
+#[test]
+fn normalizes_order_defaults_and_annotations() {
+    let mut r = request(SelectionMode::Multi);
+    r.default_selection_ids = vec!["c".into(), "a".into()];
+    let c = check(r).unwrap();
+    let (status, s) =
+        normalize(&c, &Submission { selected_ids: ids(&["c", "a", "c"]), ..Default::default() }).unwrap();
+    assert_eq!(status, ActionStatus::Selected);
+    assert_eq!(s.selected_ids, ["a", "c"], "option order, no duplicates");
+    let (_, untouched) = normalize(&c, &Submission::default()).unwrap();
+    assert_eq!(untouched.selected_ids, ["a", "c"], "defaults kept when untouched");
+    let notes: BTreeMap<String, String> =
+        [("a".to_string(), " fast ".to_string()), ("zzz".to_string(), "x".to_string())].into();
+    let (_, annotated) = normalize(
+        &c,
+        &Submission {
+            selected_ids: ids(&["a"]),
+            option_annotations: notes,
+            global_annotation: Some("ok".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(annotated.option_annotations.get("a").map(String::as_str), Some("fast"));
+    assert!(!annotated.option_annotations.contains_key("zzz"));
+    assert_eq!(annotated.global_annotation.as_deref(), Some("ok"));
+}
+
+#[test]
+fn submissions_outside_the_rules_are_refused() {
+    let single = check(request(SelectionMode::Single)).unwrap();
+    assert_eq!(
+        normalize(&single, &Submission { selected_ids: ids(&["a", "b"]), ..Default::default() })
+            .unwrap_err()
+            .field
+            .as_deref(),
+        Some("selected_ids")
+    );
+    assert_eq!(
+        normalize(&single, &Submission { selected_ids: ids(&["nope"]), ..Default::default() })
+            .unwrap_err()
+            .field
+            .as_deref(),
+        Some("selected_ids")
+    );
+    assert_eq!(
+        normalize(&single, &Submission { selected_ids: ids(&[]), ..Default::default() })
+            .unwrap_err()
+            .field
+            .as_deref(),
+        Some("selected_ids")
+    );
+    assert_eq!(
+        normalize(
+            &single,
+            &Submission { selected_ids: ids(&["a"]), custom_input: Some("x".into()), ..Default::default() }
+        )
+        .unwrap_err()
+        .field
+        .as_deref(),
+        Some("custom_input")
+    );
+    let text = check(request(SelectionMode::TextInput)).unwrap();
+    assert_eq!(
+        normalize(&text, &Submission { custom_input: Some("  ".into()), ..Default::default() })
+            .unwrap_err()
+            .field
+            .as_deref(),
+        Some("custom_input")
+    );
+    let (status, s) =
+        normalize(&text, &Submission { custom_input: Some("hello".into()), ..Default::default() }).unwrap();
+    assert_eq!((status, s.custom_input.as_deref()), (ActionStatus::CustomInput, Some("hello")));
+    let hybrid = check(request(SelectionMode::Hybrid)).unwrap();
+    let (status, s) = normalize(
+        &hybrid,
+        &Submission { selected_ids: ids(&["b"]), custom_input: Some("also".into()), ..Default::default() },
+    )
+    .unwrap();
+    assert_eq!((status, s.selected_ids.len()), (ActionStatus::CustomInput, 1));
+}
+
+#[test]
+fn interactions_persist_answer_once_and_time_out() {
+    let store = Store::open_in_memory().unwrap();
+    let broker = Broker::new(&store);
+    let a = broker
+        .open(check(request(SelectionMode::Single)).unwrap(), Some("s1"), TimeoutAction::Cancel)
+        .unwrap();
+    let b = broker
+        .open(check(request(SelectionMode::Single)).unwrap(), Some("s2"), TimeoutAction::Cancel)
+        .unwrap();
+    assert_eq!(broker.open_list().unwrap().len(), 2, "questions wait side by side");
+    // Answered in reverse order, each keeps its own answer.
+    let rb =
+        broker.submit(&b.id, &Submission { selected_ids: ids(&["b"]), ..Default::default() }, "web").unwrap();
+    let ra = broker
+        .submit(&a.id, &Submission { selected_ids: ids(&["c"]), ..Default::default() }, "terminal")
+        .unwrap();
+    assert_eq!((rb.selection.selected_ids[0].as_str(), ra.selection.selected_ids[0].as_str()), ("b", "c"));
+    assert_eq!(ra.selection.session_id, a.id);
+    assert_eq!(broker.get(&a.id).unwrap().response.unwrap(), ra);
+    assert_eq!(
+        broker.submit(&a.id, &Submission::default(), "web").unwrap_err().code,
+        crate::ErrorCode::Conflict
+    );
+    assert_eq!(broker.get_with_token(&a.id, "wrong").unwrap_err().field.as_deref(), Some("token"));
+    assert!(broker.get_with_token(&a.id, &a.token).is_ok());
+
+    let mut with_defaults = request(SelectionMode::Multi);
+    with_defaults.default_selection_ids = vec!["b".into()];
+    let d = broker.open(check(with_defaults).unwrap(), None, TimeoutAction::UseDefaults).unwrap();
+    let c = broker.open(check(request(SelectionMode::Single)).unwrap(), None, TimeoutAction::Cancel).unwrap();
+    broker.expire_due(Utc::now() + chrono::Duration::seconds(301)).unwrap();
+    let d = broker.get(&d.id).unwrap().response.unwrap();
+    assert_eq!(
+        (d.action_status, d.selection.selected_ids.as_slice()),
+        (ActionStatus::Timeout, &["b".to_string()][..])
+    );
+    let c = broker.get(&c.id).unwrap().response.unwrap();
+    assert_eq!((c.action_status, c.selection.selected_ids.len()), (ActionStatus::Timeout, 0));
+    assert!(broker.open_list().unwrap().is_empty());
+}
+
+#[test]
+fn deadlines_move_within_bounds() {
+    let store = Store::open_in_memory().unwrap();
+    let broker = Broker::new(&store);
+    let i = broker.open(check(request(SelectionMode::Single)).unwrap(), None, TimeoutAction::Cancel).unwrap();
+    let moved = broker.set_remaining(&i.id, 3600).unwrap();
+    assert!(moved.remaining(Utc::now()) > 3500);
+    assert_eq!(broker.set_remaining(&i.id, 5).unwrap_err().field.as_deref(), Some("remaining_seconds"));
+    let cancelled = broker.submit(&i.id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
+    assert_eq!(cancelled.action_status, ActionStatus::Cancelled);
+}

@@ -1,0 +1,17 @@
+//! Choices: an agent asks the person a structured question (seed 002). The request
+//! contract and its checks, the broker that owns interactions and answers, and the
+//! person's interaction settings.
+
+pub mod broker;
+pub mod request;
+pub mod settings;
+
+pub use broker::{Broker, Interaction, Submission, TimeoutAction};
+pub use request::{
+    ActionStatus, ChoiceOption, ChoiceRequest, ChoiceResponse, Selection, SelectionMode, Transport, check,
+};
+
+/// Compare secrets in time independent of where they differ.
+pub fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
