@@ -88,19 +88,7 @@ pub struct Broker<'a> {
     store: &'a Store,
 }
 
-fn row_to(
-    r: &rusqlite::Row<'_>,
-) -> rusqlite::Result<(
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    Option<String>,
-)> {
+fn row_to(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
 }
 
