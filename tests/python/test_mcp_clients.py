@@ -9,7 +9,8 @@ SDK_MAJOR = int(version("mcp").split(".")[0])
 
 EXPECTED_TOOLS = {
     "active_project", "create_project", "edit_project", "forget", "get_last_handover", "get_project",
-    "list_memory", "list_projects", "lock_context", "project_context", "recall_context", "remember",
+    "list_memory", "list_projects", "lock_context", "project_context", "provide_choice", "recall_context",
+    "remember",
     "resolve_blocker", "resolve_project", "save_handover", "search_memory", "select_project_for_session",
     "set_workspace_id",
 }

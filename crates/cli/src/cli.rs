@@ -41,6 +41,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Print the local API token (created on first use)
     Token,
+    /// Answer, list and configure the questions agents ask
+    Choice(ChoiceArgs),
     /// Show or change settings (auto_pause_days, preamble_max_*)
     Config {
         /// Setting to show or change (all when omitted)
@@ -273,4 +275,53 @@ pub struct ResolveArgs {
     /// An MCP root (file:// URI or directory; repeatable)
     #[arg(long, value_name = "URI")]
     pub root: Vec<String>,
+}
+
+/// `choice`.
+#[derive(Debug, Args)]
+pub struct ChoiceArgs {
+    #[command(subcommand)]
+    pub action: ChoiceAction,
+}
+
+/// Subcommands of `choice`.
+#[derive(Debug, Subcommand)]
+pub enum ChoiceAction {
+    /// Answer a question in this terminal (arrows, space, enter; Esc cancels)
+    Answer {
+        /// Interaction id (the agent's session_id)
+        id: String,
+        /// The interaction's token, from the command the agent printed
+        #[arg(long)]
+        token: String,
+    },
+    /// List the questions still waiting
+    List,
+    /// Show or change interaction settings (saved in choice-settings.json)
+    Settings {
+        /// auto, native, web, terminal or elicitation
+        #[arg(long)]
+        transport: Option<String>,
+        /// Replace every timeout with this many seconds (0 removes the override)
+        #[arg(long)]
+        timeout_override: Option<u32>,
+        /// cancel or use_defaults
+        #[arg(long)]
+        timeout_action: Option<String>,
+        /// Seconds a call waits before answering `pending`
+        #[arg(long)]
+        wait_limit_seconds: Option<u32>,
+        /// Show option descriptions (true/false)
+        #[arg(long)]
+        show_descriptions: Option<bool>,
+        /// Show text box placeholders (true/false)
+        #[arg(long)]
+        show_placeholder: Option<bool>,
+        /// Offer note fields (true/false)
+        #[arg(long)]
+        capture_annotations: Option<bool>,
+        /// Submit single-choice questions on the first click (true/false)
+        #[arg(long)]
+        single_submit: Option<bool>,
+    },
 }

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Export(args) => commands::transfer::export(&ctx, args),
         Command::Import(args) => commands::transfer::import(&ctx, args),
         Command::Token => commands::memory::token(&ctx),
+        Command::Choice(args) => commands::choice::run(&ctx, args),
         Command::Config { key, value } => commands::memory::config(&ctx, key, value),
     });
     match result {

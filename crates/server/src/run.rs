@@ -95,6 +95,8 @@ pub async fn start_with_store(
     let url = format!("http://{addr}/mcp");
     let mut state = AppState::new(store, surfaces, config.pick_timeout, None);
     state.conformance_fixtures = config.conformance_fixtures;
+    state.data_dir = Some(config.data_dir.clone());
+    state.base_url = Some(format!("http://{addr}"));
     let state = Arc::new(state);
     let token = crate::token::load_or_create(&config.data_dir).map_err(|e| {
         StartError::Other(format!("cannot create the API token in {}: {e}", config.data_dir.display()))

@@ -37,6 +37,12 @@ pub struct AppState {
     pub local: Option<LocalContext>,
     /// Also serve the MCP conformance suite's fixtures (tests only).
     pub conformance_fixtures: bool,
+    /// Data directory (settings files, the data dir the terminal command names).
+    pub data_dir: Option<std::path::PathBuf>,
+    /// `http://127.0.0.1:PORT` when serving HTTP (for page URLs).
+    pub base_url: Option<String>,
+    /// Wakes calls waiting for an interaction's answer.
+    pub answered: tokio::sync::Notify,
     /// Sessions whose roots were already asked for.
     roots_asked: Mutex<HashSet<String>>,
     /// Resource subscriptions: (session, URI) → the client to notify.
@@ -57,6 +63,9 @@ impl AppState {
             pick_timeout,
             local,
             conformance_fixtures: false,
+            data_dir: None,
+            base_url: None,
+            answered: tokio::sync::Notify::new(),
             roots_asked: Mutex::new(HashSet::new()),
             subscriptions: Mutex::new(HashMap::new()),
         }

@@ -101,7 +101,10 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
         cwd: hints.cwd,
         env_project: hints.env_project,
     };
-    let state = Arc::new(AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(local)));
+    let data_dir = store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf());
+    let mut state = AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(local));
+    state.data_dir = data_dir;
+    let state = Arc::new(state);
     let service = MooringMcp::new(state)
         .serve(rmcp::transport::stdio())
         .await

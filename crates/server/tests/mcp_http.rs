@@ -28,6 +28,7 @@ async fn tools_are_listed_with_schemas_on_both_generations() {
                 "list_projects",
                 "lock_context",
                 "project_context",
+                "provide_choice",
                 "recall_context",
                 "remember",
                 "resolve_blocker",

@@ -1,5 +1,6 @@
 //! One module per top-level command.
 
+pub mod choice;
 pub mod memory;
 pub mod projects;
 pub mod resolve;

@@ -64,6 +64,7 @@ pub struct ChoiceOption {
 
 /// A question for the person.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct ChoiceRequest {
     /// Short title.
     pub title: String,

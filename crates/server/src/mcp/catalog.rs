@@ -20,7 +20,10 @@ focus project chosen in the Mooring tray.
 take the recommended one), call select_project_for_session, then retry the call.
 - Start a session with get_last_handover; before you stop, save_handover with what was done and \
 what comes next.
-- Clients without sessions (MCP 2026-07-28) pass `project` on every project-scoped call.";
+- Clients without sessions (MCP 2026-07-28) pass `project` on every project-scoped call.
+- Ask the person with provide_choice instead of guessing when there are more than two viable \
+paths, before a destructive action, or when configuration is missing; say in `prompt` what \
+the task is and why the choice is needed.";
 
 /// Tools that need the session's project before they run.
 pub const PROJECT_SCOPED: &[&str] = &[
@@ -169,6 +172,17 @@ pub fn tools() -> Vec<Tool> {
              with their latest version and age.",
             READ,
         ),
+        tool::<super::tools_choice::ProvideChoice, mooring_core::choice::ChoiceResponse>(
+            "provide_choice",
+            "Ask the person a structured question and get a normalized answer. Ask (instead of \
+             guessing) when there are more than two viable paths, before a destructive action, or \
+             when configuration is missing. `prompt` must carry the task context and why the \
+             choice is needed; mark the option you would pick as recommended. Modes: single, multi, \
+             text_input, hybrid. The answer comes from the client's own form (elicitation), the \
+             browser page or a terminal; cancel is always possible. If the result is `pending` or \
+             `pending_terminal_launch`, call again with {\"session_id\": …} for the answer.",
+            Hints { read_only: false, destructive: false, idempotent: false },
+        ),
         tool::<params::ProjectContext, outputs::Scoped<outputs::Context>>(
             "project_context",
             "The project's context preamble: description, open blockers, recent decisions, the last \
@@ -186,7 +200,7 @@ mod tests {
     #[test]
     fn every_tool_has_a_description_and_both_schemas() {
         let tools = tools();
-        assert_eq!(tools.len(), 18);
+        assert_eq!(tools.len(), 19);
         for t in &tools {
             assert!(t.description.as_deref().is_some_and(|d| d.len() > 20), "{}", t.name);
             assert_eq!(t.input_schema.get("type").and_then(|v| v.as_str()), Some("object"), "{}", t.name);

@@ -11,6 +11,7 @@ pub mod outputs;
 pub mod params;
 pub mod resources;
 pub mod results;
+mod tools_choice;
 mod tools_handover;
 mod tools_memory;
 mod tools_projects;
@@ -198,6 +199,12 @@ impl ServerHandler for MooringMcp {
             "lock_context" => scoped!(params::LockContext, tools_memory::lock),
             "recall_context" => scoped!(params::RecallContext, tools_memory::recall),
             "project_context" => scoped!(params::ProjectContext, tools_memory::context),
+            "provide_choice" => {
+                let p = args!(tools_choice::ProvideChoice);
+                let responses = request.input_responses.as_ref();
+                let request_state = request.request_state.as_deref();
+                return Ok(tools_choice::provide(state, &caller, &ctx, p, responses, request_state).await);
+            }
             "search_memory" => {
                 let p = args!(params::SearchMemory);
                 if p.all_projects {

@@ -88,6 +88,8 @@ pub struct TestClient {
     pub last_schema: Arc<Mutex<Option<Value>>>,
     pub roots: Option<Vec<String>>,
     pub updates: Arc<Mutex<Vec<String>>>,
+    /// Content to accept elicitations with (instead of `{"project": elicit_answer}`).
+    pub elicit_content: Option<Value>,
 }
 
 impl TestClient {
@@ -101,7 +103,8 @@ impl TestClient {
 
 impl ClientHandler for TestClient {
     fn get_info(&self) -> ClientConfig {
-        let caps = match (&self.elicit_answer, &self.roots) {
+        let asks = self.elicit_answer.is_some() || self.elicit_content.is_some();
+        let caps = match (asks.then_some(()), &self.roots) {
             (Some(_), Some(_)) => ClientCapabilities::builder().enable_elicitation().enable_roots().build(),
             (Some(_), None) => ClientCapabilities::builder().enable_elicitation().build(),
             (None, Some(_)) => ClientCapabilities::builder().enable_roots().build(),
@@ -118,6 +121,9 @@ impl ClientHandler for TestClient {
         self.elicitations.fetch_add(1, Ordering::SeqCst);
         if let ElicitRequestParams::FormElicitationParams { requested_schema, .. } = &request {
             *self.last_schema.lock().unwrap() = serde_json::to_value(requested_schema).ok();
+        }
+        if let Some(content) = &self.elicit_content {
+            return Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content.clone()));
         }
         Ok(match &self.elicit_answer {
             Some(slug) if slug == "decline" => ElicitResult::new(ElicitationAction::Decline),

@@ -1,0 +1,316 @@
+//! `provide_choice`: ask the person, on the surface that fits, and wait (bounded) for the
+//! answer; past the wait limit answer `pending` so the agent can follow up.
+
+use std::time::{Duration, Instant};
+
+use mooring_core::choice::settings::ChoiceSettings;
+use mooring_core::choice::{
+    ActionStatus, Broker, ChoiceRequest, ChoiceResponse, Interaction, Selection, SelectionMode, Submission,
+    Transport, check,
+};
+use mooring_core::{Error, Result as CoreResult};
+use rmcp::model::{
+    CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest,
+    InputRequests, InputRequiredResult, InputResponses, ProgressNotificationParam,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::results::{fail, ok};
+use crate::caller::Caller;
+use crate::state::AppState;
+
+/// Key of the choice in an MRTR round.
+const INPUT_KEY: &str = "mooring_choice";
+
+/// `provide_choice` arguments: a new question, or `session_id` to follow one up.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ProvideChoice {
+    /// The question (omit when following up with `session_id`).
+    #[serde(flatten)]
+    pub request: ChoiceRequest,
+    /// Follow up an earlier interaction: returns its answer, or keeps waiting.
+    #[serde(default)]
+    pub session_id: Option<String>,
+}
+
+fn settings(state: &AppState) -> ChoiceSettings {
+    state.data_dir.as_deref().and_then(|d| ChoiceSettings::load(d).ok()).unwrap_or_default()
+}
+
+/// Run the tool.
+pub async fn provide(
+    state: &AppState,
+    caller: &Caller,
+    ctx: &RequestContext<RoleServer>,
+    p: ProvideChoice,
+    responses: Option<&InputResponses>,
+    request_state: Option<&str>,
+) -> CallToolResponse {
+    match run(state, caller, ctx, p, responses, request_state).await {
+        Ok(r) => r,
+        Err(e) => fail(&e).into(),
+    }
+}
+
+async fn run(
+    state: &AppState,
+    caller: &Caller,
+    ctx: &RequestContext<RoleServer>,
+    p: ProvideChoice,
+    responses: Option<&InputResponses>,
+    request_state: Option<&str>,
+) -> CoreResult<CallToolResponse> {
+    let broker = Broker::new(&state.store);
+    let settings = settings(state);
+    // A 2026-07-28 retry carrying the person's elicitation answer.
+    if let (Some(id), Some(answer)) = (request_state, responses.and_then(|r| r.get(INPUT_KEY))) {
+        let i = broker.get(id)?;
+        let response = submit_elicited(&broker, &i, answer)?;
+        state.answered.notify_waiters();
+        return Ok(ok(&response).into());
+    }
+    if let Some(id) = p.session_id.as_deref() {
+        let i = broker.get(id)?;
+        return Ok(ok(&wait(state, ctx, &broker, &i.id, &settings, None).await?).into());
+    }
+    let mut checked = check(p.request)?;
+    if let Some(t) = settings.timeout_override {
+        checked.timeout = t;
+    }
+    let requested = match checked.request.transport {
+        Transport::Auto => settings.transport,
+        t => t,
+    };
+    let fits_elicitation = caller.elicitation && !checked.request.allow_option_annotations;
+    let transport = match requested {
+        Transport::Auto if fits_elicitation => Transport::Elicitation,
+        Transport::Auto | Transport::Native if state.base_url.is_some() => Transport::Web,
+        Transport::Auto | Transport::Native => Transport::Terminal,
+        Transport::Elicitation if !caller.elicitation => {
+            return Err(Error::invalid(
+                "transport",
+                "this client did not declare elicitation; use auto, web or terminal",
+            ));
+        }
+        Transport::Elicitation if checked.request.allow_option_annotations => {
+            return Err(Error::invalid(
+                "transport",
+                "per-option notes do not fit an elicitation form; use web or terminal",
+            ));
+        }
+        Transport::Web if state.base_url.is_none() => {
+            return Err(Error::invalid(
+                "transport",
+                "no web page without the HTTP server; start `mooring serve` or use terminal",
+            ));
+        }
+        t => t,
+    };
+    let interaction = broker.open(checked, caller.session_id.as_deref(), settings.timeout_action)?;
+    match transport {
+        Transport::Terminal => Ok(ok(&terminal_launch(state, &interaction)).into()),
+        Transport::Elicitation if !caller.legacy => {
+            let mut requests = InputRequests::new();
+            requests.insert(
+                INPUT_KEY.to_owned(),
+                InputRequest::Elicitation(ElicitRequest::new(elicitation(&interaction)?)),
+            );
+            Ok(InputRequiredResult::new(Some(requests), Some(interaction.id.clone())).into())
+        }
+        Transport::Elicitation => {
+            let timeout = Duration::from_secs(u64::from(interaction.checked.timeout));
+            let result =
+                ctx.peer.create_elicitation_with_timeout(elicitation(&interaction)?, Some(timeout)).await;
+            let response = match result {
+                Ok(r) => {
+                    submit_elicited(&broker, &interaction, &serde_json::to_value(r).unwrap_or(Value::Null))?
+                }
+                Err(_) => {
+                    broker.get(&interaction.id)?.response.unwrap_or_else(|| pending(state, &interaction))
+                }
+            };
+            Ok(ok(&response).into())
+        }
+        _ => {
+            if let Some(url) = page_url(state, &interaction) {
+                tracing::info!(%url, "a question is waiting in the browser");
+            }
+            Ok(ok(&wait(state, ctx, &broker, &interaction.id, &settings, Some(&interaction)).await?).into())
+        }
+    }
+}
+
+/// Wait for the answer up to the wait limit, with progress notifications.
+async fn wait(
+    state: &AppState,
+    ctx: &RequestContext<RoleServer>,
+    broker: &Broker<'_>,
+    id: &str,
+    settings: &ChoiceSettings,
+    fresh: Option<&Interaction>,
+) -> CoreResult<ChoiceResponse> {
+    let started = Instant::now();
+    let limit = Duration::from_secs(u64::from(settings.wait_limit_seconds));
+    let token = ctx.meta.get_progress_token();
+    let mut last_progress = Instant::now();
+    loop {
+        let i = broker.get(id)?;
+        if let Some(r) = i.response {
+            return Ok(r);
+        }
+        if started.elapsed() >= limit {
+            return Ok(pending(state, fresh.unwrap_or(&i)));
+        }
+        if let Some(t) = &token
+            && last_progress.elapsed() >= Duration::from_secs(5)
+        {
+            last_progress = Instant::now();
+            let waited = started.elapsed().as_secs_f64();
+            let p = ProgressNotificationParam::new(t.clone(), waited)
+                .with_message(format!("waiting for the person ({}s left)", i.remaining(chrono::Utc::now())));
+            let _ = ctx.peer.notify_progress(p).await;
+        }
+        // Answers from this process wake us at once; the terminal writes from another
+        // process, so look again every 200 ms too.
+        let _ = tokio::time::timeout(Duration::from_millis(200), state.answered.notified()).await;
+    }
+}
+
+fn page_url(state: &AppState, i: &Interaction) -> Option<String> {
+    state.base_url.as_ref().map(|b| format!("{b}/choice/{}?t={}", i.id, i.token))
+}
+
+fn terminal_command(state: &AppState, i: &Interaction) -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_owned))
+        .unwrap_or_else(|| "mooring".into());
+    let exe = if exe.ends_with("mooring") { exe } else { "mooring".to_owned() };
+    let data = state.data_dir.as_ref().map(|d| format!(" --data-dir '{}'", d.display())).unwrap_or_default();
+    format!("{exe}{data} choice answer {} --token {}", i.id, i.token)
+}
+
+fn pending(state: &AppState, i: &Interaction) -> ChoiceResponse {
+    let url = page_url(state, i);
+    let summary = format!(
+        "Still waiting for the person ({}s left{}). Call provide_choice with {{\"session_id\": \"{}\"}} to keep waiting.",
+        i.remaining(chrono::Utc::now()),
+        url.as_ref().map(|u| format!("; they can answer at {u}")).unwrap_or_default(),
+        i.id
+    );
+    ChoiceResponse {
+        action_status: ActionStatus::Pending,
+        selection: Selection { url, summary, session_id: i.id.clone(), ..Selection::default() },
+        surface: None,
+        warnings: i.checked.warnings.clone(),
+    }
+}
+
+fn terminal_launch(state: &AppState, i: &Interaction) -> ChoiceResponse {
+    let command = terminal_command(state, i);
+    ChoiceResponse {
+        action_status: ActionStatus::PendingTerminalLaunch,
+        selection: Selection {
+            url: Some(command.clone()),
+            summary: format!(
+                "Run this in a terminal the person can see: {command}  Then call provide_choice with \
+                 {{\"session_id\": \"{}\"}} for the answer. The session is single-use.",
+                i.id
+            ),
+            session_id: i.id.clone(),
+            ..Selection::default()
+        },
+        surface: Some("terminal".into()),
+        warnings: i.checked.warnings.clone(),
+    }
+}
+
+/// The question as an elicitation form.
+fn elicitation(i: &Interaction) -> CoreResult<ElicitRequestParams> {
+    let r = &i.checked.request;
+    let titled: Vec<Value> = r
+        .options
+        .iter()
+        .map(|o| {
+            let rec = if o.recommended { " (recommended)" } else { "" };
+            json!({ "const": o.id, "title": format!("{}{rec}", o.label) })
+        })
+        .collect();
+    let mut props = serde_json::Map::new();
+    let mut required = Vec::new();
+    match i.checked.mode {
+        SelectionMode::Single => {
+            let mut f = json!({ "type": "string", "title": "Choice", "oneOf": titled });
+            if let Some(d) = r.default_selection_ids.first() {
+                f["default"] = json!(d);
+            }
+            props.insert("choice".into(), f);
+            required.push("choice");
+        }
+        SelectionMode::Multi | SelectionMode::Hybrid => {
+            let mut f = json!({ "type": "array", "title": "Choices", "items": { "anyOf": titled },
+                                "minItems": i.checked.min, "maxItems": i.checked.max });
+            if !r.default_selection_ids.is_empty() {
+                f["default"] = json!(r.default_selection_ids);
+            }
+            props.insert("choices".into(), f);
+            if i.checked.mode == SelectionMode::Multi {
+                required.push("choices");
+            }
+        }
+        SelectionMode::TextInput => {}
+    }
+    if matches!(i.checked.mode, SelectionMode::TextInput | SelectionMode::Hybrid) {
+        let desc = r.placeholder.clone().unwrap_or_else(|| "Your answer".into());
+        props.insert("text".into(), json!({ "type": "string", "title": "Answer", "description": desc }));
+        if i.checked.mode == SelectionMode::TextInput {
+            required.push("text");
+        }
+    }
+    if r.allow_global_annotation {
+        props.insert("note".into(), json!({ "type": "string", "title": "Note (optional)" }));
+    }
+    let mut message = format!("{}\n\n{}", r.title, r.prompt);
+    for o in r.options.iter().filter(|o| o.description.is_some()) {
+        message.push_str(&format!("\n- {}: {}", o.label, o.description.as_deref().unwrap_or_default()));
+    }
+    let schema = json!({ "type": "object", "properties": props, "required": required });
+    let requested_schema = serde_json::from_value(schema).map_err(|e| {
+        Error::invalid("selection_mode", format!("this question does not fit an elicitation form: {e}"))
+    })?;
+    Ok(ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema })
+}
+
+fn submit_elicited(broker: &Broker<'_>, i: &Interaction, answer: &Value) -> CoreResult<ChoiceResponse> {
+    let result: ElicitResult = serde_json::from_value(answer.clone()).map_err(|e| {
+        Error::invalid("input_responses", format!("the elicitation answer is unreadable: {e}"))
+    })?;
+    if i.status != "pending" {
+        return i.response.clone().ok_or_else(|| Error::conflict("session_id", "interaction already closed"));
+    }
+    let sub = match result.action {
+        ElicitationAction::Accept => {
+            let c = result.content.unwrap_or(Value::Null);
+            let ids = match (c.get("choice"), c.get("choices")) {
+                (Some(Value::String(s)), _) => Some(vec![s.clone()]),
+                (_, Some(Value::Array(a))) => {
+                    Some(a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+                }
+                _ if i.checked.mode == SelectionMode::Hybrid => Some(Vec::new()),
+                _ => None,
+            };
+            Submission {
+                cancel: false,
+                selected_ids: ids,
+                custom_input: c.get("text").and_then(Value::as_str).map(str::to_owned),
+                option_annotations: Default::default(),
+                global_annotation: c.get("note").and_then(Value::as_str).map(str::to_owned),
+            }
+        }
+        _ => Submission { cancel: true, ..Submission::default() },
+    };
+    broker.submit(&i.id, &sub, "elicitation")
+}
