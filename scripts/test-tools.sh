@@ -17,10 +17,15 @@ if [ ! -x "$dir/conformance/node_modules/.bin/conformance" ]; then
     @modelcontextprotocol/conformance@0.1.16 >/dev/null
 fi
 
+if [ ! -d "$dir/ui/node_modules/playwright-core" ]; then
+  echo "Installing playwright-core@1.64 into $dir/ui (it drives Debian's chromium; no browser download)"
+  npm install --prefix "$dir/ui" --no-fund --no-audit --loglevel=error playwright-core@1.64 >/dev/null
+fi
+
 for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
   name=${spec%%:*}; pkg=${spec#*:}
   venv="$dir/$name"
-  if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/pip" show "${pkg%%==*}" 2>/dev/null | grep -q "Version: ${pkg##*==}"; then
+  if [ ! -x "$venv/bin/pytest" ] || ! "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('${pkg%%==*}') != '${pkg##*==}')" 2>/dev/null; then
     echo "Installing $pkg and pytest into $venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --disable-pip-version-check "$pkg" pytest anyio

@@ -49,7 +49,8 @@ pub fn router(
     Router::new()
         .route("/health", get(health))
         .nest_service("/mcp", mcp)
-        .merge(crate::rest::router(state, token))
+        .merge(crate::rest::router(state.clone(), token))
+        .merge(crate::pages::router(state))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(config.max_body_bytes))
         .layer(middleware::from_fn(guard))
 }

@@ -7,6 +7,7 @@ pub mod config;
 pub mod endpoint;
 pub mod http;
 pub mod mcp;
+pub mod pages;
 pub mod rest;
 pub mod run;
 pub mod session_store;

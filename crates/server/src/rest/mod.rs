@@ -31,6 +31,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/projects/{slug}/memory"),
     ("GET", "/api/v1/projects/{slug}/events"),
     ("GET", "/api/v1/projects/{slug}/context"),
+    ("GET", "/api/v1/choices"),
 ];
 
 /// Shared state plus the token.
@@ -51,6 +52,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}/memory", get(memory::list).post(memory::add))
         .route("/projects/{slug}/events", get(projects::events))
         .route("/projects/{slug}/context", get(memory::context))
+        .route("/choices", get(open_choices))
         .fallback(|| async { ApiError::no_route() })
         .layer(middleware::from_fn_with_state(api.clone(), require_token))
         .with_state(api);
@@ -68,4 +70,22 @@ async fn require_token(State(api): State<Api>, request: Request, next: Next) -> 
         Some(t) if crate::token::matches(&api.token, t) => next.run(request).await,
         _ => ApiError::unauthorized().into_response(),
     }
+}
+
+/// `GET /choices`: the questions still waiting, with the page URL of each.
+async fn open_choices(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let open = mooring_core::choice::Broker::new(&api.state.store).open_list()?;
+    let now = chrono::Utc::now();
+    let items: Vec<serde_json::Value> = open
+        .iter()
+        .map(|i| {
+            serde_json::json!({
+                "id": i.id,
+                "title": i.checked.request.title,
+                "remaining_seconds": i.remaining(now),
+                "url": format!("/choice/{}?t={}", i.id, i.token),
+            })
+        })
+        .collect();
+    Ok(axum::Json(serde_json::json!({ "open": items })))
 }

@@ -1,0 +1,145 @@
+//! The pages: one question (`/choice/{id}?t=TOKEN`, reachable only with that
+//! interaction's token) and the list of open questions (`/?token=LOCAL_TOKEN`). Plain
+//! HTML and JS from `ui/`, talking to the JSON routes and WebSocket below.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use mooring_core::choice::{Broker, Interaction, Submission};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::rest::ApiError;
+use crate::state::AppState;
+
+const CHOICE_HTML: &str = include_str!("../../../../ui/choice.html");
+const INDEX_HTML: &str = include_str!("../../../../ui/index.html");
+const STYLE_CSS: &str = include_str!("../../../../ui/style.css");
+
+/// `?t=` on every per-interaction route.
+#[derive(Debug, Deserialize)]
+pub struct Token {
+    t: String,
+}
+
+/// The page routes.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(INDEX_HTML) }))
+        .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
+        .route("/choice/{id}", get(page))
+        .route("/choice/{id}/state", get(view))
+        .route("/choice/{id}/answer", post(answer))
+        .route("/choice/{id}/deadline", post(deadline))
+        .route("/choice/{id}/ws", get(ws))
+        .with_state(state)
+}
+
+fn open(state: &AppState, id: &str, t: &str) -> Result<Interaction, ApiError> {
+    Ok(Broker::new(&state.store).get_with_token(id, t)?)
+}
+
+/// What the page renders.
+pub fn to_view(i: &Interaction) -> Value {
+    json!({
+        "id": i.id,
+        "request": i.checked.request,
+        "mode": i.checked.mode,
+        "min": i.checked.min,
+        "max": i.checked.max,
+        "status": i.status,
+        "remaining_seconds": i.remaining(chrono::Utc::now()),
+        "response": i.response,
+        "settings": Value::Null,
+    })
+}
+
+async fn page(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+) -> Response {
+    match open(&state, &id, &q.t) {
+        Ok(_) => Html(CHOICE_HTML).into_response(),
+        Err(_) => {
+            (StatusCode::NOT_FOUND, Html("<p>This question does not exist, or the link is incomplete.</p>"))
+                .into_response()
+        }
+    }
+}
+
+async fn view(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+) -> Result<Json<Value>, ApiError> {
+    let i = open(&state, &id, &q.t)?;
+    let mut v = to_view(&i);
+    if let Some(dir) = &state.data_dir {
+        v["settings"] = serde_json::to_value(
+            mooring_core::choice::settings::ChoiceSettings::load(dir).unwrap_or_default(),
+        )
+        .unwrap_or(Value::Null);
+    }
+    Ok(Json(v))
+}
+
+async fn answer(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+    Json(sub): Json<Submission>,
+) -> Result<Json<Value>, ApiError> {
+    open(&state, &id, &q.t)?;
+    let response = Broker::new(&state.store).submit(&id, &sub, "web")?;
+    state.answered.notify_waiters();
+    Ok(Json(json!(response)))
+}
+
+/// Body of `/deadline`.
+#[derive(Debug, Deserialize)]
+pub struct NewDeadline {
+    remaining_seconds: u32,
+}
+
+async fn deadline(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+    Json(body): Json<NewDeadline>,
+) -> Result<Json<Value>, ApiError> {
+    open(&state, &id, &q.t)?;
+    let i = Broker::new(&state.store).set_remaining(&id, body.remaining_seconds)?;
+    state.answered.notify_waiters();
+    Ok(Json(to_view(&i)))
+}
+
+async fn ws(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    open(&state, &id, &q.t)?;
+    Ok(upgrade.on_upgrade(move |socket| tick(socket, state, id)))
+}
+
+/// Push the server's remaining time and status every second (and at once on changes),
+/// until the interaction closes or the page goes away.
+async fn tick(mut socket: WebSocket, state: Arc<AppState>, id: String) {
+    loop {
+        let Ok(i) = Broker::new(&state.store).get(&id) else { return };
+        let msg = json!({ "remaining_seconds": i.remaining(chrono::Utc::now()), "status": i.status, "response": i.response });
+        if socket.send(Message::Text(msg.to_string().into())).await.is_err() || i.status != "pending" {
+            return;
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(1), state.answered.notified()).await;
+    }
+}

