@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
+# Tests must never pop up a browser on a developer's desktop.
+export MOORING_OPEN_BROWSER=0
 
 echo "== format and lints"
 cargo fmt --all -- --check

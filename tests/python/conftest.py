@@ -18,6 +18,7 @@ def server(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
+        env={**os.environ, "MOORING_OPEN_BROWSER": "0"},
     )
     lines = []
     while True:

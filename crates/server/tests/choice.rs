@@ -86,10 +86,12 @@ async fn terminal_hand_off_then_follow_up() {
 #[tokio::test(flavor = "multi_thread")]
 async fn pending_past_the_wait_limit_and_after_a_restart() {
     let mut srv = TestServer::start().await;
-    std::fs::write(srv.dir.path().join("choice-settings.json"), r#"{ "wait_limit_seconds": 1 }"#).unwrap();
-    let c = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    std::fs::write(srv.dir.path().join("choice-settings.json"), r#"{ "wait_limit_seconds": 3 }"#).unwrap();
+    let handler = TestClient::default();
+    let c = connect(&srv.url, Gen::Legacy, handler.clone(), &[]).await;
     let r = ok(&call(&c, "provide_choice", question("single")).await);
     assert_eq!(r["action_status"], "pending");
+    assert!(handler.progress.load(std::sync::atomic::Ordering::SeqCst) >= 1, "progress while waiting");
     let id = r["selection"]["session_id"].as_str().unwrap().to_owned();
     let url = r["selection"]["url"].as_str().unwrap();
     assert!(url.starts_with(&format!("{}/choice/{id}?t=", srv.base())), "{url}");

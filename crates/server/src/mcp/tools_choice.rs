@@ -22,6 +22,9 @@ use super::results::{fail, ok};
 use crate::caller::Caller;
 use crate::state::AppState;
 
+/// How often a waiting call tells the client it is still alive.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
 /// Key of the choice in an MRTR round.
 const INPUT_KEY: &str = "mooring_choice";
 
@@ -135,10 +138,19 @@ async fn run(
             Ok(ok(&response).into())
         }
         _ => {
-            if let Some(url) = page_url(state, &interaction) {
+            let url = page_url(state, &interaction);
+            if let Some(url) = &url {
                 tracing::info!(%url, "a question is waiting in the browser");
+                if requested == Transport::Auto || requested == Transport::Web {
+                    open_browser(url);
+                }
             }
-            Ok(ok(&wait(state, ctx, &broker, &interaction.id, &settings, Some(&interaction)).await?).into())
+            let mut response =
+                wait(state, ctx, &broker, &interaction.id, &settings, Some(&interaction)).await?;
+            if response.selection.url.is_none() {
+                response.selection.url = url;
+            }
+            Ok(ok(&response).into())
         }
     }
 }
@@ -165,7 +177,7 @@ async fn wait(
             return Ok(pending(state, fresh.unwrap_or(&i)));
         }
         if let Some(t) = &token
-            && last_progress.elapsed() >= Duration::from_secs(5)
+            && last_progress.elapsed() >= PROGRESS_EVERY
         {
             last_progress = Instant::now();
             let waited = started.elapsed().as_secs_f64();
@@ -176,6 +188,25 @@ async fn wait(
         // Answers from this process wake us at once; the terminal writes from another
         // process, so look again every 200 ms too.
         let _ = tokio::time::timeout(Duration::from_millis(200), state.answered.notified()).await;
+    }
+}
+
+/// Open the page in the person's browser when there is a desktop session to show it
+/// (`MOORING_OPEN_BROWSER=0` turns this off, as tests do).
+fn open_browser(url: &str) {
+    let wanted = std::env::var("MOORING_OPEN_BROWSER").map(|v| v != "0").unwrap_or(true);
+    let display =
+        ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+    if wanted && display {
+        let spawned = std::process::Command::new("xdg-open")
+            .arg(url)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if let Err(e) = spawned {
+            tracing::info!(error = %e, "could not open a browser; the URL is in the result");
+        }
     }
 }
 

@@ -90,6 +90,8 @@ pub struct TestClient {
     pub updates: Arc<Mutex<Vec<String>>>,
     /// Content to accept elicitations with (instead of `{"project": elicit_answer}`).
     pub elicit_content: Option<Value>,
+    /// Progress notifications received.
+    pub progress: Arc<AtomicUsize>,
 }
 
 impl TestClient {
@@ -132,6 +134,14 @@ impl ClientHandler for TestClient {
             }
             None => ElicitResult::new(ElicitationAction::Decline),
         })
+    }
+
+    async fn on_progress(
+        &self,
+        _params: rmcp::model::ProgressNotificationParam,
+        _ctx: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.progress.fetch_add(1, Ordering::SeqCst);
     }
 
     async fn on_resource_updated(
