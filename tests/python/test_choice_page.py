@@ -153,3 +153,14 @@ async def test_reentry_from_the_root_page(server):
     # A page for this question is not reachable with another token.
     status, _ = await asyncio.to_thread(get, server["url"].replace("/mcp", f"/choice/{qid}/state?t=wrong"))
     assert status == 404
+
+
+@pytest.mark.anyio
+async def test_settings_panel_persists(server):
+    steps = [{"expectText": ["options", "already in the cluster"]}, {"click": "settings-toggle"},
+             {"clickSelector": "[data-setting=show_descriptions]"}, {"click": "save-settings"},
+             {"expectNoText": ["options", "already in the cluster"]}, {"click": "option-etcd"}, {"click": "submit"}]
+    r = await ask_and_answer(server, question("single"), steps)
+    assert r["selection"]["selected_ids"] == ["etcd"]
+    saved = json.loads((server["data"] / "choice-settings.json").read_text())
+    assert saved["show_descriptions"] is False and saved["wait_limit_seconds"] == 60

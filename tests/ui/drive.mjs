@@ -22,6 +22,8 @@ try {
   for (const s of steps) {
     if (s.open) await page.goto(new URL(s.open, url).href);
     else if (s.click) await el(s.click).click();
+    else if (s.clickSelector) await page.locator(s.clickSelector).click();
+    else if (s.expectNoText) await page.waitForFunction(([id, t]) => !(document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectNoText, { timeout: 8000 });
     else if (s.fill) await el(s.fill[0]).fill(s.fill[1]);
     else if (s.expectDisabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === true, s.expectDisabled, { timeout: 5000 });
     else if (s.expectEnabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === false, s.expectEnabled, { timeout: 5000 });
