@@ -235,8 +235,15 @@ pub fn content_and_title(content: &str, title: Option<&str>) -> Result<(String, 
     Ok((content.to_owned(), title))
 }
 
-/// Record a decision, blocker, summary or note.
-pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>) -> Result<Entry> {
+/// A validated entry, ready to write.
+struct Prepared {
+    kind: Kind,
+    title: String,
+    content: String,
+    tags: String,
+}
+
+fn prepare(new: &NewEntry) -> Result<Prepared> {
     let kind = Kind::parse("kind", &new.kind)?;
     if matches!(kind, Kind::Handover | Kind::ContextCarry) {
         return Err(Error::invalid(
@@ -246,31 +253,46 @@ pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>
     }
     let (content, title) = content_and_title(&new.content, new.title.as_deref())?;
     let tags = tags("tags", &new.tags)?.join(" ");
+    Ok(Prepared { kind, title, content, tags })
+}
+
+fn insert(
+    tx: &rusqlite::Connection,
+    project: &Project,
+    p: &Prepared,
+    session: Option<&str>,
+    stamp: &str,
+) -> Result<i64> {
+    q::insert(
+        tx,
+        &NewMemory {
+            project_id: project.id,
+            kind: p.kind.as_str(),
+            title: &p.title,
+            content: &p.content,
+            tags: &p.tags,
+            status: (p.kind == Kind::Blocker).then_some("open"),
+            data: None,
+            session_id: session,
+            now: stamp,
+        },
+    )
+}
+
+/// Record a decision, blocker, summary or note.
+pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>) -> Result<Entry> {
+    let entry = prepare(new)?;
     store.write(|tx| {
         let project = writable(tx, slug)?;
         let stamp = now();
-        let status = (kind == Kind::Blocker).then_some("open");
-        let id = q::insert(
-            tx,
-            &NewMemory {
-                project_id: project.id,
-                kind: kind.as_str(),
-                title: &title,
-                content: &content,
-                tags: &tags,
-                status,
-                data: None,
-                session_id: session,
-                now: &stamp,
-            },
-        )?;
+        let id = insert(tx, &project, &entry, session, &stamp)?;
         projects::mark_used(tx, project.id, &stamp)?;
         events::record(
             tx,
             project.id,
             &project.slug,
             "memory_added",
-            &json!({ "id": id, "kind": kind }),
+            &json!({ "id": id, "kind": entry.kind }),
             &stamp,
         )?;
         let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
@@ -281,36 +303,16 @@ pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>
 /// Record many entries in one transaction (imports, bulk loads): all land or none.
 /// Returns how many were written.
 pub fn remember_batch(store: &Store, slug: &str, batch: &[NewEntry], session: Option<&str>) -> Result<usize> {
-    let mut rows = Vec::with_capacity(batch.len());
-    for (i, new) in batch.iter().enumerate() {
-        let at = |e: Error| Error { message: format!("entry {i}: {}", e.message), ..e };
-        let kind = Kind::parse("kind", &new.kind).map_err(at)?;
-        if matches!(kind, Kind::Handover | Kind::ContextCarry) {
-            return Err(at(Error::invalid("kind", "kind must be decision, blocker, summary or note")));
-        }
-        let (content, title) = content_and_title(&new.content, new.title.as_deref()).map_err(at)?;
-        let tags = tags("tags", &new.tags).map_err(at)?.join(" ");
-        rows.push((kind, title, content, tags));
-    }
+    let rows = batch
+        .iter()
+        .enumerate()
+        .map(|(i, new)| prepare(new).map_err(|e| Error { message: format!("entry {i}: {}", e.message), ..e }))
+        .collect::<Result<Vec<_>>>()?;
     store.write(|tx| {
         let project = writable(tx, slug)?;
         let stamp = now();
-        for (kind, title, content, tags) in &rows {
-            let status = (*kind == Kind::Blocker).then_some("open");
-            q::insert(
-                tx,
-                &NewMemory {
-                    project_id: project.id,
-                    kind: kind.as_str(),
-                    title,
-                    content,
-                    tags,
-                    status,
-                    data: None,
-                    session_id: session,
-                    now: &stamp,
-                },
-            )?;
+        for entry in &rows {
+            insert(tx, &project, entry, session, &stamp)?;
         }
         projects::mark_used(tx, project.id, &stamp)?;
         events::record(

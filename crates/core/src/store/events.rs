@@ -26,15 +26,7 @@ pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<Event>> {
     let mut stmt = conn.prepare_cached(
         "SELECT project_slug, kind, detail, at FROM events WHERE project_id = ?1 ORDER BY id",
     )?;
-    let rows = stmt.query_map([project_id], |r| {
-        let detail: String = r.get(2)?;
-        Ok(Event {
-            project: r.get(0)?,
-            kind: r.get(1)?,
-            detail: serde_json::from_str(&detail).unwrap_or(serde_json::Value::Null),
-            at: r.get(3)?,
-        })
-    })?;
+    let rows = stmt.query_map([project_id], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -45,14 +37,16 @@ pub fn page(conn: &Connection, project_id: i64, limit: u32, offset: u32) -> Resu
     let mut stmt = conn.prepare_cached(
         "SELECT project_slug, kind, detail, at FROM events WHERE project_id = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
     )?;
-    let rows = stmt.query_map(rusqlite::params![project_id, limit, offset], |r| {
-        let detail: String = r.get(2)?;
-        Ok(Event {
-            project: r.get(0)?,
-            kind: r.get(1)?,
-            detail: serde_json::from_str(&detail).unwrap_or(serde_json::Value::Null),
-            at: r.get(3)?,
-        })
-    })?;
+    let rows = stmt.query_map(rusqlite::params![project_id, limit, offset], from_row)?;
     Ok((rows.collect::<rusqlite::Result<_>>()?, u64::try_from(total).unwrap_or(0)))
+}
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Event> {
+    let detail: String = r.get(2)?;
+    Ok(Event {
+        project: r.get(0)?,
+        kind: r.get(1)?,
+        detail: serde_json::from_str(&detail).unwrap_or(serde_json::Value::Null),
+        at: r.get(3)?,
+    })
 }
