@@ -203,7 +203,8 @@ impl ServerHandler for MooringMcp {
                 let p = args!(tools_choice::ProvideChoice);
                 let responses = request.input_responses.as_ref();
                 let request_state = request.request_state.as_deref();
-                return Ok(tools_choice::provide(state, &caller, &ctx, p, responses, request_state).await);
+                let answer = tools_choice::run(state, &caller, &ctx, p, responses, request_state).await;
+                return Ok(answer.unwrap_or_else(|e| results::fail(&e).into()));
             }
             "search_memory" => {
                 let p = args!(params::SearchMemory);

@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::results::{fail, ok};
+use super::results::ok;
 use crate::caller::Caller;
 use crate::state::AppState;
 
@@ -43,22 +43,8 @@ fn settings(state: &AppState) -> ChoiceSettings {
     state.data_dir.as_deref().and_then(|d| ChoiceSettings::load(d).ok()).unwrap_or_default()
 }
 
-/// Run the tool.
-pub async fn provide(
-    state: &AppState,
-    caller: &Caller,
-    ctx: &RequestContext<RoleServer>,
-    p: ProvideChoice,
-    responses: Option<&InputResponses>,
-    request_state: Option<&str>,
-) -> CallToolResponse {
-    match run(state, caller, ctx, p, responses, request_state).await {
-        Ok(r) => r,
-        Err(e) => fail(&e).into(),
-    }
-}
-
-async fn run(
+/// Run the tool; errors the agent can fix come back as `isError` results.
+pub async fn run(
     state: &AppState,
     caller: &Caller,
     ctx: &RequestContext<RoleServer>,
