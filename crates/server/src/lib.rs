@@ -8,6 +8,7 @@ pub mod endpoint;
 pub mod http;
 pub mod mcp;
 pub mod pages;
+pub mod picks;
 pub mod rest;
 pub mod run;
 pub mod session_store;
@@ -17,5 +18,6 @@ pub mod surfaces;
 pub mod token;
 
 pub use config::{DEFAULT_PORT, ServerConfig, loopback_host};
+pub use picks::PickInfo;
 pub use run::{RunningServer, StartError, start, start_with_store};
-pub use surfaces::{Headless, PickRequest, Surfaces};
+pub use surfaces::{Headless, Surfaces};

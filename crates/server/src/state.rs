@@ -43,6 +43,8 @@ pub struct AppState {
     pub base_url: Option<String>,
     /// Wakes calls waiting for an interaction's answer.
     pub answered: tokio::sync::Notify,
+    /// Sessions waiting for the person to pick their project.
+    pub picks: crate::picks::Picks,
     /// Sessions whose roots were already asked for.
     roots_asked: Mutex<HashSet<String>>,
     /// Resource subscriptions: (session, URI) → the client to notify.
@@ -66,6 +68,7 @@ impl AppState {
             data_dir: None,
             base_url: None,
             answered: tokio::sync::Notify::new(),
+            picks: crate::picks::Picks::default(),
             roots_asked: Mutex::new(HashSet::new()),
             subscriptions: Mutex::new(HashMap::new()),
         }

@@ -1,50 +1,30 @@
 //! What a desktop adds to the server: windows that ask the person. Headless servers use
-//! [`Headless`], which has none.
+//! [`Headless`], which has none; the server does the waiting either way.
 
-use std::future::Future;
-use std::pin::Pin;
-use std::time::Duration;
-
-use mooring_core::Project;
-
-/// A request to the person: pick the project for a session.
-#[derive(Debug, Clone)]
-pub struct PickRequest {
-    /// The session waiting, if it has an identity.
-    pub session_id: Option<String>,
-    /// Client name, to tell the person who is asking.
-    pub client: Option<String>,
-    /// Projects to offer, likeliest first.
-    pub projects: Vec<Project>,
-    /// Slug to preselect.
-    pub recommended: Option<String>,
-    /// How long the call will wait.
-    pub timeout: Duration,
-}
-
-/// A boxed future, so the trait stays object-safe.
-pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+use crate::picks::PickInfo;
 
 /// Native surfaces a desktop provides.
 pub trait Surfaces: Send + Sync + 'static {
-    /// Whether a picker window can be shown now.
-    fn can_pick(&self) -> bool;
-    /// Show the picker and resolve with the chosen slug, or `None` on cancel/timeout.
-    fn pick_project(&self, request: PickRequest) -> BoxFuture<Option<String>>;
-    /// Something the person should see changed (projects, sessions); refresh menus.
+    /// Whether a window can be shown now.
+    fn can_show(&self) -> bool;
+    /// Show the project picker for a waiting session at `url` (the server's page).
+    fn show_pick(&self, _url: &str, _pick: &PickInfo) {}
+    /// Show a question at `url`; true when a native window took it.
+    fn show_choice(&self, _url: &str, _title: &str) -> bool {
+        false
+    }
+    /// Projects changed: refresh menus.
     fn projects_changed(&self) {}
+    /// Something started or stopped waiting for the person.
+    fn waiting_changed(&self) {}
 }
 
-/// No windows: every question goes back to the agent.
+/// No windows: every question goes back to the agent or the browser.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Headless;
 
 impl Surfaces for Headless {
-    fn can_pick(&self) -> bool {
+    fn can_show(&self) -> bool {
         false
-    }
-
-    fn pick_project(&self, _request: PickRequest) -> BoxFuture<Option<String>> {
-        Box::pin(async { None })
     }
 }

@@ -18,7 +18,6 @@ use serde_json::{Value, json};
 use super::results;
 use crate::caller::Caller;
 use crate::state::AppState;
-use crate::surfaces::PickRequest;
 
 /// Key of our elicitation in an MRTR round.
 pub const INPUT_KEY: &str = "mooring_project";
@@ -145,18 +144,10 @@ pub async fn require_project(
             }
         }
     }
-    if state.surfaces.can_pick() {
-        let request = PickRequest {
-            session_id: caller.session_id.clone(),
-            client: caller.client_name.clone(),
-            projects: candidates.clone(),
-            recommended: recommended.clone(),
-            timeout: state.pick_timeout,
-        };
-        let picked = tokio::time::timeout(state.pick_timeout, state.surfaces.pick_project(request)).await;
-        if let Ok(Some(slug)) = picked {
-            return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
-        }
+    if state.surfaces.can_show()
+        && let Some(slug) = wait_for_pick(state, caller, ctx, recommended.clone()).await
+    {
+        return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
     }
     Ok(Gate::Stop(selection_required(
         state,
@@ -164,6 +155,41 @@ pub async fn require_project(
         Some(&resolution),
         "No project is selected for this session.",
     )?))
+}
+
+/// Open the desktop's picker and wait (bounded) for the person, telling the client
+/// every 2 s that the call is still alive.
+async fn wait_for_pick(
+    state: &Arc<AppState>,
+    caller: &Caller,
+    ctx: &RequestContext<RoleServer>,
+    recommended: Option<String>,
+) -> Option<String> {
+    let (pick, mut rx) = state.picks.open(caller.session_id.clone(), caller.client_name.clone(), recommended);
+    let url = format!("{}/pick/{}?t={}", state.base_url.as_deref().unwrap_or_default(), pick.id, pick.token);
+    state.surfaces.show_pick(&url, &pick);
+    state.surfaces.waiting_changed();
+    let deadline = tokio::time::Instant::now() + state.pick_timeout;
+    let token = ctx.meta.get_progress_token();
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
+    let mut waited = 0.0;
+    let slug = loop {
+        tokio::select! {
+            answer = &mut rx => break answer.ok(),
+            _ = tokio::time::sleep_until(deadline) => break None,
+            _ = tick.tick() => {
+                if let Some(t) = &token {
+                    waited += 2.0;
+                    let p = rmcp::model::ProgressNotificationParam::new(t.clone(), waited)
+                        .with_message("waiting for the person to pick a project in the Mooring window");
+                    let _ = ctx.peer.notify_progress(p).await;
+                }
+            }
+        }
+    };
+    state.picks.remove(&pick.id);
+    state.surfaces.waiting_changed();
+    slug
 }
 
 /// Remember a choice for the session (when it has an identity) and proceed.

@@ -126,10 +126,13 @@ pub async fn run(
         _ => {
             let url = page_url(state, &interaction);
             if let Some(url) = &url {
-                tracing::info!(%url, "a question is waiting in the browser");
-                if requested == Transport::Auto || requested == Transport::Web {
+                let native = matches!(requested, Transport::Auto | Transport::Native)
+                    && state.surfaces.show_choice(url, &interaction.checked.request.title);
+                if !native && requested != Transport::Native {
+                    tracing::info!(%url, "a question is waiting in the browser");
                     open_browser(url);
                 }
+                state.surfaces.waiting_changed();
             }
             let mut response =
                 wait(state, ctx, &broker, &interaction.id, &settings, Some(&interaction)).await?;

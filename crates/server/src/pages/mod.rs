@@ -22,6 +22,7 @@ use crate::state::AppState;
 
 const CHOICE_HTML: &str = include_str!("../../../../ui/choice.html");
 const INDEX_HTML: &str = include_str!("../../../../ui/index.html");
+const PICK_HTML: &str = include_str!("../../../../ui/pick.html");
 const STYLE_CSS: &str = include_str!("../../../../ui/style.css");
 
 /// `?t=` on every per-interaction route.
@@ -41,6 +42,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/choice/{id}/deadline", post(deadline))
         .route("/choice/{id}/ws", get(ws))
         .route("/choice/{id}/settings", post(save_settings))
+        .route("/pick/{id}", get(pick_page))
+        .route("/pick/{id}/state", get(pick_state))
+        .route("/pick/{id}/answer", post(pick_answer))
         .with_state(state)
 }
 
@@ -160,4 +164,48 @@ async fn tick(mut socket: WebSocket, state: Arc<AppState>, id: String) {
         }
         let _ = tokio::time::timeout(Duration::from_secs(1), state.answered.notified()).await;
     }
+}
+
+async fn pick_page(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+) -> Response {
+    match state.picks.get(&id, &q.t) {
+        Ok(_) => Html(PICK_HTML).into_response(),
+        Err(_) => (
+            StatusCode::NOT_FOUND,
+            Html("<p>This session has its project already, or the link is incomplete.</p>"),
+        )
+            .into_response(),
+    }
+}
+
+/// What the picker shows: the waiting client and the projects with their stats.
+async fn pick_state(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+) -> Result<Json<Value>, ApiError> {
+    let pick = state.picks.get(&id, &q.t)?;
+    let mut projects = mooring_core::Registry::new(&state.store).list(None)?;
+    projects.retain(|p| p.status != mooring_core::ProjectStatus::Archived);
+    Ok(Json(json!({ "pick": pick, "projects": projects })))
+}
+
+/// Body of `/pick/{id}/answer`.
+#[derive(Debug, Deserialize)]
+pub struct PickAnswer {
+    project: String,
+}
+
+async fn pick_answer(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+    Json(body): Json<PickAnswer>,
+) -> Result<Json<Value>, ApiError> {
+    let project = mooring_core::Registry::new(&state.store).get(&body.project)?;
+    state.picks.answer(&id, &q.t, &project.slug)?;
+    Ok(Json(json!({ "picked": project.slug })))
 }

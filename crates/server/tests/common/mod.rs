@@ -26,13 +26,19 @@ pub struct TestServer {
     pub store: Arc<Store>,
     pub server: Option<RunningServer>,
     pub url: String,
+    pub surfaces: Arc<dyn mooring_server::Surfaces>,
 }
 
 impl TestServer {
     pub async fn start() -> Self {
+        Self::start_with(Arc::new(Headless)).await
+    }
+
+    /// A server whose desktop surfaces are `surfaces`.
+    pub async fn start_with(surfaces: Arc<dyn mooring_server::Surfaces>) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open_in(dir.path()).unwrap());
-        let mut s = Self { dir, store, server: None, url: String::new() };
+        let mut s = Self { dir, store, server: None, url: String::new(), surfaces };
         s.boot(0).await;
         s
     }
@@ -41,7 +47,7 @@ impl TestServer {
         let mut config = ServerConfig::new(self.dir.path());
         config.port = port;
         config.write_endpoint_file = false;
-        let server = start_with_store(config, self.store.clone(), Arc::new(Headless)).await.unwrap();
+        let server = start_with_store(config, self.store.clone(), self.surfaces.clone()).await.unwrap();
         self.url = server.url.clone();
         self.server = Some(server);
     }

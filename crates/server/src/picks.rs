@@ -1,0 +1,99 @@
+//! Project picks waiting on the person: a pending session's call waits here while a
+//! desktop window (or a tray click) chooses its project.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use mooring_core::Error;
+use serde::Serialize;
+use tokio::sync::oneshot;
+
+/// A pick the person can answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct PickInfo {
+    /// Id.
+    pub id: String,
+    /// Secret for the picker page.
+    #[serde(skip)]
+    pub token: String,
+    /// The waiting session.
+    pub session_id: Option<String>,
+    /// Its client, to tell the person who is asking.
+    pub client: Option<String>,
+    /// The likeliest project.
+    pub recommended: Option<String>,
+}
+
+/// Waiting picks.
+#[derive(Default)]
+pub struct Picks {
+    waiting: Mutex<HashMap<String, (PickInfo, oneshot::Sender<String>)>>,
+}
+
+impl Picks {
+    /// Open a pick; the receiver gets the chosen slug.
+    pub fn open(
+        &self,
+        session_id: Option<String>,
+        client: Option<String>,
+        recommended: Option<String>,
+    ) -> (PickInfo, oneshot::Receiver<String>) {
+        let info = PickInfo {
+            id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+            token: uuid::Uuid::new_v4().simple().to_string(),
+            session_id,
+            client,
+            recommended,
+        };
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(info.id.clone(), (info.clone(), tx));
+        (info, rx)
+    }
+
+    /// A waiting pick, for the holder of its token.
+    pub fn get(&self, id: &str, token: &str) -> Result<PickInfo, Error> {
+        self.lock()
+            .get(id)
+            .filter(|(i, _)| mooring_core::choice::same(&i.token, token))
+            .map(|(i, _)| i.clone())
+            .ok_or_else(|| {
+                Error::not_found(
+                    "pick",
+                    format!("no waiting pick '{id}' for this link; it may be answered already"),
+                )
+            })
+    }
+
+    /// Answer one pick.
+    pub fn answer(&self, id: &str, token: &str, slug: &str) -> Result<(), Error> {
+        self.get(id, token)?;
+        if let Some((_, tx)) = self.lock().remove(id) {
+            let _ = tx.send(slug.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Answer every waiting pick with `slug` (a focus click in the tray). Returns how many.
+    pub fn answer_all(&self, slug: &str) -> usize {
+        let all: Vec<_> = self.lock().drain().collect();
+        let n = all.len();
+        for (_, (_, tx)) in all {
+            let _ = tx.send(slug.to_owned());
+        }
+        n
+    }
+
+    /// Forget a pick (its call stopped waiting).
+    pub fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// Every waiting pick.
+    pub fn list(&self) -> Vec<PickInfo> {
+        self.lock().values().map(|(i, _)| i.clone()).collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (PickInfo, oneshot::Sender<String>)>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

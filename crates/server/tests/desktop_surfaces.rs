@@ -1,0 +1,89 @@
+//! With a desktop attached, a pending session's call opens the picker and waits for the
+//! person instead of failing: the call continues with the picked project.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::{Gen, TestClient, TestServer, call, connect, ok};
+use mooring_server::{PickInfo, Surfaces};
+use serde_json::json;
+
+/// A desktop whose "person" clicks `choice` in every picker window it is shown.
+struct Clicker {
+    choice: String,
+    shown: Mutex<Vec<String>>,
+}
+
+impl Surfaces for Clicker {
+    fn can_show(&self) -> bool {
+        true
+    }
+
+    fn show_pick(&self, url: &str, _pick: &PickInfo) {
+        self.shown.lock().unwrap().push(url.to_owned());
+        let (answer, project) = (url.replacen("?t=", "/answer?t=", 1), self.choice.clone());
+        tokio::spawn(async move {
+            let page = reqwest::get(answer.replace("/answer", "/state")).await.unwrap();
+            assert_eq!(page.status(), 200, "the picker's state is reachable with its token");
+            let r = reqwest::Client::new()
+                .post(answer)
+                .json(&json!({ "project": project }))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 200);
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_picker_answers_inside_the_call() {
+    let clicker = Arc::new(Clicker { choice: "beta".into(), shown: Mutex::new(Vec::new()) });
+    let srv = TestServer::start_with(clicker.clone()).await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let c = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    let r = ok(&call(&c, "save_handover", json!({ "work_done": "w", "next_steps": "n" })).await);
+    assert_eq!(r["project"], "beta");
+    assert_eq!(r["decided_by"], "picker");
+    let url = clicker.shown.lock().unwrap()[0].clone();
+    assert!(url.starts_with(&format!("{}/pick/", srv.base())), "{url}");
+    // Remembered for the session; and the finished pick's page is gone.
+    assert_eq!(ok(&call(&c, "get_last_handover", json!({})).await)["decided_by"], "session");
+    assert_eq!(reqwest::get(&url).await.unwrap().status(), 404);
+    c.cancel().await.unwrap();
+}
+
+/// A desktop that shows windows but whose person answers through the tray's focus click.
+struct Tray;
+
+impl Surfaces for Tray {
+    fn can_show(&self) -> bool {
+        true
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_focus_click_answers_every_waiting_session() {
+    let srv = TestServer::start_with(Arc::new(Tray)).await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let state = srv.server.as_ref().unwrap().state.clone();
+    let mut calls = Vec::new();
+    for _ in 0..2 {
+        let c = Arc::new(connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await);
+        calls.push(tokio::spawn(async move { ok(&call(&c, "get_last_handover", json!({})).await) }));
+    }
+    for _ in 0..100 {
+        if state.picks.list().len() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(state.picks.answer_all("alpha"), 2);
+    for c in calls {
+        let r = c.await.unwrap();
+        assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("alpha"), Some("picker")));
+    }
+}
