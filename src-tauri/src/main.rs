@@ -4,6 +4,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod server;
+mod surfaces;
 mod tray;
 
 use std::path::PathBuf;
@@ -67,8 +68,9 @@ fn main() -> ExitCode {
                     std::panic::set_hook(default_hook);
                     tray::install(app.handle(), store.clone(), server.clone())?;
                     let handle = app.handle().clone();
+                    let surfaces = Arc::new(surfaces::DesktopSurfaces::new(handle.clone()));
                     tauri::async_runtime::spawn(async move {
-                        server.start(config, store).await;
+                        server.start(config, store, surfaces).await;
                         tray::refresh_now(&handle);
                     });
                     Ok(())

@@ -3,7 +3,8 @@
 use std::sync::{Arc, Mutex};
 
 use mooring_core::Store;
-use mooring_server::{Headless, RunningServer, ServerConfig, StartError, start_with_store};
+use mooring_server::state::AppState;
+use mooring_server::{RunningServer, ServerConfig, StartError, Surfaces, start_with_store};
 
 /// What the tray says about the server.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,9 +44,19 @@ impl Handle {
         self.status.lock().unwrap_or_else(|p| p.into_inner()).clone().unwrap_or(Status::Starting)
     }
 
+    /// The running server's shared state (picks, questions), when this process runs it.
+    pub fn state(&self) -> Option<Arc<AppState>> {
+        self.running.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|s| s.state.clone())
+    }
+
     /// Start the server; returns the resulting status.
-    pub async fn start(&self, config: ServerConfig, store: Arc<Store>) -> Status {
-        let status = match start_with_store(config, store, Arc::new(Headless)).await {
+    pub async fn start(
+        &self,
+        config: ServerConfig,
+        store: Arc<Store>,
+        surfaces: Arc<dyn Surfaces>,
+    ) -> Status {
+        let status = match start_with_store(config, store, surfaces).await {
             Ok(server) => {
                 let url = server.url.clone();
                 *self.running.lock().unwrap_or_else(|p| p.into_inner()) = Some(server);

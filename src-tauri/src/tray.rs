@@ -10,7 +10,7 @@ use crate::server::{self, Status};
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
 use tauri::tray::TrayIconBuilder;
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{AppHandle, Manager, Wry};
 
 /// Id of the one tray icon.
 pub const TRAY_ID: &str = "main";
@@ -29,18 +29,46 @@ pub enum Entry {
     Project { id: String, label: String, focused: bool },
     /// A clickable action.
     Action { id: &'static str, label: String },
+    /// Something waiting for the person; clicking opens its window.
+    Waiting { id: String, label: String },
     /// A line.
     Separator,
 }
 
-/// The menu for these projects, focus project and server status.
-pub fn menu_model(projects: &[Project], focus: Option<&str>, server: &Status) -> Vec<Entry> {
+/// Something waiting for the person: a session's project pick or a question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waiting {
+    /// Menu id (`wait:pick:ID`, `wait:choice:ID`).
+    pub id: String,
+    /// What the item says.
+    pub label: String,
+}
+
+/// The menu for these projects, focus project, server status and waiting items.
+pub fn menu_model(
+    projects: &[Project],
+    focus: Option<&str>,
+    server: &Status,
+    waiting: &[Waiting],
+) -> Vec<Entry> {
     let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
-    let mut entries = vec![Entry::Label(match active.len() {
+    let count = match active.len() {
         0 => "No active projects".to_owned(),
         1 => "1 active project".to_owned(),
         n => format!("{n} active projects"),
+    };
+    let mut entries = vec![Entry::Label(if waiting.is_empty() {
+        count
+    } else {
+        format!("{count} · {} waiting", waiting.len())
     })];
+    if !waiting.is_empty() {
+        entries.push(Entry::Label(format!("Waiting for you ({})", waiting.len())));
+        entries.extend(
+            waiting.iter().map(|w| Entry::Waiting { id: w.id.clone(), label: format!("  {}", w.label) }),
+        );
+        entries.push(Entry::Separator);
+    }
     let mut sorted = active;
     sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
     entries.extend(sorted.into_iter().map(|p| Entry::Project {
@@ -58,11 +86,7 @@ pub fn menu_model(projects: &[Project], focus: Option<&str>, server: &Status) ->
 }
 
 /// Create the tray icon and keep its menu current.
-pub fn install<R: Runtime>(
-    app: &AppHandle<R>,
-    store: Arc<Store>,
-    server: Arc<server::Handle>,
-) -> tauri::Result<()> {
+pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Handle>) -> tauri::Result<()> {
     let (entries, signature) = snapshot(&store, &server);
     let menu = build(app, &entries)?;
     let icon = Image::from_bytes(include_bytes!("../../icons/tray.png"))?;
@@ -96,13 +120,13 @@ struct Shared {
 }
 
 /// Rebuild the menu now (after the server started, say).
-pub fn refresh_now<R: Runtime>(app: &AppHandle<R>) {
+pub fn refresh_now(app: &AppHandle<Wry>) {
     if let Some(shared) = app.try_state::<Shared>() {
         refresh(app, &snapshot(&shared.store, &shared.server).0);
     }
 }
 
-fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, server: &server::Handle, id: &str) {
+fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &str) {
     let registry = Registry::new(store);
     let result = match id {
         QUIT => {
@@ -110,8 +134,20 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, server: &server::Handl
             return;
         }
         CLEAR_FOCUS => registry.clear_focus().map(|_| ()),
+        other if other.starts_with("wait:") => {
+            open_waiting(app, store, server, other);
+            return;
+        }
         other => match other.strip_prefix(PROJECT_PREFIX) {
-            Some(slug) => registry.set_focus(slug).map(|_| ()),
+            Some(slug) => registry.set_focus(slug).map(|p| {
+                // Every session waiting for a pick gets the focus project.
+                if let Some(state) = server.state() {
+                    let n = state.picks.answer_all(&p.slug);
+                    if n > 0 {
+                        tracing::info!(project = %p.slug, sessions = n, "waiting sessions got the focus project");
+                    }
+                }
+            }),
             None => return,
         },
     };
@@ -121,7 +157,7 @@ fn on_menu<R: Runtime>(app: &AppHandle<R>, store: &Store, server: &server::Handl
     refresh(app, &snapshot(store, server).0);
 }
 
-fn refresh<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) {
+fn refresh(app: &AppHandle<Wry>, entries: &[Entry]) {
     let Some(tray) = app.tray_by_id(TRAY_ID) else { return };
     match build(app, entries) {
         Ok(menu) => {
@@ -141,12 +177,52 @@ fn snapshot(store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
         Vec::new()
     });
     let focus = registry.focus().ok().flatten().map(|p| p.slug);
-    let entries = menu_model(&projects, focus.as_deref(), &server.status());
+    let entries = menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server));
     let signature = format!("{entries:?}");
     (entries, signature)
 }
 
-fn build<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) -> tauri::Result<Menu<R>> {
+/// Picks and questions waiting for the person.
+fn waiting(store: &Store, server: &server::Handle) -> Vec<Waiting> {
+    let mut out = Vec::new();
+    if let Some(state) = server.state() {
+        for p in state.picks.list() {
+            let who = p.client.unwrap_or_else(|| "An agent".into());
+            out.push(Waiting { id: format!("wait:pick:{}", p.id), label: format!("{who} needs a project") });
+        }
+    }
+    if let Ok(open) = mooring_core::choice::Broker::new(store).open_list() {
+        out.extend(
+            open.into_iter()
+                .map(|i| Waiting { id: format!("wait:choice:{}", i.id), label: i.checked.request.title }),
+        );
+    }
+    out
+}
+
+/// Open the window of a waiting item.
+fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &str) {
+    let Some(state) = server.state() else { return };
+    let base = state.base_url.clone().unwrap_or_default();
+    if let Some(pick_id) = id.strip_prefix("wait:pick:") {
+        if let Some(p) = state.picks.list().into_iter().find(|p| p.id == pick_id) {
+            let url = format!("{base}/pick/{}?t={}", p.id, p.token);
+            crate::surfaces::open_window(app, &format!("pick-{}", p.id), &url, "Choose a project — Mooring");
+        }
+    } else if let Some(choice_id) = id.strip_prefix("wait:choice:")
+        && let Ok(i) = mooring_core::choice::Broker::new(store).get(choice_id)
+    {
+        let url = format!("{base}/choice/{}?t={}", i.id, i.token);
+        crate::surfaces::open_window(
+            app,
+            &format!("choice-{}", i.id),
+            &url,
+            &format!("{} — Mooring", i.checked.request.title),
+        );
+    }
+}
+
+fn build(app: &AppHandle<Wry>, entries: &[Entry]) -> tauri::Result<Menu<Wry>> {
     let menu = Menu::new(app)?;
     for entry in entries {
         match entry {
@@ -158,6 +234,9 @@ fn build<R: Runtime>(app: &AppHandle<R>, entries: &[Entry]) -> tauri::Result<Men
             }
             Entry::Action { id, label } => {
                 menu.append(&MenuItem::with_id(app, *id, label, true, None::<&str>)?)?
+            }
+            Entry::Waiting { id, label } => {
+                menu.append(&MenuItem::with_id(app, id, label, true, None::<&str>)?)?
             }
             Entry::Separator => menu.append(&PredefinedMenuItem::separator(app)?)?,
         }
@@ -179,8 +258,20 @@ mod tests {
         }
         reg.archive("old").unwrap();
         let projects = reg.list(None).unwrap();
-        let model = menu_model(&projects, Some("zeta"), &Status::Serving("http://127.0.0.1:7423/mcp".into()));
-        assert_eq!(model[0], Entry::Label("2 active projects".into()));
+        let waiting = [Waiting { id: "wait:pick:p-1".into(), label: "claude needs a project".into() }];
+        let model = menu_model(
+            &projects,
+            Some("zeta"),
+            &Status::Serving("http://127.0.0.1:7423/mcp".into()),
+            &waiting,
+        );
+        assert_eq!(model[0], Entry::Label("2 active projects · 1 waiting".into()));
+        assert_eq!(model[1], Entry::Label("Waiting for you (1)".into()));
+        assert_eq!(
+            model[2],
+            Entry::Waiting { id: "wait:pick:p-1".into(), label: "  claude needs a project".into() }
+        );
+        let model = &model[3..];
         assert_eq!(
             model[1],
             Entry::Project { id: "project:alpha".into(), label: "alpha — Alpha".into(), focused: false }
@@ -196,7 +287,7 @@ mod tests {
 
     #[test]
     fn empty_registry_still_offers_quit() {
-        let model = menu_model(&[], None, &Status::Failed("port 7423 is in use".into()));
+        let model = menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[]);
         assert_eq!(model[0], Entry::Label("No active projects".into()));
         assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
         assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));

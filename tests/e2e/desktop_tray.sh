@@ -6,6 +6,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export MOORING_TEST_TOOLS="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
 export MOORING_HOME="$tmp/data" HOME="$tmp/home"
 mkdir -p "$HOME"
 m="$MOORING_BIN/mooring"

@@ -6,7 +6,7 @@ export NO_AT_BRIDGE=1
 m="$MOORING_BIN/mooring"
 "$MOORING_BIN/mooring-desktop" --port 0 >"$MOORING_HOME/desktop.log" 2>&1 &
 pid=$!
-fail() { echo "FAIL: $*"; echo "--- desktop log"; cat "$MOORING_HOME/desktop.log"; kill "$pid" 2>/dev/null; exit 1; }
+fail() { echo "FAIL: $*"; echo "--- desktop log"; cat "$MOORING_HOME/desktop.log"; cat "$MOORING_HOME"/waiting.* 2>/dev/null; kill "$pid" 2>/dev/null; exit 1; }
 bus() { gdbus call --session "$@"; }
 
 # The app's bus name is the connection owned by its pid; its menu is the dbusmenu object.
@@ -58,6 +58,32 @@ url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "
 health=$(python3 -c "import json,sys,urllib.request; print(json.load(urllib.request.urlopen(sys.argv[1].replace('/mcp','/health')))['pid'])" "$url")
 [ "$health" = "$pid" ] || fail "health answered pid $health, expected $pid"
 wait_for 'items | grep -q "MCP server: $url"' || fail "the menu does not show the server URL"
+
+# A session with no project waits in its call; the tray shows it waiting, and clicking a
+# project answers it (the call returns with that project, decided by the picker).
+py="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/mcp1/bin/python"
+"$py" - "$url" >"$MOORING_HOME/waiting.json" 2>"$MOORING_HOME/waiting.log" <<'PY' &
+import asyncio, json, sys
+from mcp import ClientSession
+from mcp.client import streamable_http
+connect = getattr(streamable_http, "streamable_http_client", None) or streamable_http.streamablehttp_client
+async def main():
+    async with connect(sys.argv[1]) as (read, write, *_):
+        async with ClientSession(read, write) as s:
+            await s.initialize()
+            r = await s.call_tool("get_last_handover", {})
+            print(json.dumps(r.structuredContent))
+asyncio.run(main())
+PY
+waiter=$!
+wait_for 'items | grep -q $'"'"'\tWaiting for you (1)\t'"'"'' || fail "the waiting session is not in the menu"
+alpha=$(id_of "alpha-one — Alpha One")
+bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$alpha" clicked '<"">' 0 >/dev/null
+wait_for '! kill -0 "$waiter" 2>/dev/null' || fail "the waiting call did not complete after the click"
+wait "$waiter" || fail "the waiting client failed: $(cat "$MOORING_HOME/waiting.log")"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d['project'], d['decided_by']) == ('alpha-one', 'picker'), d" \
+  "$MOORING_HOME/waiting.json" || fail "the waiting call got the wrong project: $(cat "$MOORING_HOME/waiting.json")"
+wait_for '! items | grep -q "Waiting for you"' || fail "the menu still shows a waiting session"
 
 # Clicking a project makes it the focus project (resolution level 7), checked in the menu.
 beta=$(id_of "beta-two — Beta Two")

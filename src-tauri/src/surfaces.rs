@@ -1,0 +1,72 @@
+//! The desktop's side of the server's surfaces: native windows showing the server's own
+//! pages, and a tray that follows what is waiting.
+
+use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindowBuilder, Wry};
+
+use mooring_server::{PickInfo, Surfaces};
+
+use crate::tray;
+
+/// Windows and tray refreshes for the server.
+pub struct DesktopSurfaces {
+    app: AppHandle<Wry>,
+}
+
+impl DesktopSurfaces {
+    /// Over the running app.
+    pub fn new(app: AppHandle<Wry>) -> Self {
+        Self { app }
+    }
+}
+
+/// Open (or focus) a window on one of the server's pages.
+pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str) {
+    if let Some(w) = app.get_webview_window(label) {
+        let _ = w.show();
+        let _ = w.set_focus();
+        return;
+    }
+    let Ok(parsed) = url.parse() else {
+        tracing::warn!(url, "not a URL; no window opened");
+        return;
+    };
+    let built = WebviewWindowBuilder::new(app, label, WebviewUrl::External(parsed))
+        .title(title)
+        .inner_size(620.0, 720.0)
+        .always_on_top(true)
+        .focused(true)
+        .build();
+    if let Err(e) = built {
+        tracing::warn!(error = %e, "could not open a window");
+    }
+}
+
+impl Surfaces for DesktopSurfaces {
+    fn can_show(&self) -> bool {
+        true
+    }
+
+    fn show_pick(&self, url: &str, pick: &PickInfo) {
+        let who = pick.client.as_deref().unwrap_or("An agent");
+        open_window(
+            &self.app,
+            &format!("pick-{}", pick.id),
+            url,
+            &format!("{who} needs a project — Mooring"),
+        );
+    }
+
+    fn show_choice(&self, url: &str, title: &str) -> bool {
+        let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
+        open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"));
+        true
+    }
+
+    fn projects_changed(&self) {
+        tray::refresh_now(&self.app);
+    }
+
+    fn waiting_changed(&self) {
+        tray::refresh_now(&self.app);
+    }
+}
