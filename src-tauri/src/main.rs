@@ -53,8 +53,24 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // One Mooring per data directory: a second desktop (or a `mooring serve`) already
+    // running there is told about instead of started beside.
+    if let Some(ep) = tauri::async_runtime::block_on(mooring_server::endpoint::running_in(&data_dir)) {
+        let owner = if ep.owner.is_empty() { "mooring serve".to_owned() } else { ep.owner.clone() };
+        if owner == "mooring-desktop" {
+            println!("Mooring is already running (pid {}); its tray menu has everything.", ep.pid);
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "{owner} (pid {}) already serves this data directory at {}; stop it first, or use --data-dir \
+             for a separate set of projects.",
+            ep.pid, ep.url
+        );
+        return ExitCode::from(1);
+    }
     let mut config = mooring_server::ServerConfig::new(&data_dir);
     config.port = args.port;
+    config.owner = "mooring-desktop".to_owned();
     let server = Arc::new(server::Handle::default());
     // tao panics when the display named by DISPLAY cannot be opened; turn that into a
     // sentence instead of a backtrace.
@@ -62,6 +78,7 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|_| {}));
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
         let app = tauri::Builder::default()
+            .plugin(tauri_plugin_notification::init())
             .setup({
                 let server = server.clone();
                 move |app| {

@@ -2,6 +2,7 @@
 //! pages, and a tray that follows what is waiting.
 
 use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindowBuilder, Wry};
+use tauri_plugin_notification::NotificationExt;
 
 use mooring_server::{PickInfo, Surfaces};
 
@@ -41,6 +42,15 @@ pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str) {
     }
 }
 
+impl DesktopSurfaces {
+    /// A desktop notification; never the only signal (the tray lists what waits).
+    fn notify(&self, title: &str, body: &str) {
+        if let Err(e) = self.app.notification().builder().title(title).body(body).show() {
+            tracing::debug!(error = %e, "notification not shown");
+        }
+    }
+}
+
 impl Surfaces for DesktopSurfaces {
     fn can_show(&self) -> bool {
         true
@@ -59,6 +69,7 @@ impl Surfaces for DesktopSurfaces {
     fn show_choice(&self, url: &str, title: &str) -> bool {
         let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
         open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"));
+        self.notify("An agent has a question", title);
         true
     }
 

@@ -28,6 +28,8 @@ pub struct ServerConfig {
     pub write_endpoint_file: bool,
     /// Also serve the MCP conformance suite's fixtures (tests only).
     pub conformance_fixtures: bool,
+    /// The program serving (written to endpoint.json for messages).
+    pub owner: String,
 }
 
 impl ServerConfig {
@@ -42,6 +44,7 @@ impl ServerConfig {
             max_body_bytes: 1024 * 1024,
             write_endpoint_file: true,
             conformance_fixtures: false,
+            owner: "mooring serve".to_owned(),
         }
     }
 }

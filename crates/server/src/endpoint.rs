@@ -21,6 +21,18 @@ pub struct Endpoint {
     pub started_at: String,
     /// Mooring version.
     pub version: String,
+    /// Which program serves it (`mooring serve`, `mooring-desktop`).
+    #[serde(default)]
+    pub owner: String,
+}
+
+/// The live server already using `data_dir`, if another process runs one.
+pub async fn running_in(data_dir: &Path) -> Option<Endpoint> {
+    let ep = read(data_dir)?;
+    if ep.pid == std::process::id() {
+        return None;
+    }
+    is_mooring(ep.url.trim_end_matches("/mcp")).await.then_some(ep)
 }
 
 /// Write the file atomically, readable only by the user.

@@ -119,6 +119,7 @@ pub async fn start_with_store(
             pid: std::process::id(),
             started_at: mooring_core::humanize::now(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            owner: config.owner.clone(),
         };
         match endpoint::write(&config.data_dir, &ep) {
             Ok(_) => Some(config.data_dir.clone()),

@@ -39,7 +39,7 @@ for m in re.finditer(r"<\((\d+), (?:@a\{sv\} )?\{([^}]*)\}", text):
     toggle = re.search(r"'"'"'toggle-state'"'"': <(-?\d+)>", props)
     lab = label.group(1).encode().decode("unicode_escape").encode("latin-1").decode("utf-8") if label else ""
     print(f"{m.group(1)}\t{lab}\t{toggle.group(1) if toggle else -1}")
-'
+' 2>/dev/null
 }
 id_of() { items | awk -F'\t' -v l="$1" '$2 == l { print $1 }'; }
 wait_for() { for _ in $(seq 1 40); do if eval "$1"; then return 0; fi; sleep 0.25; done; return 1; }
@@ -58,6 +58,12 @@ url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "
 health=$(python3 -c "import json,sys,urllib.request; print(json.load(urllib.request.urlopen(sys.argv[1].replace('/mcp','/health')))['pid'])" "$url")
 [ "$health" = "$pid" ] || fail "health answered pid $health, expected $pid"
 wait_for 'items | grep -q "MCP server: $url"' || fail "the menu does not show the server URL"
+
+# One Mooring per data directory: a second desktop and a headless serve both defer to it.
+second=$("$MOORING_BIN/mooring-desktop" --port 0 2>&1) || fail "a second desktop failed: $second"
+grep -q "already running (pid $pid)" <<<"$second" || fail "a second desktop did not say so: $second"
+served=$("$m" serve --port 0 2>&1) || fail "mooring serve beside the desktop failed: $served"
+grep -q "already running on this data directory (mooring-desktop, pid $pid)" <<<"$served" || fail "serve said: $served"
 
 # A session with no project waits in its call; the tray shows it waiting, and clicking a
 # project answers it (the call returns with that project, decided by the picker).

@@ -23,6 +23,22 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
     config.session_idle = Duration::from_secs(args.session_idle_hours * 3600);
     config.conformance_fixtures = args.conformance_fixtures;
     ctx.runtime()?.block_on(async {
+        // One server per data directory: two would answer the same agents differently.
+        if let Some(ep) = mooring_server::endpoint::running_in(&ctx.data_dir).await {
+            if ctx.json {
+                print_json(
+                    &json!({ "already_running": true, "url": ep.url, "owner": ep.owner, "pid": ep.pid }),
+                );
+            } else {
+                println!(
+                    "Mooring is already running on this data directory ({}, pid {}) at {}; nothing to do.",
+                    if ep.owner.is_empty() { "mooring serve" } else { &ep.owner },
+                    ep.pid,
+                    ep.url
+                );
+            }
+            return Ok(());
+        }
         let server = match start(config, Arc::new(Headless)).await {
             Ok(s) => s,
             Err(StartError::AlreadyRunning { url }) => {
