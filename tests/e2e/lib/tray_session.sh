@@ -43,6 +43,19 @@ for m in re.finditer(r"<\((\d+), (?:@a\{sv\} )?\{([^}]*)\}", text):
 }
 id_of() { items | awk -F'\t' -v l="$1" '$2 == l { print $1 }'; }
 wait_for() { for _ in $(seq 1 40); do if eval "$1"; then return 0; fi; sleep 0.25; done; return 1; }
+# Click a menu item by label; the menu may be rebuilt between reading ids and clicking.
+click() {
+  for _ in $(seq 1 10); do
+    local item
+    item=$(id_of "$1")
+    if [ -n "$item" ] && bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event \
+         -- "$item" clicked '<"">' 0 >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.3
+  done
+  return 1
+}
 
 listing=$(items)
 echo "$listing"
@@ -83,8 +96,7 @@ asyncio.run(main())
 PY
 waiter=$!
 wait_for 'items | grep -q $'"'"'\tWaiting for you (1)\t'"'"'' || fail "the waiting session is not in the menu"
-alpha=$(id_of "alpha-one — Alpha One")
-bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$alpha" clicked '<"">' 0 >/dev/null
+click "alpha-one — Alpha One" || fail "could not click alpha-one"
 wait_for '! kill -0 "$waiter" 2>/dev/null' || fail "the waiting call did not complete after the click"
 wait "$waiter" || fail "the waiting client failed: $(cat "$MOORING_HOME/waiting.log")"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d['project'], d['decided_by']) == ('alpha-one', 'picker'), d" \
@@ -92,8 +104,7 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d['project'
 wait_for '! items | grep -q "Waiting for you"' || fail "the menu still shows a waiting session"
 
 # Clicking a project makes it the focus project (resolution level 7), checked in the menu.
-beta=$(id_of "beta-two — Beta Two")
-bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$beta" clicked '<"">' 0 >/dev/null
+click "beta-two — Beta Two" || fail "could not click beta-two"
 wait_for '[ "$("$m" projects active --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"active_project\"])")" = beta-two ]' \
   || fail "clicking beta-two did not set the focus project"
 wait_for 'items | grep -q $'"'"'\tbeta-two — Beta Two\t1$'"'"'' || fail "beta-two is not checked after the click"
@@ -103,8 +114,7 @@ wait_for 'items | grep -q $'"'"'\tbeta-two — Beta Two\t1$'"'"'' || fail "beta-
 wait_for 'items | grep -q $'"'"'\tgamma-three — Gamma Three\t'"'"'' || fail "new project never reached the menu"
 
 # Quit exits cleanly.
-quit=$(id_of "Quit Mooring")
-bus --dest "$name" --object-path "$menu" --method com.canonical.dbusmenu.Event -- "$quit" clicked '<"">' 0 >/dev/null || true
+click "Quit Mooring" || true
 wait_for '! kill -0 "$pid" 2>/dev/null' || fail "Quit did not exit"
 wait "$pid" && code=0 || code=$?
 [ "$code" -eq 0 ] || fail "exit code $code after Quit"
