@@ -8,7 +8,7 @@ use mooring_core::{Project, ProjectStatus, Registry, Store};
 
 use crate::server::{self, Status};
 use tauri::image::Image;
-use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem};
+use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
 use tauri::tray::TrayIconBuilder;
 use tauri::{AppHandle, Manager, Wry};
 
@@ -31,6 +31,8 @@ pub enum Entry {
     Action { id: &'static str, label: String },
     /// Something waiting for the person; clicking opens its window.
     Waiting { id: String, label: String },
+    /// A submenu (paused, archived projects).
+    Submenu { label: String, items: Vec<Entry> },
     /// A line.
     Separator,
 }
@@ -69,13 +71,24 @@ pub fn menu_model(
         );
         entries.push(Entry::Separator);
     }
-    let mut sorted = active;
-    sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
-    entries.extend(sorted.into_iter().map(|p| Entry::Project {
-        id: format!("{PROJECT_PREFIX}{}", p.slug),
-        label: format!("{} — {}", p.slug, p.name),
-        focused: focus == Some(p.slug.as_str()),
-    }));
+    // Most recently used first (the registry lists them that way).
+    entries.extend(active.iter().map(|p| project_entry(p, focus)));
+    let paused: Vec<Entry> = projects
+        .iter()
+        .filter(|p| p.status == ProjectStatus::Paused)
+        .map(|p| project_entry(p, focus))
+        .collect();
+    if !paused.is_empty() {
+        entries.push(Entry::Submenu { label: format!("Paused ({})", paused.len()), items: paused });
+    }
+    let archived: Vec<Entry> = projects
+        .iter()
+        .filter(|p| p.status == ProjectStatus::Archived)
+        .map(|p| Entry::Label(format!("{} ({})", p.name, p.slug)))
+        .collect();
+    if !archived.is_empty() {
+        entries.push(Entry::Submenu { label: format!("Archived ({})", archived.len()), items: archived });
+    }
     entries.push(Entry::Separator);
     entries.push(Entry::Label(server.label()));
     if focus.is_some() {
@@ -83,6 +96,19 @@ pub fn menu_model(
     }
     entries.push(Entry::Action { id: QUIT, label: "Quit Mooring".to_owned() });
     entries
+}
+
+/// "Leader Election — 12 locks · 2 hours ago", checked when it is the focus project.
+fn project_entry(p: &Project, focus: Option<&str>) -> Entry {
+    let locks = match p.stats.context_locks {
+        1 => "1 lock".to_owned(),
+        n => format!("{n} locks"),
+    };
+    Entry::Project {
+        id: format!("{PROJECT_PREFIX}{}", p.slug),
+        label: format!("{} — {locks} · {}", p.name, p.last_used),
+        focused: focus == Some(p.slug.as_str()),
+    }
 }
 
 /// Create the tray icon and keep its menu current.
@@ -172,7 +198,7 @@ fn refresh(app: &AppHandle<Wry>, entries: &[Entry]) {
 /// The menu entries and a signature that changes when they do.
 fn snapshot(store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
     let registry = Registry::new(store);
-    let projects = registry.list(Some(ProjectStatus::Active)).unwrap_or_else(|e| {
+    let projects = registry.list(None).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "could not read projects for the tray");
         Vec::new()
     });
@@ -226,6 +252,26 @@ fn build(app: &AppHandle<Wry>, entries: &[Entry]) -> tauri::Result<Menu<Wry>> {
     let menu = Menu::new(app)?;
     for entry in entries {
         match entry {
+            Entry::Submenu { label, items } => {
+                let sub = Submenu::new(app, label, true)?;
+                for item in items {
+                    match item {
+                        Entry::Project { id, label, focused } => sub.append(&CheckMenuItem::with_id(
+                            app,
+                            id,
+                            label,
+                            true,
+                            *focused,
+                            None::<&str>,
+                        )?)?,
+                        Entry::Label(text) => {
+                            sub.append(&MenuItem::with_id(app, "label", text, false, None::<&str>)?)?
+                        }
+                        _ => {}
+                    }
+                }
+                menu.append(&sub)?
+            }
             Entry::Label(text) => {
                 menu.append(&MenuItem::with_id(app, "label", text, false, None::<&str>)?)?
             }
@@ -257,6 +303,14 @@ mod tests {
             reg.create(NewProject { name: name.into(), ..Default::default() }).unwrap();
         }
         reg.archive("old").unwrap();
+        reg.create(NewProject { name: "Resting".into(), ..Default::default() }).unwrap();
+        reg.edit(
+            "resting",
+            mooring_core::ProjectEdit { status: Some(ProjectStatus::Paused), ..Default::default() },
+        )
+        .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        reg.touch_used("zeta").unwrap();
         let projects = reg.list(None).unwrap();
         let waiting = [Waiting { id: "wait:pick:p-1".into(), label: "claude needs a project".into() }];
         let model = menu_model(
@@ -272,13 +326,28 @@ mod tests {
             Entry::Waiting { id: "wait:pick:p-1".into(), label: "  claude needs a project".into() }
         );
         let model = &model[3..];
+        // Most recently used first; the label carries the lock count and the age.
         assert_eq!(
             model[1],
-            Entry::Project { id: "project:alpha".into(), label: "alpha — Alpha".into(), focused: false }
+            Entry::Project {
+                id: "project:zeta".into(),
+                label: "Zeta — 0 locks · just now".into(),
+                focused: true
+            }
         );
         assert_eq!(
             model[2],
-            Entry::Project { id: "project:zeta".into(), label: "zeta — Zeta".into(), focused: true }
+            Entry::Project {
+                id: "project:alpha".into(),
+                label: "Alpha — 0 locks · never".into(),
+                focused: false
+            }
+        );
+        assert!(
+            matches!(&model[3], Entry::Submenu { label, items } if label == "Paused (1)" && items.len() == 1)
+        );
+        assert!(
+            matches!(&model[4], Entry::Submenu { label, items } if label == "Archived (1)" && items[0] == Entry::Label("Old (old)".into()))
         );
         assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
         assert!(model.contains(&Entry::Label("MCP server: http://127.0.0.1:7423/mcp".into())));

@@ -41,7 +41,8 @@ for m in re.finditer(r"<\((\d+), (?:@a\{sv\} )?\{([^}]*)\}", text):
     print(f"{m.group(1)}\t{lab}\t{toggle.group(1) if toggle else -1}")
 ' 2>/dev/null
 }
-id_of() { items | awk -F'\t' -v l="$1" '$2 == l { print $1 }'; }
+# The id of the first item whose label starts with $1.
+id_of() { items | awk -F'\t' -v l="$1" 'index($2, l) == 1 { print $1; exit }'; }
 wait_for() { for _ in $(seq 1 40); do if eval "$1"; then return 0; fi; sleep 0.25; done; return 1; }
 # Click a menu item by label; the menu may be rebuilt between reading ids and clicking.
 click() {
@@ -59,9 +60,9 @@ click() {
 
 listing=$(items)
 echo "$listing"
-grep -q $'\talpha-one — Alpha One\t' <<<"$listing" || fail "alpha-one missing from the menu"
-grep -q $'\tbeta-two — Beta Two\t' <<<"$listing" || fail "beta-two missing from the menu"
-grep -q 'gone-away' <<<"$listing" && fail "an archived project is in the menu"
+grep -q $'\tAlpha One — 0 locks · never\t' <<<"$listing" || fail "Alpha One missing from the menu"
+grep -q $'\tBeta Two — 0 locks · never\t' <<<"$listing" || fail "Beta Two missing from the menu"
+grep -q $'\tArchived (1)\t' <<<"$listing" || fail "no Archived submenu"
 grep -q $'\t2 active projects\t' <<<"$listing" || fail "no project count"
 grep -q $'\tQuit Mooring\t' <<<"$listing" || fail "no Quit item"
 
@@ -96,7 +97,7 @@ asyncio.run(main())
 PY
 waiter=$!
 wait_for 'items | grep -q $'"'"'\tWaiting for you (1)\t'"'"'' || fail "the waiting session is not in the menu"
-click "alpha-one — Alpha One" || fail "could not click alpha-one"
+click "Alpha One — " || fail "could not click Alpha One"
 wait_for '! kill -0 "$waiter" 2>/dev/null' || fail "the waiting call did not complete after the click"
 wait "$waiter" || fail "the waiting client failed: $(cat "$MOORING_HOME/waiting.log")"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d['project'], d['decided_by']) == ('alpha-one', 'picker'), d" \
@@ -104,14 +105,14 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d['project'
 wait_for '! items | grep -q "Waiting for you"' || fail "the menu still shows a waiting session"
 
 # Clicking a project makes it the focus project (resolution level 7), checked in the menu.
-click "beta-two — Beta Two" || fail "could not click beta-two"
+click "Beta Two — " || fail "could not click Beta Two"
 wait_for '[ "$("$m" projects active --json | python3 -c "import json,sys; print(json.load(sys.stdin)[\"active_project\"])")" = beta-two ]' \
   || fail "clicking beta-two did not set the focus project"
-wait_for 'items | grep -q $'"'"'\tbeta-two — Beta Two\t1$'"'"'' || fail "beta-two is not checked after the click"
+wait_for 'items | grep -q $'"'"'\tBeta Two — .*\t1$'"'"'' || fail "Beta Two is not checked after the click"
 
 # A project created elsewhere shows up without a restart.
 "$m" projects new "Gamma Three" >/dev/null
-wait_for 'items | grep -q $'"'"'\tgamma-three — Gamma Three\t'"'"'' || fail "new project never reached the menu"
+wait_for 'items | grep -q $'"'"'\tGamma Three — '"'"'' || fail "new project never reached the menu"
 
 # Quit exits cleanly.
 click "Quit Mooring" || true
