@@ -97,6 +97,11 @@ asyncio.run(main())
 PY
 waiter=$!
 wait_for 'items | grep -q $'"'"'\tWaiting for you (1)\t'"'"'' || fail "the waiting session is not in the menu"
+# With MOORING_SCREENSHOTS=DIR, keep a picture of the picker window the desktop opened.
+if [ -n "${MOORING_SCREENSHOTS:-}" ] && command -v import >/dev/null; then
+  sleep 2
+  import -window root "$MOORING_SCREENSHOTS/picker-window.png" 2>/dev/null || true
+fi
 click "Alpha One — " || fail "could not click Alpha One"
 wait_for '! kill -0 "$waiter" 2>/dev/null' || fail "the waiting call did not complete after the click"
 wait "$waiter" || fail "the waiting client failed: $(cat "$MOORING_HOME/waiting.log")"
