@@ -125,4 +125,16 @@ wait_for '! kill -0 "$pid" 2>/dev/null' || fail "Quit did not exit"
 wait "$pid" && code=0 || code=$?
 [ "$code" -eq 0 ] || fail "exit code $code after Quit"
 [ ! -f "$MOORING_HOME/endpoint.json" ] || fail "endpoint.json left behind after Quit"
+
+# With `mooring serve` on this data directory, the desktop does not start beside it.
+"$m" serve --port 0 >/dev/null 2>&1 &
+served=$!
+wait_for '[ -f "$MOORING_HOME/endpoint.json" ]' || fail "mooring serve did not start"
+set +e
+beside=$(timeout 20 "$MOORING_BIN/mooring-desktop" --port 0 2>&1)
+code=$?
+set -e
+kill "$served"; wait "$served" 2>/dev/null || true
+[ "$code" -eq 1 ] || fail "the desktop beside mooring serve exited $code: $beside"
+grep -q "already serves this data directory" <<<"$beside" || fail "no clear message: $beside"
 echo "tray checks passed"
