@@ -16,6 +16,7 @@ use tauri::{AppHandle, Manager, Wry};
 pub const TRAY_ID: &str = "main";
 const QUIT: &str = "quit";
 const CLEAR_FOCUS: &str = "focus:clear";
+const DASHBOARD: &str = "dashboard";
 const PROJECT_PREFIX: &str = "project:";
 /// How often the menu checks the database for changes made elsewhere (CLI, agents).
 const REFRESH: Duration = Duration::from_secs(2);
@@ -94,6 +95,9 @@ pub fn menu_model(
     if focus.is_some() {
         entries.push(Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".to_owned() });
     }
+    if matches!(server, Status::Serving(_)) {
+        entries.push(Entry::Action { id: DASHBOARD, label: "Open dashboard…".to_owned() });
+    }
     entries.push(Entry::Action { id: QUIT, label: "Quit Mooring".to_owned() });
     entries
 }
@@ -160,6 +164,10 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
             return;
         }
         CLEAR_FOCUS => registry.clear_focus().map(|_| ()),
+        DASHBOARD => {
+            open_dashboard(app, server);
+            return;
+        }
         other if other.starts_with("wait:") => {
             open_waiting(app, store, server, other);
             return;
@@ -224,6 +232,21 @@ fn waiting(store: &Store, server: &server::Handle) -> Vec<Waiting> {
         );
     }
     out
+}
+
+/// The dashboard, with the local token so its API calls are allowed.
+fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle) {
+    let Some(state) = server.state() else { return };
+    let (Some(base), Some(dir)) = (state.base_url.clone(), state.data_dir.clone()) else { return };
+    match mooring_server::token::load_or_create(&dir) {
+        Ok(token) => crate::surfaces::open_window(
+            app,
+            "dashboard",
+            &format!("{base}/dashboard?token={token}"),
+            "Mooring",
+        ),
+        Err(e) => tracing::warn!(error = %e, "no API token for the dashboard"),
+    }
 }
 
 /// Open the window of a waiting item.
@@ -351,6 +374,7 @@ mod tests {
         );
         assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
         assert!(model.contains(&Entry::Label("MCP server: http://127.0.0.1:7423/mcp".into())));
+        assert!(model.contains(&Entry::Action { id: DASHBOARD, label: "Open dashboard…".into() }));
         assert_eq!(model.last(), Some(&Entry::Action { id: QUIT, label: "Quit Mooring".into() }));
     }
 

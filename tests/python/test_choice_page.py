@@ -164,3 +164,28 @@ async def test_settings_panel_persists(server):
     assert r["selection"]["selected_ids"] == ["etcd"]
     saved = json.loads((server["data"] / "choice-settings.json").read_text())
     assert saved["show_descriptions"] is False and saved["wait_limit_seconds"] == 60
+
+
+@pytest.mark.anyio
+async def test_dashboard_shows_projects_memory_sessions_and_events(server):
+    from mcp import Client
+
+    async with Client(server["url"], mode="2026-07-28") as client:
+        await client.call_tool("create_project", {"name": "Leader Election", "code_paths": [str(server["code"]), "/nonexistent/mooring/path"]})
+        await client.call_tool("remember", {"project": "leader-election", "kind": "decision", "content": "Use etcd leases"})
+    token = (server["data"] / "token").read_text().strip()
+    root = server["url"].replace("/mcp", f"/dashboard?token={token}")
+    await drive(root, [
+        {"expectText": ["projects", "leader-election"]},
+        {"expectText": ["projects", "missing"]},
+        {"expectText": ["projects", "1 decisions"]},
+        {"fill": ["query", "etcd"]}, {"click": "search"},
+        {"expectText": ["hits", "[etcd]"]},
+        {"expectText": ["events", "memory added"]},
+        {"click": "toggle-leader-election"},
+        {"expectText": ["projects", "archived"]},
+    ])
+    status, body = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/leader-election"), {"authorization": f"Bearer {token}"})
+    assert status == 200 and body["project"]["status"] == "archived"
+    status, _ = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/sessions"))
+    assert status == 401

@@ -34,7 +34,7 @@ try {
   console.log(JSON.stringify({ ok: true }));
 } catch (e) {
   console.log(JSON.stringify({ ok: false, error: String(e), step: e.step }));
-  await page.screenshot({ path: process.env.SCREENSHOT || "/tmp/mooring-ui-failure.png" }).catch(() => {});
+  await page.screenshot({ path: process.env.SCREENSHOT || "/tmp/mooring-ui-failure.png", fullPage: true }).catch(() => {});
   process.exitCode = 1;
 } finally {
   await browser.close();

@@ -139,3 +139,13 @@ pub fn delete_protocol(conn: &Connection, id: &str) -> Result<()> {
     conn.execute("DELETE FROM protocol_sessions WHERE id = ?1", [id])?;
     Ok(())
 }
+
+/// The most recently active sessions, newest first.
+pub fn recent(conn: &Connection, limit: u32) -> Result<Vec<SessionRecord>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM sessions s LEFT JOIN projects p ON p.id = s.project_id ORDER BY s.last_seen_at DESC LIMIT ?1"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([limit], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

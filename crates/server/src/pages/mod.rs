@@ -22,6 +22,7 @@ use crate::state::AppState;
 
 const CHOICE_HTML: &str = include_str!("../../../../ui/choice.html");
 const INDEX_HTML: &str = include_str!("../../../../ui/index.html");
+const DASHBOARD_HTML: &str = include_str!("../../../../ui/dashboard.html");
 const PICK_HTML: &str = include_str!("../../../../ui/pick.html");
 const STYLE_CSS: &str = include_str!("../../../../ui/style.css");
 
@@ -35,6 +36,7 @@ pub struct Token {
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(INDEX_HTML) }))
+        .route("/dashboard", get(|| async { Html(DASHBOARD_HTML) }))
         .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
         .route("/choice/{id}", get(page))
         .route("/choice/{id}/state", get(view))

@@ -32,6 +32,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/projects/{slug}/events"),
     ("GET", "/api/v1/projects/{slug}/context"),
     ("GET", "/api/v1/choices"),
+    ("GET", "/api/v1/sessions"),
+    ("GET", "/api/v1/search"),
 ];
 
 /// Shared state plus the token.
@@ -53,6 +55,8 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}/events", get(projects::events))
         .route("/projects/{slug}/context", get(memory::context))
         .route("/choices", get(open_choices))
+        .route("/sessions", get(sessions))
+        .route("/search", get(search))
         .fallback(|| async { ApiError::no_route() })
         .layer(middleware::from_fn_with_state(api.clone(), require_token))
         .with_state(api);
@@ -88,4 +92,30 @@ async fn open_choices(State(api): State<Api>) -> Result<axum::Json<serde_json::V
         })
         .collect();
     Ok(axum::Json(serde_json::json!({ "open": items })))
+}
+
+/// `GET /sessions`: agent sessions, most recently active first.
+async fn sessions(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let rows = api.state.store.read(|c| mooring_core::store::sessions::recent(c, 200))?;
+    Ok(axum::Json(serde_json::json!({ "sessions": rows })))
+}
+
+/// `?q=&project=&limit=`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchParams {
+    q: String,
+    project: Option<String>,
+    limit: Option<u32>,
+}
+
+/// `GET /search`: full-text search of memory, one project or all.
+async fn search(
+    State(api): State<Api>,
+    q: Result<axum::extract::Query<SearchParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let axum::extract::Query(q) = q?;
+    let project = q.project.as_deref().filter(|p| !p.is_empty());
+    let hits = mooring_core::search::search(&api.state.store, &q.q, project, None, q.limit.unwrap_or(20))?;
+    Ok(axum::Json(serde_json::json!({ "hits": hits })))
 }
