@@ -53,6 +53,7 @@ pub fn menu_model(
     focus: Option<&str>,
     server: &Status,
     waiting: &[Waiting],
+    sessions: u64,
 ) -> Vec<Entry> {
     let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
     let count = match active.len() {
@@ -60,11 +61,14 @@ pub fn menu_model(
         1 => "1 active project".to_owned(),
         n => format!("{n} active projects"),
     };
-    let mut entries = vec![Entry::Label(if waiting.is_empty() {
-        count
-    } else {
-        format!("{count} · {} waiting", waiting.len())
-    })];
+    let mut header = count;
+    if sessions > 0 {
+        header.push_str(&format!(" · {sessions} session{}", if sessions == 1 { "" } else { "s" }));
+    }
+    if !waiting.is_empty() {
+        header.push_str(&format!(" · {} waiting", waiting.len()));
+    }
+    let mut entries = vec![Entry::Label(header)];
     if !waiting.is_empty() {
         entries.push(Entry::Label(format!("Waiting for you ({})", waiting.len())));
         entries.extend(
@@ -211,7 +215,11 @@ fn snapshot(store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
         Vec::new()
     });
     let focus = registry.focus().ok().flatten().map(|p| p.slug);
-    let entries = menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server));
+    // Sessions that made a request in the last 10 minutes count as connected.
+    let since = mooring_core::humanize::format_ts(chrono::Utc::now() - chrono::Duration::minutes(10));
+    let sessions = store.read(|c| mooring_core::store::sessions::active_since(c, &since)).unwrap_or(0);
+    let entries =
+        menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server), sessions);
     let signature = format!("{entries:?}");
     (entries, signature)
 }
@@ -341,8 +349,9 @@ mod tests {
             Some("zeta"),
             &Status::Serving("http://127.0.0.1:7423/mcp".into()),
             &waiting,
+            1,
         );
-        assert_eq!(model[0], Entry::Label("2 active projects · 1 waiting".into()));
+        assert_eq!(model[0], Entry::Label("2 active projects · 1 session · 1 waiting".into()));
         assert_eq!(model[1], Entry::Label("Waiting for you (1)".into()));
         assert_eq!(
             model[2],
@@ -380,7 +389,7 @@ mod tests {
 
     #[test]
     fn empty_registry_still_offers_quit() {
-        let model = menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[]);
+        let model = menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[], 0);
         assert_eq!(model[0], Entry::Label("No active projects".into()));
         assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
         assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));

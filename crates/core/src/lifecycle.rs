@@ -14,6 +14,7 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("preamble_max_decisions", 20, 0, 200, "decisions in the context preamble"),
     ("preamble_max_blockers", 10, 0, 200, "open blockers in the context preamble"),
     ("preamble_max_summaries", 5, 0, 200, "summaries in the context preamble"),
+    ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
 ];
 
 /// A setting's value (its default when unset).

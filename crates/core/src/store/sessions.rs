@@ -149,3 +149,10 @@ pub fn recent(conn: &Connection, limit: u32) -> Result<Vec<SessionRecord>> {
     let rows = stmt.query_map([limit], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// How many sessions made a request since `since` (RFC 3339).
+pub fn active_since(conn: &Connection, since: &str) -> Result<u64> {
+    let n: i64 =
+        conn.query_row("SELECT count(*) FROM sessions WHERE last_seen_at >= ?1", [since], |r| r.get(0))?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}

@@ -169,7 +169,10 @@ async fn wait_for_pick(
     let url = format!("{}/pick/{}?t={}", state.base_url.as_deref().unwrap_or_default(), pick.id, pick.token);
     state.surfaces.show_pick(&url, &pick);
     state.surfaces.waiting_changed();
-    let deadline = tokio::time::Instant::now() + state.pick_timeout;
+    let wait = mooring_core::lifecycle::setting(&state.store, "pick_wait_seconds")
+        .map(|s| std::time::Duration::from_secs(u64::from(s)))
+        .unwrap_or(state.pick_timeout);
+    let deadline = tokio::time::Instant::now() + wait;
     let token = ctx.meta.get_progress_token();
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
     let mut waited = 0.0;
