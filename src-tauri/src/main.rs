@@ -79,6 +79,8 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
         let app = tauri::Builder::default()
             .plugin(tauri_plugin_notification::init())
+            .plugin(tauri_plugin_clipboard_manager::init())
+            .plugin(tauri_plugin_autostart::init(tauri_plugin_autostart::MacosLauncher::LaunchAgent, None))
             .setup({
                 let server = server.clone();
                 move |app| {

@@ -1,12 +1,27 @@
 //! The desktop's side of the server's surfaces: native windows showing the server's own
 //! pages, and a tray that follows what is waiting.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use tauri::{AppHandle, Manager, WebviewUrl, WebviewWindowBuilder, Wry};
 use tauri_plugin_notification::NotificationExt;
 
 use mooring_server::{PickInfo, Surfaces};
 
 use crate::tray;
+
+/// "Pause questions" in the tray: questions go to the browser instead of windows.
+static QUESTIONS_PAUSED: AtomicBool = AtomicBool::new(false);
+
+/// Whether questions are paused.
+pub fn questions_paused() -> bool {
+    QUESTIONS_PAUSED.load(Ordering::Relaxed)
+}
+
+/// Flip "Pause questions"; returns the new state.
+pub fn toggle_questions_paused() -> bool {
+    !QUESTIONS_PAUSED.fetch_xor(true, Ordering::Relaxed)
+}
 
 /// Windows and tray refreshes for the server.
 pub struct DesktopSurfaces {
@@ -67,6 +82,9 @@ impl Surfaces for DesktopSurfaces {
     }
 
     fn show_choice(&self, url: &str, title: &str) -> bool {
+        if questions_paused() {
+            return false;
+        }
         let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
         open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"));
         self.notify("An agent has a question", title);

@@ -17,6 +17,10 @@ pub const TRAY_ID: &str = "main";
 const QUIT: &str = "quit";
 const CLEAR_FOCUS: &str = "focus:clear";
 const DASHBOARD: &str = "dashboard";
+const COPY_URL: &str = "copy:url";
+const COPY_STDIO: &str = "copy:stdio";
+const PAUSE_QUESTIONS: &str = "questions:pause";
+const AUTOSTART: &str = "autostart";
 const PROJECT_PREFIX: &str = "project:";
 /// How often the menu checks the database for changes made elsewhere (CLI, agents).
 const REFRESH: Duration = Duration::from_secs(2);
@@ -34,6 +38,8 @@ pub enum Entry {
     Waiting { id: String, label: String },
     /// A submenu (paused, archived projects).
     Submenu { label: String, items: Vec<Entry> },
+    /// An on/off action.
+    Toggle { id: &'static str, label: String, on: bool },
     /// A line.
     Separator,
 }
@@ -47,6 +53,15 @@ pub struct Waiting {
     pub label: String,
 }
 
+/// The on/off items' states.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Toggles {
+    /// Questions go to the browser instead of native windows.
+    pub questions_paused: bool,
+    /// Mooring starts at login.
+    pub autostart: bool,
+}
+
 /// The menu for these projects, focus project, server status and waiting items.
 pub fn menu_model(
     projects: &[Project],
@@ -54,6 +69,7 @@ pub fn menu_model(
     server: &Status,
     waiting: &[Waiting],
     sessions: u64,
+    toggles: Toggles,
 ) -> Vec<Entry> {
     let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
     let count = match active.len() {
@@ -101,7 +117,15 @@ pub fn menu_model(
     }
     if matches!(server, Status::Serving(_)) {
         entries.push(Entry::Action { id: DASHBOARD, label: "Open dashboard…".to_owned() });
+        entries.push(Entry::Action { id: COPY_URL, label: "Copy MCP URL".to_owned() });
+        entries.push(Entry::Action { id: COPY_STDIO, label: "Copy `mooring stdio` command".to_owned() });
     }
+    entries.push(Entry::Toggle {
+        id: PAUSE_QUESTIONS,
+        label: "Pause questions (send them to the browser)".to_owned(),
+        on: toggles.questions_paused,
+    });
+    entries.push(Entry::Toggle { id: AUTOSTART, label: "Start at login".to_owned(), on: toggles.autostart });
     entries.push(Entry::Action { id: QUIT, label: "Quit Mooring".to_owned() });
     entries
 }
@@ -121,7 +145,7 @@ fn project_entry(p: &Project, focus: Option<&str>) -> Entry {
 
 /// Create the tray icon and keep its menu current.
 pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Handle>) -> tauri::Result<()> {
-    let (entries, signature) = snapshot(&store, &server);
+    let (entries, signature) = snapshot(app, &store, &server);
     let menu = build(app, &entries)?;
     let icon = Image::from_bytes(include_bytes!("../../icons/tray.png"))?;
     let (events_store, events_server) = (store.clone(), server.clone());
@@ -137,7 +161,7 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
         let mut last = signature;
         loop {
             std::thread::sleep(REFRESH);
-            let (entries, signature) = snapshot(&store, &server);
+            let (entries, signature) = snapshot(&handle, &store, &server);
             if signature != last {
                 last = signature;
                 refresh(&handle, &entries);
@@ -156,7 +180,7 @@ struct Shared {
 /// Rebuild the menu now (after the server started, say).
 pub fn refresh_now(app: &AppHandle<Wry>) {
     if let Some(shared) = app.try_state::<Shared>() {
-        refresh(app, &snapshot(&shared.store, &shared.server).0);
+        refresh(app, &snapshot(app, &shared.store, &shared.server).0);
     }
 }
 
@@ -171,6 +195,19 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
         DASHBOARD => {
             open_dashboard(app, server);
             return;
+        }
+        COPY_URL | COPY_STDIO => {
+            copy(app, server, id == COPY_URL);
+            return;
+        }
+        PAUSE_QUESTIONS => {
+            let paused = crate::surfaces::toggle_questions_paused();
+            tracing::info!(paused, "questions paused");
+            Ok(())
+        }
+        AUTOSTART => {
+            toggle_autostart(app);
+            Ok(())
         }
         other if other.starts_with("wait:") => {
             open_waiting(app, store, server, other);
@@ -192,7 +229,7 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
     if let Err(e) = result {
         tracing::warn!(error = %e, "tray action failed");
     }
-    refresh(app, &snapshot(store, server).0);
+    refresh(app, &snapshot(app, store, server).0);
 }
 
 fn refresh(app: &AppHandle<Wry>, entries: &[Entry]) {
@@ -208,7 +245,7 @@ fn refresh(app: &AppHandle<Wry>, entries: &[Entry]) {
 }
 
 /// The menu entries and a signature that changes when they do.
-fn snapshot(store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
+fn snapshot(app: &AppHandle<Wry>, store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
     let registry = Registry::new(store);
     let projects = registry.list(None).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "could not read projects for the tray");
@@ -218,8 +255,10 @@ fn snapshot(store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
     // Sessions that made a request in the last 10 minutes count as connected.
     let since = mooring_core::humanize::format_ts(chrono::Utc::now() - chrono::Duration::minutes(10));
     let sessions = store.read(|c| mooring_core::store::sessions::active_since(c, &since)).unwrap_or(0);
+    let toggles =
+        Toggles { questions_paused: crate::surfaces::questions_paused(), autostart: autostart_enabled(app) };
     let entries =
-        menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server), sessions);
+        menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server), sessions, toggles);
     let signature = format!("{entries:?}");
     (entries, signature)
 }
@@ -240,6 +279,39 @@ fn waiting(store: &Store, server: &server::Handle) -> Vec<Waiting> {
         );
     }
     out
+}
+
+/// Put the MCP URL or the stdio command on the clipboard.
+fn copy(app: &AppHandle<Wry>, server: &server::Handle, url: bool) {
+    use tauri_plugin_clipboard_manager::ClipboardExt;
+    let text = if url {
+        match server.status() {
+            Status::Serving(u) | Status::Elsewhere(u) => u,
+            _ => return,
+        }
+    } else {
+        let exe = std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.join("mooring")));
+        let exe =
+            exe.filter(|p| p.exists()).map(|p| p.display().to_string()).unwrap_or_else(|| "mooring".into());
+        format!("{exe} stdio")
+    };
+    if let Err(e) = app.clipboard().write_text(text) {
+        tracing::warn!(error = %e, "could not copy to the clipboard");
+    }
+}
+
+fn autostart_enabled(app: &AppHandle<Wry>) -> bool {
+    use tauri_plugin_autostart::ManagerExt;
+    app.autolaunch().is_enabled().unwrap_or(false)
+}
+
+fn toggle_autostart(app: &AppHandle<Wry>) {
+    use tauri_plugin_autostart::ManagerExt;
+    let launcher = app.autolaunch();
+    let result = if launcher.is_enabled().unwrap_or(false) { launcher.disable() } else { launcher.enable() };
+    if let Err(e) = result {
+        tracing::warn!(error = %e, "could not change start at login");
+    }
 }
 
 /// The dashboard, with the local token so its API calls are allowed.
@@ -303,6 +375,9 @@ fn build(app: &AppHandle<Wry>, entries: &[Entry]) -> tauri::Result<Menu<Wry>> {
                 }
                 menu.append(&sub)?
             }
+            Entry::Toggle { id, label, on } => {
+                menu.append(&CheckMenuItem::with_id(app, *id, label, true, *on, None::<&str>)?)?
+            }
             Entry::Label(text) => {
                 menu.append(&MenuItem::with_id(app, "label", text, false, None::<&str>)?)?
             }
@@ -350,6 +425,7 @@ mod tests {
             &Status::Serving("http://127.0.0.1:7423/mcp".into()),
             &waiting,
             1,
+            Toggles { questions_paused: true, autostart: false },
         );
         assert_eq!(model[0], Entry::Label("2 active projects · 1 session · 1 waiting".into()));
         assert_eq!(model[1], Entry::Label("Waiting for you (1)".into()));
@@ -384,12 +460,24 @@ mod tests {
         assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
         assert!(model.contains(&Entry::Label("MCP server: http://127.0.0.1:7423/mcp".into())));
         assert!(model.contains(&Entry::Action { id: DASHBOARD, label: "Open dashboard…".into() }));
+        assert!(model.contains(&Entry::Action { id: COPY_URL, label: "Copy MCP URL".into() }));
+        assert!(model.contains(&Entry::Toggle {
+            id: PAUSE_QUESTIONS,
+            label: "Pause questions (send them to the browser)".into(),
+            on: true
+        }));
+        assert!(model.contains(&Entry::Toggle { id: AUTOSTART, label: "Start at login".into(), on: false }));
         assert_eq!(model.last(), Some(&Entry::Action { id: QUIT, label: "Quit Mooring".into() }));
     }
 
     #[test]
     fn empty_registry_still_offers_quit() {
-        let model = menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[], 0);
+        let model =
+            menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[], 0, Toggles::default());
+        assert!(
+            !model.iter().any(|e| matches!(e, Entry::Action { id: COPY_URL, .. })),
+            "nothing to copy without a server"
+        );
         assert_eq!(model[0], Entry::Label("No active projects".into()));
         assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
         assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));

@@ -65,6 +65,8 @@ grep -q $'\tBeta Two — 0 locks · never\t' <<<"$listing" || fail "Beta Two mis
 grep -q $'\tArchived (1)\t' <<<"$listing" || fail "no Archived submenu"
 grep -q $'\t2 active projects\t' <<<"$listing" || fail "no project count"
 grep -q $'\tQuit Mooring\t' <<<"$listing" || fail "no Quit item"
+grep -q $'\tStart at login\t0$' <<<"$listing" || fail "no unchecked Start at login item"
+grep -q $'\tPause questions (send them to the browser)\t0$' <<<"$listing" || fail "no Pause questions item"
 
 # The same MCP server as `mooring serve` runs in-process and is advertised.
 wait_for '[ -f "$MOORING_HOME/endpoint.json" ]' || fail "no endpoint.json"
@@ -118,6 +120,11 @@ wait_for 'items | grep -q $'"'"'\tBeta Two — .*\t1$'"'"'' || fail "Beta Two is
 # A project created elsewhere shows up without a restart.
 "$m" projects new "Gamma Three" >/dev/null
 wait_for 'items | grep -q $'"'"'\tGamma Three — '"'"'' || fail "new project never reached the menu"
+
+# "Pause questions" toggles (and shows its state).
+click "Pause questions" || fail "could not click Pause questions"
+wait_for 'items | grep -q $'"'"'\tPause questions (send them to the browser)\t1$'"'"'' || fail "Pause questions did not turn on"
+items | grep -q $'\tCopy MCP URL\t' || fail "no Copy MCP URL item"
 
 # Quit exits cleanly.
 click "Quit Mooring" || true
