@@ -22,6 +22,8 @@ pub struct PickInfo {
     pub client: Option<String>,
     /// The likeliest project.
     pub recommended: Option<String>,
+    /// The session's directory (workspace or working directory), for "New project here".
+    pub workspace: Option<String>,
 }
 
 /// Waiting picks.
@@ -37,6 +39,7 @@ impl Picks {
         session_id: Option<String>,
         client: Option<String>,
         recommended: Option<String>,
+        workspace: Option<String>,
     ) -> (PickInfo, oneshot::Receiver<String>) {
         let info = PickInfo {
             id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
@@ -44,6 +47,7 @@ impl Picks {
             session_id,
             client,
             recommended,
+            workspace,
         };
         let (tx, rx) = oneshot::channel();
         self.lock().insert(info.id.clone(), (info.clone(), tx));

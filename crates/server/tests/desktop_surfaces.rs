@@ -87,3 +87,41 @@ async fn a_focus_click_answers_every_waiting_session() {
         assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("alpha"), Some("picker")));
     }
 }
+
+/// A desktop whose person creates a new project from the picker ("New project here").
+struct Creator;
+
+impl Surfaces for Creator {
+    fn can_show(&self) -> bool {
+        true
+    }
+
+    fn show_pick(&self, url: &str, pick: &PickInfo) {
+        let create = url.replacen("?t=", "/create?t=", 1);
+        let here = pick.workspace.clone();
+        tokio::spawn(async move {
+            let body = json!({ "name": "Fresh Repo", "code_path": here });
+            let r = reqwest::Client::new().post(create).json(&body).send().await.unwrap();
+            assert_eq!(r.status(), 200);
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn new_project_here_from_the_picker() {
+    let srv = TestServer::start_with(Arc::new(Creator)).await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let repo = srv.dir.path().join("fresh-repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    let ws = format!("file://{}", repo.display());
+    let c = connect(&srv.url, Gen::Legacy, TestClient::default(), &[("x-workspace-id", &ws)]).await;
+    let r = ok(&call(&c, "get_last_handover", json!({})).await);
+    assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("fresh-repo"), Some("picker")));
+    let p = mooring_core::Registry::new(&srv.store).get("fresh-repo").unwrap();
+    assert_eq!(p.code_paths[0].path, repo.canonicalize().unwrap().to_str().unwrap());
+    // The session now resolves by its workspace too.
+    let again = ok(&call(&c, "resolve_project", json!({})).await);
+    assert_eq!(again["project"], "fresh-repo");
+    c.cancel().await.unwrap();
+}

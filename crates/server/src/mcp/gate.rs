@@ -165,7 +165,15 @@ async fn wait_for_pick(
     ctx: &RequestContext<RoleServer>,
     recommended: Option<String>,
 ) -> Option<String> {
-    let (pick, mut rx) = state.picks.open(caller.session_id.clone(), caller.client_name.clone(), recommended);
+    // "New project here" offers the session's own directory, as a plain path.
+    let here = caller
+        .workspace
+        .clone()
+        .or_else(|| caller.cwd.clone())
+        .and_then(|w| mooring_core::paths::normalize("workspace", &w, None).ok())
+        .map(|n| n.as_str().to_owned());
+    let (pick, mut rx) =
+        state.picks.open(caller.session_id.clone(), caller.client_name.clone(), recommended, here);
     let url = format!("{}/pick/{}?t={}", state.base_url.as_deref().unwrap_or_default(), pick.id, pick.token);
     state.surfaces.show_pick(&url, &pick);
     state.surfaces.waiting_changed();

@@ -47,6 +47,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/pick/{id}", get(pick_page))
         .route("/pick/{id}/state", get(pick_state))
         .route("/pick/{id}/answer", post(pick_answer))
+        .route("/pick/{id}/create", post(pick_create))
         .with_state(state)
 }
 
@@ -210,4 +211,30 @@ async fn pick_answer(
     let project = mooring_core::Registry::new(&state.store).get(&body.project)?;
     state.picks.answer(&id, &q.t, &project.slug)?;
     Ok(Json(json!({ "picked": project.slug })))
+}
+
+/// Body of `/pick/{id}/create`: a new project for the waiting session.
+#[derive(Debug, Deserialize)]
+pub struct PickCreate {
+    name: String,
+    #[serde(default)]
+    code_path: Option<String>,
+}
+
+/// Create a project (in the session's directory) and give it to the waiting session.
+async fn pick_create(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<Token>,
+    Json(body): Json<PickCreate>,
+) -> Result<Json<Value>, ApiError> {
+    state.picks.get(&id, &q.t)?;
+    let created = mooring_core::Registry::new(&state.store).create(mooring_core::NewProject {
+        name: body.name,
+        code_paths: body.code_path.into_iter().filter(|p| !p.trim().is_empty()).collect(),
+        ..Default::default()
+    })?;
+    state.surfaces.projects_changed();
+    state.picks.answer(&id, &q.t, &created.project.slug)?;
+    Ok(Json(json!({ "picked": created.project.slug, "created": true })))
 }
