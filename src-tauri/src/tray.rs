@@ -4,8 +4,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mooring_core::{Project, ProjectStatus, Registry, Store};
+use mooring_core::{Registry, Store};
 
+use crate::menu::{
+    AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, PAUSE_QUESTIONS, PROJECT_PREFIX, QUIT,
+    Toggles, Waiting, menu_model,
+};
 use crate::server::{self, Status};
 use tauri::image::Image;
 use tauri::menu::{CheckMenuItem, Menu, MenuItem, PredefinedMenuItem, Submenu};
@@ -14,134 +18,8 @@ use tauri::{AppHandle, Manager, Wry};
 
 /// Id of the one tray icon.
 pub const TRAY_ID: &str = "main";
-const QUIT: &str = "quit";
-const CLEAR_FOCUS: &str = "focus:clear";
-const DASHBOARD: &str = "dashboard";
-const COPY_URL: &str = "copy:url";
-const COPY_STDIO: &str = "copy:stdio";
-const PAUSE_QUESTIONS: &str = "questions:pause";
-const AUTOSTART: &str = "autostart";
-const PROJECT_PREFIX: &str = "project:";
 /// How often the menu checks the database for changes made elsewhere (CLI, agents).
 const REFRESH: Duration = Duration::from_secs(2);
-
-/// One entry of the menu, independent of Tauri so it can be tested.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Entry {
-    /// Greyed-out text.
-    Label(String),
-    /// An active project; checked when it is the focus project.
-    Project { id: String, label: String, focused: bool },
-    /// A clickable action.
-    Action { id: &'static str, label: String },
-    /// Something waiting for the person; clicking opens its window.
-    Waiting { id: String, label: String },
-    /// A submenu (paused, archived projects).
-    Submenu { label: String, items: Vec<Entry> },
-    /// An on/off action.
-    Toggle { id: &'static str, label: String, on: bool },
-    /// A line.
-    Separator,
-}
-
-/// Something waiting for the person: a session's project pick or a question.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Waiting {
-    /// Menu id (`wait:pick:ID`, `wait:choice:ID`).
-    pub id: String,
-    /// What the item says.
-    pub label: String,
-}
-
-/// The on/off items' states.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Toggles {
-    /// Questions go to the browser instead of native windows.
-    pub questions_paused: bool,
-    /// Mooring starts at login.
-    pub autostart: bool,
-}
-
-/// The menu for these projects, focus project, server status and waiting items.
-pub fn menu_model(
-    projects: &[Project],
-    focus: Option<&str>,
-    server: &Status,
-    waiting: &[Waiting],
-    sessions: u64,
-    toggles: Toggles,
-) -> Vec<Entry> {
-    let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
-    let count = match active.len() {
-        0 => "No active projects".to_owned(),
-        1 => "1 active project".to_owned(),
-        n => format!("{n} active projects"),
-    };
-    let mut header = count;
-    if sessions > 0 {
-        header.push_str(&format!(" · {sessions} session{}", if sessions == 1 { "" } else { "s" }));
-    }
-    if !waiting.is_empty() {
-        header.push_str(&format!(" · {} waiting", waiting.len()));
-    }
-    let mut entries = vec![Entry::Label(header)];
-    if !waiting.is_empty() {
-        entries.push(Entry::Label(format!("Waiting for you ({})", waiting.len())));
-        entries.extend(
-            waiting.iter().map(|w| Entry::Waiting { id: w.id.clone(), label: format!("  {}", w.label) }),
-        );
-        entries.push(Entry::Separator);
-    }
-    // Most recently used first (the registry lists them that way).
-    entries.extend(active.iter().map(|p| project_entry(p, focus)));
-    let paused: Vec<Entry> = projects
-        .iter()
-        .filter(|p| p.status == ProjectStatus::Paused)
-        .map(|p| project_entry(p, focus))
-        .collect();
-    if !paused.is_empty() {
-        entries.push(Entry::Submenu { label: format!("Paused ({})", paused.len()), items: paused });
-    }
-    let archived: Vec<Entry> = projects
-        .iter()
-        .filter(|p| p.status == ProjectStatus::Archived)
-        .map(|p| Entry::Label(format!("{} ({})", p.name, p.slug)))
-        .collect();
-    if !archived.is_empty() {
-        entries.push(Entry::Submenu { label: format!("Archived ({})", archived.len()), items: archived });
-    }
-    entries.push(Entry::Separator);
-    entries.push(Entry::Label(server.label()));
-    if focus.is_some() {
-        entries.push(Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".to_owned() });
-    }
-    if matches!(server, Status::Serving(_)) {
-        entries.push(Entry::Action { id: DASHBOARD, label: "Open dashboard…".to_owned() });
-        entries.push(Entry::Action { id: COPY_URL, label: "Copy MCP URL".to_owned() });
-        entries.push(Entry::Action { id: COPY_STDIO, label: "Copy `mooring stdio` command".to_owned() });
-    }
-    entries.push(Entry::Toggle {
-        id: PAUSE_QUESTIONS,
-        label: "Pause questions (send them to the browser)".to_owned(),
-        on: toggles.questions_paused,
-    });
-    entries.push(Entry::Toggle { id: AUTOSTART, label: "Start at login".to_owned(), on: toggles.autostart });
-    entries.push(Entry::Action { id: QUIT, label: "Quit Mooring".to_owned() });
-    entries
-}
-
-/// "Leader Election — 12 locks · 2 hours ago", checked when it is the focus project.
-fn project_entry(p: &Project, focus: Option<&str>) -> Entry {
-    let locks = match p.stats.context_locks {
-        1 => "1 lock".to_owned(),
-        n => format!("{n} locks"),
-    };
-    Entry::Project {
-        id: format!("{PROJECT_PREFIX}{}", p.slug),
-        label: format!("{} — {locks} · {}", p.name, p.last_used),
-        focused: focus == Some(p.slug.as_str()),
-    }
-}
 
 /// Create the tray icon and keep its menu current.
 pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Handle>) -> tauri::Result<()> {
@@ -394,92 +272,4 @@ fn build(app: &AppHandle<Wry>, entries: &[Entry]) -> tauri::Result<Menu<Wry>> {
         }
     }
     Ok(menu)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use mooring_core::{NewProject, Registry, Store};
-
-    #[test]
-    fn menu_lists_active_projects_sorted_with_focus_checked() {
-        let store = Store::open_in_memory().unwrap();
-        let reg = Registry::new(&store);
-        for name in ["Zeta", "Alpha", "Old"] {
-            reg.create(NewProject { name: name.into(), ..Default::default() }).unwrap();
-        }
-        reg.archive("old").unwrap();
-        reg.create(NewProject { name: "Resting".into(), ..Default::default() }).unwrap();
-        reg.edit(
-            "resting",
-            mooring_core::ProjectEdit { status: Some(ProjectStatus::Paused), ..Default::default() },
-        )
-        .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        reg.touch_used("zeta").unwrap();
-        let projects = reg.list(None).unwrap();
-        let waiting = [Waiting { id: "wait:pick:p-1".into(), label: "claude needs a project".into() }];
-        let model = menu_model(
-            &projects,
-            Some("zeta"),
-            &Status::Serving("http://127.0.0.1:7423/mcp".into()),
-            &waiting,
-            1,
-            Toggles { questions_paused: true, autostart: false },
-        );
-        assert_eq!(model[0], Entry::Label("2 active projects · 1 session · 1 waiting".into()));
-        assert_eq!(model[1], Entry::Label("Waiting for you (1)".into()));
-        assert_eq!(
-            model[2],
-            Entry::Waiting { id: "wait:pick:p-1".into(), label: "  claude needs a project".into() }
-        );
-        let model = &model[3..];
-        // Most recently used first; the label carries the lock count and the age.
-        assert_eq!(
-            model[1],
-            Entry::Project {
-                id: "project:zeta".into(),
-                label: "Zeta — 0 locks · just now".into(),
-                focused: true
-            }
-        );
-        assert_eq!(
-            model[2],
-            Entry::Project {
-                id: "project:alpha".into(),
-                label: "Alpha — 0 locks · never".into(),
-                focused: false
-            }
-        );
-        assert!(
-            matches!(&model[3], Entry::Submenu { label, items } if label == "Paused (1)" && items.len() == 1)
-        );
-        assert!(
-            matches!(&model[4], Entry::Submenu { label, items } if label == "Archived (1)" && items[0] == Entry::Label("Old (old)".into()))
-        );
-        assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
-        assert!(model.contains(&Entry::Label("MCP server: http://127.0.0.1:7423/mcp".into())));
-        assert!(model.contains(&Entry::Action { id: DASHBOARD, label: "Open dashboard…".into() }));
-        assert!(model.contains(&Entry::Action { id: COPY_URL, label: "Copy MCP URL".into() }));
-        assert!(model.contains(&Entry::Toggle {
-            id: PAUSE_QUESTIONS,
-            label: "Pause questions (send them to the browser)".into(),
-            on: true
-        }));
-        assert!(model.contains(&Entry::Toggle { id: AUTOSTART, label: "Start at login".into(), on: false }));
-        assert_eq!(model.last(), Some(&Entry::Action { id: QUIT, label: "Quit Mooring".into() }));
-    }
-
-    #[test]
-    fn empty_registry_still_offers_quit() {
-        let model =
-            menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[], 0, Toggles::default());
-        assert!(
-            !model.iter().any(|e| matches!(e, Entry::Action { id: COPY_URL, .. })),
-            "nothing to copy without a server"
-        );
-        assert_eq!(model[0], Entry::Label("No active projects".into()));
-        assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
-        assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));
-    }
 }
