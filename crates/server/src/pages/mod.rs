@@ -25,6 +25,7 @@ const INDEX_HTML: &str = include_str!("../../../../ui/index.html");
 const DASHBOARD_HTML: &str = include_str!("../../../../ui/dashboard.html");
 const PICK_HTML: &str = include_str!("../../../../ui/pick.html");
 const STYLE_CSS: &str = include_str!("../../../../ui/style.css");
+const COMMON_JS: &str = include_str!("../../../../ui/common.js");
 
 /// `?t=` on every per-interaction route.
 #[derive(Debug, Deserialize)]
@@ -38,6 +39,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(|| async { Html(INDEX_HTML) }))
         .route("/dashboard", get(|| async { Html(DASHBOARD_HTML) }))
         .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
+        .route("/ui/common.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }))
         .route("/choice/{id}", get(page))
         .route("/choice/{id}/state", get(view))
         .route("/choice/{id}/answer", post(answer))
