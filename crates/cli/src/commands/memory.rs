@@ -117,15 +117,15 @@ pub fn token(ctx: &Ctx) -> Result<(), Failure> {
 pub fn config(ctx: &Ctx, key: Option<String>, value: Option<String>) -> Result<(), Failure> {
     use mooring_core::lifecycle::{SETTINGS, set_setting, setting};
     let store = ctx.store()?;
+    let known = |k: &str| SETTINGS.iter().find(|s| s.0 == k);
     let shown: Vec<(&str, u32, &str)> = match (key.as_deref(), value) {
-        (Some(k), Some(v)) => {
-            let v = set_setting(&store, k, &v)?;
-            let about = SETTINGS.iter().find(|s| s.0 == k).map(|s| s.4).unwrap_or_default();
-            vec![(SETTINGS.iter().find(|s| s.0 == k).map(|s| s.0).unwrap_or_default(), v, about)]
-        }
-        (Some(k), None) => {
-            let v = setting(&store, k)?;
-            vec![(SETTINGS.iter().find(|s| s.0 == k).map(|s| s.0).unwrap_or_default(), v, "")]
+        (Some(k), value) => {
+            let v = match value {
+                Some(v) => set_setting(&store, k, &v)?,
+                None => setting(&store, k)?,
+            };
+            // set_setting/setting refused unknown keys, so the entry exists.
+            known(k).map(|s| vec![(s.0, v, s.4)]).unwrap_or_default()
         }
         (None, _) => {
             let mut all = Vec::new();

@@ -22,6 +22,8 @@ fn run<T: serde::Serialize>(f: impl FnOnce() -> CoreResult<T>) -> CallToolResult
 /// `active_project`: read, set or clear the session's choice.
 pub fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> CallToolResult {
     run(|| {
+        // One write records the request; after a bind or clear the row is only read.
+        session_of(state, caller)?;
         let message = match (&p.project, &caller.session_id) {
             (None, _) => None,
             (Some(_), None) => {
@@ -32,18 +34,17 @@ pub fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> Ca
                 ));
             }
             (Some(Some(slug)), Some(id)) => {
-                session_of(state, caller)?;
                 let project = session::bind(&state.store, id, slug, "session")?;
                 state.surfaces.projects_changed();
                 Some(format!("This session now works in '{}'.", project.slug))
             }
             (Some(None), Some(id)) => {
-                session_of(state, caller)?;
                 session::clear(&state.store, id)?;
                 Some("Cleared this session's choice; the other levels decide again.".to_owned())
             }
         };
-        let session = session_of(state, caller)?;
+        let session =
+            caller.session_id.as_deref().map(|id| session::get(&state.store, id)).transpose()?.flatten();
         let resolution = resolve_hints(state, &hints_for(state, caller, session.as_ref(), None)?)?;
         let message = message.unwrap_or_else(|| match &resolution.project {
             Some(p) => format!("This session works in '{p}'."),
@@ -163,7 +164,7 @@ pub fn set_workspace(state: &AppState, caller: &Caller, p: params::SetWorkspace)
             }
         }
         session::set_workspace(&state.store, &id, Some(dir.as_str()))?;
-        let session = session_of(state, caller)?;
+        // The row read above still holds the roots and choice; the workspace is set below.
         let mut hints = hints_for(state, caller, session.as_ref(), None)?;
         hints.workspace = Some(dir.as_str().to_owned());
         let resolution = resolve_hints(state, &hints)?;
