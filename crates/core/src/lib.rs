@@ -12,6 +12,7 @@ pub mod memory;
 pub mod model;
 pub mod paths;
 pub mod preamble;
+pub mod recommend;
 pub mod registry;
 pub mod resolve;
 pub mod search;

@@ -77,7 +77,7 @@ pub fn next_free(base: &str, taken: impl Fn(&str) -> bool) -> String {
 }
 
 /// Best-effort slug for any text: lowercase ASCII words joined by single hyphens.
-fn suggestion(text: &str) -> String {
+pub(crate) fn suggestion(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         let c = fold_accent(c);

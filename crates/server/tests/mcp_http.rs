@@ -156,6 +156,32 @@ async fn pending_session_gets_selection_required_with_stats() {
     }
 }
 
+/// A workspace no code path covers still points somewhere: a directory named like a
+/// project makes it the recommendation over the most recently used one.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_recommendation_follows_the_session_workspace() {
+    let srv = TestServer::start().await;
+    srv.project("Billing", &[]);
+    srv.project("Recent Thing", &[]);
+    mooring_core::Registry::new(&srv.store).touch_used("recent-thing").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("billing-v2");
+    std::fs::create_dir(&ws).unwrap();
+    let ws = ws.display().to_string();
+    for generation in GENS {
+        let plain = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let body = err(&call(&plain, "save_handover", json!({ "work_done": "x", "next_steps": "y" })).await);
+        assert_eq!(body["recommended"], "recent-thing", "recency without a workspace ({generation:?})");
+        plain.cancel().await.unwrap();
+        let client = connect(&srv.url, generation, TestClient::default(), &[("x-workspace-id", &ws)]).await;
+        let body = err(&call(&client, "save_handover", json!({ "work_done": "x", "next_steps": "y" })).await);
+        assert_eq!(body["code"], "PROJECT_SELECTION_REQUIRED");
+        assert_eq!(body["recommended"], "billing", "{generation:?}");
+        assert_eq!(body["next_call"]["arguments"]["project"], "billing");
+        client.cancel().await.unwrap();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn pending_session_is_asked_by_elicitation_and_the_call_continues() {
     let srv = TestServer::start().await;

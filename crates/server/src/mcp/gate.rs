@@ -127,7 +127,7 @@ pub async fn require_project(
             "it is the only active project, so it was selected automatically",
         );
     }
-    let recommended = recommend(&candidates);
+    let recommended = recommend(&candidates, caller);
     if caller.elicitation {
         if !caller.legacy {
             return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref()).into()));
@@ -166,12 +166,7 @@ async fn wait_for_pick(
     recommended: Option<String>,
 ) -> Option<String> {
     // "New project here" offers the session's own directory, as a plain path.
-    let here = caller
-        .workspace
-        .clone()
-        .or_else(|| caller.cwd.clone())
-        .and_then(|w| mooring_core::paths::normalize("workspace", &w, None).ok())
-        .map(|n| n.as_str().to_owned());
+    let here = session_dir(caller);
     let (pick, mut rx) =
         state.picks.open(caller.session_id.clone(), caller.client_name.clone(), recommended, here);
     let url = format!("{}/pick/{}?t={}", state.base_url.as_deref().unwrap_or_default(), pick.id, pick.token);
@@ -245,13 +240,19 @@ fn candidates(state: &AppState) -> CoreResult<Vec<Project>> {
     Ok(all)
 }
 
-/// The likeliest project: the most recently used active one.
-fn recommend(candidates: &[Project]) -> Option<String> {
-    candidates
-        .iter()
-        .find(|p| p.status == ProjectStatus::Active)
-        .or(candidates.first())
-        .map(|p| p.slug.clone())
+/// The session's directory (workspace, else working directory) as a plain path.
+fn session_dir(caller: &Caller) -> Option<String> {
+    caller
+        .workspace
+        .clone()
+        .or_else(|| caller.cwd.clone())
+        .and_then(|w| mooring_core::paths::normalize("workspace", &w, None).ok())
+        .map(|n| n.as_str().to_owned())
+}
+
+/// The likeliest project: by the session's directory, then recency.
+fn recommend(candidates: &[Project], caller: &Caller) -> Option<String> {
+    mooring_core::recommend::recommend(candidates, session_dir(caller).as_deref().map(std::path::Path::new))
 }
 
 /// A hint that points away from auto-selection: something given that did not match.
@@ -333,7 +334,7 @@ pub fn selection_required(
     reason: &str,
 ) -> CoreResult<CallToolResponse> {
     let candidates = candidates(state)?;
-    let recommended = recommend(&candidates);
+    let recommended = recommend(&candidates, caller);
     let mut text = format!("{reason} ");
     let next_call = match &recommended {
         Some(slug) => {
