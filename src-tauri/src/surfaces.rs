@@ -57,12 +57,11 @@ pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str) {
     }
 }
 
-impl DesktopSurfaces {
-    /// A desktop notification; never the only signal (the tray lists what waits).
-    fn notify(&self, title: &str, body: &str) {
-        if let Err(e) = self.app.notification().builder().title(title).body(body).show() {
-            tracing::debug!(error = %e, "notification not shown");
-        }
+/// A desktop notification; never the only signal (the tray and dashboard show the same).
+pub fn notify(app: &AppHandle<Wry>, title: &str, body: &str) {
+    tracing::info!(title, body, "notification");
+    if let Err(e) = app.notification().builder().title(title).body(body).show() {
+        tracing::debug!(error = %e, "notification not shown");
     }
 }
 
@@ -79,6 +78,11 @@ impl Surfaces for DesktopSurfaces {
             url,
             &format!("{who} needs a project — Mooring"),
         );
+        notify(
+            &self.app,
+            &format!("{who} needs a project"),
+            "Pick one in the Mooring window or the tray menu.",
+        );
     }
 
     fn show_choice(&self, url: &str, title: &str) -> bool {
@@ -87,7 +91,7 @@ impl Surfaces for DesktopSurfaces {
         }
         let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
         open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"));
-        self.notify("An agent has a question", title);
+        notify(&self.app, "An agent has a question", title);
         true
     }
 

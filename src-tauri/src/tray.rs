@@ -37,7 +37,11 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
     let handle = app.clone();
     std::thread::spawn(move || {
         let mut last = signature;
+        let mut seen = crate::alerts::Seen::default();
         loop {
+            for alert in alerts(&mut seen, &store) {
+                crate::surfaces::notify(&handle, &alert.title, &alert.body);
+            }
             std::thread::sleep(REFRESH);
             let (entries, signature) = snapshot(&handle, &store, &server);
             if signature != last {
@@ -139,6 +143,16 @@ fn snapshot(app: &AppHandle<Wry>, store: &Store, server: &server::Handle) -> (Ve
         menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server), sessions, toggles);
     let signature = format!("{entries:?}");
     (entries, signature)
+}
+
+/// Notifications owed since the last look: questions that timed out, paths gone missing.
+fn alerts(seen: &mut crate::alerts::Seen, store: &Store) -> Vec<crate::alerts::Alert> {
+    let broker = mooring_core::choice::Broker::new(store);
+    let (Ok(projects), Ok(open)) = (Registry::new(store).list(None), broker.open_list()) else {
+        return Vec::new();
+    };
+    let open = open.into_iter().map(|i| (i.id, i.checked.request.title)).collect();
+    seen.update(open, &projects, |id| broker.get(id).ok().map(|i| i.status))
 }
 
 /// Picks and questions waiting for the person.
