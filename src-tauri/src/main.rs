@@ -23,9 +23,9 @@ struct Args {
     /// Data directory (default: $MOORING_HOME, else the platform data directory)
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
-    /// Port of the MCP server (0 picks a free one)
-    #[arg(long, default_value_t = mooring_server::DEFAULT_PORT)]
-    port: u16,
+    /// Port of the MCP server (0 picks a free one; default: the `port` setting, 7423)
+    #[arg(long)]
+    port: Option<u16>,
 }
 
 fn main() -> ExitCode {
@@ -71,7 +71,10 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     let mut config = mooring_server::ServerConfig::new(&data_dir);
-    config.port = args.port;
+    config.port = match args.port {
+        Some(p) => p,
+        None => mooring_core::lifecycle::port(&store).unwrap_or(mooring_server::DEFAULT_PORT),
+    };
     config.owner = "mooring-desktop".to_owned();
     let server = Arc::new(server::Handle::default());
     // tao panics when the display named by DISPLAY cannot be opened; turn that into a

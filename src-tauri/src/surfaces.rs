@@ -102,4 +102,14 @@ impl Surfaces for DesktopSurfaces {
     fn waiting_changed(&self) {
         tray::refresh_now(&self.app);
     }
+
+    fn start_at_login(&self) -> Option<bool> {
+        Some(tray::autostart_enabled(&self.app))
+    }
+
+    fn set_start_at_login(&self, on: bool) -> Result<(), String> {
+        tray::set_autostart(&self.app, on)?;
+        tray::refresh_now(&self.app);
+        Ok(())
+    }
 }

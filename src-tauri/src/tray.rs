@@ -192,17 +192,23 @@ fn copy(app: &AppHandle<Wry>, server: &server::Handle, url: bool) {
     }
 }
 
-fn autostart_enabled(app: &AppHandle<Wry>) -> bool {
+/// Whether Mooring starts at login.
+pub fn autostart_enabled(app: &AppHandle<Wry>) -> bool {
     use tauri_plugin_autostart::ManagerExt;
     app.autolaunch().is_enabled().unwrap_or(false)
 }
 
-fn toggle_autostart(app: &AppHandle<Wry>) {
+/// Turn start at login on or off; the error is a sentence for the person.
+pub fn set_autostart(app: &AppHandle<Wry>, on: bool) -> Result<(), String> {
     use tauri_plugin_autostart::ManagerExt;
     let launcher = app.autolaunch();
-    let result = if launcher.is_enabled().unwrap_or(false) { launcher.disable() } else { launcher.enable() };
-    if let Err(e) = result {
-        tracing::warn!(error = %e, "could not change start at login");
+    let result = if on { launcher.enable() } else { launcher.disable() };
+    result.map_err(|e| format!("could not change start at login: {e}"))
+}
+
+fn toggle_autostart(app: &AppHandle<Wry>) {
+    if let Err(e) = set_autostart(app, !autostart_enabled(app)) {
+        tracing::warn!("{e}");
     }
 }
 

@@ -139,9 +139,9 @@ pub struct ImportArgs {
 /// `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Port to listen on (0 picks a free one)
-    #[arg(long, default_value_t = mooring_server::DEFAULT_PORT)]
-    pub port: u16,
+    /// Port to listen on (0 picks a free one; default: the `port` setting, 7423)
+    #[arg(long)]
+    pub port: Option<u16>,
     /// Loopback address to listen on (127.0.0.1 or ::1)
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,

@@ -15,7 +15,14 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("preamble_max_blockers", 10, 0, 200, "open blockers in the context preamble"),
     ("preamble_max_summaries", 5, 0, 200, "summaries in the context preamble"),
     ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
+    ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
 ];
+
+/// The port to serve on when none is given: the `port` setting.
+pub fn port(store: &Store) -> Result<u16> {
+    // The range check in SETTINGS keeps it within u16.
+    Ok(u16::try_from(setting(store, "port")?).unwrap_or(7423))
+}
 
 /// A setting's value (its default when unset).
 pub fn setting(store: &Store, key: &str) -> Result<u32> {
@@ -28,15 +35,43 @@ pub fn setting(store: &Store, key: &str) -> Result<u32> {
 
 /// Change a setting, checking its range.
 pub fn set_setting(store: &Store, key: &str, value: &str) -> Result<u32> {
+    let v = check_setting(key, value).map_err(|mut e| {
+        // The CLI's argument is called `value`.
+        if e.field.as_deref() == Some(key) {
+            e.field = Some("value".into());
+        }
+        e
+    })?;
+    store.write(|tx| settings::set(tx, key, &v.to_string(), &crate::humanize::now()))?;
+    Ok(v)
+}
+
+/// Change several settings at once: all are checked first, then written in one
+/// transaction, so a bad value leaves every setting as it was.
+pub fn set_settings(store: &Store, changes: &[(String, String)]) -> Result<()> {
+    let checked =
+        changes.iter().map(|(k, v)| check_setting(k, v).map(|v| (k.as_str(), v))).collect::<Result<Vec<_>>>()?;
+    let now = crate::humanize::now();
+    store.write(|tx| {
+        for (k, v) in &checked {
+            settings::set(tx, k, &v.to_string(), &now)?;
+        }
+        Ok(())
+    })
+}
+
+/// A setting's value checked against its range; errors name the key.
+pub fn check_setting(key: &str, value: &str) -> Result<u32> {
     let (_, _, min, max, _) = SETTINGS
         .iter()
         .find(|s| s.0 == key)
         .ok_or_else(|| Error::invalid("key", format!("unknown setting '{key}'; known: {}", known())))?;
-    let v: u32 = value.trim().parse().ok().filter(|v| (*min..=*max).contains(v)).ok_or_else(|| {
-        Error::invalid("value", format!("{key} must be a whole number from {min} to {max}"))
-    })?;
-    store.write(|tx| settings::set(tx, key, &v.to_string(), &crate::humanize::now()))?;
-    Ok(v)
+    value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v| (*min..=*max).contains(v))
+        .ok_or_else(|| Error::invalid(key, format!("{key} must be a whole number from {min} to {max}")))
 }
 
 fn known() -> String {

@@ -17,6 +17,14 @@ pub trait Surfaces: Send + Sync + 'static {
     fn projects_changed(&self) {}
     /// Something started or stopped waiting for the person.
     fn waiting_changed(&self) {}
+    /// Whether Mooring starts at login; `None` where that is not the server's to say.
+    fn start_at_login(&self) -> Option<bool> {
+        None
+    }
+    /// Turn starting at login on or off; the error is a sentence for the person.
+    fn set_start_at_login(&self, _on: bool) -> Result<(), String> {
+        Err("start at login belongs to the desktop app; this is `mooring serve`".to_owned())
+    }
 }
 
 /// No windows: every question goes back to the agent or the browser.

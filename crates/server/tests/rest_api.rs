@@ -284,3 +284,46 @@ fn openapi_documents_exactly_the_routes() {
     routes.sort();
     assert_eq!(documented, routes);
 }
+
+/// The dashboard's settings panel: read, change several at once, and a bad value that
+/// leaves every setting as it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn settings_are_read_and_changed_all_or_nothing() {
+    let srv = TestServer::start().await;
+    let api = Api::new(&srv);
+    let (status, s) = api.call(Method::GET, "/api/v1/settings", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(s["settings"]["auto_pause_days"]["value"], 7);
+    assert_eq!(s["settings"]["port"]["default"], 7423);
+    assert_eq!(s["interaction"]["timeout_action"], "cancel");
+    assert!(s["start_at_login"].is_null(), "a headless server has no start at login");
+    assert_eq!(s["server"]["url"], format!("{}/mcp", srv.base()));
+
+    let change = json!({
+        "settings": { "auto_pause_days": 14, "port": "7500" },
+        "interaction": { "timeout_action": "use_defaults", "single_submit": true },
+    });
+    let (status, s) = api.call(Method::PATCH, "/api/v1/settings", Some(change)).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["settings"]["auto_pause_days"]["value"], 14);
+    assert_eq!(s["settings"]["port"]["value"], 7500);
+    assert_eq!(s["interaction"]["single_submit"], true);
+    assert_eq!(mooring_core::lifecycle::port(&srv.store).unwrap(), 7500);
+
+    let bad = [
+        (json!({ "settings": { "auto_pause_days": 1, "port": 80 } }), "port"),
+        (json!({ "settings": { "auto_pause_days": 1, "nap_length": 3 } }), "key"),
+        (json!({ "settings": { "auto_pause_days": 1 }, "interaction": { "wait_limit_seconds": 0 } }), "wait_limit_seconds"),
+        (json!({ "settings": { "auto_pause_days": 1 }, "start_at_login": true }), ""),
+    ];
+    for (body, field) in bad {
+        let (status, e) = api.call(Method::PATCH, "/api/v1/settings", Some(body.clone())).await;
+        assert!(status.is_client_error(), "{body}: {status}");
+        if !field.is_empty() {
+            assert_eq!(e["error"]["field"], field, "{body}: {e}");
+        }
+        assert!(!e["error"]["message"].as_str().unwrap().is_empty());
+        let (_, now) = api.call(Method::GET, "/api/v1/settings", None).await;
+        assert_eq!(now["settings"]["auto_pause_days"]["value"], 14, "{body} changed a setting");
+    }
+}

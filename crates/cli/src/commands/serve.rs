@@ -19,7 +19,10 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
     }
     let mut config = ServerConfig::new(&ctx.data_dir);
     config.host = host;
-    config.port = args.port;
+    config.port = match args.port {
+        Some(p) => p,
+        None => mooring_core::lifecycle::port(&ctx.store()?)?,
+    };
     config.session_idle = Duration::from_secs(args.session_idle_hours * 3600);
     config.conformance_fixtures = args.conformance_fixtures;
     ctx.runtime()?.block_on(async {

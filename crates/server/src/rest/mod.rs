@@ -4,6 +4,7 @@
 mod error;
 mod memory;
 mod projects;
+mod settings;
 
 use std::sync::Arc;
 
@@ -34,6 +35,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/choices"),
     ("GET", "/api/v1/sessions"),
     ("GET", "/api/v1/search"),
+    ("GET", "/api/v1/settings"),
+    ("PATCH", "/api/v1/settings"),
 ];
 
 /// Shared state plus the token.
@@ -57,6 +60,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/choices", get(open_choices))
         .route("/sessions", get(sessions))
         .route("/search", get(search))
+        .route("/settings", get(settings::get).patch(settings::patch))
         .fallback(|| async { ApiError::no_route() })
         .layer(middleware::from_fn_with_state(api.clone(), require_token))
         .with_state(api);
