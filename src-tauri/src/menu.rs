@@ -11,6 +11,8 @@ pub const QUIT: &str = "quit";
 pub const CLEAR_FOCUS: &str = "focus:clear";
 /// Menu id: open the dashboard.
 pub const DASHBOARD: &str = "dashboard";
+/// Menu id: the new-project form (in the dashboard).
+pub const NEW_PROJECT: &str = "project-new";
 /// Menu id: copy the MCP URL.
 pub const COPY_URL: &str = "copy:url";
 /// Menu id: copy the stdio command.
@@ -113,6 +115,7 @@ pub fn menu_model(
         entries.push(Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".to_owned() });
     }
     if matches!(server, Status::Serving(_)) {
+        entries.push(Entry::Action { id: NEW_PROJECT, label: "New project…".to_owned() });
         entries.push(Entry::Action { id: DASHBOARD, label: "Open dashboard…".to_owned() });
         entries.push(Entry::Action { id: COPY_URL, label: "Copy MCP URL".to_owned() });
         entries.push(Entry::Action { id: COPY_STDIO, label: "Copy `mooring stdio` command".to_owned() });
@@ -203,7 +206,10 @@ mod tests {
         );
         assert!(model.contains(&Entry::Action { id: CLEAR_FOCUS, label: "Clear focus project".into() }));
         assert!(model.contains(&Entry::Label("MCP server: http://127.0.0.1:7423/mcp".into())));
+        let at = |id| model.iter().position(|e| matches!(e, Entry::Action { id: i, .. } if *i == id));
+        assert!(at(NEW_PROJECT) < at(DASHBOARD), "New project… comes before Open dashboard…");
         assert!(model.contains(&Entry::Action { id: DASHBOARD, label: "Open dashboard…".into() }));
+        assert!(model.contains(&Entry::Action { id: NEW_PROJECT, label: "New project…".into() }));
         assert!(model.contains(&Entry::Action { id: COPY_URL, label: "Copy MCP URL".into() }));
         assert!(model.contains(&Entry::Toggle {
             id: PAUSE_QUESTIONS,

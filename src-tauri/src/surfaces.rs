@@ -37,15 +37,19 @@ impl DesktopSurfaces {
 
 /// Open (or focus) a window on one of the server's pages.
 pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str) {
+    let Ok(parsed) = url.parse::<tauri::Url>() else {
+        tracing::warn!(url, "not a URL; no window opened");
+        return;
+    };
     if let Some(w) = app.get_webview_window(label) {
+        // The dashboard opened at another section ("New project…") goes there.
+        if w.url().is_ok_and(|now| now.fragment() != parsed.fragment()) {
+            let _ = w.navigate(parsed);
+        }
         let _ = w.show();
         let _ = w.set_focus();
         return;
     }
-    let Ok(parsed) = url.parse() else {
-        tracing::warn!(url, "not a URL; no window opened");
-        return;
-    };
     let built = WebviewWindowBuilder::new(app, label, WebviewUrl::External(parsed))
         .title(title)
         .inner_size(620.0, 720.0)

@@ -7,8 +7,8 @@ use std::time::Duration;
 use mooring_core::{Registry, Store};
 
 use crate::menu::{
-    AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, PAUSE_QUESTIONS, PROJECT_PREFIX, QUIT,
-    Toggles, Waiting, menu_model,
+    AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, PAUSE_QUESTIONS,
+    PROJECT_PREFIX, QUIT, Toggles, Waiting, menu_model,
 };
 use crate::server::{self, Status};
 use tauri::image::Image;
@@ -74,8 +74,8 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
             return;
         }
         CLEAR_FOCUS => registry.clear_focus().map(|_| ()),
-        DASHBOARD => {
-            open_dashboard(app, server);
+        DASHBOARD | NEW_PROJECT => {
+            open_dashboard(app, server, if id == NEW_PROJECT { "#new" } else { "" });
             return;
         }
         COPY_URL | COPY_STDIO => {
@@ -212,15 +212,15 @@ fn toggle_autostart(app: &AppHandle<Wry>) {
     }
 }
 
-/// The dashboard, with the local token so its API calls are allowed.
-fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle) {
+/// The dashboard (at `anchor`), with the local token so its API calls are allowed.
+fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle, anchor: &str) {
     let Some(state) = server.state() else { return };
     let (Some(base), Some(dir)) = (state.base_url.clone(), state.data_dir.clone()) else { return };
     match mooring_server::token::load_or_create(&dir) {
         Ok(token) => crate::surfaces::open_window(
             app,
             "dashboard",
-            &format!("{base}/dashboard?token={token}"),
+            &format!("{base}/dashboard?token={token}{anchor}"),
             "Mooring",
         ),
         Err(e) => tracing::warn!(error = %e, "no API token for the dashboard"),

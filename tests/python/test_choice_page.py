@@ -184,7 +184,31 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         {"expectText": ["events", "memory added"]},
         {"click": "toggle-leader-election"},
         {"expectText": ["projects", "archived"]},
+        # New project form: a bad slug is refused with the reason, a good one is created.
+        {"fill": ["new-name", "Billing Service"]}, {"fill": ["new-slug", "Bad Slug!"]},
+        {"click": "new-create"},
+        {"expectText": ["new-result", "slug"]},
+        {"fill": ["new-slug", ""]}, {"fill": ["new-path", str(server["code"] / "billing")]},
+        {"click": "new-create"},
+        {"expectText": ["new-result", "Created billing-service"]},
+        {"expectText": ["projects", "billing-service"]},
+        # Settings: shows where the server listens, saves, refuses out-of-range values.
+        {"expectText": ["server-url", server["url"]]},
+        {"fill": ["set-auto-pause", "30"]}, {"fill": ["set-pick-wait", "45"]},
+        {"click": "set-single-submit"},
+        {"click": "settings-save"},
+        {"expectText": ["settings-result", "Saved."]},
+        {"fill": ["set-port", "80"]},
+        {"click": "settings-save"},
+        {"expectText": ["settings-result", "port must be a whole number from 1024 to 65535"]},
     ])
+    status, s = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/settings"), {"authorization": f"Bearer {token}"})
+    assert status == 200
+    assert (s["settings"]["auto_pause_days"]["value"], s["settings"]["pick_wait_seconds"]["value"]) == (30, 45)
+    assert s["settings"]["port"]["value"] == 7423, "the refused port was written"
+    assert s["interaction"]["single_submit"] is True
+    status, b = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/billing-service"), {"authorization": f"Bearer {token}"})
+    assert status == 200 and b["project"]["code_paths"][0]["path"].endswith("/billing")
     status, body = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/leader-election"), {"authorization": f"Bearer {token}"})
     assert status == 200 and body["project"]["status"] == "archived"
     status, _ = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/sessions"))

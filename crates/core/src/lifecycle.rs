@@ -49,8 +49,10 @@ pub fn set_setting(store: &Store, key: &str, value: &str) -> Result<u32> {
 /// Change several settings at once: all are checked first, then written in one
 /// transaction, so a bad value leaves every setting as it was.
 pub fn set_settings(store: &Store, changes: &[(String, String)]) -> Result<()> {
-    let checked =
-        changes.iter().map(|(k, v)| check_setting(k, v).map(|v| (k.as_str(), v))).collect::<Result<Vec<_>>>()?;
+    let checked = changes
+        .iter()
+        .map(|(k, v)| check_setting(k, v).map(|v| (k.as_str(), v)))
+        .collect::<Result<Vec<_>>>()?;
     let now = crate::humanize::now();
     store.write(|tx| {
         for (k, v) in &checked {

@@ -313,7 +313,10 @@ async fn settings_are_read_and_changed_all_or_nothing() {
     let bad = [
         (json!({ "settings": { "auto_pause_days": 1, "port": 80 } }), "port"),
         (json!({ "settings": { "auto_pause_days": 1, "nap_length": 3 } }), "key"),
-        (json!({ "settings": { "auto_pause_days": 1 }, "interaction": { "wait_limit_seconds": 0 } }), "wait_limit_seconds"),
+        (
+            json!({ "settings": { "auto_pause_days": 1 }, "interaction": { "wait_limit_seconds": 0 } }),
+            "wait_limit_seconds",
+        ),
         (json!({ "settings": { "auto_pause_days": 1 }, "start_at_login": true }), ""),
     ];
     for (body, field) in bad {

@@ -31,7 +31,10 @@ pub async fn get(State(api): State<Api>) -> Result<Json<Value>, ApiError> {
 }
 
 /// `PATCH /settings` → the settings after the change.
-pub async fn patch(State(api): State<Api>, body: Result<Json<Patch>, JsonRejection>) -> Result<Json<Value>, ApiError> {
+pub async fn patch(
+    State(api): State<Api>,
+    body: Result<Json<Patch>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
     let Json(p) = body?;
     let store = &api.state.store;
     let mut numbers = Vec::new();
@@ -39,7 +42,9 @@ pub async fn patch(State(api): State<Api>, body: Result<Json<Patch>, JsonRejecti
         let text = match value {
             Value::Number(n) => n.to_string(),
             Value::String(s) => s.clone(),
-            _ => return Err(mooring_core::Error::invalid(key, format!("{key} must be a whole number")).into()),
+            _ => {
+                return Err(mooring_core::Error::invalid(key, format!("{key} must be a whole number")).into());
+            }
         };
         lifecycle::check_setting(key, &text)?;
         numbers.push((key.clone(), text));
@@ -81,7 +86,8 @@ fn current(api: &Api) -> Result<Value, ApiError> {
         None => ChoiceSettings::default(),
     };
     let url = state.base_url.as_deref().map(|b| format!("{b}/mcp"));
-    let listening = state.base_url.as_deref().and_then(|b| b.rsplit(':').next()).and_then(|p| p.parse::<u16>().ok());
+    let listening =
+        state.base_url.as_deref().and_then(|b| b.rsplit(':').next()).and_then(|p| p.parse::<u16>().ok());
     Ok(json!({
         "server": { "url": url, "port": listening, "data_dir": state.data_dir },
         "settings": settings,
