@@ -4,6 +4,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export MOORING_BIN="$PWD/target/debug"
+# MOORING_SCREENSHOTS=DIR keeps the pictures the desktop checks take (see README).
+if [ -n "${MOORING_SCREENSHOTS:-}" ]; then
+  mkdir -p "$MOORING_SCREENSHOTS"
+  MOORING_SCREENSHOTS=$(realpath "$MOORING_SCREENSHOTS"); export MOORING_SCREENSHOTS
+fi
 passed=0; failed=0; failures=()
 for t in tests/e2e/*.sh; do
   name=$(basename "$t" .sh)

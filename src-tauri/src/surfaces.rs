@@ -35,8 +35,18 @@ impl DesktopSurfaces {
     }
 }
 
+/// What a window is for: a prompt waits for the person (small, on top); the dashboard is
+/// a normal window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A question or a project pick.
+    Prompt,
+    /// The dashboard.
+    Dashboard,
+}
+
 /// Open (or focus) a window on one of the server's pages.
-pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str) {
+pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str, kind: Kind) {
     let Ok(parsed) = url.parse::<tauri::Url>() else {
         tracing::warn!(url, "not a URL; no window opened");
         return;
@@ -52,8 +62,11 @@ pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str) {
     }
     let built = WebviewWindowBuilder::new(app, label, WebviewUrl::External(parsed))
         .title(title)
-        .inner_size(620.0, 720.0)
-        .always_on_top(true)
+        .inner_size(
+            if kind == Kind::Prompt { 620.0 } else { 1100.0 },
+            if kind == Kind::Prompt { 720.0 } else { 820.0 },
+        )
+        .always_on_top(kind == Kind::Prompt)
         .focused(true)
         .build();
     if let Err(e) = built {
@@ -81,6 +94,7 @@ impl Surfaces for DesktopSurfaces {
             &format!("pick-{}", pick.id),
             url,
             &format!("{who} needs a project — Mooring"),
+            Kind::Prompt,
         );
         notify(
             &self.app,
@@ -94,7 +108,7 @@ impl Surfaces for DesktopSurfaces {
             return false;
         }
         let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
-        open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"));
+        open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"), Kind::Prompt);
         notify(&self.app, "An agent has a question", title);
         true
     }

@@ -222,6 +222,7 @@ fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle, anchor: &str) {
             "dashboard",
             &format!("{base}/dashboard?token={token}{anchor}"),
             "Mooring",
+            crate::surfaces::Kind::Dashboard,
         ),
         Err(e) => tracing::warn!(error = %e, "no API token for the dashboard"),
     }
@@ -234,7 +235,13 @@ fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id
     if let Some(pick_id) = id.strip_prefix("wait:pick:") {
         if let Some(p) = state.picks.list().into_iter().find(|p| p.id == pick_id) {
             let url = format!("{base}/pick/{}?t={}", p.id, p.token);
-            crate::surfaces::open_window(app, &format!("pick-{}", p.id), &url, "Choose a project — Mooring");
+            crate::surfaces::open_window(
+                app,
+                &format!("pick-{}", p.id),
+                &url,
+                "Choose a project — Mooring",
+                crate::surfaces::Kind::Prompt,
+            );
         }
     } else if let Some(choice_id) = id.strip_prefix("wait:choice:")
         && let Ok(i) = mooring_core::choice::Broker::new(store).get(choice_id)
@@ -245,6 +252,7 @@ fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id
             &format!("choice-{}", i.id),
             &url,
             &format!("{} — Mooring", i.checked.request.title),
+            crate::surfaces::Kind::Prompt,
         );
     }
 }

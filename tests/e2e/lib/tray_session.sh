@@ -100,9 +100,10 @@ PY
 waiter=$!
 wait_for 'items | grep -q $'"'"'\tWaiting for you (1)\t'"'"'' || fail "the waiting session is not in the menu"
 # With MOORING_SCREENSHOTS=DIR, keep a picture of the picker window the desktop opened.
+# and of the tray menu as a panel renders it from D-Bus (system python's GTK bindings).
 if [ -n "${MOORING_SCREENSHOTS:-}" ] && command -v import >/dev/null; then
-  sleep 2
-  import -window root "$MOORING_SCREENSHOTS/picker-window.png" 2>/dev/null || true
+  /usr/bin/python3 "$(dirname "$0")/render_tray_menu.py" "$name" "$menu" "$MOORING_SCREENSHOTS/tray-menu.png" \
+    || echo "no tray menu screenshot (needs python3-gi and gir1.2-gtk-3.0)"
 fi
 click "Alpha One — " || fail "could not click Alpha One"
 wait_for '! kill -0 "$waiter" 2>/dev/null' || fail "the waiting call did not complete after the click"

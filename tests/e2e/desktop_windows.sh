@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The desktop's native windows through WebKitWebDriver under Xvfb with its own session
+# bus: a question window and the project picker answered by clicks, the dashboard's
+# desktop-only settings (see lib/desktop_windows.py).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
+command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver is missing: apt-get install webkit2gtk-driver" >&2; exit 1; }
+export MOORING_HOME="$tmp/data" HOME="$tmp/home" NO_AT_BRIDGE=1
+mkdir -p "$HOME"
+m="$MOORING_BIN/mooring"
+"$m" projects new "Alpha One" >/dev/null
+"$m" projects new "Beta Two" >/dev/null
+exec xvfb-run -a -s "-screen 0 1280x900x24" dbus-run-session -- "$tools/mcp1/bin/python" "$here/lib/desktop_windows.py"

@@ -1,0 +1,222 @@
+"""The desktop's native windows driven through WebKitWebDriver (run by ../desktop_windows.sh
+inside xvfb-run + dbus-run-session). The driver starts the real mooring-desktop; MCP
+calls from the Python SDK open its windows; the test clicks in them like a person and
+checks what the MCP calls return.
+
+1. provide_choice (transport auto, a client without elicitation) opens a question window;
+   clicking an option and Submit makes the call return that selection.
+2. A session with no project calls a project-scoped tool; the picker window opens; picking
+   a project makes the original call return with it (decided_by picker).
+3. The dashboard in a native window offers Start at login (a desktop-only setting).
+With MOORING_SCREENSHOTS=DIR the windows are saved as PNGs there.
+"""
+
+import asyncio
+import base64
+import concurrent.futures
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from mcp import ClientSession
+from mcp.client import streamable_http
+
+connect = getattr(streamable_http, "streamable_http_client", None) or streamable_http.streamablehttp_client
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+DATA = Path(os.environ["MOORING_HOME"])
+BIN = Path(os.environ["MOORING_BIN"])
+SHOTS = os.environ.get("MOORING_SCREENSHOTS")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Driver:
+    """A tiny W3C WebDriver client (no browserName: WebKitGTK rejects Tauri's)."""
+
+    def __init__(self, port):
+        self.base = f"http://127.0.0.1:{port}"
+        self.session = None
+
+    def call(self, method, path, body=None, timeout=30):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return json.loads(r.read())["value"]
+        except urllib.error.HTTPError as e:
+            raise AssertionError(f"{method} {path}: {e.code} {e.read()[:400]!r}") from None
+
+    def s(self, method, path, body=None, timeout=30):
+        return self.call(method, f"/session/{self.session}{path}", body, timeout)
+
+    def start(self, binary, args):
+        caps = {"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {"binary": str(binary), "args": args}}}}
+        self.session = self.call("POST", "/session", caps, timeout=120)["sessionId"]
+
+    def window_with(self, fragment, timeout=30):
+        """Switch to the window whose URL contains `fragment`."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for handle in self.s("GET", "/window/handles"):
+                self.s("POST", "/window", {"handle": handle})
+                if fragment in self.s("GET", "/url"):
+                    return handle
+            time.sleep(0.3)
+        raise AssertionError(f"no window showing {fragment}")
+
+    def find(self, testid, timeout=15):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                return self.s("POST", "/element", {"using": "css selector", "value": f'[data-testid="{testid}"]'})[ELEMENT]
+            except AssertionError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.2)
+
+    def click(self, testid):
+        self.s("POST", f"/element/{self.find(testid)}/click", {})
+
+    def text(self, testid):
+        return self.s("GET", f"/element/{self.find(testid)}/text")
+
+    def wait_text(self, testid, wanted, timeout=15):
+        deadline = time.time() + timeout
+        while wanted not in (seen := self.text(testid)):
+            if time.time() > deadline:
+                raise AssertionError(f"{testid} shows {seen!r}, not {wanted!r}")
+            time.sleep(0.2)
+
+    def screenshot(self, name):
+        if SHOTS:
+            Path(SHOTS, name).write_bytes(base64.b64decode(self.s("GET", "/screenshot")))
+
+
+def wait_for_url():
+    for _ in range(240):
+        try:
+            return json.loads((DATA / "endpoint.json").read_text())["url"]
+        except (OSError, ValueError, KeyError):
+            time.sleep(0.25)
+    raise AssertionError("mooring-desktop never wrote endpoint.json")
+
+
+async def ask(url):
+    async with connect(url) as (read, write, *_):
+        async with ClientSession(read, write) as s:
+            await s.initialize()
+            r = await s.call_tool("provide_choice", {
+                "title": "Lease store", "prompt": "Leader election flaps; pick where leases live.",
+                "selection_mode": "single", "transport": "auto",
+                "options": [{"id": "etcd", "label": "etcd", "description": "already in the cluster", "recommended": True},
+                            {"id": "consul", "label": "Consul"}, {"id": "zk", "label": "ZooKeeper"}],
+            })
+            assert not r.isError, r
+            return r.structuredContent
+
+
+async def needs_project(url):
+    async with connect(url) as (read, write, *_):
+        async with ClientSession(read, write) as s:
+            await s.initialize()
+            r = await s.call_tool("get_last_handover", {})
+            assert not r.isError, r
+            return r.structuredContent
+
+
+# MCP calls run on their own threads (each with its own event loop) while this thread
+# clicks through the driver, which blocks.
+POOL = concurrent.futures.ThreadPoolExecutor(4)
+
+
+def background(fn, *args):
+    return POOL.submit(fn, *args)
+
+
+def main():
+    port = free_port()
+    env = {**os.environ, "TAURI_WEBVIEW_AUTOMATION": "true", "MOORING_OPEN_BROWSER": "0"}
+    log = open(DATA / "webdriver.log", "w")
+    driver_proc = subprocess.Popen(["WebKitWebDriver", f"--port={port}", "--host=127.0.0.1"], env=env,
+                                   stdout=log, stderr=subprocess.STDOUT)
+    d = Driver(port)
+    try:
+        for _ in range(100):
+            try:
+                if d.call("GET", "/status")["ready"]:
+                    break
+            except (OSError, AssertionError):
+                time.sleep(0.1)
+        # The session starts the app and waits for its first window, which the question opens.
+        session = background(d.start, BIN / "mooring-desktop", ["--data-dir", str(DATA), "--port", "0"])
+        url = wait_for_url()
+        asked = background(asyncio.run, ask(url))
+        session.result(120)
+        print("webdriver session", d.session)
+
+        d.window_with("/choice/")
+        d.wait_text("title", "Lease store")
+        d.wait_text("options", "already in the cluster")
+        d.screenshot("choice-window.png")
+        d.click("option-consul")
+        d.click("submit")
+        answer = asked.result(30)
+        assert answer["selection"]["selected_ids"] == ["consul"], answer
+        assert answer["action_status"] == "selected", answer
+        print("question window answered:", answer["selection"]["selected_ids"])
+
+        waiting = background(asyncio.run, needs_project(url))
+        d.window_with("/pick/")
+        d.wait_text("projects", "Beta Two")
+        d.screenshot("picker-window.png")
+        d.click("project-beta-two")
+        got = waiting.result(30)
+        assert (got["project"], got["decided_by"]) == ("beta-two", "picker"), got
+        print("picker window answered:", got["project"])
+
+        token = (DATA / "token").read_text().strip()
+        handle = d.s("GET", "/window/handles")[0]
+        d.s("POST", "/window", {"handle": handle})
+        d.s("POST", "/url", {"url": url.replace("/mcp", f"/dashboard?token={token}")})
+        d.wait_text("projects", "beta-two")
+        d.wait_text("sessions", "beta-two")
+        enabled = d.s("GET", f"/element/{d.find('set-login')}/enabled")
+        assert enabled is True, "the desktop's dashboard should offer Start at login"
+        # The tray opens the dashboard at this size; this window began as a question.
+        d.s("POST", "/window/rect", {"width": 1100, "height": 820})
+        time.sleep(1)
+        d.screenshot("dashboard-window.png")
+        print("dashboard window: projects, sessions and Start at login shown")
+    finally:
+        if d.session:
+            try:
+                d.s("DELETE", "")
+            except Exception as e:  # the app may already be gone
+                print("closing the session:", e)
+        driver_proc.terminate()
+        driver_proc.wait(10)
+        subprocess.run(["pkill", "-f", f"mooring-desktop --data-dir {DATA}"], check=False)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as e:
+        print("FAIL:", e)
+        for name in ("webdriver.log",):
+            print(f"--- {name}")
+            print((DATA / name).read_text()[-4000:])
+        sys.exit(1)
+    print("native window checks passed")
+    POOL.shutdown(wait=False, cancel_futures=True)
