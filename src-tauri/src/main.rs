@@ -60,7 +60,9 @@ fn main() -> ExitCode {
     if let Some(ep) = tauri::async_runtime::block_on(mooring_server::endpoint::running_in(&data_dir)) {
         let owner = if ep.owner.is_empty() { "mooring serve".to_owned() } else { ep.owner.clone() };
         if owner == "mooring-desktop" {
-            println!("Mooring is already running (pid {}); its tray menu has everything.", ep.pid);
+            let shown = tauri::async_runtime::block_on(mooring_server::endpoint::ask_to_show(&ep, &data_dir));
+            let what = if shown { "its dashboard is in front now" } else { "its tray menu has everything" };
+            println!("Mooring is already running (pid {}); {what}.", ep.pid);
             return ExitCode::SUCCESS;
         }
         eprintln!(

@@ -121,6 +121,10 @@ impl Surfaces for DesktopSurfaces {
         tray::refresh_now(&self.app);
     }
 
+    fn show_dashboard(&self) -> bool {
+        tray::show_dashboard(&self.app)
+    }
+
     fn start_at_login(&self) -> Option<bool> {
         Some(tray::autostart_enabled(&self.app))
     }

@@ -98,12 +98,17 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
         other => match other.strip_prefix(PROJECT_PREFIX) {
             Some(slug) => registry.set_focus(slug).map(|p| {
                 // Every session waiting for a pick gets the focus project.
-                if let Some(state) = server.state() {
-                    let n = state.picks.answer_all(&p.slug);
-                    if n > 0 {
-                        tracing::info!(project = %p.slug, sessions = n, "waiting sessions got the focus project");
-                    }
-                }
+                let n = server.state().map(|state| state.picks.answer_all(&p.slug)).unwrap_or(0);
+                let waiting = match n {
+                    0 => String::new(),
+                    1 => " The waiting session got it.".to_owned(),
+                    n => format!(" The {n} waiting sessions got it."),
+                };
+                crate::surfaces::notify(
+                    app,
+                    &format!("Focus project: {}", p.name),
+                    &format!("Sessions nothing else decides work in {}.{waiting}", p.slug),
+                );
             }),
             None => return,
         },
@@ -210,6 +215,13 @@ fn toggle_autostart(app: &AppHandle<Wry>) {
     if let Err(e) = set_autostart(app, !autostart_enabled(app)) {
         tracing::warn!("{e}");
     }
+}
+
+/// Open the dashboard from outside the menu (a second launch asked for it).
+pub fn show_dashboard(app: &AppHandle<Wry>) -> bool {
+    let Some(shared) = app.try_state::<Shared>() else { return false };
+    open_dashboard(app, &shared.server, "");
+    app.get_webview_window("dashboard").is_some()
 }
 
 /// The dashboard (at `anchor`), with the local token so its API calls are allowed.

@@ -74,3 +74,15 @@ pub async fn is_mooring(base: &str) -> bool {
     let Ok(body) = resp.json::<serde_json::Value>().await else { return false };
     body.get("name").and_then(|n| n.as_str()) == Some("mooring")
 }
+
+/// Ask the Mooring at `ep` to bring its dashboard forward (a second desktop launch does
+/// this instead of starting). True when a window was shown.
+pub async fn ask_to_show(ep: &Endpoint, data_dir: &Path) -> bool {
+    let Ok(token) = crate::token::load_or_create(data_dir) else { return false };
+    let Ok(client) = reqwest::Client::builder().timeout(std::time::Duration::from_secs(3)).build() else {
+        return false;
+    };
+    let url = ep.url.trim_end_matches("/mcp").to_owned() + "/api/v1/desktop/show";
+    let Ok(resp) = client.post(url).bearer_auth(token).send().await else { return false };
+    resp.status().is_success()
+}

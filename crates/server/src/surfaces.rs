@@ -17,6 +17,10 @@ pub trait Surfaces: Send + Sync + 'static {
     fn projects_changed(&self) {}
     /// Something started or stopped waiting for the person.
     fn waiting_changed(&self) {}
+    /// Bring the dashboard forward; false where there is no window to show.
+    fn show_dashboard(&self) -> bool {
+        false
+    }
     /// Whether Mooring starts at login; `None` where that is not the server's to say.
     fn start_at_login(&self) -> Option<bool> {
         None

@@ -77,7 +77,8 @@ wait_for 'items | grep -q "MCP server: $url"' || fail "the menu does not show th
 
 # One Mooring per data directory: a second desktop and a headless serve both defer to it.
 second=$("$MOORING_BIN/mooring-desktop" --port 0 2>&1) || fail "a second desktop failed: $second"
-grep -q "already running (pid $pid)" <<<"$second" || fail "a second desktop did not say so: $second"
+grep -q "already running (pid $pid); its dashboard is in front now" <<<"$second" || fail "a second desktop did not say so: $second"
+wait_for 'xwininfo -root -tree | grep -q "\"Mooring\": (\"mooring-desktop\""' || fail "the second launch did not bring up the dashboard window"
 served=$("$m" serve --port 0 2>&1) || fail "mooring serve beside the desktop failed: $served"
 grep -q "already running on this data directory (mooring-desktop, pid $pid)" <<<"$served" || fail "serve said: $served"
 

@@ -37,6 +37,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/search"),
     ("GET", "/api/v1/settings"),
     ("PATCH", "/api/v1/settings"),
+    ("POST", "/api/v1/desktop/show"),
 ];
 
 /// Shared state plus the token.
@@ -61,6 +62,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/sessions", get(sessions))
         .route("/search", get(search))
         .route("/settings", get(settings::get).patch(settings::patch))
+        .route("/desktop/show", axum::routing::post(show_desktop))
         .fallback(|| async { ApiError::no_route() })
         .layer(middleware::from_fn_with_state(api.clone(), require_token))
         .with_state(api);
@@ -96,6 +98,16 @@ async fn open_choices(State(api): State<Api>) -> Result<axum::Json<serde_json::V
         })
         .collect();
     Ok(axum::Json(serde_json::json!({ "open": items })))
+}
+
+/// `POST /desktop/show`: the desktop brings its dashboard forward; 409 from `mooring serve`.
+async fn show_desktop(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    if api.state.surfaces.show_dashboard() {
+        Ok(axum::Json(serde_json::json!({ "shown": true })))
+    } else {
+        Err(mooring_core::Error::conflict("desktop", "this Mooring is `mooring serve`, which has no windows")
+            .into())
+    }
 }
 
 /// `GET /sessions`: agent sessions, most recently active first.
