@@ -11,6 +11,9 @@ command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver is missing: apt
 export MOORING_HOME="$tmp/data" HOME="$tmp/home" NO_AT_BRIDGE=1
 mkdir -p "$HOME"
 m="$MOORING_BIN/mooring"
-"$m" projects new "Alpha One" >/dev/null
-"$m" projects new "Beta Two" >/dev/null
+mkdir -p "$tmp/src/alpha-one" "$tmp/src/beta-two"
+"$m" projects new "Alpha One" --code-path "$tmp/src/alpha-one" >/dev/null
+"$m" projects new "Beta Two" --code-path "$tmp/src/beta-two" --code-path "$tmp/src/beta-two-docs" >/dev/null
+"$m" memory add beta-two --kind decision "Leases live in etcd; Consul is out." >/dev/null
+"$m" memory add beta-two --kind blocker "CI runners lack IPv6" >/dev/null
 exec xvfb-run -a -s "-screen 0 1280x900x24" dbus-run-session -- "$tools/mcp1/bin/python" "$here/lib/desktop_windows.py"
