@@ -7,6 +7,7 @@ pub mod error;
 pub mod handover;
 pub mod humanize;
 pub mod lifecycle;
+pub mod live_index;
 pub mod locks;
 pub mod memory;
 pub mod model;

@@ -45,6 +45,8 @@ pub struct AppState {
     pub answered: tokio::sync::Notify,
     /// Sessions waiting for the person to pick their project.
     pub picks: crate::picks::Picks,
+    /// The resolution index, rebuilt when the registry changes.
+    pub index: mooring_core::live_index::LiveIndex,
     /// Sessions whose roots were already asked for.
     roots_asked: Mutex<HashSet<String>>,
     /// Resource subscriptions: (session, URI) → the client to notify.
@@ -69,6 +71,7 @@ impl AppState {
             base_url: None,
             answered: tokio::sync::Notify::new(),
             picks: crate::picks::Picks::default(),
+            index: mooring_core::live_index::LiveIndex::new(),
             roots_asked: Mutex::new(HashSet::new()),
             subscriptions: Mutex::new(HashMap::new()),
         }

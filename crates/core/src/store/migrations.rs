@@ -6,6 +6,7 @@ use rusqlite_migration::{M, Migrations};
 pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0001_registry.sql"),
     include_str!("../../migrations/0002_sessions_memory_choices.sql"),
+    include_str!("../../migrations/0003_path_watch.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

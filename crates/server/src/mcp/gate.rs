@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use mooring_core::resolve::{Hints, Level, Outcome, ProjectIndex, Resolution, resolve};
+use mooring_core::resolve::{Hints, Level, Outcome, Resolution, resolve};
 use mooring_core::store::sessions::SessionRecord;
 use mooring_core::store::settings;
 use mooring_core::{Project, ProjectStatus, Registry, Result as CoreResult, session};
@@ -65,8 +65,8 @@ pub fn hints_for(
 
 /// Resolve hints against the current registry.
 pub fn resolve_hints(state: &AppState, hints: &Hints) -> CoreResult<Resolution> {
-    let index = state.store.read(ProjectIndex::load)?;
-    Ok(resolve(&index, hints))
+    let snapshot = state.index.get(&state.store)?;
+    Ok(resolve(&snapshot.index, hints))
 }
 
 /// Decide the project for a project-scoped call.
