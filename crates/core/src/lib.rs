@@ -22,6 +22,7 @@ pub mod slug;
 pub mod store;
 pub mod transfer;
 pub mod validate;
+pub mod watch;
 
 pub use error::{Error, ErrorCode, Result};
 pub use model::{CodePath, Event, PathState, Project, ProjectStats, ProjectStatus};

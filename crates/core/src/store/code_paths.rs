@@ -88,3 +88,62 @@ pub fn remove(conn: &Connection, project_id: i64, path: &str) -> Result<bool> {
         .execute("DELETE FROM code_paths WHERE project_id = ?1 AND path = ?2", params![project_id, path])?;
     Ok(n > 0)
 }
+
+/// A code path as the watcher sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Watched {
+    /// Row id.
+    pub id: i64,
+    /// Owning project id.
+    pub project_id: i64,
+    /// Owner's slug (for events).
+    pub slug: String,
+    /// Canonical path.
+    pub path: String,
+    /// Present or missing.
+    pub state: PathState,
+    /// Device and inode when last seen.
+    pub file_id: Option<(u64, u64)>,
+}
+
+/// Every code path with what the watcher needs.
+pub fn watched(conn: &Connection) -> Result<Vec<Watched>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id, c.project_id, p.slug, c.path, c.state, c.dev, c.ino
+         FROM code_paths c JOIN projects p ON p.id = c.project_id ORDER BY c.path",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let state: String = r.get(4)?;
+        let dev: Option<i64> = r.get(5)?;
+        let ino: Option<i64> = r.get(6)?;
+        Ok(Watched {
+            id: r.get(0)?,
+            project_id: r.get(1)?,
+            slug: r.get(2)?,
+            path: r.get(3)?,
+            state: PathState::parse(&state),
+            // SQLite integers are signed; the bits round-trip.
+            file_id: dev.zip(ino).map(|(d, i)| (d as u64, i as u64)),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Record where a code path is now, its state and its file identity.
+pub fn update_seen(
+    conn: &Connection,
+    id: i64,
+    path: &str,
+    state: PathState,
+    file_id: Option<(u64, u64)>,
+    now: &str,
+) -> Result<()> {
+    let (dev, ino) = file_id.map(|(d, i)| (d as i64, i as i64)).unzip();
+    let seen = (state == PathState::Present).then_some(now);
+    conn.execute(
+        "UPDATE code_paths SET path = ?2, state = ?3, dev = ?4, ino = ?5,
+             last_seen_at = COALESCE(?6, last_seen_at) WHERE id = ?1",
+        params![id, path, state.as_str(), dev, ino, seen],
+    )?;
+    Ok(())
+}
