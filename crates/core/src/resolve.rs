@@ -118,6 +118,9 @@ pub struct LevelReport {
     pub detail: String,
     /// Whether this level decided.
     pub decided: bool,
+    /// The projects an ambiguous level pointed at (several roots, several projects).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<String>,
 }
 
 /// The decision and its explanation.
@@ -182,6 +185,17 @@ impl ProjectIndex {
         self.projects.get(slug).copied()
     }
 
+    /// The deepest code path containing `path` that was skipped because it is missing.
+    pub fn skipped_missing(&self, path: &Path) -> Option<PathHit> {
+        let hit = self.match_path(path);
+        let stop = hit.as_ref().map(|h| h.code_path.as_path());
+        path.ancestors().take_while(|dir| Some(*dir) != stop).find_map(|dir| {
+            let entry = self.paths.get(dir)?;
+            (entry.state == PathState::Missing)
+                .then(|| PathHit { slug: entry.slug.clone(), code_path: dir.to_path_buf() })
+        })
+    }
+
     /// The deepest usable code path containing `path` (canonical), by whole components.
     pub fn match_path(&self, path: &Path) -> Option<PathHit> {
         let exists = path.exists();
@@ -203,6 +217,10 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
         .enumerate()
         .map(|(i, &level)| {
             let (input, outcome, project, detail) = evaluate(index, hints, level);
+            let candidates = match (&outcome, level) {
+                (Outcome::Ambiguous, Level::Roots) => roots_hits(index, &hints.roots),
+                _ => Vec::new(),
+            };
             LevelReport {
                 rank: u8::try_from(i + 1).unwrap_or(u8::MAX),
                 level,
@@ -212,6 +230,7 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
                 project,
                 detail,
                 decided: false,
+                candidates,
             }
         })
         .collect();
@@ -274,12 +293,18 @@ fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
                     hit.slug
                 ),
             ),
-            None => (
-                seen,
-                Outcome::NoMatch,
-                None,
-                format!("{} is inside no project's code path", n.path.display()),
-            ),
+            None => {
+                let mut detail = format!("{} is inside no project's code path", n.path.display());
+                if let Some(skipped) = index.skipped_missing(&n.path) {
+                    detail = format!(
+                        "{}; code path {} of '{}' was skipped because it is missing (moved or deleted)",
+                        detail,
+                        skipped.code_path.display(),
+                        skipped.slug
+                    );
+                }
+                (seen, Outcome::NoMatch, None, detail)
+            }
         },
     }
 }
@@ -289,16 +314,7 @@ fn by_roots(index: &ProjectIndex, roots: &[String]) -> Eval {
         return (None, Outcome::NotGiven, None, "none declared".to_owned());
     }
     let seen = Some(roots.join(", "));
-    let mut hits: Vec<String> = Vec::new();
-    for root in roots {
-        if let Ok(n) = paths::normalize("roots", root, None)
-            && let Some(hit) = index.match_path(&n.path)
-            && !hits.contains(&hit.slug)
-        {
-            hits.push(hit.slug);
-        }
-    }
-    match hits.as_slice() {
+    match roots_hits(index, roots).as_slice() {
         [] => (seen, Outcome::NoMatch, None, "no root is inside a project's code path".to_owned()),
         [one] => {
             (seen, Outcome::Matched, Some(one.clone()), format!("a root is inside a code path of '{one}'"))
@@ -310,6 +326,20 @@ fn by_roots(index: &ProjectIndex, roots: &[String]) -> Eval {
             format!("roots point at several projects ({}); choose one", many.join(", ")),
         ),
     }
+}
+
+/// The projects the roots point at, in the order the roots were given.
+fn roots_hits(index: &ProjectIndex, roots: &[String]) -> Vec<String> {
+    let mut hits: Vec<String> = Vec::new();
+    for root in roots {
+        if let Ok(n) = paths::normalize("roots", root, None)
+            && let Some(hit) = index.match_path(&n.path)
+            && !hits.contains(&hit.slug)
+        {
+            hits.push(hit.slug);
+        }
+    }
+    hits
 }
 
 #[cfg(test)]

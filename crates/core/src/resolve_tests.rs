@@ -139,6 +139,7 @@ fn disagreeing_roots_are_ambiguous() {
         &Hints { roots: vec![path(&f, "a/b").unwrap(), path(&f, "ab").unwrap()], ..Hints::default() },
     );
     assert_eq!(r.levels[4].outcome, Outcome::Ambiguous);
+    assert_eq!(r.levels[4].candidates, ["beta", "gamma"]);
     assert_eq!(r.project, None);
 }
 
@@ -168,4 +169,15 @@ fn missing_paths_only_match_when_the_directory_is_back() {
     assert_eq!(r.project, None, "a path that does not exist cannot prove its parent exists");
     let r = resolve(&f.index, &Hints { cwd: path(&f, "gone-parent"), ..Hints::default() });
     assert_eq!(r.project.as_deref(), Some("alpha"));
+}
+
+#[test]
+fn a_skipped_missing_code_path_is_explained() {
+    let mut f = fixture();
+    f.index.add_path(f.root.join("moved-away"), "gamma", PathState::Missing);
+    let r = resolve(&f.index, &Hints { cwd: path(&f, "moved-away/src"), ..Hints::default() });
+    assert_eq!(r.project, None);
+    let detail = &r.levels[5].detail;
+    assert!(detail.contains("was skipped because it is missing"), "{detail}");
+    assert!(detail.contains("of 'gamma'"), "{detail}");
 }

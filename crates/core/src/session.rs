@@ -64,3 +64,26 @@ pub fn set_workspace(store: &Store, id: &str, workspace: Option<&str>) -> Result
 pub fn set_roots(store: &Store, id: &str, roots: &[String]) -> Result<()> {
     store.write(|tx| sessions::set_roots(tx, id, roots))
 }
+
+/// Refuse a workspace outside the roots a client declared (no roots: anything goes).
+/// `field` names where the workspace came from (`workspace_uri`, `X-Workspace-Id`).
+pub fn check_within_roots(field: &str, workspace: &std::path::Path, roots: &[String]) -> Result<()> {
+    if roots.is_empty() {
+        return Ok(());
+    }
+    let inside = roots
+        .iter()
+        .filter_map(|r| crate::paths::normalize("roots", r, None).ok())
+        .any(|r| workspace.starts_with(&r.path));
+    if inside {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        field,
+        format!(
+            "{field} {} is outside the roots this client declared ({}); choose a directory inside one",
+            workspace.display(),
+            roots.join(", ")
+        ),
+    ))
+}

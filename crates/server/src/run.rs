@@ -48,6 +48,8 @@ pub struct RunningServer {
     cancel: CancellationToken,
     task: JoinHandle<()>,
     endpoint_dir: Option<PathBuf>,
+    /// Stops with the server.
+    _watcher: Option<mooring_core::watch::PathWatcher>,
 }
 
 impl RunningServer {
@@ -112,6 +114,7 @@ pub async fn start_with_store(
         }
     });
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
+    let watcher = if config.watch_code_paths { start_watcher(&state).await } else { None };
     let endpoint_dir = if config.write_endpoint_file {
         let ep = Endpoint {
             url: url.clone(),
@@ -132,7 +135,31 @@ pub async fn start_with_store(
         None
     };
     tracing::info!(%url, "Mooring MCP server listening");
-    Ok(RunningServer { url, addr, state, cancel, task, endpoint_dir })
+    Ok(RunningServer { url, addr, state, cancel, task, endpoint_dir, _watcher: watcher })
+}
+
+/// The code-path watcher; without it (no inotify left, say) resolution still works, it
+/// just stops following moves.
+async fn start_watcher(state: &Arc<AppState>) -> Option<mooring_core::watch::PathWatcher> {
+    let (store, surfaces) = (state.store.clone(), state.surfaces.clone());
+    let started = tokio::task::spawn_blocking(move || {
+        mooring_core::watch::PathWatcher::start(store, Box::new(move || surfaces.projects_changed()))
+    })
+    .await;
+    match started {
+        Ok(Ok(w)) => {
+            tracing::info!(watches = w.watch_count(), "watching code directories");
+            Some(w)
+        }
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "not watching code directories; moved ones will need `mooring projects SLUG --add-code-path`");
+            None
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the watcher failed to start");
+            None
+        }
+    }
 }
 
 /// Pause projects unused for `auto_pause_days`, at start and then hourly.

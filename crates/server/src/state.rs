@@ -1,7 +1,7 @@
 //! Shared state of one server process. Nothing here is per agent: per-agent facts live
 //! in the `sessions` table, keyed by an explicit identity.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -47,8 +47,9 @@ pub struct AppState {
     pub picks: crate::picks::Picks,
     /// The resolution index, rebuilt when the registry changes.
     pub index: mooring_core::live_index::LiveIndex,
-    /// Sessions whose roots were already asked for.
-    roots_asked: Mutex<HashSet<String>>,
+    /// Per session: the first fetch of its roots (after initialize, or the first call
+    /// that needs them); later callers wait for the same fetch.
+    roots_fetched: Mutex<HashMap<String, Arc<tokio::sync::OnceCell<()>>>>,
     /// Resource subscriptions: (session, URI) → the client to notify.
     subscriptions: Mutex<HashMap<(String, String), Peer<RoleServer>>>,
 }
@@ -72,15 +73,15 @@ impl AppState {
             answered: tokio::sync::Notify::new(),
             picks: crate::picks::Picks::default(),
             index: mooring_core::live_index::LiveIndex::new(),
-            roots_asked: Mutex::new(HashSet::new()),
+            roots_fetched: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(HashMap::new()),
         }
     }
 
-    /// True the first time it is called for a session: its roots have not been asked for.
-    pub fn roots_pending(&self, session_id: &str) -> bool {
-        let mut asked = self.roots_asked.lock().unwrap_or_else(|p| p.into_inner());
-        asked.insert(session_id.to_owned())
+    /// The once-per-session roots fetch of `session_id`.
+    pub fn roots_fetch(&self, session_id: &str) -> Arc<tokio::sync::OnceCell<()>> {
+        let mut map = self.roots_fetched.lock().unwrap_or_else(|p| p.into_inner());
+        map.entry(session_id.to_owned()).or_default().clone()
     }
 
     /// Notify `session` through `peer` when `uri` changes.

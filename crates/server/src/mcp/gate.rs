@@ -97,6 +97,13 @@ pub async fn require_project(
             Err(e) => Gate::Stop(results::fail(&e).into()),
         });
     }
+    // A workspace header must lie within the roots the client declared.
+    if let (Some(ws), Some(s)) = (&caller.workspace, &session)
+        && let Ok(dir) = mooring_core::paths::normalize("X-Workspace-Id", ws, None)
+        && let Err(e) = session::check_within_roots("X-Workspace-Id", &dir.path, &s.roots)
+    {
+        return Ok(Gate::Stop(results::fail(&e).into()));
+    }
     let hints = hints_for(state, caller, session.as_ref(), None)?;
     let resolution = resolve_hints(state, &hints)?;
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
@@ -127,7 +134,7 @@ pub async fn require_project(
             "it is the only active project, so it was selected automatically",
         );
     }
-    let recommended = recommend(&candidates, caller);
+    let recommended = recommend(&candidates, caller, Some(&resolution));
     if caller.elicitation {
         if !caller.legacy {
             return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref()).into()));
@@ -250,9 +257,20 @@ fn session_dir(caller: &Caller) -> Option<String> {
         .map(|n| n.as_str().to_owned())
 }
 
-/// The likeliest project: by the session's directory, then recency.
-fn recommend(candidates: &[Project], caller: &Caller) -> Option<String> {
-    mooring_core::recommend::recommend(candidates, session_dir(caller).as_deref().map(std::path::Path::new))
+/// Projects an ambiguous level pointed at (roots in two projects).
+fn ambiguous(resolution: Option<&Resolution>) -> Vec<String> {
+    resolution.map(|r| r.levels.iter().flat_map(|l| l.candidates.clone()).collect()).unwrap_or_default()
+}
+
+/// The likeliest project: among those the roots pointed at, if they disagreed; by the
+/// session's directory, then recency.
+fn recommend(candidates: &[Project], caller: &Caller, resolution: Option<&Resolution>) -> Option<String> {
+    let dir = session_dir(caller);
+    let dir = dir.as_deref().map(std::path::Path::new);
+    let pointed = ambiguous(resolution);
+    let subset: Vec<Project> = candidates.iter().filter(|p| pointed.contains(&p.slug)).cloned().collect();
+    let pool = if subset.is_empty() { candidates } else { &subset };
+    mooring_core::recommend::recommend(pool, dir)
 }
 
 /// A hint that points away from auto-selection: something given that did not match.
@@ -333,8 +351,11 @@ pub fn selection_required(
     resolution: Option<&Resolution>,
     reason: &str,
 ) -> CoreResult<CallToolResponse> {
-    let candidates = candidates(state)?;
-    let recommended = recommend(&candidates, caller);
+    let mut candidates = candidates(state)?;
+    let recommended = recommend(&candidates, caller, resolution);
+    // Projects the roots pointed at come first.
+    let pointed = ambiguous(resolution);
+    candidates.sort_by_key(|p| !pointed.contains(&p.slug));
     let mut text = format!("{reason} ");
     let next_call = match &recommended {
         Some(slug) => {
@@ -360,6 +381,7 @@ pub fn selection_required(
         "message": text,
         "projects": candidates,
         "recommended": recommended,
+        "candidates": pointed,
         "next_call": next_call,
         "levels": resolution.map(|r| &r.levels),
     });

@@ -62,15 +62,14 @@ impl MooringMcp {
         if !(caller.legacy && caller.roots) {
             return;
         }
-        if !self.state.roots_pending(id) {
-            return;
-        }
         // The row must exist before the roots are stored on it.
         if let Err(e) = gate::session_of(&self.state, caller) {
             tracing::warn!(error = %e, "could not record the session");
             return;
         }
-        fetch_roots(&self.state, &ctx.peer, id).await;
+        // Started after initialize already, usually: wait for that fetch instead.
+        let once = self.state.roots_fetch(id);
+        once.get_or_init(|| fetch_roots(&self.state, &ctx.peer, id)).await;
     }
 }
 
@@ -85,6 +84,20 @@ async fn fetch_roots(state: &AppState, peer: &rmcp::Peer<RoleServer>, session_id
             tracing::warn!(error = %e, "could not store roots");
         }
     }
+}
+
+/// The session a notification belongs to: the shim's id, the MCP session, or stdio's own.
+fn notified_session(state: &AppState, ctx: &NotificationContext<RoleServer>) -> Option<String> {
+    let header = |name: &str| {
+        ctx.extensions
+            .get::<Parts>()
+            .and_then(|p| p.headers.get(name))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    header(crate::caller::H_SESSION)
+        .or_else(|| header(H_MCP_SESSION))
+        .or_else(|| state.local.as_ref().map(|l| l.session_id.clone()))
 }
 
 fn not_found(uri: &str) -> ErrorData {
@@ -358,16 +371,36 @@ impl ServerHandler for MooringMcp {
         resources::complete(&self.state, &request)
     }
 
+    async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
+        // Roots arrive before the first tool call needs them: ask right away, on a task of
+        // its own, since the client answers on the same connection.
+        let Some(id) = notified_session(&self.state, &ctx) else { return };
+        let Some(info) = ctx.peer.peer_info() else { return };
+        if info.capabilities.roots.is_none() {
+            return;
+        }
+        let protocol = info.protocol_version.to_string();
+        let seen = mooring_core::store::sessions::Seen {
+            client_name: Some(&info.client_info.name),
+            client_version: Some(&info.client_info.version),
+            transport: if ctx.extensions.get::<Parts>().is_some() { "http" } else { "stdio" },
+            protocol_version: Some(&protocol),
+        };
+        if let Err(e) = mooring_core::session::touch(&self.state.store, &id, &seen) {
+            tracing::warn!(error = %e, "could not record the session");
+            return;
+        }
+        let (state, peer) = (self.state.clone(), ctx.peer.clone());
+        tokio::spawn(async move {
+            let once = state.roots_fetch(&id);
+            once.get_or_init(|| fetch_roots(&state, &peer, &id)).await;
+        });
+    }
+
     async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {
-        let id = ctx
-            .extensions
-            .get::<Parts>()
-            .and_then(|p| p.headers.get(H_MCP_SESSION))
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned)
-            .or_else(|| self.state.local.as_ref().map(|l| l.session_id.clone()));
-        let Some(id) = id else { return };
-        fetch_roots(&self.state, &ctx.peer, &id).await;
+        let Some(id) = notified_session(&self.state, &ctx) else { return };
+        let (state, peer) = (self.state.clone(), ctx.peer.clone());
+        tokio::spawn(async move { fetch_roots(&state, &peer, &id).await });
     }
 }
 

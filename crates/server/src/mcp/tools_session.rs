@@ -147,22 +147,7 @@ pub fn set_workspace(state: &AppState, caller: &Caller, p: params::SetWorkspace)
         };
         let session = session_of(state, caller)?;
         let roots = session.as_ref().map(|s| s.roots.clone()).unwrap_or_default();
-        if !roots.is_empty() {
-            let inside = roots
-                .iter()
-                .filter_map(|r| paths::normalize("roots", r, None).ok())
-                .any(|r| dir.path.starts_with(&r.path));
-            if !inside {
-                return Err(Error::invalid(
-                    "workspace_uri",
-                    format!(
-                        "{} is outside the roots this client declared ({}); choose a directory inside one",
-                        dir.path.display(),
-                        roots.join(", ")
-                    ),
-                ));
-            }
-        }
+        session::check_within_roots("workspace_uri", &dir.path, &roots)?;
         session::set_workspace(&state.store, &id, Some(dir.as_str()))?;
         // The row read above still holds the roots and choice; the workspace is set below.
         let mut hints = hints_for(state, caller, session.as_ref(), None)?;

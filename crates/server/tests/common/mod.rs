@@ -98,6 +98,8 @@ pub struct TestClient {
     pub elicit_content: Option<Value>,
     /// Progress notifications received.
     pub progress: Arc<AtomicUsize>,
+    /// Roots that a test changes mid-session (wins over `roots`).
+    pub live_roots: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl TestClient {
@@ -112,7 +114,8 @@ impl TestClient {
 impl ClientHandler for TestClient {
     fn get_info(&self) -> ClientConfig {
         let asks = self.elicit_answer.is_some() || self.elicit_content.is_some();
-        let caps = match (asks.then_some(()), &self.roots) {
+        let declares = self.roots.is_some() || self.live_roots.is_some();
+        let caps = match (asks.then_some(()), declares.then_some(())) {
             (Some(_), Some(_)) => ClientCapabilities::builder().enable_elicitation().enable_roots().build(),
             (Some(_), None) => ClientCapabilities::builder().enable_elicitation().build(),
             (None, Some(_)) => ClientCapabilities::builder().enable_roots().build(),
@@ -160,7 +163,11 @@ impl ClientHandler for TestClient {
 
     #[allow(deprecated)]
     async fn list_roots(&self, _ctx: RequestContext<RoleClient>) -> Result<ListRootsResult, ErrorData> {
-        let roots = self.roots.clone().unwrap_or_default().into_iter().map(Root::new).collect();
+        let roots = match &self.live_roots {
+            Some(live) => live.lock().unwrap().clone(),
+            None => self.roots.clone().unwrap_or_default(),
+        };
+        let roots = roots.into_iter().map(Root::new).collect();
         Ok(ListRootsResult::new(roots))
     }
 }
