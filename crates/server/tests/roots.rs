@@ -134,3 +134,34 @@ async fn workspace_header_outside_the_roots_is_refused_naming_them() {
     assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("web"), Some("workspace")));
     client.cancel().await.unwrap();
 }
+
+/// The "done when": a renamed repository still resolves for a new session
+/// started inside its new location, and list_projects shows the new path.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_renamed_repository_resolves_from_its_new_place() {
+    let srv = TestServer::start().await;
+    let d = setup(&srv);
+    let renamed = srv.dir.path().join("src/web-app");
+    std::fs::rename(&d.web, &renamed).unwrap();
+    std::fs::create_dir_all(renamed.join("src")).unwrap();
+    let cwd = renamed.join("src").display().to_string();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let client = connect(&srv.url, Gen::Modern, TestClient::default(), &[("x-mooring-cwd", &cwd)]).await;
+        let r = call(&client, "get_last_handover", json!({})).await;
+        client.cancel().await.unwrap();
+        if r.is_error != Some(true) {
+            let r = ok(&r);
+            assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("web"), Some("cwd")));
+            break;
+        }
+        assert!(Instant::now() < deadline, "a session in the renamed directory never resolved");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let client = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
+    let list = ok(&call(&client, "list_projects", json!({})).await);
+    let web = list["projects"].as_array().unwrap().iter().find(|p| p["slug"] == "web").unwrap().clone();
+    assert_eq!(web["code_paths"][0]["path"], renamed.canonicalize().unwrap().display().to_string());
+    assert_eq!(web["code_paths"][0]["state"], "present");
+    client.cancel().await.unwrap();
+}

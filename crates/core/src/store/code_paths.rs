@@ -72,12 +72,16 @@ pub fn owner(conn: &Connection, path: &str) -> Result<Option<(i64, String)>> {
         .optional()?)
 }
 
-/// Add a path to a project.
+/// Add a path to a project, with its device and inode when it exists so the watcher
+/// can follow it even if it is renamed before the watcher first looks.
 pub fn insert(conn: &Connection, project_id: i64, path: &str, state: PathState, now: &str) -> Result<()> {
     let seen = (state == PathState::Present).then_some(now);
+    let id = crate::watch::reconcile::file_id(std::path::Path::new(path)).ok().flatten();
+    let (dev, ino) = id.map(|(d, i)| (d as i64, i as i64)).unzip();
     conn.execute(
-        "INSERT INTO code_paths (project_id, path, state, last_seen_at, added_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![project_id, path, state.as_str(), seen, now],
+        "INSERT INTO code_paths (project_id, path, state, last_seen_at, added_at, dev, ino)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![project_id, path, state.as_str(), seen, now, dev, ino],
     )?;
     Ok(())
 }
