@@ -9,6 +9,7 @@ pub mod humanize;
 pub mod lifecycle;
 pub mod live_index;
 pub mod locks;
+pub mod markers;
 pub mod memory;
 pub mod model;
 pub mod paths;

@@ -24,6 +24,9 @@ pub struct PickInfo {
     pub recommended: Option<String>,
     /// The session's directory (workspace or working directory), for "New project here".
     pub workspace: Option<String>,
+    /// A `.mooring.toml` naming a project that does not exist yet: "New project here"
+    /// offers to create exactly that one.
+    pub marker: Option<mooring_core::markers::Marker>,
 }
 
 /// Waiting picks.
@@ -40,6 +43,7 @@ impl Picks {
         client: Option<String>,
         recommended: Option<String>,
         workspace: Option<String>,
+        marker: Option<mooring_core::markers::Marker>,
     ) -> (PickInfo, oneshot::Receiver<String>) {
         let info = PickInfo {
             id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
@@ -48,6 +52,7 @@ impl Picks {
             client,
             recommended,
             workspace,
+            marker,
         };
         let (tx, rx) = oneshot::channel();
         self.lock().insert(info.id.clone(), (info.clone(), tx));

@@ -77,6 +77,7 @@ pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
                 focus,
                 ..Hints::default()
             };
+            mooring_core::markers::apply(&store, &store.read(ProjectIndex::load)?, &hints)?;
             let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
             match resolution.project {
                 Some(p) => p,

@@ -32,6 +32,8 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         cwd,
         focus,
     };
+    // `.mooring.toml` markers bind their directories before resolving, as the server does.
+    let markers = mooring_core::markers::apply(&store, &store.read(ProjectIndex::load)?, &hints)?;
     let resolution = store.read(|c| {
         let index = ProjectIndex::load(c)?;
         let r = resolve(&index, &hints);
@@ -46,9 +48,26 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         Ok(r)
     })?;
     if ctx.json {
-        print_json(&resolution);
+        let mut out = serde_json::to_value(&resolution).unwrap_or_default();
+        out["marker_offers"] = serde_json::to_value(&markers.offers).unwrap_or_default();
+        out["marker_problems"] = serde_json::to_value(&markers.problems).unwrap_or_default();
+        print_json(&out);
     } else {
         print!("{}", format::resolution(&resolution));
+        for m in &markers.offers {
+            println!(
+                "{} in {} names project '{}', which does not exist: mooring projects new {:?} --slug {} --code-path {}",
+                mooring_core::markers::FILE,
+                m.dir.display(),
+                m.project,
+                m.name.as_deref().unwrap_or(&m.project),
+                m.project,
+                m.dir.display()
+            );
+        }
+        for p in &markers.problems {
+            println!("skipped: {p}");
+        }
     }
     Ok(())
 }

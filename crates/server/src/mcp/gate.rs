@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use mooring_core::markers::Marker;
 use mooring_core::resolve::{Hints, Level, Outcome, Resolution, resolve};
 use mooring_core::store::sessions::SessionRecord;
 use mooring_core::store::settings;
@@ -81,9 +82,13 @@ pub async fn require_project(
     if let Some(answer) = responses.and_then(|r| r.get(INPUT_KEY)) {
         return Ok(match picked_slug(answer) {
             Some(slug) => bind(state, caller, &slug, "elicitation", "you chose it when asked")?,
-            None => {
-                Gate::Stop(selection_required(state, caller, None, "The person did not choose a project.")?)
-            }
+            None => Gate::Stop(selection_required(
+                state,
+                caller,
+                None,
+                &[],
+                "The person did not choose a project.",
+            )?),
         });
     }
     // An explicit project is level 1: it decides, archived or not (reads of an archived
@@ -105,6 +110,12 @@ pub async fn require_project(
         return Ok(Gate::Stop(results::fail(&e).into()));
     }
     let hints = hints_for(state, caller, session.as_ref(), None)?;
+    // `.mooring.toml` markers above the session's directories bind them first.
+    let markers = mooring_core::markers::apply(&state.store, &state.index.get(&state.store)?.index, &hints)?;
+    if !markers.bound.is_empty() {
+        state.surfaces.projects_changed();
+    }
+    let offers = &markers.offers;
     let resolution = resolve_hints(state, &hints)?;
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
         mark_used(state, project);
@@ -121,6 +132,7 @@ pub async fn require_project(
             state,
             caller,
             Some(&resolution),
+            offers,
             "No projects exist yet.",
         )?));
     }
@@ -146,13 +158,15 @@ pub async fn require_project(
                     state,
                     caller,
                     Some(&resolution),
+                    offers,
                     "The person was asked but did not choose a project.",
                 )?));
             }
         }
     }
     if state.surfaces.can_show()
-        && let Some(slug) = wait_for_pick(state, caller, ctx, recommended.clone()).await
+        && let Some(slug) =
+            wait_for_pick(state, caller, ctx, recommended.clone(), offers.first().cloned()).await
     {
         return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
     }
@@ -160,6 +174,7 @@ pub async fn require_project(
         state,
         caller,
         Some(&resolution),
+        offers,
         "No project is selected for this session.",
     )?))
 }
@@ -171,11 +186,12 @@ async fn wait_for_pick(
     caller: &Caller,
     ctx: &RequestContext<RoleServer>,
     recommended: Option<String>,
+    marker: Option<Marker>,
 ) -> Option<String> {
-    // "New project here" offers the session's own directory, as a plain path.
-    let here = session_dir(caller);
+    // "New project here" offers the session's own directory (or the marker's), as a plain path.
+    let here = marker.as_ref().map(|m| m.dir.display().to_string()).or_else(|| session_dir(caller));
     let (pick, mut rx) =
-        state.picks.open(caller.session_id.clone(), caller.client_name.clone(), recommended, here);
+        state.picks.open(caller.session_id.clone(), caller.client_name.clone(), recommended, here, marker);
     let url = format!("{}/pick/{}?t={}", state.base_url.as_deref().unwrap_or_default(), pick.id, pick.token);
     state.surfaces.show_pick(&url, &pick);
     state.surfaces.waiting_changed();
@@ -349,6 +365,7 @@ pub fn selection_required(
     state: &AppState,
     caller: &Caller,
     resolution: Option<&Resolution>,
+    offers: &[Marker],
     reason: &str,
 ) -> CoreResult<CallToolResponse> {
     let mut candidates = candidates(state)?;
@@ -357,8 +374,26 @@ pub fn selection_required(
     let pointed = ambiguous(resolution);
     candidates.sort_by_key(|p| !pointed.contains(&p.slug));
     let mut text = format!("{reason} ");
-    let next_call = match &recommended {
-        Some(slug) => {
+    let next_call = match (offers.first(), &recommended) {
+        (Some(m), _) => {
+            let name = m.name.clone().unwrap_or_else(|| m.project.clone());
+            text.push_str(&format!(
+                "A {} in {} names project '{}', which does not exist yet. Create it with create_project \
+                 (arguments below), or choose an existing one with select_project_for_session:\n",
+                mooring_core::markers::FILE,
+                m.dir.display(),
+                m.project
+            ));
+            for p in &candidates {
+                text.push_str(&format!("- {}\n", summary(p)));
+            }
+            let mut args = json!({ "name": name, "slug": m.project, "code_paths": [m.dir] });
+            if let Some(d) = &m.description {
+                args["description"] = json!(d);
+            }
+            json!({ "tool": "create_project", "arguments": args })
+        }
+        (None, Some(slug)) => {
             text.push_str("Choose the project for this session, then retry:\n");
             for p in &candidates {
                 text.push_str(&format!("- {}\n", summary(p)));
@@ -371,7 +406,7 @@ pub fn selection_required(
             }
             json!({ "tool": "select_project_for_session", "arguments": { "project": slug } })
         }
-        None => {
+        (None, None) => {
             text.push_str("Create one first with create_project, e.g. {\"name\": \"My App\", \"code_paths\": [\"/abs/path\"]}.");
             json!({ "tool": "create_project", "arguments": { "name": "My App" } })
         }
@@ -382,6 +417,7 @@ pub fn selection_required(
         "projects": candidates,
         "recommended": recommended,
         "candidates": pointed,
+        "marker_offers": offers,
         "next_call": next_call,
         "levels": resolution.map(|r| &r.levels),
     });

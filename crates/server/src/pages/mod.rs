@@ -221,6 +221,11 @@ pub struct PickCreate {
     name: String,
     #[serde(default)]
     code_path: Option<String>,
+    /// From a `.mooring.toml`: the slug the team chose.
+    #[serde(default)]
+    slug: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
 }
 
 /// Create a project (in the session's directory) and give it to the waiting session.
@@ -233,6 +238,8 @@ async fn pick_create(
     state.picks.get(&id, &q.t)?;
     let created = mooring_core::Registry::new(&state.store).create(mooring_core::NewProject {
         name: body.name,
+        slug: body.slug.filter(|s| !s.trim().is_empty()),
+        description: body.description.filter(|s| !s.trim().is_empty()),
         code_paths: body.code_path.into_iter().filter(|p| !p.trim().is_empty()).collect(),
         ..Default::default()
     })?;

@@ -1,0 +1,167 @@
+//! `.mooring.toml` markers: a team commits `project = "slug"` (with an optional name
+//! and description) at a repository's root, and every clone resolves to that project.
+//! Resolving a directory walks up to the nearest marker; one naming a known project binds
+//! its directory as a code path of that project; one naming an unknown project becomes
+//! an offer to create it.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::model::ProjectStatus;
+use crate::registry::{ProjectEdit, Registry};
+use crate::resolve::{Hints, ProjectIndex};
+use crate::store::Store;
+
+/// The marker's file name.
+pub const FILE: &str = ".mooring.toml";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MarkerFile {
+    project: String,
+    name: Option<String>,
+    description: Option<String>,
+}
+
+/// A marker found on disk.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Marker {
+    /// The directory holding the marker.
+    pub dir: PathBuf,
+    /// The slug it names.
+    pub project: String,
+    /// Display name for creating the project.
+    pub name: Option<String>,
+    /// Description for creating the project.
+    pub description: Option<String>,
+}
+
+/// The nearest marker at or above `dir` (canonical). A malformed one is an error naming
+/// the file and what to write.
+pub fn nearest(dir: &Path) -> Result<Option<Marker>> {
+    for d in dir.ancestors() {
+        let file = d.join(FILE);
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            // Unreadable or not a file: as if absent, but say so once in the log.
+            Err(e) => {
+                tracing::debug!(file = %file.display(), error = %e, "marker not readable");
+                continue;
+            }
+        };
+        let parsed: MarkerFile = toml::from_str(&text).map_err(|e| {
+            Error::invalid(
+                "marker",
+                format!(
+                    "{} is not a valid marker ({}); it needs project = \"slug\" and may have name and description",
+                    file.display(),
+                    e.message()
+                ),
+            )
+        })?;
+        let project = parsed.project.trim().to_ascii_lowercase();
+        crate::slug::validate(&project).map_err(|e| {
+            Error::invalid(
+                "marker",
+                format!("{}: project = \"{}\": {}", file.display(), parsed.project, e.message),
+            )
+        })?;
+        return Ok(Some(Marker {
+            dir: d.to_path_buf(),
+            project,
+            name: parsed.name,
+            description: parsed.description,
+        }));
+    }
+    Ok(None)
+}
+
+/// What markers did for a set of hints.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Applied {
+    /// Projects a marker directory was bound to (the index must be reloaded).
+    pub bound: Vec<String>,
+    /// Markers naming projects that do not exist yet.
+    pub offers: Vec<Marker>,
+    /// Markers that could not be read (each a sentence naming the file and the fix);
+    /// they are skipped, not fatal: resolution goes on without them.
+    pub problems: Vec<String>,
+}
+
+/// Look for markers above the directory hints (workspace, roots, working directory).
+/// A marker closer to the directory than any registered code path wins: a known project
+/// gets the marker's directory as a code path (event `marker_bound`); an unknown one is
+/// offered for creation.
+pub fn apply(store: &Store, index: &ProjectIndex, hints: &Hints) -> Result<Applied> {
+    let mut out = Applied::default();
+    let dirs = hints.workspace.iter().chain(hints.roots.iter()).chain(hints.cwd.iter());
+    for raw in dirs {
+        let Ok(n) = crate::paths::normalize("workspace", raw, None) else { continue };
+        if !n.exists {
+            continue;
+        }
+        let marker = match nearest(&n.path) {
+            Ok(Some(m)) => m,
+            Ok(None) => continue,
+            Err(e) => {
+                if !out.problems.contains(&e.message) {
+                    out.problems.push(e.message);
+                }
+                continue;
+            }
+        };
+        // A registered code path at or below the marker's directory is more specific.
+        if index.match_path(&n.path).is_some_and(|hit| hit.code_path.starts_with(&marker.dir)) {
+            continue;
+        }
+        match index.status(&marker.project) {
+            Some(ProjectStatus::Archived) => {}
+            Some(_) => {
+                if bind(store, &marker)? && !out.bound.contains(&marker.project) {
+                    out.bound.push(marker.project.clone());
+                }
+            }
+            None => {
+                if !out.offers.contains(&marker) {
+                    out.offers.push(marker);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Add the marker's directory to its project; false when another project owns it.
+fn bind(store: &Store, marker: &Marker) -> Result<bool> {
+    let path = marker.dir.display().to_string();
+    let edit = ProjectEdit { add_code_paths: vec![path.clone()], ..ProjectEdit::default() };
+    match Registry::new(store).edit(&marker.project, edit) {
+        Ok(_) => {
+            store.write(|tx| {
+                let id = crate::store::projects::by_slug(tx, &marker.project)?.map_or(0, |p| p.id);
+                crate::store::events::record(
+                    tx,
+                    id,
+                    &marker.project,
+                    "marker_bound",
+                    &json!({ "path": path, "marker": marker.dir.join(FILE) }),
+                    &crate::humanize::now(),
+                )
+            })?;
+            Ok(true)
+        }
+        Err(e) if e.code == crate::ErrorCode::Conflict => {
+            tracing::info!(marker = %marker.dir.display(), reason = %e.message, "marker not bound");
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(test)]
+#[path = "markers_tests.rs"]
+mod tests;
