@@ -163,7 +163,13 @@ async fn the_recommendation_follows_the_session_workspace() {
     let srv = TestServer::start().await;
     srv.project("Billing", &[]);
     srv.project("Recent Thing", &[]);
-    mooring_core::Registry::new(&srv.store).touch_used("recent-thing").unwrap();
+    // Timestamps have whole seconds: make billing plainly older.
+    srv.store
+        .write(|tx| {
+            tx.execute("UPDATE projects SET created_at = '2020-01-01T00:00:00Z' WHERE slug = 'billing'", [])?;
+            Ok(())
+        })
+        .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().join("billing-v2");
     std::fs::create_dir(&ws).unwrap();

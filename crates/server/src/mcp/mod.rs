@@ -11,6 +11,7 @@ pub mod outputs;
 pub mod params;
 pub mod resources;
 pub mod results;
+mod selection;
 mod tools_choice;
 mod tools_handover;
 mod tools_memory;
