@@ -29,7 +29,8 @@ pub struct LiveIndex {
 
 /// The registry's change counter.
 pub fn registry_version(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row("SELECT v FROM registry_version WHERE id = 1", [], |r| r.get(0))?)
+    // Cached: this runs before every resolution.
+    Ok(conn.prepare_cached("SELECT v FROM registry_version WHERE id = 1")?.query_row([], |r| r.get(0))?)
 }
 
 impl LiveIndex {
