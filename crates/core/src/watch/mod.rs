@@ -43,6 +43,7 @@ pub struct PathWatcher {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     watches: Arc<AtomicUsize>,
+    limit: Arc<AtomicBool>,
 }
 
 impl PathWatcher {
@@ -55,6 +56,7 @@ impl PathWatcher {
         })
         .map_err(|e| Error::storage(format!("cannot watch code directories: {e}")))?;
         let watches = Arc::new(AtomicUsize::new(0));
+        let limit = Arc::new(AtomicBool::new(false));
         let mut state = State {
             store,
             watcher,
@@ -64,6 +66,7 @@ impl PathWatcher {
             version: 0,
             on_change,
             watches: watches.clone(),
+            limit: limit.clone(),
         };
         state.sync(None)?;
         let stop = Arc::new(AtomicBool::new(false));
@@ -74,12 +77,17 @@ impl PathWatcher {
                 .spawn(move || state.run(&rx, &stop))
                 .map_err(|e| Error::storage(format!("cannot start the watcher thread: {e}")))?
         };
-        Ok(Self { stop, thread: Some(thread), watches })
+        Ok(Self { stop, thread: Some(thread), watches, limit })
     }
 
     /// Directories watched now.
     pub fn watch_count(&self) -> usize {
         self.watches.load(Ordering::Relaxed)
+    }
+
+    /// Whether the system's watch limit stopped some watches (said once in the log).
+    pub fn limit_reached(&self) -> bool {
+        self.limit.load(Ordering::Relaxed)
     }
 }
 
@@ -102,6 +110,7 @@ struct State {
     version: i64,
     on_change: OnChange,
     watches: Arc<AtomicUsize>,
+    limit: Arc<AtomicBool>,
 }
 
 impl State {
@@ -225,6 +234,7 @@ impl State {
                 Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => {
                     if !self.limit_reported {
                         self.limit_reported = true;
+                        self.limit.store(true, Ordering::Relaxed);
                         tracing::warn!("{}", limit_message());
                     }
                     break;
