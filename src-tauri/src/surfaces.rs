@@ -113,6 +113,15 @@ impl Surfaces for DesktopSurfaces {
         true
     }
 
+    fn pick_closed(&self, pick_id: &str) {
+        let Some(w) = self.app.get_webview_window(&format!("pick-{pick_id}")) else { return };
+        // Long enough to read "This session now works in …" when the window answered.
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(1200));
+            let _ = w.close();
+        });
+    }
+
     fn projects_changed(&self) {
         tray::refresh_now(&self.app);
     }

@@ -13,6 +13,8 @@ pub trait Surfaces: Send + Sync + 'static {
     fn show_choice(&self, _url: &str, _title: &str) -> bool {
         false
     }
+    /// A pick ended (answered, timed out, or given the focus project): close its window.
+    fn pick_closed(&self, _pick_id: &str) {}
     /// Projects changed: refresh menus.
     fn projects_changed(&self) {}
     /// Something started or stopped waiting for the person.

@@ -186,8 +186,7 @@ def main():
         print("picker window answered:", got["project"])
 
         token = (DATA / "token").read_text().strip()
-        handle = d.s("GET", "/window/handles")[0]
-        d.s("POST", "/window", {"handle": handle})
+        d.window_with("/choice/")
         d.s("POST", "/url", {"url": url.replace("/mcp", f"/dashboard?token={token}")})
         d.wait_text("projects", "beta-two")
         d.wait_text("sessions", "beta-two")

@@ -106,12 +106,14 @@ if [ -n "${MOORING_SCREENSHOTS:-}" ] && command -v import >/dev/null; then
   /usr/bin/python3 "$(dirname "$0")/render_tray_menu.py" "$name" "$menu" "$MOORING_SCREENSHOTS/tray-menu.png" \
     || echo "no tray menu screenshot (needs python3-gi and gir1.2-gtk-3.0)"
 fi
+wait_for 'xwininfo -root -tree | grep -q "needs a project"' || fail "no picker window opened"
 click "Alpha One — " || fail "could not click Alpha One"
 wait_for '! kill -0 "$waiter" 2>/dev/null' || fail "the waiting call did not complete after the click"
 wait "$waiter" || fail "the waiting client failed: $(cat "$MOORING_HOME/waiting.log")"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d['project'], d['decided_by']) == ('alpha-one', 'picker'), d" \
   "$MOORING_HOME/waiting.json" || fail "the waiting call got the wrong project: $(cat "$MOORING_HOME/waiting.json")"
 wait_for '! items | grep -q "Waiting for you"' || fail "the menu still shows a waiting session"
+wait_for '! xwininfo -root -tree | grep -q "needs a project"' || fail "the picker window stayed open"
 
 # Clicking a project makes it the focus project (resolution level 7), checked in the menu.
 click "Beta Two — " || fail "could not click Beta Two"

@@ -218,6 +218,7 @@ async fn wait_for_pick(
         }
     };
     state.picks.remove(&pick.id);
+    state.surfaces.pick_closed(&pick.id);
     state.surfaces.waiting_changed();
     slug
 }
