@@ -61,6 +61,7 @@ impl PathWatcher {
             store,
             watcher,
             watched: BTreeSet::new(),
+            missing: Vec::new(),
             reported: HashSet::new(),
             limit_reported: false,
             version: 0,
@@ -104,6 +105,9 @@ struct State {
     store: Arc<Store>,
     watcher: RecommendedWatcher,
     watched: BTreeSet<PathBuf>,
+    /// Code paths recorded missing; looked at on every idle tick, so a return that
+    /// slipped between a removal and the new watches is still seen.
+    missing: Vec<PathBuf>,
     /// Directories whose watch failed, reported once each.
     reported: HashSet<PathBuf>,
     limit_reported: bool,
@@ -135,7 +139,8 @@ impl State {
                 Err(RecvTimeoutError::Timeout) => {
                     let moved =
                         self.store.read(crate::live_index::registry_version).ok() != Some(self.version);
-                    if !moved && last_resync.elapsed() < RESYNC {
+                    let back = self.missing.iter().any(|p| p.is_dir());
+                    if !moved && !back && last_resync.elapsed() < RESYNC {
                         continue;
                     }
                     last_resync = Instant::now();
@@ -217,6 +222,8 @@ impl State {
             Ok((code_paths::watched(&tx)?, v))
         })?;
         self.version = version;
+        self.missing =
+            paths.iter().filter(|p| p.state == PathState::Missing).map(|p| PathBuf::from(&p.path)).collect();
         let want = plan::watch_dirs(paths.iter().map(|p| Path::new(&p.path)), Path::is_dir);
         for gone in self.watched.difference(&want).cloned().collect::<Vec<_>>() {
             // The directory may be gone already, taking its watch with it.
