@@ -11,6 +11,7 @@ pub mod outputs;
 pub mod params;
 pub mod resources;
 pub mod results;
+mod roots;
 mod selection;
 mod tools_choice;
 mod tools_handover;
@@ -19,9 +20,7 @@ mod tools_projects;
 mod tools_session;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use http::request::Parts;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, GetPromptRequestParams,
     GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
@@ -33,16 +32,13 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde::de::DeserializeOwned;
 
-use crate::caller::{Caller, H_MCP_SESSION};
+use crate::caller::Caller;
 use crate::state::AppState;
 use gate::Gate;
 use tools_memory::Scope;
 
 /// Tools whose success changes a project's resources.
 const WRITES: &[&str] = &["save_handover", "remember", "resolve_blocker", "forget", "lock_context"];
-
-/// How long to wait for a client's roots list.
-const ROOTS_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// One handler value per legacy session or per stateless request; it holds only the
 /// shared state, never per-agent facts.
@@ -56,49 +52,6 @@ impl MooringMcp {
     pub fn new(state: Arc<AppState>) -> Self {
         Self { state }
     }
-
-    /// Fetch the client's roots once per session (legacy clients that declared them).
-    async fn refresh_roots(&self, caller: &Caller, ctx: &RequestContext<RoleServer>) {
-        let Some(id) = caller.session_id.as_deref() else { return };
-        if !(caller.legacy && caller.roots) {
-            return;
-        }
-        // The row must exist before the roots are stored on it.
-        if let Err(e) = gate::session_of(&self.state, caller) {
-            tracing::warn!(error = %e, "could not record the session");
-            return;
-        }
-        // Started after initialize already, usually: wait for that fetch instead.
-        let once = self.state.roots_fetch(id);
-        once.get_or_init(|| fetch_roots(&self.state, &ctx.peer, id)).await;
-    }
-}
-
-/// Ask the client for its roots (MCP roots are deprecated from 2026-07-28 on, but
-/// 2025-era clients still declare them) and store them on the session.
-#[allow(deprecated)]
-async fn fetch_roots(state: &AppState, peer: &rmcp::Peer<RoleServer>, session_id: &str) {
-    let listed = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await;
-    if let Ok(Ok(list)) = listed {
-        let roots: Vec<String> = list.roots.into_iter().map(|r| r.uri).collect();
-        if let Err(e) = mooring_core::session::set_roots(&state.store, session_id, &roots) {
-            tracing::warn!(error = %e, "could not store roots");
-        }
-    }
-}
-
-/// The session a notification belongs to: the shim's id, the MCP session, or stdio's own.
-fn notified_session(state: &AppState, ctx: &NotificationContext<RoleServer>) -> Option<String> {
-    let header = |name: &str| {
-        ctx.extensions
-            .get::<Parts>()
-            .and_then(|p| p.headers.get(name))
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned)
-    };
-    header(crate::caller::H_SESSION)
-        .or_else(|| header(H_MCP_SESSION))
-        .or_else(|| state.local.as_ref().map(|l| l.session_id.clone()))
 }
 
 fn not_found(uri: &str) -> ErrorData {
@@ -194,14 +147,14 @@ impl ServerHandler for MooringMcp {
             "edit_project" => tools_projects::edit(state, args!(params::EditProject)),
             "active_project" => tools_session::active(state, &caller, args!(params::ActiveProject)),
             "resolve_project" => {
-                self.refresh_roots(&caller, &ctx).await;
+                roots::refresh(&self.state, &caller, &ctx).await;
                 tools_session::resolve(state, &caller, args!(params::ResolveProject))
             }
             "select_project_for_session" => {
                 tools_session::select(state, &caller, args!(params::SelectProject))
             }
             "set_workspace_id" => {
-                self.refresh_roots(&caller, &ctx).await;
+                roots::refresh(&self.state, &caller, &ctx).await;
                 tools_session::set_workspace(state, &caller, args!(params::SetWorkspace))
             }
             "save_handover" => scoped!(params::SaveHandover, tools_handover::save),
@@ -373,35 +326,11 @@ impl ServerHandler for MooringMcp {
     }
 
     async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
-        // Roots arrive before the first tool call needs them: ask right away, on a task of
-        // its own, since the client answers on the same connection.
-        let Some(id) = notified_session(&self.state, &ctx) else { return };
-        let Some(info) = ctx.peer.peer_info() else { return };
-        if info.capabilities.roots.is_none() {
-            return;
-        }
-        let protocol = info.protocol_version.to_string();
-        let seen = mooring_core::store::sessions::Seen {
-            client_name: Some(&info.client_info.name),
-            client_version: Some(&info.client_info.version),
-            transport: if ctx.extensions.get::<Parts>().is_some() { "http" } else { "stdio" },
-            protocol_version: Some(&protocol),
-        };
-        if let Err(e) = mooring_core::session::touch(&self.state.store, &id, &seen) {
-            tracing::warn!(error = %e, "could not record the session");
-            return;
-        }
-        let (state, peer) = (self.state.clone(), ctx.peer.clone());
-        tokio::spawn(async move {
-            let once = state.roots_fetch(&id);
-            once.get_or_init(|| fetch_roots(&state, &peer, &id)).await;
-        });
+        roots::after_initialize(&self.state, &ctx);
     }
 
     async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {
-        let Some(id) = notified_session(&self.state, &ctx) else { return };
-        let (state, peer) = (self.state.clone(), ctx.peer.clone());
-        tokio::spawn(async move { fetch_roots(&state, &peer, &id).await });
+        roots::changed(&self.state, &ctx);
     }
 }
 
@@ -413,7 +342,7 @@ impl MooringMcp {
         explicit: Option<&str>,
         request: &CallToolRequestParams,
     ) -> Result<Gate, ErrorData> {
-        self.refresh_roots(caller, ctx).await;
+        roots::refresh(&self.state, caller, ctx).await;
         match gate::require_project(&self.state, caller, ctx, explicit, request.input_responses.as_ref())
             .await
         {
