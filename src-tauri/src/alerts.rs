@@ -69,28 +69,14 @@ impl Seen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mooring_core::{CodePath, ProjectStatus};
+    use mooring_core::CodePath;
 
     fn project(slug: &str, paths: &[(&str, PathState)]) -> Project {
-        Project {
-            id: 0,
-            slug: slug.into(),
-            name: slug.into(),
-            description: String::new(),
-            status: ProjectStatus::Active,
-            repo_url: None,
-            notes_path: None,
-            code_paths: paths
-                .iter()
-                .map(|(p, s)| CodePath { path: (*p).into(), state: *s, last_seen_at: None })
-                .collect(),
-            stats: Default::default(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            last_used_at: None,
-            last_used: String::new(),
-            archived_at: None,
-        }
+        let code_paths = paths
+            .iter()
+            .map(|(p, s)| CodePath { path: (*p).into(), state: *s, last_seen_at: None })
+            .collect();
+        Project { slug: slug.into(), code_paths, ..Project::default() }
     }
 
     fn open(items: &[(&str, &str)]) -> BTreeMap<String, String> {

@@ -7,10 +7,11 @@ use std::str::FromStr;
 use crate::error::Error;
 
 /// Lifecycle of a project; archiving keeps every record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProjectStatus {
     /// In use; offered in pickers and the tray.
+    #[default]
     Active,
     /// Kept and resolvable, but not offered first.
     Paused,
@@ -103,7 +104,7 @@ pub struct ProjectStats {
 }
 
 /// A project with everything a listing shows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Project {
     /// Internal row id.
     #[serde(skip)]

@@ -65,25 +65,11 @@ mod tests {
     use crate::model::{CodePath, PathState};
 
     fn project(slug: &str, paths: &[&str], status: ProjectStatus) -> Project {
-        Project {
-            id: 0,
-            slug: slug.into(),
-            name: slug.into(),
-            description: String::new(),
-            status,
-            repo_url: None,
-            notes_path: None,
-            code_paths: paths
-                .iter()
-                .map(|p| CodePath { path: (*p).into(), state: PathState::Present, last_seen_at: None })
-                .collect(),
-            stats: Default::default(),
-            created_at: String::new(),
-            updated_at: String::new(),
-            last_used_at: None,
-            last_used: String::new(),
-            archived_at: None,
-        }
+        let code_paths = paths
+            .iter()
+            .map(|p| CodePath { path: (*p).into(), state: PathState::Present, last_seen_at: None })
+            .collect();
+        Project { slug: slug.into(), name: slug.into(), status, code_paths, ..Project::default() }
     }
 
     #[test]
