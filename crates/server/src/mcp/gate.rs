@@ -111,13 +111,23 @@ pub async fn require_project(
         return Ok(Gate::Stop(results::fail(&e).into()));
     }
     let hints = hints_for(state, caller, session.as_ref(), None)?;
-    // `.mooring.toml` markers above the session's directories bind them first.
-    let markers = mooring_core::markers::apply(&state.store, &state.index.get(&state.store)?.index, &hints)?;
+    let mut resolution = resolve_hints(state, &hints)?;
+    // `.mooring.toml` markers above the session's directories matter only where a
+    // directory decides (or nothing does); a session's own choice makes them moot.
+    let by_directory = matches!(
+        resolution.decided_by,
+        None | Some(Level::Workspace | Level::Roots | Level::Cwd | Level::Focus)
+    );
+    let markers = if by_directory {
+        mooring_core::markers::apply(&state.store, &state.index.get(&state.store)?.index, &hints)?
+    } else {
+        mooring_core::markers::Applied::default()
+    };
     if !markers.bound.is_empty() {
         state.surfaces.projects_changed();
+        resolution = resolve_hints(state, &hints)?;
     }
     let offers = &markers.offers;
-    let resolution = resolve_hints(state, &hints)?;
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
         mark_used(state, project);
         return Ok(Gate::Ready {
