@@ -71,7 +71,13 @@ async fn roots_of_two_projects_are_ambiguous_and_the_candidates_come_first() {
     let srv = TestServer::start().await;
     let d = setup(&srv);
     srv.project("Unrelated", &[]);
-    mooring_core::Registry::new(&srv.store).touch_used("unrelated").unwrap();
+    // The most recently used project is not one the roots point at.
+    srv.store
+        .write(|tx| {
+            tx.execute("UPDATE projects SET last_used_at = '2099-01-01T00:00:00Z' WHERE slug = 'unrelated'", [])?;
+            Ok(())
+        })
+        .unwrap();
     let client = connect(&srv.url, Gen::Legacy, client_with(&[&d.web, &d.api]), &[]).await;
     let body = err(&call(&client, "save_handover", json!({ "work_done": "a", "next_steps": "b" })).await);
     assert_eq!(body["code"], "PROJECT_SELECTION_REQUIRED");
