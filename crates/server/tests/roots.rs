@@ -74,7 +74,10 @@ async fn roots_of_two_projects_are_ambiguous_and_the_candidates_come_first() {
     // The most recently used project is not one the roots point at.
     srv.store
         .write(|tx| {
-            tx.execute("UPDATE projects SET last_used_at = '2099-01-01T00:00:00Z' WHERE slug = 'unrelated'", [])?;
+            tx.execute(
+                "UPDATE projects SET last_used_at = '2099-01-01T00:00:00Z' WHERE slug = 'unrelated'",
+                [],
+            )?;
             Ok(())
         })
         .unwrap();
