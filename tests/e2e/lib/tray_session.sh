@@ -58,7 +58,8 @@ click() {
   return 1
 }
 
-listing=$(items)
+# A menu read while it is being replaced can come back partial: wait for a whole one.
+wait_for 'listing=$(items); grep -q $'"'"'\tQuit Mooring\t'"'"' <<<"$listing"' || fail "no complete menu"
 echo "$listing"
 grep -q $'\tAlpha One — 0 locks · never\t' <<<"$listing" || fail "Alpha One missing from the menu"
 grep -q $'\tBeta Two — 0 locks · never\t' <<<"$listing" || fail "Beta Two missing from the menu"
@@ -128,7 +129,8 @@ wait_for 'items | grep -q $'"'"'\tGamma Three — '"'"'' || fail "new project ne
 # "Pause questions" toggles (and shows its state).
 click "Pause questions" || fail "could not click Pause questions"
 wait_for 'items | grep -q $'"'"'\tPause questions (send them to the browser)\t1$'"'"'' || fail "Pause questions did not turn on"
-items | grep -q $'\tCopy MCP URL\t' || fail "no Copy MCP URL item"
+# The menu is rebuilt after each click; read it once the rebuild has landed.
+wait_for 'items | grep -q $'"'"'\tCopy MCP URL\t'"'"'' || fail "no Copy MCP URL item"
 
 # Quit exits cleanly.
 click "Quit Mooring" || true
