@@ -4,7 +4,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mooring_core::{Registry, Store};
+use mooring_core::choice::{Broker, Interaction};
+use mooring_core::{Project, Registry, Store};
 
 use crate::menu::{
     AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, PAUSE_QUESTIONS,
@@ -23,7 +24,7 @@ const REFRESH: Duration = Duration::from_secs(2);
 
 /// Create the tray icon and keep its menu current.
 pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Handle>) -> tauri::Result<()> {
-    let (entries, signature) = snapshot(app, &store, &server);
+    let (entries, signature) = snapshot(app, &store, &server, &look(&store));
     let menu = build(app, &entries)?;
     let icon = Image::from_bytes(include_bytes!("../../icons/tray.png"))?;
     let (events_store, events_server) = (store.clone(), server.clone());
@@ -39,11 +40,13 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
         let mut last = signature;
         let mut seen = crate::alerts::Seen::default();
         loop {
-            for alert in alerts(&mut seen, &store) {
+            std::thread::sleep(REFRESH);
+            // One read per tick serves both the menu and the notifications.
+            let now = look(&store);
+            for alert in alerts(&mut seen, &store, &now) {
                 crate::surfaces::notify(&handle, &alert.title, &alert.body);
             }
-            std::thread::sleep(REFRESH);
-            let (entries, signature) = snapshot(&handle, &store, &server);
+            let (entries, signature) = snapshot(&handle, &store, &server, &now);
             if signature != last {
                 last = signature;
                 refresh(&handle, &entries);
@@ -62,7 +65,7 @@ struct Shared {
 /// Rebuild the menu now (after the server started, say).
 pub fn refresh_now(app: &AppHandle<Wry>) {
     if let Some(shared) = app.try_state::<Shared>() {
-        refresh(app, &snapshot(app, &shared.store, &shared.server).0);
+        refresh(app, &snapshot(app, &shared.store, &shared.server, &look(&shared.store)).0);
     }
 }
 
@@ -116,7 +119,7 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
     if let Err(e) = result {
         tracing::warn!(error = %e, "tray action failed");
     }
-    refresh(app, &snapshot(app, store, server).0);
+    refresh(app, &snapshot(app, store, server, &look(store)).0);
 }
 
 fn refresh(app: &AppHandle<Wry>, entries: &[Entry]) {
@@ -132,36 +135,58 @@ fn refresh(app: &AppHandle<Wry>, entries: &[Entry]) {
 }
 
 /// The menu entries and a signature that changes when they do.
-fn snapshot(app: &AppHandle<Wry>, store: &Store, server: &server::Handle) -> (Vec<Entry>, String) {
+fn snapshot(
+    app: &AppHandle<Wry>,
+    store: &Store,
+    server: &server::Handle,
+    now: &Look,
+) -> (Vec<Entry>, String) {
     let registry = Registry::new(store);
-    let projects = registry.list(None).unwrap_or_else(|e| {
-        tracing::warn!(error = %e, "could not read projects for the tray");
-        Vec::new()
-    });
     let focus = registry.focus().ok().flatten().map(|p| p.slug);
     // Sessions that made a request in the last 10 minutes count as connected.
     let since = mooring_core::humanize::format_ts(chrono::Utc::now() - chrono::Duration::minutes(10));
     let sessions = store.read(|c| mooring_core::store::sessions::active_since(c, &since)).unwrap_or(0);
     let toggles =
         Toggles { questions_paused: crate::surfaces::questions_paused(), autostart: autostart_enabled(app) };
-    let entries =
-        menu_model(&projects, focus.as_deref(), &server.status(), &waiting(store, server), sessions, toggles);
+    let entries = menu_model(
+        &now.projects,
+        focus.as_deref(),
+        &server.status(),
+        &waiting(server, &now.open),
+        sessions,
+        toggles,
+    );
     let signature = format!("{entries:?}");
     (entries, signature)
 }
 
+/// The projects and open questions, read once for the menu and the notifications.
+struct Look {
+    projects: Vec<Project>,
+    open: Vec<Interaction>,
+}
+
+fn look(store: &Store) -> Look {
+    let projects = Registry::new(store).list(None).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "could not read projects for the tray");
+        Vec::new()
+    });
+    let open = Broker::new(store).open_list().unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "could not read open questions for the tray");
+        Vec::new()
+    });
+    Look { projects, open }
+}
+
 /// Notifications owed since the last look: questions that timed out, paths gone missing.
-fn alerts(seen: &mut crate::alerts::Seen, store: &Store) -> Vec<crate::alerts::Alert> {
-    let broker = mooring_core::choice::Broker::new(store);
-    let (Ok(projects), Ok(open)) = (Registry::new(store).list(None), broker.open_list()) else {
-        return Vec::new();
-    };
-    let open = open.into_iter().map(|i| (i.id, i.checked.request.title)).collect();
-    seen.update(open, &projects, |id| broker.get(id).ok().map(|i| i.status))
+fn alerts(seen: &mut crate::alerts::Seen, store: &Store, now: &Look) -> Vec<crate::alerts::Alert> {
+    let broker = Broker::new(store);
+    let open = now.open.iter().map(|i| (i.id.clone(), i.checked.request.title.clone())).collect();
+    seen.update(open, &now.projects, |id| broker.get(id).ok().map(|i| i.status))
 }
 
 /// Picks and questions waiting for the person.
-fn waiting(store: &Store, server: &server::Handle) -> Vec<Waiting> {
+fn waiting(server: &server::Handle, open: &[Interaction]) -> Vec<Waiting> {
     let mut out = Vec::new();
     if let Some(state) = server.state() {
         for p in state.picks.list() {
@@ -169,12 +194,10 @@ fn waiting(store: &Store, server: &server::Handle) -> Vec<Waiting> {
             out.push(Waiting { id: format!("wait:pick:{}", p.id), label: format!("{who} needs a project") });
         }
     }
-    if let Ok(open) = mooring_core::choice::Broker::new(store).open_list() {
-        out.extend(
-            open.into_iter()
-                .map(|i| Waiting { id: format!("wait:choice:{}", i.id), label: i.checked.request.title }),
-        );
-    }
+    out.extend(
+        open.iter()
+            .map(|i| Waiting { id: format!("wait:choice:{}", i.id), label: i.checked.request.title.clone() }),
+    );
     out
 }
 

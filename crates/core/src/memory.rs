@@ -286,15 +286,7 @@ pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>
         let project = writable(tx, slug)?;
         let stamp = now();
         let id = insert(tx, &project, &entry, session, &stamp)?;
-        projects::mark_used(tx, project.id, &stamp)?;
-        events::record(
-            tx,
-            project.id,
-            &project.slug,
-            "memory_added",
-            &json!({ "id": id, "kind": entry.kind }),
-            &stamp,
-        )?;
+        added(tx, &project, &json!({ "id": id, "kind": entry.kind }), &stamp)?;
         let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
         Ok(Entry::from_row(row, &project.slug))
     })
@@ -314,17 +306,20 @@ pub fn remember_batch(store: &Store, slug: &str, batch: &[NewEntry], session: Op
         for entry in &rows {
             insert(tx, &project, entry, session, &stamp)?;
         }
-        projects::mark_used(tx, project.id, &stamp)?;
-        events::record(
-            tx,
-            project.id,
-            &project.slug,
-            "memory_added",
-            &json!({ "count": rows.len() }),
-            &stamp,
-        )?;
+        added(tx, &project, &json!({ "count": rows.len() }), &stamp)?;
         Ok(rows.len())
     })
+}
+
+/// What every memory write leaves behind: the project counts as used, and an event.
+fn added(
+    tx: &rusqlite::Connection,
+    project: &Project,
+    detail: &serde_json::Value,
+    stamp: &str,
+) -> Result<()> {
+    projects::mark_used(tx, project.id, stamp)?;
+    events::record(tx, project.id, &project.slug, "memory_added", detail, stamp)
 }
 
 /// A page of a project's memory, newest first.

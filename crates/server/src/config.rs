@@ -30,8 +30,6 @@ pub struct ServerConfig {
     pub conformance_fixtures: bool,
     /// The program serving (written to endpoint.json for messages).
     pub owner: String,
-    /// Follow code directories that are renamed, moved or deleted.
-    pub watch_code_paths: bool,
 }
 
 impl ServerConfig {
@@ -47,7 +45,6 @@ impl ServerConfig {
             write_endpoint_file: true,
             conformance_fixtures: false,
             owner: "mooring serve".to_owned(),
-            watch_code_paths: true,
         }
     }
 }

@@ -114,7 +114,7 @@ pub async fn start_with_store(
         }
     });
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
-    let watcher = if config.watch_code_paths { start_watcher(&state).await } else { None };
+    let watcher = start_watcher(&state).await;
     let endpoint_dir = if config.write_endpoint_file {
         let ep = Endpoint {
             url: url.clone(),
