@@ -10,6 +10,7 @@ export MOORING_OPEN_BROWSER=0
 echo "== format and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy -p mooring-server --features conformance-fixtures --all-targets --quiet -- -D warnings
 
 echo "== unit and integration tests"
 cargo test --workspace

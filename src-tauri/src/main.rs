@@ -29,9 +29,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("MOORING_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    mooring_server::logging::init("info");
     let args = Args::parse();
 
     if !has_display() {

@@ -14,8 +14,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-serve() { # $1: name, rest: extra flags; sets $url (no subshell, so $pids keeps the child)
-  "$MOORING_BIN/mooring" --data-dir "$tmp/$1" serve --port 0 --json "${@:2}" >"$tmp/$1.json" 2>"$tmp/$1.log" &
+# The fixtures live only in a test build (the `conformance-server` example), never in `mooring`.
+cargo build --quiet -p mooring-server --features conformance-fixtures --example conformance-server
+fixture_server="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/examples/conformance-server"
+
+serve() { # $1: name, $2: the server command; sets $url (no subshell, so $pids keeps the child)
+  if [ "$2" = fixtures ]; then
+    "$fixture_server" "$tmp/$1" >"$tmp/$1.json" 2>"$tmp/$1.log" &
+  else
+    "$MOORING_BIN/mooring" --data-dir "$tmp/$1" serve --port 0 --json >"$tmp/$1.json" 2>"$tmp/$1.log" &
+  fi
   pids+=($!)
   for _ in $(seq 1 50); do
     grep -q '"url"' "$tmp/$1.json" 2>/dev/null && break
@@ -24,7 +32,7 @@ serve() { # $1: name, rest: extra flags; sets $url (no subshell, so $pids keeps 
   url=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'])" "$tmp/$1.json")
 }
 
-serve fixtures --conformance-fixtures
+serve fixtures fixtures
 out=$("$suite" server --url "$url" --suite all -o "$tmp/results" 2>&1 | sed 's/\x1b\[[0-9;]*m//g') || {
   echo "$out"; echo "conformance suite failed"; exit 1; }
 echo "$out" | sed -n '/SUMMARY/,$p'
@@ -32,7 +40,7 @@ grep -Eq '^Total: [0-9]+ passed, 0 failed' <<<"$out" || { echo "not a clean run"
 ! grep -Eq '"status": *"WARNING"' -r "$tmp/results" || { echo "the suite reported warnings"; exit 1; }
 
 # Without fixtures, every scenario that needs none must still pass on the product server.
-serve plain
+serve plain product
 plain=(server-initialize ping logging-set-level completion-complete tools-list resources-list prompts-list
        server-sse-multiple-streams dns-rebinding-protection)
 for s in "${plain[@]}"; do

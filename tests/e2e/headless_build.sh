@@ -11,6 +11,13 @@ fi
 if ldd "$MOORING_BIN/mooring" | grep -Ei 'gtk|webkit|soup|appindicator'; then
   echo "the mooring binary links GUI libraries (above)"; exit 1
 fi
+# The conformance suite's fixtures are a test build only: the shipped binary has none.
+if grep -aq "test_simple_text\|conformance-fixtures" "$MOORING_BIN/mooring"; then
+  echo "the mooring binary carries the conformance fixtures"; exit 1
+fi
+if "$MOORING_BIN/mooring" serve --conformance-fixtures --port 0 >/dev/null 2>&1; then
+  echo "mooring serve accepted --conformance-fixtures"; exit 1
+fi
 set +e
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY MOORING_HOME="$(mktemp -d)" "$MOORING_BIN/mooring-desktop" 2>&1)
 code=$?

@@ -148,9 +148,6 @@ pub struct ServeArgs {
     /// Hours an idle MCP session is kept
     #[arg(long, default_value_t = 8, value_name = "HOURS")]
     pub session_idle_hours: u64,
-    /// Also serve the MCP conformance suite's fixture tools (for tests)
-    #[arg(long, hide = true)]
-    pub conformance_fixtures: bool,
 }
 
 /// `stdio`.

@@ -77,5 +77,5 @@ fn memory_refusals_and_token() {
     let t1 = sb.json_ok(&["token"], None);
     let t2 = sb.json_ok(&["token"], None);
     assert_eq!(t1["token"], t2["token"]);
-    assert_eq!(t1["token"].as_str().unwrap().len(), 64);
+    assert_eq!(t1["token"].as_str().unwrap().len(), 68);
 }

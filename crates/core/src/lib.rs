@@ -18,10 +18,12 @@ pub mod recommend;
 pub mod registry;
 pub mod resolve;
 pub mod search;
+pub mod secret;
 pub mod session;
 pub mod slug;
 pub mod store;
 pub mod transfer;
+pub mod untrusted;
 pub mod validate;
 pub mod watch;
 

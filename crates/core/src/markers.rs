@@ -18,6 +18,9 @@ use crate::store::Store;
 /// The marker's file name.
 pub const FILE: &str = ".mooring.toml";
 
+/// A marker is three short fields; anything bigger is not one.
+pub const MAX_BYTES: u64 = 16 * 1024;
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MarkerFile {
@@ -44,13 +47,13 @@ pub struct Marker {
 pub fn nearest(dir: &Path) -> Result<Option<Marker>> {
     for d in dir.ancestors() {
         let file = d.join(FILE);
-        let text = match std::fs::read_to_string(&file) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            // Unreadable or not a file: as if absent, but say so once in the log.
-            Err(e) => {
-                tracing::debug!(file = %file.display(), error = %e, "marker not readable");
-                continue;
+        // Someone else's file: a FIFO, a device or a huge file is skipped, said once.
+        let text = match crate::untrusted::read_text(&file, MAX_BYTES) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(why) => {
+                crate::untrusted::report_once(&file, &why);
+                return Err(Error::invalid("marker", format!("ignored {}: {why}", file.display())));
             }
         };
         let parsed: MarkerFile = toml::from_str(&text).map_err(|e| {

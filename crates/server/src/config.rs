@@ -26,7 +26,8 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// Write `endpoint.json` so `mooring stdio` can find this server.
     pub write_endpoint_file: bool,
-    /// Also serve the MCP conformance suite's fixtures (tests only).
+    /// Also serve the MCP conformance suite's fixtures (test builds only).
+    #[cfg(feature = "conformance-fixtures")]
     pub conformance_fixtures: bool,
     /// The program serving (written to endpoint.json for messages).
     pub owner: String,
@@ -43,6 +44,7 @@ impl ServerConfig {
             pick_timeout: Duration::from_secs(120),
             max_body_bytes: 1024 * 1024,
             write_endpoint_file: true,
+            #[cfg(feature = "conformance-fixtures")]
             conformance_fixtures: false,
             owner: "mooring serve".to_owned(),
         }

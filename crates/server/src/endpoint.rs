@@ -44,6 +44,7 @@ pub fn write(dir: &Path, endpoint: &Endpoint) -> std::io::Result<PathBuf> {
     options.write(true).create(true).truncate(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let _ = std::fs::remove_file(&tmp);
     let mut f = options.open(&tmp)?;
     f.write_all(&body)?;
     f.sync_all()?;

@@ -21,13 +21,12 @@ use crate::state::AppState;
 
 /// Host names a local client may use.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
-/// Browser origins allowed to call us: pages served from this machine.
-const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
 
 /// The router for a started server.
 pub fn router(
     state: Arc<AppState>,
     config: &ServerConfig,
+    port: u16,
     token: String,
     cancel: CancellationToken,
 ) -> Router {
@@ -35,7 +34,11 @@ pub fn router(
     sessions.session_config.keep_alive = Some(config.session_idle);
     let mut mcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(LOOPBACK_HOSTS)
-        .with_allowed_origins(LOOPBACK_ORIGINS)
+        .with_allowed_origins([
+            format!("http://localhost:{port}"),
+            format!("http://127.0.0.1:{port}"),
+            format!("http://[::1]:{port}"),
+        ])
         .enforce_origin_validation()
         .with_max_request_body_bytes(config.max_body_bytes)
         .with_cancellation_token(cancel);
@@ -52,7 +55,7 @@ pub fn router(
         .merge(crate::rest::router(state.clone(), token))
         .merge(crate::pages::router(state))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(config.max_body_bytes))
-        .layer(middleware::from_fn(guard))
+        .layer(middleware::from_fn_with_state(port, guard))
 }
 
 async fn health() -> Json<serde_json::Value> {
@@ -64,41 +67,55 @@ async fn health() -> Json<serde_json::Value> {
     }))
 }
 
-/// Refuse requests whose Host is not loopback (DNS rebinding) or whose Origin is a page
-/// from elsewhere.
-async fn guard(request: Request, next: Next) -> Response {
-    if let Err(why) = check_headers(request.headers()) {
+/// Refuse requests whose Host is not this server (DNS rebinding) or whose Origin is a
+/// page from anywhere but this server (another local dev server's page included).
+async fn guard(axum::extract::State(port): axum::extract::State<u16>, request: Request, next: Next) -> Response {
+    if let Err(why) = check_headers(request.headers(), port) {
         return (StatusCode::FORBIDDEN, Json(json!({ "error": { "code": "FORBIDDEN", "message": why } })))
             .into_response();
     }
     next.run(request).await
 }
 
-fn check_headers(headers: &HeaderMap) -> Result<(), String> {
+fn check_headers(headers: &HeaderMap, port: u16) -> Result<(), String> {
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !is_loopback_authority(host) {
-        return Err(format!("Host '{host}' is not this machine; connect to 127.0.0.1"));
+    if !is_this_server(host, port) {
+        return Err(format!("Host '{host}' is not this server; connect to 127.0.0.1:{port}"));
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or("");
-        let rest = origin.strip_prefix("http://").unwrap_or("");
-        if rest.is_empty() || !is_loopback_authority(rest) {
-            return Err(format!("Origin '{origin}' is not a page on this machine"));
+        let ours = origin.strip_prefix("http://").is_some_and(|rest| is_this_server(rest, port));
+        if !ours {
+            return Err(format!("Origin '{origin}' is not a page of this server"));
         }
     }
     Ok(())
 }
 
-/// `127.0.0.1:7423`, `localhost`, `[::1]:80` → true.
-fn is_loopback_authority(authority: &str) -> bool {
-    let host = if let Some(rest) = authority.strip_prefix('[') {
-        rest.split(']').next().unwrap_or("")
+/// `127.0.0.1:7423`, `localhost:7423`, `[::1]:7423` (and no port when serving on 80):
+/// exactly a loopback name and our port, nothing before or after.
+fn is_this_server(authority: &str, port: u16) -> bool {
+    let (host, given_port) = if let Some(rest) = authority.strip_prefix('[') {
+        let Some((inside, after)) = rest.split_once(']') else { return false };
+        let p = match after {
+            "" => None,
+            p => match p.strip_prefix(':') {
+                Some(digits) => Some(digits),
+                None => return false,
+            },
+        };
+        (inside, p)
     } else {
-        authority.rsplit_once(':').map_or(authority, |(h, port)| {
-            if port.chars().all(|c| c.is_ascii_digit()) { h } else { authority }
-        })
+        match authority.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        }
     };
-    LOOPBACK_HOSTS.iter().any(|l| host.eq_ignore_ascii_case(l))
+    let port_ok = match given_port {
+        Some(p) => !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) && p.parse::<u16>().ok() == Some(port),
+        None => port == 80,
+    };
+    port_ok && LOOPBACK_HOSTS.iter().any(|l| host.eq_ignore_ascii_case(l))
 }
 
 #[cfg(test)]
@@ -119,11 +136,11 @@ mod tests {
     fn loopback_hosts_and_origins_pass() {
         for (host, origin) in [
             ("127.0.0.1:7423", None),
-            ("localhost", None),
-            ("[::1]:7423", Some("http://[::1]:9000")),
-            ("127.0.0.1:7423", Some("http://localhost:5173")),
+            ("localhost:7423", None),
+            ("[::1]:7423", Some("http://[::1]:7423")),
+            ("127.0.0.1:7423", Some("http://localhost:7423")),
         ] {
-            assert!(check_headers(&headers(host, origin)).is_ok(), "{host} {origin:?}");
+            assert!(check_headers(&headers(host, origin), 7423).is_ok(), "{host} {origin:?}");
         }
     }
 
@@ -136,8 +153,17 @@ mod tests {
             ("127.0.0.1:7423", Some("https://127.0.0.1.evil.example")),
             ("127.0.0.1:7423", Some("null")),
             ("", None),
+            ("[::1]evil.example", None),
+            ("[::1]evil.example:7423", None),
+            ("[::1]:7423evil", None),
+            ("localhost", None),
+            ("127.0.0.1:7424", None),
+            ("127.0.0.1:07423x", None),
+            ("127.0.0.1:", None),
+            ("127.0.0.1:7423", Some("http://localhost:5173")),
+            ("127.0.0.1:7423", Some("http://[::1]evil.example:7423")),
         ] {
-            assert!(check_headers(&headers(host, origin)).is_err(), "{host} {origin:?}");
+            assert!(check_headers(&headers(host, origin), 7423).is_err(), "{host} {origin:?}");
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod caller;
 pub mod config;
 pub mod endpoint;
 pub mod http;
+pub mod logging;
 pub mod mcp;
 pub mod pages;
 pub mod picks;

@@ -47,7 +47,7 @@ impl Picks {
     ) -> (PickInfo, oneshot::Receiver<String>) {
         let info = PickInfo {
             id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
-            token: uuid::Uuid::new_v4().simple().to_string(),
+            token: mooring_core::secret::random_id(mooring_core::secret::PICK_TOKEN),
             session_id,
             client,
             recommended,

@@ -96,7 +96,10 @@ pub async fn start_with_store(
     let addr = listener.local_addr().map_err(|e| StartError::Other(e.to_string()))?;
     let url = format!("http://{addr}/mcp");
     let mut state = AppState::new(store, surfaces, config.pick_timeout, None);
-    state.conformance_fixtures = config.conformance_fixtures;
+    #[cfg(feature = "conformance-fixtures")]
+    {
+        state.conformance_fixtures = config.conformance_fixtures;
+    }
     state.data_dir = Some(config.data_dir.clone());
     state.base_url = Some(format!("http://{addr}"));
     let state = Arc::new(state);
@@ -104,7 +107,7 @@ pub async fn start_with_store(
         StartError::Other(format!("cannot create the API token in {}: {e}", config.data_dir.display()))
     })?;
     let cancel = CancellationToken::new();
-    let app = http::router(state.clone(), &config, token, cancel.clone());
+    let app = http::router(state.clone(), &config, addr.port(), token, cancel.clone());
     let stop = cancel.clone();
     let task = tokio::spawn(async move {
         let served =

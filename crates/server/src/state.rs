@@ -35,7 +35,8 @@ pub struct AppState {
     pub pick_timeout: Duration,
     /// Set when serving one client over stdio.
     pub local: Option<LocalContext>,
-    /// Also serve the MCP conformance suite's fixtures (tests only).
+    /// Also serve the MCP conformance suite's fixtures (test builds only).
+    #[cfg(feature = "conformance-fixtures")]
     pub conformance_fixtures: bool,
     /// Data directory (settings files, the data dir the terminal command names).
     pub data_dir: Option<std::path::PathBuf>,
@@ -67,6 +68,7 @@ impl AppState {
             surfaces,
             pick_timeout,
             local,
+            #[cfg(feature = "conformance-fixtures")]
             conformance_fixtures: false,
             data_dir: None,
             base_url: None,

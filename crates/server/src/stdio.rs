@@ -33,7 +33,7 @@ pub struct ShimHints {
 
 /// A fresh session id for this process.
 pub fn new_session_id() -> String {
-    format!("stdio-{}", uuid::Uuid::new_v4().simple())
+    mooring_core::secret::random_id(mooring_core::secret::SHIM_SESSION)
 }
 
 /// The hub's MCP URL if one is running for this data directory.

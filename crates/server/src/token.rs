@@ -13,13 +13,17 @@ pub fn load_or_create(data_dir: &Path) -> std::io::Result<String> {
     if let Ok(existing) = std::fs::read_to_string(&path) {
         let t = existing.trim();
         if t.len() >= 32 {
+            mooring_core::datadir::tighten(&path, 0o600);
+            crate::logging::also_redact(t);
             return Ok(t.to_owned());
         }
     }
-    std::fs::create_dir_all(data_dir)?;
-    let token = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+    mooring_core::datadir::ensure(data_dir).map_err(|e| std::io::Error::other(e.message))?;
+    // A rewrite must not keep an old file's looser mode: replace the file, don't reuse it.
+    let _ = std::fs::remove_file(&path);
+    let token = mooring_core::secret::random_id(mooring_core::secret::API_TOKEN);
     let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     let mut f = options.open(&path)?;
@@ -44,7 +48,7 @@ mod tests {
         let t1 = load_or_create(dir.path()).unwrap();
         let t2 = load_or_create(dir.path()).unwrap();
         assert_eq!(t1, t2);
-        assert_eq!(t1.len(), 64);
+        assert!(t1.starts_with("mat_") && t1.len() == 68, "{t1}");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

@@ -384,7 +384,19 @@ async fn foreign_host_and_origin_are_refused() {
     assert_eq!(post(None).await.unwrap().status(), 200);
     assert_eq!(post(Some(("host", "evil.example"))).await.unwrap().status(), 403);
     assert_eq!(post(Some(("origin", "http://evil.example"))).await.unwrap().status(), 403);
-    assert_eq!(post(Some(("origin", "http://localhost:3000"))).await.unwrap().status(), 200);
+    // Another local dev server's page is not ours: only this server's own origin passes.
+    assert_eq!(post(Some(("origin", "http://localhost:3000"))).await.unwrap().status(), 403);
+    let own = srv.base();
+    let own_origin = http
+        .post(&srv.url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("origin", own.as_str())
+        .body(init.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(own_origin.status(), 200);
     let health =
         http.get(format!("{}/health", srv.base())).header("host", "evil.example").send().await.unwrap();
     assert_eq!(health.status(), 403);

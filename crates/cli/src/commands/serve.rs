@@ -24,7 +24,6 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
         None => mooring_core::lifecycle::port(&ctx.store()?)?,
     };
     config.session_idle = Duration::from_secs(args.session_idle_hours * 3600);
-    config.conformance_fixtures = args.conformance_fixtures;
     ctx.runtime()?.block_on(async {
         // One server per data directory: two would answer the same agents differently.
         if let Some(ep) = mooring_server::endpoint::running_in(&ctx.data_dir).await {

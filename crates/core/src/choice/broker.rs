@@ -108,7 +108,7 @@ impl<'a> Broker<'a> {
         timeout_action: TimeoutAction,
     ) -> Result<Interaction> {
         let id = format!("c-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-        let token = uuid::Uuid::new_v4().simple().to_string();
+        let token = crate::secret::random_id(crate::secret::QUESTION_TOKEN);
         let now = Utc::now();
         let deadline = format_ts(now + Duration::seconds(i64::from(checked.timeout)));
         let stored = serde_json::to_string(&Stored { checked, timeout_action })

@@ -39,6 +39,7 @@ impl Store {
 
     /// Open a database file directly and migrate it.
     pub fn open_file(path: &Path) -> Result<Self> {
+        create_private(path);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX
@@ -198,4 +199,15 @@ mod tests {
             .unwrap();
         assert_eq!(hits, 1, "porter stemming should match 'leaders' for 'leader'");
     }
+}
+
+/// Create the database file 0600 before SQLite does (it would use the umask, often 0644);
+/// SQLite gives its `-wal` and `-shm` files the database file's mode.
+fn create_private(path: &Path) {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    // Already there (the usual case) or not creatable: SQLite's open says what is wrong.
+    let _ = options.open(path);
 }

@@ -1,7 +1,7 @@
 //! Fixtures of the MCP conformance suite (`@modelcontextprotocol/conformance` 0.1.16),
-//! written from its scenario descriptions. Served only with `mooring serve
-//! --conformance-fixtures`, so the whole suite can gate the real server: these tools,
-//! resources and prompts ride on Mooring's own transport, session and security stack.
+//! written from its scenario descriptions. Compiled only with the `conformance-fixtures`
+//! feature (the test-only `conformance-server` example), so the whole suite can gate the
+//! real server stack while a shipped `mooring` carries none of it.
 
 #![allow(deprecated)] // sampling and logging: deprecated from 2026-07-28, used by the suite
 

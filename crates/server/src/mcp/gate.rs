@@ -119,7 +119,7 @@ pub async fn require_project(
         None | Some(Level::Workspace | Level::Roots | Level::Cwd | Level::Focus)
     );
     let markers = if by_directory {
-        mooring_core::markers::apply(&state.store, &state.index.get(&state.store)?.index, &hints)?
+        apply_markers(state, &hints).await?
     } else {
         mooring_core::markers::Applied::default()
     };
@@ -188,6 +188,21 @@ pub async fn require_project(
         offers,
         "No project is selected for this session.",
     )?))
+}
+
+/// Markers are files from a repository: read them on a blocking thread, and give up
+/// (resolution goes on without them) if that takes longer than a read may.
+async fn apply_markers(state: &Arc<AppState>, hints: &Hints) -> CoreResult<mooring_core::markers::Applied> {
+    let (store, index, hints) = (state.store.clone(), state.index.get(&state.store)?, hints.clone());
+    let work = tokio::task::spawn_blocking(move || mooring_core::markers::apply(&store, &index.index, &hints));
+    match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 2, work).await {
+        Ok(Ok(applied)) => applied,
+        Ok(Err(e)) => Err(mooring_core::Error::storage(format!("looking for .mooring.toml failed: {e}"))),
+        Err(_) => {
+            tracing::warn!("looking for .mooring.toml took too long; resolving without markers");
+            Ok(mooring_core::markers::Applied::default())
+        }
+    }
 }
 
 /// Open the desktop's picker and wait (bounded) for the person, telling the client

@@ -5,6 +5,7 @@
 #![allow(deprecated)]
 
 pub mod catalog;
+#[cfg(feature = "conformance-fixtures")]
 mod fixtures;
 pub mod gate;
 pub mod outputs;
@@ -94,7 +95,9 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        #[allow(unused_mut)]
         let mut tools = catalog::tools();
+        #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             tools.extend(fixtures::tools());
         }
@@ -189,6 +192,7 @@ impl ServerHandler for MooringMcp {
                     }
                 }
             }
+            #[cfg(feature = "conformance-fixtures")]
             other
                 if self.state.conformance_fixtures
                     && let Some(r) =
@@ -221,7 +225,9 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        #[allow(unused_mut)]
         let mut list = resources::list(&self.state)?;
+        #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             list.extend(fixtures::resources());
         }
@@ -233,7 +239,9 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        #[allow(unused_mut)]
         let mut list = resources::templates();
+        #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             list.extend(fixtures::templates());
         }
@@ -248,10 +256,11 @@ impl ServerHandler for MooringMcp {
         if let Some(r) = resources::read(&self.state, &request.uri)? {
             return Ok(r.into());
         }
-        match self.state.conformance_fixtures.then(|| fixtures::read(&request.uri)).flatten() {
-            Some(r) => Ok(r.into()),
-            None => Err(not_found(&request.uri)),
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(r) = self.state.conformance_fixtures.then(|| fixtures::read(&request.uri)).flatten() {
+            return Ok(r.into());
         }
+        Err(not_found(&request.uri))
     }
 
     async fn subscribe(
@@ -265,7 +274,7 @@ impl ServerHandler for MooringMcp {
             }
             return Ok(());
         }
-        if self.state.conformance_fixtures && fixtures::is_resource(&request.uri) {
+        if self.fixture_resource(&request.uri) {
             return Ok(());
         }
         Err(not_found(&request.uri))
@@ -279,9 +288,7 @@ impl ServerHandler for MooringMcp {
         if let Some(session) = Caller::from_ctx(&ctx, self.state.local.as_ref()).session_id {
             self.state.unsubscribe(&session, &request.uri);
         }
-        if resources::is_ours(&request.uri)
-            || (self.state.conformance_fixtures && fixtures::is_resource(&request.uri))
-        {
+        if resources::is_ours(&request.uri) || self.fixture_resource(&request.uri) {
             return Ok(());
         }
         Err(not_found(&request.uri))
@@ -292,7 +299,9 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        #[allow(unused_mut)]
         let mut list = resources::prompts();
+        #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             list.extend(fixtures::prompts());
         }
@@ -308,13 +317,14 @@ impl ServerHandler for MooringMcp {
         if let Some(p) = resources::prompt(&self.state, &request.name, &args)? {
             return Ok(p.into());
         }
-        match self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten() {
-            Some(p) => Ok(p.into()),
-            None => Err(ErrorData::invalid_params(
-                format!("unknown prompt '{}'; prompts/list shows the prompts Mooring has", request.name),
-                None,
-            )),
+        #[cfg(feature = "conformance-fixtures")]
+        if let Some(p) = self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten() {
+            return Ok(p.into());
         }
+        Err(ErrorData::invalid_params(
+            format!("unknown prompt '{}'; prompts/list shows the prompts Mooring has", request.name),
+            None,
+        ))
     }
 
     async fn complete(
@@ -335,6 +345,15 @@ impl ServerHandler for MooringMcp {
 }
 
 impl MooringMcp {
+    /// Whether `uri` is one of the conformance suite's fixture resources (test builds only).
+    fn fixture_resource(&self, _uri: &str) -> bool {
+        #[cfg(feature = "conformance-fixtures")]
+        if self.state.conformance_fixtures {
+            return fixtures::is_resource(_uri);
+        }
+        false
+    }
+
     async fn gate(
         &self,
         caller: &Caller,

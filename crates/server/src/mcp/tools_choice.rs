@@ -129,7 +129,7 @@ pub async fn run(
                 let native = matches!(requested, Transport::Auto | Transport::Native)
                     && state.surfaces.show_choice(url, &interaction.checked.request.title);
                 if !native && requested != Transport::Native {
-                    tracing::info!(%url, "a question is waiting in the browser");
+                    tracing::info!(question = %interaction.id, "a question is waiting in the browser");
                     open_browser(url);
                 }
                 state.surfaces.waiting_changed();
