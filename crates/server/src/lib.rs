@@ -12,6 +12,7 @@ pub mod pages;
 pub mod picks;
 pub mod rest;
 pub mod run;
+pub mod sealed;
 pub mod session_store;
 pub mod state;
 pub mod stdio;

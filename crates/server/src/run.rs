@@ -101,6 +101,9 @@ pub async fn start_with_store(
         state.conformance_fixtures = config.conformance_fixtures;
     }
     state.data_dir = Some(config.data_dir.clone());
+    state.sealer = crate::sealed::Sealer::load_or_create(&config.data_dir).map_err(|e| {
+        StartError::Other(format!("cannot create the install secret in {}: {e}", config.data_dir.display()))
+    })?;
     state.base_url = Some(format!("http://{addr}"));
     let state = Arc::new(state);
     let token = crate::token::load_or_create(&config.data_dir).map_err(|e| {

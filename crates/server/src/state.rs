@@ -46,6 +46,8 @@ pub struct AppState {
     pub answered: tokio::sync::Notify,
     /// Sessions waiting for the person to pick their project.
     pub picks: crate::picks::Picks,
+    /// Seals request states and question handles with this install's secret.
+    pub sealer: crate::sealed::Sealer,
     /// The resolution index, rebuilt when the registry changes.
     pub index: mooring_core::live_index::LiveIndex,
     /// Per session: the first fetch of its roots (after initialize, or the first call
@@ -74,6 +76,7 @@ impl AppState {
             base_url: None,
             answered: tokio::sync::Notify::new(),
             picks: crate::picks::Picks::default(),
+            sealer: crate::sealed::Sealer::ephemeral(),
             index: mooring_core::live_index::LiveIndex::new(),
             roots_fetched: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(HashMap::new()),

@@ -34,7 +34,11 @@ pub fn load_or_create(data_dir: &Path) -> std::io::Result<String> {
 
 /// Compare in time independent of where the strings differ.
 pub fn matches(expected: &str, given: &str) -> bool {
-    let (a, b) = (expected.as_bytes(), given.as_bytes());
+    bytes_match(expected.as_bytes(), given.as_bytes())
+}
+
+/// Byte slices equal, in time independent of where they differ.
+pub fn bytes_match(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

@@ -65,7 +65,9 @@ async fn terminal_hand_off_then_follow_up() {
     q["transport"] = json!("terminal");
     let r = ok(&call(&c, "provide_choice", q).await);
     assert_eq!(r["action_status"], "pending_terminal_launch");
-    let id = r["selection"]["session_id"].as_str().unwrap().to_owned();
+    // The agent gets its own handle; the question's id is what the person's surfaces use.
+    let handle = r["selection"]["session_id"].as_str().unwrap().to_owned();
+    let id = handle.split_once('.').unwrap().0.to_owned();
     let command = r["selection"]["url"].as_str().unwrap();
     assert!(command.contains(&format!("choice answer {id} --token ")), "{command}");
     assert!(r["selection"]["summary"].as_str().unwrap().contains(command));
@@ -76,7 +78,7 @@ async fn terminal_hand_off_then_follow_up() {
     broker
         .submit(&id, &Submission { selected_ids: Some(vec!["zk".into()]), ..Default::default() }, "terminal")
         .unwrap();
-    let r = ok(&call(&c, "provide_choice", json!({ "session_id": id })).await);
+    let r = ok(&call(&c, "provide_choice", json!({ "session_id": handle })).await);
     assert_eq!(r["action_status"], "selected");
     assert_eq!(r["selection"]["selected_ids"], json!(["zk"]));
     assert_eq!(r["surface"], "terminal");
@@ -92,14 +94,15 @@ async fn pending_past_the_wait_limit_and_after_a_restart() {
     let r = ok(&call(&c, "provide_choice", question("single")).await);
     assert_eq!(r["action_status"], "pending");
     assert!(handler.progress.load(std::sync::atomic::Ordering::SeqCst) >= 1, "progress while waiting");
-    let id = r["selection"]["session_id"].as_str().unwrap().to_owned();
+    let handle = r["selection"]["session_id"].as_str().unwrap().to_owned();
+    let id = handle.split_once('.').unwrap().0.to_owned();
     let url = r["selection"]["url"].as_str().unwrap();
     assert!(url.starts_with(&format!("{}/choice/{id}?t=", srv.base())), "{url}");
     srv.restart().await;
-    let again = ok(&call(&c, "provide_choice", json!({ "session_id": id })).await);
+    let again = ok(&call(&c, "provide_choice", json!({ "session_id": handle })).await);
     assert_eq!(again["action_status"], "pending", "the question survived the restart");
     Broker::new(&srv.store).submit(&id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
-    let done = ok(&call(&c, "provide_choice", json!({ "session_id": id })).await);
+    let done = ok(&call(&c, "provide_choice", json!({ "session_id": handle })).await);
     assert_eq!(done["action_status"], "cancelled");
     c.cancel().await.unwrap();
 }

@@ -19,12 +19,15 @@ use serde_json::{Value, json};
 use super::results;
 use super::selection::{candidates, contrary, recommend, selection_required, session_dir, summary};
 use crate::caller::Caller;
+use crate::sealed::Purpose;
 use crate::state::AppState;
 
 /// Key of our elicitation in an MRTR round.
 pub const INPUT_KEY: &str = "mooring_project";
-/// `requestState` we hand out with it (nothing secret: the answer is validated).
-const REQUEST_STATE: &str = "mooring:select-project";
+/// What a project pick's sealed `requestState` names.
+const PICK_SUBJECT: &str = "session";
+/// How long the person has to answer the client's project form.
+const PICK_STATE_TTL: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A call's project, or the response that stands in for running the tool.
 pub enum Gate {
@@ -78,9 +81,19 @@ pub async fn require_project(
     ctx: &RequestContext<RoleServer>,
     explicit: Option<&str>,
     responses: Option<&InputResponses>,
+    request_state: Option<&str>,
 ) -> CoreResult<Gate> {
     let session = session_of(state, caller)?;
     if let Some(answer) = responses.and_then(|r| r.get(INPUT_KEY)) {
+        // Only an answer to the form this server sent this client counts as the person's.
+        let me = caller.session_id.as_deref();
+        let issued = state.sealer.check(request_state.unwrap_or_default(), Purpose::Project, me)?;
+        if issued.subject != PICK_SUBJECT || !state.sealer.consume(&issued) {
+            return Err(mooring_core::Error::invalid(
+                "requestState",
+                "this requestState was used already; call the tool again without inputResponses",
+            ));
+        }
         return Ok(match picked_slug(answer) {
             Some(slug) => bind(state, caller, &slug, "elicitation", "you chose it when asked")?,
             None => Gate::Stop(selection_required(
@@ -160,7 +173,9 @@ pub async fn require_project(
     let recommended = recommend(&candidates, caller, Some(&resolution));
     if caller.elicitation {
         if !caller.legacy {
-            return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref()).into()));
+            let sealed =
+                state.sealer.issue(Purpose::Project, PICK_SUBJECT, caller.session_id.as_deref(), PICK_STATE_TTL);
+            return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref(), sealed).into()));
         }
         match elicit(ctx, &candidates, recommended.as_deref(), state).await {
             Some(slug) => return bind(state, caller, &slug, "elicitation", "you chose it when asked"),
@@ -320,12 +335,12 @@ async fn elicit(
     accepted_slug(&result)
 }
 
-fn input_required(candidates: &[Project], recommended: Option<&str>) -> InputRequiredResult {
+fn input_required(candidates: &[Project], recommended: Option<&str>, sealed: String) -> InputRequiredResult {
     let mut requests = InputRequests::new();
     if let Some(params) = elicit_params(candidates, recommended) {
         requests.insert(INPUT_KEY.to_owned(), InputRequest::Elicitation(ElicitRequest::new(params)));
     }
-    InputRequiredResult::new(Some(requests), Some(REQUEST_STATE.to_owned()))
+    InputRequiredResult::new(Some(requests), Some(sealed))
 }
 
 fn accepted_slug(result: &ElicitResult) -> Option<String> {

@@ -362,9 +362,8 @@ impl MooringMcp {
         request: &CallToolRequestParams,
     ) -> Result<Gate, ErrorData> {
         roots::refresh(&self.state, caller, ctx).await;
-        match gate::require_project(&self.state, caller, ctx, explicit, request.input_responses.as_ref())
-            .await
-        {
+        let (responses, request_state) = (request.input_responses.as_ref(), request.request_state.as_deref());
+        match gate::require_project(&self.state, caller, ctx, explicit, responses, request_state).await {
             Ok(g) => Ok(g),
             Err(e) => Ok(Gate::Stop(results::fail(&e).into())),
         }

@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 
 use super::results::ok;
 use crate::caller::Caller;
+use crate::sealed::Purpose;
 use crate::state::AppState;
 
 /// How often a waiting call tells the client it is still alive.
@@ -54,16 +55,28 @@ pub async fn run(
 ) -> CoreResult<CallToolResponse> {
     let broker = Broker::new(&state.store);
     let settings = settings(state);
-    // A 2026-07-28 retry carrying the person's elicitation answer.
-    if let (Some(id), Some(answer)) = (request_state, responses.and_then(|r| r.get(INPUT_KEY))) {
-        let i = broker.get(id)?;
+    let me = caller.session_id.as_deref();
+    // A 2026-07-28 retry carrying the person's answer from the client's form: accepted
+    // only with the sealed requestState this server issued to this client for it.
+    if let Some(answer) = responses.and_then(|r| r.get(INPUT_KEY)) {
+        let issued = state.sealer.check(request_state.unwrap_or_default(), Purpose::Choice, me)?;
+        let i = broker.get(&issued.subject)?;
+        if !state.sealer.consume(&issued) {
+            // A replay changes nothing: the first answer stands.
+            return match i.response {
+                Some(r) => Ok(ok(&for_asker(state, caller, r)).into()),
+                None => Err(Error::invalid("requestState", "this requestState was used already")),
+            };
+        }
         let response = submit_elicited(&broker, &i, answer)?;
         state.answered.notify_waiters();
-        return Ok(ok(&response).into());
+        return Ok(ok(&for_asker(state, caller, response)).into());
     }
-    if let Some(id) = p.session_id.as_deref() {
-        let i = broker.get(id)?;
-        return Ok(ok(&wait(state, ctx, &broker, &i.id, &settings, None).await?).into());
+    if let Some(handle) = p.session_id.as_deref() {
+        let id = state.sealer.open_handle(handle, me)?;
+        let i = broker.get(&id)?;
+        let response = wait(state, ctx, &broker, &i.id, &settings, None).await?;
+        return Ok(ok(&for_asker(state, caller, response)).into());
     }
     let mut checked = check(p.request)?;
     if let Some(t) = settings.timeout_override {
@@ -98,30 +111,32 @@ pub async fn run(
         }
         t => t,
     };
-    let interaction = broker.open(checked, caller.session_id.as_deref(), settings.timeout_action)?;
-    match transport {
-        Transport::Terminal => Ok(ok(&terminal_launch(state, &interaction)).into()),
+    let interaction = broker.open(checked, me, settings.timeout_action)?;
+    let response = match transport {
+        Transport::Terminal => terminal_launch(state, &interaction),
         Transport::Elicitation if !caller.legacy => {
             let mut requests = InputRequests::new();
             requests.insert(
                 INPUT_KEY.to_owned(),
                 InputRequest::Elicitation(ElicitRequest::new(elicitation(&interaction)?)),
             );
-            Ok(InputRequiredResult::new(Some(requests), Some(interaction.id.clone())).into())
+            let ttl = Duration::from_secs(u64::from(interaction.checked.timeout) + 300);
+            let sealed = state.sealer.issue(Purpose::Choice, &interaction.id, me, ttl);
+            return Ok(InputRequiredResult::new(Some(requests), Some(sealed)).into());
         }
         Transport::Elicitation => {
             let timeout = Duration::from_secs(u64::from(interaction.checked.timeout));
             let result =
                 ctx.peer.create_elicitation_with_timeout(elicitation(&interaction)?, Some(timeout)).await;
-            let response = match result {
+            match result {
                 Ok(r) => {
                     submit_elicited(&broker, &interaction, &serde_json::to_value(r).unwrap_or(Value::Null))?
                 }
-                Err(_) => {
-                    broker.get(&interaction.id)?.response.unwrap_or_else(|| pending(state, &interaction))
-                }
-            };
-            Ok(ok(&response).into())
+                Err(_) => broker
+                    .get(&interaction.id)?
+                    .response
+                    .unwrap_or_else(|| pending(state, &interaction)),
+            }
         }
         _ => {
             let url = page_url(state, &interaction);
@@ -139,9 +154,27 @@ pub async fn run(
             if response.selection.url.is_none() {
                 response.selection.url = url;
             }
-            Ok(ok(&response).into())
+            response
         }
+    };
+    Ok(ok(&for_asker(state, caller, response)).into())
+}
+
+/// The handle the asker follows question `id` up with.
+fn handle_of(state: &AppState, caller: &Caller, id: &str) -> String {
+    state.sealer.handle(id, caller.session_id.as_deref())
+}
+
+/// A response as the asker sees it: its `session_id` is the asker's own handle, which
+/// no other client can use to read the answer.
+fn for_asker(state: &AppState, caller: &Caller, mut response: ChoiceResponse) -> ChoiceResponse {
+    let id = response.selection.session_id.clone();
+    if !id.is_empty() {
+        let handle = handle_of(state, caller, &id);
+        response.selection.summary = response.selection.summary.replace(&format!("\"{id}\""), &format!("\"{handle}\""));
+        response.selection.session_id = handle;
     }
+    response
 }
 
 /// Wait for the answer up to the wait limit, with progress notifications.
@@ -213,6 +246,7 @@ fn terminal_command(state: &AppState, i: &Interaction) -> String {
     format!("{exe}{data} choice answer {} --token {}", i.id, i.token)
 }
 
+/// Still waiting (with the plain id; [`for_asker`] turns it into the asker's handle).
 fn pending(state: &AppState, i: &Interaction) -> ChoiceResponse {
     let url = page_url(state, i);
     let summary = format!(
