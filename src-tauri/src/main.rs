@@ -92,7 +92,7 @@ fn main() -> ExitCode {
                     std::panic::set_hook(default_hook);
                     tray::install(app.handle(), store.clone(), server.clone())?;
                     let handle = app.handle().clone();
-                    let surfaces = Arc::new(surfaces::DesktopSurfaces::new(handle.clone()));
+                    let surfaces = Arc::new(surfaces::DesktopSurfaces::new(handle.clone(), data_dir.clone()));
                     tauri::async_runtime::spawn(async move {
                         server.start(config, store, surfaces).await;
                         tray::refresh_now(&handle);

@@ -26,12 +26,13 @@ pub fn toggle_questions_paused() -> bool {
 /// Windows and tray refreshes for the server.
 pub struct DesktopSurfaces {
     app: AppHandle<Wry>,
+    data_dir: std::path::PathBuf,
 }
 
 impl DesktopSurfaces {
-    /// Over the running app.
-    pub fn new(app: AppHandle<Wry>) -> Self {
-        Self { app }
+    /// Over the running app serving `data_dir`.
+    pub fn new(app: AppHandle<Wry>, data_dir: std::path::PathBuf) -> Self {
+        Self { app, data_dir }
     }
 }
 
@@ -108,7 +109,9 @@ impl Surfaces for DesktopSurfaces {
             return false;
         }
         let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
-        open_window(&self.app, &format!("choice-{label}"), url, &format!("{title} — Mooring"), Kind::Prompt);
+        // The person's own window may change their settings: it gets the API token.
+        let url = mooring_server::token::for_person(url, &self.data_dir);
+        open_window(&self.app, &format!("choice-{label}"), &url, &format!("{title} — Mooring"), Kind::Prompt);
         notify(&self.app, "An agent has a question", title);
         true
     }

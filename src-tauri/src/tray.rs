@@ -282,6 +282,10 @@ fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id
         && let Ok(i) = mooring_core::choice::Broker::new(store).get(choice_id)
     {
         let url = format!("{base}/choice/{}?t={}", i.id, i.token);
+        let url = match &state.data_dir {
+            Some(dir) => mooring_server::token::for_person(&url, dir),
+            None => url,
+        };
         crate::surfaces::open_window(
             app,
             &format!("choice-{}", i.id),

@@ -67,7 +67,7 @@ async def drive(url, steps):
     assert result["ok"], result
 
 
-async def ask_and_answer(server, request, steps, settings=None):
+async def ask_and_answer(server, request, steps, settings=None, fragment=""):
     from mcp import Client
 
     (server["data"] / "choice-settings.json").write_text(json.dumps({"wait_limit_seconds": 60, **(settings or {})}))
@@ -76,7 +76,7 @@ async def ask_and_answer(server, request, steps, settings=None):
         url, _ = await open_url(server)
         if steps is not None:
             # Wait for the page to show the result, so the browser does not close mid-request.
-            await drive(url, steps + [{"expectText": ["done", "You can close this tab"]}])
+            await drive(url + fragment, steps + [{"expectText": ["done", "You can close this tab"]}])
         result = await asyncio.wait_for(call, 90)
     assert not result.is_error, result
     return result.structured_content
@@ -160,7 +160,10 @@ async def test_settings_panel_persists(server):
     steps = [{"expectText": ["options", "already in the cluster"]}, {"click": "settings-toggle"},
              {"clickSelector": "[data-setting=show_descriptions]"}, {"click": "save-settings"},
              {"expectNoText": ["options", "already in the cluster"]}, {"click": "option-etcd"}, {"click": "submit"}]
-    r = await ask_and_answer(server, question("single"), steps)
+    # The person's own window carries the local API token in the fragment; the question's
+    # token alone cannot change settings (test_question_token_changes_nothing_else).
+    token = (server["data"] / "token").read_text().strip()
+    r = await ask_and_answer(server, question("single"), steps, fragment=f"#token={token}")
     assert r["selection"]["selected_ids"] == ["etcd"]
     saved = json.loads((server["data"] / "choice-settings.json").read_text())
     assert saved["show_descriptions"] is False and saved["wait_limit_seconds"] == 60

@@ -46,8 +46,8 @@ pub struct Handover {
     pub open_questions: Option<String>,
     /// Files that matter.
     pub files: Vec<String>,
-    /// The session that wrote it.
-    pub session_id: Option<String>,
+    /// The client that wrote it, by name (`claude-code`); session ids are never shown.
+    pub written_by: Option<String>,
     /// When (RFC 3339).
     pub created_at: String,
     /// When, for people ("2 hours ago").
@@ -162,7 +162,7 @@ pub fn last(store: &Store, slug: &str) -> Result<Option<Handover>> {
             next_steps: input.next_steps,
             open_questions: input.open_questions,
             files: input.files,
-            session_id: row.session_id,
+            written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
         }))
@@ -189,18 +189,27 @@ mod tests {
         let store = setup();
         assert!(last(&store, "alpha").unwrap().is_none());
         save(&store, "alpha", &input("first"), Some("s1")).unwrap();
+        let seen = crate::store::sessions::Seen {
+            client_name: Some("claude-code"),
+            client_version: None,
+            transport: "stdio",
+            protocol_version: None,
+        };
+        crate::session::touch(&store, "msh_secret2", &seen).unwrap();
         let second = save(
             &store,
             "alpha",
             &HandoverInput { files: vec!["src/main.rs".into()], ..input("second") },
-            Some("s2"),
+            Some("msh_secret2"),
         )
         .unwrap();
         let got = last(&store, "alpha").unwrap().unwrap();
         assert_eq!(got, second);
         assert_eq!(got.work_done, "second");
         assert_eq!(got.files, ["src/main.rs"]);
-        assert_eq!(got.session_id.as_deref(), Some("s2"));
+        // The writer is named by client; its session id (a secret) never comes back.
+        assert_eq!(got.written_by.as_deref(), Some("claude-code"));
+        assert!(!serde_json::to_string(&got).unwrap().contains("msh_secret2"));
         assert!(Registry::new(&store).get("alpha").unwrap().last_used_at.is_some());
     }
 

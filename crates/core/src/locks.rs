@@ -25,8 +25,8 @@ pub struct Lock {
     pub content: String,
     /// Tags.
     pub tags: Vec<String>,
-    /// The session that locked it.
-    pub session_id: Option<String>,
+    /// The client that wrote it, by name (`claude-code`); session ids are never shown.
+    pub written_by: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Created, for people.
@@ -41,7 +41,7 @@ impl Lock {
             version: row.version,
             content: row.content,
             tags: row.tags.split_whitespace().map(str::to_owned).collect(),
-            session_id: row.session_id,
+            written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
         }

@@ -90,8 +90,8 @@ pub struct Entry {
     pub status: Option<String>,
     /// How a blocker was resolved.
     pub resolution: Option<String>,
-    /// The session that wrote it.
-    pub session_id: Option<String>,
+    /// The client that wrote it, by name (`claude-code`); session ids are never shown.
+    pub written_by: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Created, for people.
@@ -115,7 +115,7 @@ impl Entry {
             tags: row.tags.split_whitespace().map(str::to_owned).collect(),
             status: row.status,
             resolution,
-            session_id: row.session_id,
+            written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
         }

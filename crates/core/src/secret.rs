@@ -41,6 +41,15 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     bytes
 }
 
+/// Whether `id` has the shape of an identity Mooring made: one of our prefixes and at
+/// least 128 bits of hex. A client cannot pick a weak or shared identity for itself.
+pub fn is_strong_id(id: &str) -> bool {
+    let Some((prefix, rest)) = id.split_once('_') else { return false };
+    [MCP_SESSION, SHIM_SESSION].contains(&prefix)
+        && (32..=128).contains(&rest.len())
+        && rest.chars().all(|c| c.is_ascii_hexdigit())
+}
+
 static PREFIXED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(mat|mqt|mpt|mcs|msh)_[0-9a-fA-F]{16,}").expect("valid redaction pattern")
 });
@@ -78,6 +87,10 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.len(), 3 + 1 + 64);
         assert!(a.starts_with("mcs_") && a[4..].chars().all(|c| c.is_ascii_hexdigit()));
+        assert!(is_strong_id(&a) && is_strong_id(&random_id(SHIM_SESSION)));
+        for weak in ["shim-1", "msh_abc", "stdio-1234", "mqt_0123456789abcdef0123456789abcdef", "msh_zz"] {
+            assert!(!is_strong_id(weak), "{weak}");
+        }
     }
 
     #[test]

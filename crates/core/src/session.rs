@@ -33,7 +33,9 @@ pub fn bind(store: &Store, id: &str, slug: &str, decided_by: &str) -> Result<Pro
             ));
         }
         let stamp = now();
-        let before = sessions::get(tx, id)?.and_then(|s| s.project);
+        let row = sessions::get(tx, id)?;
+        let client = row.as_ref().and_then(|s| s.client_name.clone());
+        let before = row.and_then(|s| s.project);
         sessions::set_project(tx, id, Some(project.id), Some(decided_by), &stamp)?;
         projects::mark_used(tx, project.id, &stamp)?;
         if before.as_deref() != Some(project.slug.as_str()) {
@@ -42,7 +44,8 @@ pub fn bind(store: &Store, id: &str, slug: &str, decided_by: &str) -> Result<Pro
                 project.id,
                 &project.slug,
                 "session_bound",
-                &json!({ "session": id, "decided_by": decided_by }),
+                // The client by name: the audit log never keeps a session id (a secret).
+                &json!({ "client": client, "decided_by": decided_by }),
                 &stamp,
             )?;
         }

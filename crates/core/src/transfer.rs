@@ -44,7 +44,9 @@ struct EntryMeta {
     tags: Vec<String>,
     status: Option<String>,
     data: Option<Value>,
-    session_id: Option<String>,
+    /// Shown for people; an import never trusts it for anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    written_by: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -53,7 +55,9 @@ struct LockMeta {
     version: i64,
     created_at: String,
     tags: Vec<String>,
-    session_id: Option<String>,
+    /// Shown for people; an import never trusts it for anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    written_by: Option<String>,
 }
 
 /// One parsed block: its JSON, title and text.
@@ -134,7 +138,7 @@ pub fn export(store: &Store, slug: &str, dir: &Path) -> Result<Vec<String>> {
                     tags: row.tags.split_whitespace().map(str::to_owned).collect(),
                     status: row.status.clone(),
                     data: row.data.as_deref().and_then(|d| serde_json::from_str(d).ok()),
-                    session_id: row.session_id.clone(),
+                    written_by: row.written_by.clone(),
                 };
                 text.push_str(&block(&meta, &row.title, &row.content));
             }
@@ -147,7 +151,7 @@ pub fn export(store: &Store, slug: &str, dir: &Path) -> Result<Vec<String>> {
                 version: l.version,
                 created_at: l.created_at.clone(),
                 tags: l.tags.split_whitespace().map(str::to_owned).collect(),
-                session_id: l.session_id.clone(),
+                written_by: l.written_by.clone(),
             };
             text.push_str(&block(&meta, &format!("{} (v{})", l.topic, l.version), &l.content));
         }
@@ -243,7 +247,8 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
                     tags: &m.tags.join(" "),
                     status: m.status.as_deref(),
                     data: data.as_deref(),
-                    session_id: m.session_id.as_deref(),
+                    // Imported entries belong to no session: a file cannot name one.
+                    session_id: None,
                     now: &m.created_at,
                 },
             )?;
@@ -255,7 +260,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
                 &m.topic,
                 body,
                 &m.tags.join(" "),
-                m.session_id.as_deref(),
+                None,
                 &m.created_at,
             )?;
             if v != m.version {

@@ -44,6 +44,12 @@ pub struct Caller {
     pub protocol: Option<String>,
 }
 
+/// The shim's identity from its header, if it is one Mooring could have made (a weak
+/// or made-up value is no identity at all).
+pub fn shim_session(header: Option<String>) -> Option<String> {
+    header.filter(|id| mooring_core::secret::is_strong_id(id))
+}
+
 impl Caller {
     /// Read the caller from a request context (HTTP headers when present, else the
     /// standalone stdio process's own context).
@@ -70,7 +76,7 @@ impl Caller {
             ..Caller::default()
         };
         if parts.is_some() {
-            let shim = header(H_SESSION);
+            let shim = shim_session(header(H_SESSION));
             caller.transport = if shim.is_some() { "hub-stdio" } else { "http" };
             caller.session_id = shim.or_else(|| header(H_MCP_SESSION));
             caller.workspace = header(H_WORKSPACE);

@@ -20,6 +20,9 @@ pub struct ServerConfig {
     pub port: u16,
     /// How long an idle legacy MCP session lives.
     pub session_idle: Duration,
+    /// Most MCP sessions kept in memory; past it the least recently used one is evicted
+    /// (its project choice stays in the database and comes back with it).
+    pub max_sessions: usize,
     /// How long a call waits for the person to pick a project in a desktop window.
     pub pick_timeout: Duration,
     /// Largest request body accepted.
@@ -41,6 +44,7 @@ impl ServerConfig {
             host: IpAddr::from([127, 0, 0, 1]),
             port: DEFAULT_PORT,
             session_idle: Duration::from_secs(8 * 3600),
+            max_sessions: 512,
             pick_timeout: Duration::from_secs(120),
             max_body_bytes: 1024 * 1024,
             write_endpoint_file: true,

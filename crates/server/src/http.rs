@@ -9,13 +9,14 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::ServerConfig;
 use crate::mcp::MooringMcp;
+use crate::session_cap::BoundedSessions;
 use crate::session_store::SqliteSessionStore;
 use crate::state::AppState;
 
@@ -30,8 +31,11 @@ pub fn router(
     token: String,
     cancel: CancellationToken,
 ) -> Router {
-    let mut sessions = LocalSessionManager::default();
-    sessions.session_config.keep_alive = Some(config.session_idle);
+    let mut session_config = SessionConfig::default();
+    session_config.keep_alive = Some(config.session_idle);
+    let ending = state.clone();
+    let sessions =
+        BoundedSessions::new(session_config, config.max_sessions, Box::new(move |id| ending.forget_session(id)));
     let mut mcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(LOOPBACK_HOSTS)
         .with_allowed_origins([

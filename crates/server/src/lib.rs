@@ -13,6 +13,7 @@ pub mod picks;
 pub mod rest;
 pub mod run;
 pub mod sealed;
+pub mod session_cap;
 pub mod session_store;
 pub mod state;
 pub mod stdio;

@@ -89,6 +89,12 @@ impl AppState {
         map.entry(session_id.to_owned()).or_default().clone()
     }
 
+    /// A session left memory: drop what was kept for it here.
+    pub fn forget_session(&self, session_id: &str) {
+        self.roots_fetched.lock().unwrap_or_else(|p| p.into_inner()).remove(session_id);
+        self.subs().retain(|(s, _), _| s != session_id);
+    }
+
     /// Notify `session` through `peer` when `uri` changes.
     pub fn subscribe(&self, session: String, uri: String, peer: Peer<RoleServer>) {
         self.subs().insert((session, uri), peer);

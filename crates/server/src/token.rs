@@ -32,6 +32,15 @@ pub fn load_or_create(data_dir: &Path) -> std::io::Result<String> {
     Ok(token)
 }
 
+/// A page URL for the person's own window: the local API token rides in the fragment,
+/// which the page reads and no server, log or agent ever sees.
+pub fn for_person(url: &str, data_dir: &Path) -> String {
+    match load_or_create(data_dir) {
+        Ok(token) => format!("{url}#token={token}"),
+        Err(_) => url.to_owned(),
+    }
+}
+
 /// Compare in time independent of where the strings differ.
 pub fn matches(expected: &str, given: &str) -> bool {
     bytes_match(expected.as_bytes(), given.as_bytes())

@@ -15,8 +15,8 @@ pub struct LockRow {
     pub content: String,
     /// Tags, space separated.
     pub tags: String,
-    /// Producing session.
-    pub session_id: Option<String>,
+    /// The name of the client that locked it (never its session id, which is a secret).
+    pub written_by: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
 }
@@ -27,12 +27,13 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<LockRow> {
         version: r.get(1)?,
         content: r.get(2)?,
         tags: r.get(3)?,
-        session_id: r.get(4)?,
+        written_by: r.get(4)?,
         created_at: r.get(5)?,
     })
 }
 
-const COLUMNS: &str = "topic, version, content, tags, session_id, created_at";
+const COLUMNS: &str = "topic, version, content, tags, \
+                       (SELECT s.client_name FROM sessions s WHERE s.id = context_locks.session_id), created_at";
 
 /// Add the next version of a topic; returns it.
 pub fn insert_next(

@@ -23,8 +23,8 @@ pub struct MemoryRow {
     pub status: Option<String>,
     /// Structured form, as JSON, when the kind has one.
     pub data: Option<String>,
-    /// Producing session.
-    pub session_id: Option<String>,
+    /// The name of the client that wrote it (never its session id, which is a secret).
+    pub written_by: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last changed (RFC 3339).
@@ -33,7 +33,8 @@ pub struct MemoryRow {
     pub forgotten_at: Option<String>,
 }
 
-const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, m.session_id, \
+const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
+                       (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id), \
                        m.created_at, m.updated_at, m.forgotten_at";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
@@ -46,7 +47,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
         tags: r.get(5)?,
         status: r.get(6)?,
         data: r.get(7)?,
-        session_id: r.get(8)?,
+        written_by: r.get(8)?,
         created_at: r.get(9)?,
         updated_at: r.get(10)?,
         forgotten_at: r.get(11)?,

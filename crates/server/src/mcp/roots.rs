@@ -86,7 +86,7 @@ fn notified_session(state: &AppState, ctx: &NotificationContext<RoleServer>) -> 
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned)
     };
-    header(crate::caller::H_SESSION)
+    crate::caller::shim_session(header(crate::caller::H_SESSION))
         .or_else(|| header(H_MCP_SESSION))
         .or_else(|| state.local.as_ref().map(|l| l.session_id.clone()))
 }

@@ -12,7 +12,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use mooring_core::choice::settings::ChoiceSettings;
 use mooring_core::choice::{Broker, Interaction, Submission};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -45,7 +44,6 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/choice/{id}/answer", post(answer))
         .route("/choice/{id}/deadline", post(deadline))
         .route("/choice/{id}/ws", get(ws))
-        .route("/choice/{id}/settings", post(save_settings))
         .route("/pick/{id}", get(pick_page))
         .route("/pick/{id}/state", get(pick_state))
         .route("/pick/{id}/answer", post(pick_answer))
@@ -112,22 +110,6 @@ async fn answer(
     let response = Broker::new(&state.store).submit(&id, &sub, "web")?;
     state.answered.notify_waiters();
     Ok(Json(json!(response)))
-}
-
-/// `POST /choice/{id}/settings`: the settings panel saves the person's preferences.
-async fn save_settings(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-    Query(q): Query<Token>,
-    Json(settings): Json<ChoiceSettings>,
-) -> Result<Json<ChoiceSettings>, ApiError> {
-    open(&state, &id, &q.t)?;
-    let dir = state
-        .data_dir
-        .as_ref()
-        .ok_or_else(|| mooring_core::Error::storage("no data directory to save settings in"))?;
-    settings.save(dir)?;
-    Ok(Json(settings))
 }
 
 /// Body of `/deadline`.
