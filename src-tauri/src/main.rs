@@ -76,6 +76,9 @@ fn main() -> ExitCode {
         None => mooring_core::lifecycle::port(&store).unwrap_or(mooring_server::DEFAULT_PORT),
     };
     config.owner = "mooring-desktop".to_owned();
+    // A desktop started at login has no arguments: if another program (or another data
+    // directory's Mooring) holds the port, serve on a free one rather than not at all.
+    config.any_port_if_taken = args.port.is_none();
     let server = Arc::new(server::Handle::default());
     // tao panics when the display named by DISPLAY cannot be opened; turn that into a
     // sentence instead of a backtrace.

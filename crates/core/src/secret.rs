@@ -53,12 +53,10 @@ pub fn is_strong_id(id: &str) -> bool {
 static PREFIXED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(mat|mqt|mpt|mcs|msh)_[0-9a-fA-F]{16,}").expect("valid redaction pattern")
 });
-static QUERY_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"([?&](?:t|token)=)[^&\s"'<>\\]+"#).expect("valid redaction pattern")
-});
-static FLAG_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(--token[ =]|Bearer )[^\s"'\\]+"#).expect("valid redaction pattern")
-});
+static QUERY_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"([?&](?:t|token)=)[^&\s"'<>\\]+"#).expect("valid redaction pattern"));
+static FLAG_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(--token[ =]|Bearer )[^\s"'\\]+"#).expect("valid redaction pattern"));
 
 /// The line with every secret Mooring makes replaced by `PREFIX_…` (or `…` where only
 /// its position tells it is one: `?t=`, `--token`, `Bearer`).
@@ -102,7 +100,8 @@ mod tests {
              auth=Bearer 0123456789abcdef pick=/pick/p-1?t=legacyvalue&x=1"
         );
         let out = redact(&line);
-        for secret in [q.as_str(), &q[4..], s.as_str(), &s[4..], "abc123", "0123456789abcdef", "legacyvalue"] {
+        for secret in [q.as_str(), &q[4..], s.as_str(), &s[4..], "abc123", "0123456789abcdef", "legacyvalue"]
+        {
             assert!(!out.contains(secret), "{secret} survived in {out}");
         }
         assert!(out.contains("session=msh_…"), "{out}");

@@ -254,15 +254,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
             )?;
         }
         for (m, body) in &lock_rows {
-            let v = locks::insert_next(
-                tx,
-                id,
-                &m.topic,
-                body,
-                &m.tags.join(" "),
-                None,
-                &m.created_at,
-            )?;
+            let v = locks::insert_next(tx, id, &m.topic, body, &m.tags.join(" "), None, &m.created_at)?;
             if v != m.version {
                 return Err(Error::invalid(
                     "dir",

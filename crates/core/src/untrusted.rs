@@ -45,11 +45,9 @@ pub fn read_text(path: &Path, cap: u64) -> Result<Option<String>, Ignored> {
     let (tx, rx) = std::sync::mpsc::channel();
     // The read runs on its own thread so that a mount that never answers costs this
     // caller READ_TIMEOUT, not forever.
-    let spawned = std::thread::Builder::new()
-        .name("mooring-untrusted-read".into())
-        .spawn(move || {
-            let _ = tx.send(read_now(&owned, cap));
-        });
+    let spawned = std::thread::Builder::new().name("mooring-untrusted-read".into()).spawn(move || {
+        let _ = tx.send(read_now(&owned, cap));
+    });
     if let Err(e) = spawned {
         return Err(Ignored::Unreadable(e.to_string()));
     }

@@ -25,8 +25,13 @@ pub struct ServerConfig {
     pub max_sessions: usize,
     /// How long a call waits for the person to pick a project in a desktop window.
     pub pick_timeout: Duration,
+    /// Bounds on connections.
+    pub limits: crate::listen::Limits,
     /// Largest request body accepted.
     pub max_body_bytes: usize,
+    /// When `port` is taken by something else, listen on a free port instead of failing
+    /// (for the default port; a port the person asked for is an error).
+    pub any_port_if_taken: bool,
     /// Write `endpoint.json` so `mooring stdio` can find this server.
     pub write_endpoint_file: bool,
     /// Also serve the MCP conformance suite's fixtures (test builds only).
@@ -45,8 +50,10 @@ impl ServerConfig {
             port: DEFAULT_PORT,
             session_idle: Duration::from_secs(8 * 3600),
             max_sessions: 512,
+            limits: crate::listen::Limits::default(),
             pick_timeout: Duration::from_secs(120),
             max_body_bytes: 1024 * 1024,
+            any_port_if_taken: false,
             write_endpoint_file: true,
             #[cfg(feature = "conformance-fixtures")]
             conformance_fixtures: false,

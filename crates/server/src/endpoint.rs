@@ -26,13 +26,21 @@ pub struct Endpoint {
     pub owner: String,
 }
 
-/// The live server already using `data_dir`, if another process runs one.
+/// The live server already serving `data_dir`, if another process runs one: the one its
+/// endpoint file names, and only if that server says it serves this install.
 pub async fn running_in(data_dir: &Path) -> Option<Endpoint> {
     let ep = read(data_dir)?;
     if ep.pid == std::process::id() {
         return None;
     }
-    is_mooring(ep.url.trim_end_matches("/mcp")).await.then_some(ep)
+    serves(ep.url.trim_end_matches("/mcp"), data_dir).await.then_some(ep)
+}
+
+/// Whether the Mooring at `base` serves the install in `data_dir` (not another data
+/// directory's, not another user's, not another program).
+pub async fn serves(base: &str, data_dir: &Path) -> bool {
+    let Some(ours) = crate::sealed::install_id(data_dir) else { return false };
+    install_at(base).await.is_some_and(|theirs| crate::token::matches(&ours, &theirs))
 }
 
 /// Write the file atomically, readable only by the user.
@@ -65,15 +73,16 @@ pub fn remove_if_ours(dir: &Path) {
     }
 }
 
-/// Whether a Mooring answers `/health` at this base URL (`http://host:port`).
-pub async fn is_mooring(base: &str) -> bool {
-    let client = match reqwest::Client::builder().timeout(std::time::Duration::from_millis(800)).build() {
-        Ok(c) => c,
-        Err(_) => return false,
-    };
-    let Ok(resp) = client.get(format!("{base}/health")).send().await else { return false };
-    let Ok(body) = resp.json::<serde_json::Value>().await else { return false };
-    body.get("name").and_then(|n| n.as_str()) == Some("mooring")
+/// The install id of the Mooring answering `/health` at `base` (`http://host:port`), if
+/// a Mooring of ours answers there.
+pub async fn install_at(base: &str) -> Option<String> {
+    let client = reqwest::Client::builder().timeout(std::time::Duration::from_millis(800)).build().ok()?;
+    let body =
+        client.get(format!("{base}/health")).send().await.ok()?.json::<serde_json::Value>().await.ok()?;
+    if body.get("name").and_then(|n| n.as_str()) != Some("mooring") {
+        return None;
+    }
+    body.get("install").and_then(|i| i.as_str()).map(str::to_owned)
 }
 
 /// Ask the Mooring at `ep` to bring its dashboard forward (a second desktop launch does

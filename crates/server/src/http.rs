@@ -34,8 +34,11 @@ pub fn router(
     let mut session_config = SessionConfig::default();
     session_config.keep_alive = Some(config.session_idle);
     let ending = state.clone();
-    let sessions =
-        BoundedSessions::new(session_config, config.max_sessions, Box::new(move |id| ending.forget_session(id)));
+    let sessions = BoundedSessions::new(
+        session_config,
+        config.max_sessions,
+        Box::new(move |id| ending.forget_session(id)),
+    );
     let mut mcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(LOOPBACK_HOSTS)
         .with_allowed_origins([
@@ -47,6 +50,7 @@ pub fn router(
         .with_max_request_body_bytes(config.max_body_bytes)
         .with_cancellation_token(cancel);
     mcp_config.session_store = Some(Arc::new(SqliteSessionStore::new(state.store.clone())));
+    let gate = crate::access::Gate { own_uid: crate::peer::own_uid(), token: token.clone().into() };
     let factory_state = state.clone();
     let mcp = StreamableHttpService::new(
         move || Ok(MooringMcp::new(factory_state.clone())),
@@ -54,17 +58,21 @@ pub fn router(
         mcp_config,
     );
     Router::new()
-        .route("/health", get(health))
+        .route("/health", get(health).with_state(state.sealer.install_id()))
         .nest_service("/mcp", mcp)
         .merge(crate::rest::router(state.clone(), token))
         .merge(crate::pages::router(state))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(config.max_body_bytes))
         .layer(middleware::from_fn_with_state(port, guard))
+        .layer(middleware::from_fn_with_state(gate, crate::access::guard))
 }
 
-async fn health() -> Json<serde_json::Value> {
+/// Who answers here: `install` tells a shim or a second start whether this server serves
+/// their data directory (a MAC, so it reveals nothing about the path).
+async fn health(axum::extract::State(install): axum::extract::State<String>) -> Json<serde_json::Value> {
     Json(json!({
         "name": "mooring",
+        "install": install,
         "version": env!("CARGO_PKG_VERSION"),
         "pid": std::process::id(),
         "mcp": "/mcp",
@@ -73,7 +81,11 @@ async fn health() -> Json<serde_json::Value> {
 
 /// Refuse requests whose Host is not this server (DNS rebinding) or whose Origin is a
 /// page from anywhere but this server (another local dev server's page included).
-async fn guard(axum::extract::State(port): axum::extract::State<u16>, request: Request, next: Next) -> Response {
+async fn guard(
+    axum::extract::State(port): axum::extract::State<u16>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Err(why) = check_headers(request.headers(), port) {
         return (StatusCode::FORBIDDEN, Json(json!({ "error": { "code": "FORBIDDEN", "message": why } })))
             .into_response();
@@ -116,7 +128,9 @@ fn is_this_server(authority: &str, port: u16) -> bool {
         }
     };
     let port_ok = match given_port {
-        Some(p) => !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) && p.parse::<u16>().ok() == Some(port),
+        Some(p) => {
+            !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) && p.parse::<u16>().ok() == Some(port)
+        }
         None => port == 80,
     };
     port_ok && LOOPBACK_HOSTS.iter().any(|l| host.eq_ignore_ascii_case(l))

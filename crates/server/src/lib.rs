@@ -2,13 +2,16 @@
 //! project gating, behind loopback-only Host and Origin checks. One [`start`] entry; a
 //! desktop adds its windows through [`Surfaces`].
 
+pub mod access;
 pub mod caller;
 pub mod config;
 pub mod endpoint;
 pub mod http;
+pub mod listen;
 pub mod logging;
 pub mod mcp;
 pub mod pages;
+pub mod peer;
 pub mod picks;
 pub mod rest;
 pub mod run;

@@ -48,6 +48,8 @@ pub struct RunningServer {
     cancel: CancellationToken,
     task: JoinHandle<()>,
     endpoint_dir: Option<PathBuf>,
+    /// Said once at start: the port asked for was taken, so another one was chosen.
+    pub note: Option<String>,
     /// Stops with the server.
     _watcher: Option<mooring_core::watch::PathWatcher>,
 }
@@ -81,15 +83,25 @@ pub async fn start_with_store(
     surfaces: Arc<dyn Surfaces>,
 ) -> Result<RunningServer, StartError> {
     let addr = SocketAddr::new(config.host, config.port);
+    let mut moved = None;
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
             let base = format!("http://{addr}");
-            return Err(if endpoint::is_mooring(&base).await {
-                StartError::AlreadyRunning { url: format!("{base}/mcp") }
-            } else {
-                StartError::PortTaken { port: config.port }
-            });
+            // Adopt only a server of this data directory; anything else on the port (another
+            // data directory's Mooring, another user's, another program) is not ours to use.
+            if endpoint::serves(&base, &config.data_dir).await {
+                return Err(StartError::AlreadyRunning { url: format!("{base}/mcp") });
+            }
+            if !config.any_port_if_taken {
+                return Err(StartError::PortTaken { port: config.port });
+            }
+            let free = SocketAddr::new(config.host, 0);
+            let l = tokio::net::TcpListener::bind(free)
+                .await
+                .map_err(|e| StartError::Other(format!("cannot listen on {free}: {e}")))?;
+            moved = Some(config.port);
+            l
         }
         Err(e) => return Err(StartError::Other(format!("cannot listen on {addr}: {e}"))),
     };
@@ -112,13 +124,7 @@ pub async fn start_with_store(
     let cancel = CancellationToken::new();
     let app = http::router(state.clone(), &config, addr.port(), token, cancel.clone());
     let stop = cancel.clone();
-    let task = tokio::spawn(async move {
-        let served =
-            axum::serve(listener, app).with_graceful_shutdown(async move { stop.cancelled().await }).await;
-        if let Err(e) = served {
-            tracing::error!(error = %e, "HTTP server stopped");
-        }
-    });
+    let task = tokio::spawn(crate::listen::serve(listener, app, stop, config.limits));
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
     let watcher = start_watcher(&state).await;
     let endpoint_dir = if config.write_endpoint_file {
@@ -140,8 +146,20 @@ pub async fn start_with_store(
     } else {
         None
     };
+    let note = moved.map(|port| {
+        format!(
+            "port {port} is taken by something that does not serve this data directory (another \
+             program, another data directory's or another user's Mooring); listening on {} instead \
+             (`mooring stdio` finds it through {})",
+            addr.port(),
+            endpoint::FILE
+        )
+    });
+    if let Some(n) = &note {
+        tracing::warn!("{n}");
+    }
     tracing::info!(%url, "Mooring MCP server listening");
-    Ok(RunningServer { url, addr, state, cancel, task, endpoint_dir, _watcher: watcher })
+    Ok(RunningServer { url, addr, state, cancel, task, endpoint_dir, note, _watcher: watcher })
 }
 
 /// The code-path watcher; without it (no inotify left, say) resolution still works, it

@@ -21,6 +21,11 @@ type HmacSha256 = hmac::Hmac<sha2::Sha256>;
 /// File name of the install secret in the data directory.
 pub const FILE: &str = "secret";
 
+/// The install id of the data directory `data_dir` (creating its secret if needed).
+pub fn install_id(data_dir: &Path) -> Option<String> {
+    Sealer::load_or_create(data_dir).ok().map(|s| s.install_id())
+}
+
 /// What a sealed request state was issued for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
@@ -170,7 +175,11 @@ impl Sealer {
         };
         let (id, mac) = handle.rsplit_once('.').ok_or_else(refuse)?;
         let expected = self.mac(&["handle", id, identity.unwrap_or("")]);
-        if crate::token::bytes_match(expected[..22].as_bytes(), mac.as_bytes()) { Ok(id.to_owned()) } else { Err(refuse()) }
+        if crate::token::bytes_match(&expected.as_bytes()[..22], mac.as_bytes()) {
+            Ok(id.to_owned())
+        } else {
+            Err(refuse())
+        }
     }
 
     fn mac(&self, parts: &[&str]) -> String {
@@ -178,7 +187,8 @@ impl Sealer {
     }
 
     fn raw_mac(&self, parts: &[&str]) -> Vec<u8> {
-        let mut mac = <HmacSha256 as KeyInit>::new_from_slice(&self.key).expect("HMAC takes a key of any size");
+        let mut mac =
+            <HmacSha256 as KeyInit>::new_from_slice(&self.key).expect("HMAC takes a key of any size");
         for p in parts {
             // Length-prefixed, so ("ab","c") and ("a","bc") differ.
             mac.update(&(p.len() as u64).to_be_bytes());

@@ -36,7 +36,14 @@ impl BoundedSessions {
     pub fn new(config: SessionConfig, cap: usize, on_end: OnEnd) -> Self {
         let mut inner = LocalSessionManager::default();
         inner.session_config = config.clone();
-        Self { inner, config, cap: cap.max(1), used: Mutex::new(HashMap::new()), tick: AtomicU64::new(0), on_end }
+        Self {
+            inner,
+            config,
+            cap: cap.max(1),
+            used: Mutex::new(HashMap::new()),
+            tick: AtomicU64::new(0),
+            on_end,
+        }
     }
 
     /// How many sessions are live.

@@ -39,12 +39,15 @@ pub fn new_session_id() -> String {
 /// The hub's MCP URL if one is running for this data directory.
 pub async fn find_hub(data_dir: &Path) -> Option<String> {
     let ep = endpoint::read(data_dir)?;
-    let base = ep.url.trim_end_matches("/mcp");
-    endpoint::is_mooring(base).await.then_some(ep.url)
+    endpoint::serves(ep.url.trim_end_matches("/mcp"), data_dir).await.then_some(ep.url)
 }
 
 /// Headers that carry the hints to the hub, each at its own level of the order.
-pub fn hub_headers(session_id: &str, hints: &ShimHints) -> HashMap<HeaderName, HeaderValue> {
+pub fn hub_headers(
+    session_id: &str,
+    hints: &ShimHints,
+    token: Option<&str>,
+) -> HashMap<HeaderName, HeaderValue> {
     let mut h = HashMap::new();
     let mut put = |name: &'static str, value: &str| {
         if let Ok(v) = HeaderValue::from_str(value) {
@@ -52,6 +55,9 @@ pub fn hub_headers(session_id: &str, hints: &ShimHints) -> HashMap<HeaderName, H
         }
     };
     put(H_SESSION, session_id);
+    if let Some(t) = token {
+        put("authorization", &format!("Bearer {t}"));
+    }
     if let Some(ws) = &hints.workspace {
         put(H_WORKSPACE, &as_uri(ws));
     }

@@ -36,7 +36,8 @@ async fn once(
     state: Option<&str>,
     responses: Option<InputResponses>,
 ) -> CallToolResponse {
-    let mut p = CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
+    let mut p =
+        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
     p.request_state = state.map(str::to_owned);
     p.input_responses = responses;
     c.peer().call_tool_once(p).await.unwrap()
@@ -76,13 +77,20 @@ async fn an_agent_cannot_answer_its_own_question() {
     // The old hole: the interaction id as requestState. Then junk, a swapped subject, the
     // genuine state from another client, and no state at all.
     let forged = state.replacen(&id, "c-000000000000", 1);
-    for (client, bad) in [(&a, Some(id.as_str())), (&a, Some("x")), (&a, Some(forged.as_str())), (&b, Some(state.as_str())), (&a, None)] {
+    for (client, bad) in [
+        (&a, Some(id.as_str())),
+        (&a, Some("x")),
+        (&a, Some(forged.as_str())),
+        (&b, Some(state.as_str())),
+        (&a, None),
+    ] {
         refused_for(once(client, "provide_choice", question(), bad, yes()).await, "requestState");
         assert_eq!(broker.get(&id).unwrap().status, "pending", "nothing answered with {bad:?}");
     }
     // Expired: a state this install issued, but whose time is up.
     let sealer = Sealer::load_or_create(srv.dir.path()).unwrap();
-    let stale = sealer.issue(Purpose::Choice, &id, Some("msh_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), Duration::ZERO);
+    let stale =
+        sealer.issue(Purpose::Choice, &id, Some("msh_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), Duration::ZERO);
     tokio::time::sleep(Duration::from_millis(1100)).await;
     refused_for(once(&a, "provide_choice", question(), Some(&stale), yes()).await, "requestState");
     assert_eq!(broker.get(&id).unwrap().status, "pending");
@@ -127,8 +135,14 @@ async fn an_agent_cannot_pick_its_own_project_as_if_the_person_had() {
     };
     let done = complete(once(&c, "get_last_handover", json!({}), Some(&state), pick()).await);
     assert_ne!(done.is_error, Some(true), "{done:?}");
-    assert_eq!(mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(), Some("alpha"));
+    assert_eq!(
+        mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
+        Some("alpha")
+    );
     let beta = Some(answer("mooring_project", json!({ "project": "beta" })));
     refused_for(once(&c, "get_last_handover", json!({}), Some(&state), beta).await, "requestState");
-    assert_eq!(mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(), Some("alpha"));
+    assert_eq!(
+        mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
+        Some("alpha")
+    );
 }

@@ -23,6 +23,9 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
         Some(p) => p,
         None => mooring_core::lifecycle::port(&ctx.store()?)?,
     };
+    // The default (or the saved setting) gives way to another program or Mooring; a
+    // port asked for on the command line does not.
+    config.any_port_if_taken = args.port.is_none();
     config.session_idle = Duration::from_secs(args.session_idle_hours * 3600);
     ctx.runtime()?.block_on(async {
         // One server per data directory: two would answer the same agents differently.
@@ -55,11 +58,13 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
             Err(StartError::Other(message)) => return Err(Error::storage(message).into()),
         };
         if ctx.json {
-            print_json(&json!({ "url": server.url, "port": server.addr.port(), "pid": std::process::id() }));
+            print_json(&json!({ "url": server.url, "port": server.addr.port(), "pid": std::process::id(), "note": server.note }));
         } else {
+            if let Some(note) = &server.note {
+                println!("Note: {note}.");
+            }
             println!("Mooring MCP server listening at {}", server.url);
-            println!("Add it to Claude Code:  claude mcp add --transport http mooring {}", server.url);
-            println!("Or let clients launch:  mooring stdio");
+            println!("Let your agent clients launch it:  mooring stdio  (e.g. claude mcp add mooring -- mooring stdio)");
             println!("Stop with Ctrl-C.");
         }
         wait_for_signal().await;

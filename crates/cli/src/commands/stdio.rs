@@ -26,7 +26,10 @@ pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
         let outcome = match find_hub(&ctx.data_dir).await {
             Some(url) => {
                 tracing::info!(%url, "bridging to the Mooring hub");
-                bridge(&url, hub_headers(&session_id, &hints)).await
+                // The token proves this is the person where the server cannot tell who
+                // connects; it is read here, from the private data directory, never pasted.
+                let token = mooring_server::token::load_or_create(&ctx.data_dir).ok();
+                bridge(&url, hub_headers(&session_id, &hints, token.as_deref())).await
             }
             None => {
                 tracing::info!("no Mooring hub running; serving MCP over stdio");

@@ -33,7 +33,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<LockRow> {
 }
 
 const COLUMNS: &str = "topic, version, content, tags, \
-                       (SELECT s.client_name FROM sessions s WHERE s.id = context_locks.session_id), created_at";
+                       (SELECT s.client_name FROM sessions s WHERE s.id = session_id), created_at";
 
 /// Add the next version of a topic; returns it.
 pub fn insert_next(

@@ -104,6 +104,17 @@ pub fn schema_version(conn: &Connection) -> Result<usize> {
     Ok(usize::try_from(v).unwrap_or(0))
 }
 
+/// Create the database file 0600 before SQLite does (it would use the umask, often 0644);
+/// SQLite gives its `-wal` and `-shm` files the database file's mode.
+fn create_private(path: &Path) {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    // Already there (the usual case) or not creatable: SQLite's open says what is wrong.
+    let _ = options.open(path);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,15 +210,4 @@ mod tests {
             .unwrap();
         assert_eq!(hits, 1, "porter stemming should match 'leaders' for 'leader'");
     }
-}
-
-/// Create the database file 0600 before SQLite does (it would use the umask, often 0644);
-/// SQLite gives its `-wal` and `-shm` files the database file's mode.
-fn create_private(path: &Path) {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    // Already there (the usual case) or not creatable: SQLite's open says what is wrong.
-    let _ = options.open(path);
 }

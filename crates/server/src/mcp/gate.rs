@@ -173,8 +173,12 @@ pub async fn require_project(
     let recommended = recommend(&candidates, caller, Some(&resolution));
     if caller.elicitation {
         if !caller.legacy {
-            let sealed =
-                state.sealer.issue(Purpose::Project, PICK_SUBJECT, caller.session_id.as_deref(), PICK_STATE_TTL);
+            let sealed = state.sealer.issue(
+                Purpose::Project,
+                PICK_SUBJECT,
+                caller.session_id.as_deref(),
+                PICK_STATE_TTL,
+            );
             return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref(), sealed).into()));
         }
         match elicit(ctx, &candidates, recommended.as_deref(), state).await {
@@ -209,7 +213,8 @@ pub async fn require_project(
 /// (resolution goes on without them) if that takes longer than a read may.
 async fn apply_markers(state: &Arc<AppState>, hints: &Hints) -> CoreResult<mooring_core::markers::Applied> {
     let (store, index, hints) = (state.store.clone(), state.index.get(&state.store)?, hints.clone());
-    let work = tokio::task::spawn_blocking(move || mooring_core::markers::apply(&store, &index.index, &hints));
+    let work =
+        tokio::task::spawn_blocking(move || mooring_core::markers::apply(&store, &index.index, &hints));
     match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 2, work).await {
         Ok(Ok(applied)) => applied,
         Ok(Err(e)) => Err(mooring_core::Error::storage(format!("looking for .mooring.toml failed: {e}"))),

@@ -318,7 +318,9 @@ impl ServerHandler for MooringMcp {
             return Ok(p.into());
         }
         #[cfg(feature = "conformance-fixtures")]
-        if let Some(p) = self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten() {
+        if let Some(p) =
+            self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten()
+        {
             return Ok(p.into());
         }
         Err(ErrorData::invalid_params(

@@ -132,10 +132,9 @@ pub async fn run(
                 Ok(r) => {
                     submit_elicited(&broker, &interaction, &serde_json::to_value(r).unwrap_or(Value::Null))?
                 }
-                Err(_) => broker
-                    .get(&interaction.id)?
-                    .response
-                    .unwrap_or_else(|| pending(state, &interaction)),
+                Err(_) => {
+                    broker.get(&interaction.id)?.response.unwrap_or_else(|| pending(state, &interaction))
+                }
             }
         }
         _ => {
@@ -171,7 +170,8 @@ fn for_asker(state: &AppState, caller: &Caller, mut response: ChoiceResponse) ->
     let id = response.selection.session_id.clone();
     if !id.is_empty() {
         let handle = handle_of(state, caller, &id);
-        response.selection.summary = response.selection.summary.replace(&format!("\"{id}\""), &format!("\"{handle}\""));
+        response.selection.summary =
+            response.selection.summary.replace(&format!("\"{id}\""), &format!("\"{handle}\""));
         response.selection.session_id = handle;
     }
     response

@@ -1,0 +1,91 @@
+//! Accepting connections. axum's own `serve` leaves out what a local server facing
+//! arbitrary local processes needs, so connections are served here with hyper directly:
+//! a cap on open connections, a bound on how long request headers (and an idle
+//! kept-alive connection) may take, TCP_NODELAY (without it a kept-alive client waits
+//! ~40 ms per response for Nagle and delayed ACK), and each connection tagged with the
+//! user who owns it ([`crate::access::Peer`]).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tower::ServiceExt;
+
+use crate::access::Peer;
+
+/// Bounds on connections.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Open connections at once; more wait in the kernel's backlog.
+    pub max_connections: usize,
+    /// Time to send a request's headers, and the longest a kept-alive connection may sit
+    /// idle between requests.
+    pub header_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_connections: 256, header_read_timeout: Duration::from_secs(20) }
+    }
+}
+
+/// Serve `app` on `listener` until `cancel`; then finish what is in flight (5 s at most).
+pub async fn serve(listener: TcpListener, app: Router, cancel: CancellationToken, limits: Limits) {
+    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    loop {
+        let permit = tokio::select! {
+            _ = cancel.cancelled() => break,
+            p = permits.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break },
+        };
+        let (stream, peer) = tokio::select! {
+            _ = cancel.cancelled() => break,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of descriptors, say: wait a moment rather than spin.
+                    tracing::warn!(error = %e, "could not accept a connection");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let _ = stream.set_nodelay(true);
+        let Ok(local) = stream.local_addr() else { continue };
+        let (app, cancel) = (app.clone(), cancel.clone());
+        tokio::spawn(async move {
+            let _permit = permit;
+            let uid =
+                tokio::task::spawn_blocking(move || crate::peer::owner_uid(local, peer)).await.ok().flatten();
+            let tag = Peer { uid };
+            let service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
+                request.extensions_mut().insert(tag);
+                app.clone().oneshot(request)
+            });
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_read_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .with_upgrades();
+            tokio::pin!(conn);
+            tokio::select! {
+                done = conn.as_mut() => {
+                    if let Err(e) = done {
+                        tracing::debug!(error = %e, "connection ended");
+                    }
+                }
+                _ = cancel.cancelled() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_secs(5), conn).await;
+                }
+            }
+        });
+    }
+    // Every connection gives its permit back when it ends.
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(Duration::from_secs(6), permits.acquire_many(all)).await;
+}
