@@ -38,6 +38,7 @@ pub fn router(
         session_config,
         config.max_sessions,
         Box::new(move |id| ending.forget_session(id)),
+        state.live_sessions.clone(),
     );
     let mut mcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(LOOPBACK_HOSTS)

@@ -64,6 +64,11 @@ impl RunningServer {
         }
     }
 
+    /// MCP sessions held in memory now.
+    pub fn live_sessions(&self) -> usize {
+        self.state.live_sessions.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// A token that stops the server when cancelled.
     pub fn cancel_token(&self) -> CancellationToken {
         self.cancel.clone()

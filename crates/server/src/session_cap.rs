@@ -29,11 +29,18 @@ pub struct BoundedSessions {
     used: Mutex<HashMap<SessionId, u64>>,
     tick: AtomicU64,
     on_end: OnEnd,
+    /// Mirrors [`BoundedSessions::live`] for whoever watches (the running server).
+    live_count: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl BoundedSessions {
     /// A manager keeping at most `cap` sessions (at least 1).
-    pub fn new(config: SessionConfig, cap: usize, on_end: OnEnd) -> Self {
+    pub fn new(
+        config: SessionConfig,
+        cap: usize,
+        on_end: OnEnd,
+        live_count: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    ) -> Self {
         let mut inner = LocalSessionManager::default();
         inner.session_config = config.clone();
         Self {
@@ -43,12 +50,17 @@ impl BoundedSessions {
             used: Mutex::new(HashMap::new()),
             tick: AtomicU64::new(0),
             on_end,
+            live_count,
         }
     }
 
     /// How many sessions are live.
     pub fn live(&self) -> usize {
         self.used().len()
+    }
+
+    fn count(&self) {
+        self.live_count.store(self.live(), Ordering::Relaxed);
     }
 
     fn used(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, u64>> {
@@ -79,6 +91,7 @@ impl BoundedSessions {
 
     fn forget(&self, id: &SessionId) {
         self.used().remove(id);
+        self.count();
         (self.on_end)(id);
     }
 
@@ -88,6 +101,7 @@ impl BoundedSessions {
         let (handle, worker) = create_local_session(id.clone(), self.config.clone());
         self.inner.sessions.write().await.insert(id.clone(), handle);
         self.touch(&id);
+        self.count();
         WorkerTransport::spawn(worker)
     }
 }

@@ -46,6 +46,8 @@ pub struct AppState {
     pub answered: tokio::sync::Notify,
     /// Sessions waiting for the person to pick their project.
     pub picks: crate::picks::Picks,
+    /// MCP sessions in memory now (kept by the session manager).
+    pub live_sessions: Arc<std::sync::atomic::AtomicUsize>,
     /// Seals request states and question handles with this install's secret.
     pub sealer: crate::sealed::Sealer,
     /// The resolution index, rebuilt when the registry changes.
@@ -77,6 +79,7 @@ impl AppState {
             answered: tokio::sync::Notify::new(),
             picks: crate::picks::Picks::default(),
             sealer: crate::sealed::Sealer::ephemeral(),
+            live_sessions: Arc::default(),
             index: mooring_core::live_index::LiveIndex::new(),
             roots_fetched: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(HashMap::new()),
