@@ -13,5 +13,5 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
 fi
 echo "No display here: starting the headless MCP server."
 echo "Create a project:   $bin/mooring projects new \"My App\" --code-path ~/code/my-app"
-echo "Connect an agent:   claude mcp add --transport http mooring http://127.0.0.1:7423/mcp"
+echo "Connect an agent:   claude mcp add mooring -- $PWD/$bin/mooring stdio   (run it inside your project)"
 exec "$bin/mooring" serve

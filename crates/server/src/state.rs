@@ -12,6 +12,9 @@ use rmcp::service::RoleServer;
 
 use crate::surfaces::Surfaces;
 
+/// Open question-page WebSockets at once.
+pub const MAX_WEBSOCKETS: usize = 64;
+
 /// Hints a standalone stdio server knows about its one client (its own process).
 #[derive(Debug, Clone, Default)]
 pub struct LocalContext {
@@ -46,6 +49,8 @@ pub struct AppState {
     pub answered: tokio::sync::Notify,
     /// Sessions waiting for the person to pick their project.
     pub picks: crate::picks::Picks,
+    /// Open question-page WebSockets, at most [`MAX_WEBSOCKETS`].
+    pub websockets: Arc<tokio::sync::Semaphore>,
     /// MCP sessions in memory now (kept by the session manager).
     pub live_sessions: Arc<std::sync::atomic::AtomicUsize>,
     /// Seals request states and question handles with this install's secret.
@@ -80,6 +85,7 @@ impl AppState {
             picks: crate::picks::Picks::default(),
             sealer: crate::sealed::Sealer::ephemeral(),
             live_sessions: Arc::default(),
+            websockets: Arc::new(tokio::sync::Semaphore::new(MAX_WEBSOCKETS)),
             index: mooring_core::live_index::LiveIndex::new(),
             roots_fetched: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(HashMap::new()),

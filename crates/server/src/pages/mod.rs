@@ -137,7 +137,15 @@ async fn ws(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     open(&state, &id, &q.t)?;
-    Ok(upgrade.on_upgrade(move |socket| tick(socket, state, id)))
+    // Bounded: a page only listens, so anything it sends is small; and a few tabs per
+    // question is plenty.
+    let Ok(slot) = state.websockets.clone().try_acquire_owned() else {
+        return Err(ApiError::busy("too many open question pages; close some tabs"));
+    };
+    Ok(upgrade.max_message_size(4096).max_frame_size(4096).on_upgrade(move |socket| async move {
+        let _slot = slot;
+        tick(socket, state, id).await;
+    }))
 }
 
 /// Push the server's remaining time and status every second (and at once on changes),

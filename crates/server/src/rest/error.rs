@@ -32,6 +32,11 @@ impl ApiError {
         }
     }
 
+    /// A bound was reached; try again later.
+    pub fn busy(message: impl Into<String>) -> Self {
+        Self { status: StatusCode::SERVICE_UNAVAILABLE, code: "BUSY", message: message.into(), field: None }
+    }
+
     /// No such route.
     pub fn no_route() -> Self {
         Self {
