@@ -50,6 +50,11 @@ pub fn is_strong_id(id: &str) -> bool {
         && rest.chars().all(|c| c.is_ascii_hexdigit())
 }
 
+/// Byte strings equal, in time independent of where they differ (for secrets).
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 static PREFIXED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b(mat|mqt|mpt|mcs|msh)_[0-9a-fA-F]{16,}").expect("valid redaction pattern")
 });

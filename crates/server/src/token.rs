@@ -43,12 +43,7 @@ pub fn for_person(url: &str, data_dir: &Path) -> String {
 
 /// Compare in time independent of where the strings differ.
 pub fn matches(expected: &str, given: &str) -> bool {
-    bytes_match(expected.as_bytes(), given.as_bytes())
-}
-
-/// Byte slices equal, in time independent of where they differ.
-pub fn bytes_match(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    mooring_core::secret::same(expected.as_bytes(), given.as_bytes())
 }
 
 #[cfg(test)]
