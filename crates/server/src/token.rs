@@ -64,6 +64,17 @@ mod tests {
             assert_eq!(mode & 0o777, 0o600);
         }
         assert!(matches(&t1, &t2));
+        // A rewrite (an unusable old token) does not keep the old file's looser mode.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let path = dir.path().join(FILE);
+            std::fs::write(&path, "short").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let t3 = load_or_create(dir.path()).unwrap();
+            assert_ne!(t3, "short");
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
         assert!(!matches(&t1, &t1[..63]));
         assert!(!matches(&t1, &"0".repeat(64)));
     }

@@ -1,0 +1,49 @@
+//! What the security checks cost per connection and per request: learning who owns a
+//! loopback connection (once per connection, on Linux), sealing and checking an MRTR
+//! request state, and scrubbing a log line.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mooring_server::sealed::{Purpose, Sealer};
+
+fn owner_lookup(c: &mut Criterion) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let _client = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+    let (server_side, peer) = listener.accept().unwrap();
+    let local = server_side.local_addr().unwrap();
+    // Other sockets on the machine: the lookup is by exact address, not a scan.
+    let crowd: Vec<_> =
+        (0..100).map(|_| std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap()).collect();
+    c.bench_function("peer/owner_uid (sock_diag, 100 other sockets)", |b| {
+        b.iter(|| black_box(mooring_server::peer::owner_uid(black_box(local), black_box(peer))))
+    });
+    drop(crowd);
+}
+
+fn sealing(c: &mut Criterion) {
+    let sealer = Sealer::ephemeral();
+    let id = Some("msh_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    c.bench_function("sealed/issue", |b| {
+        b.iter(|| black_box(sealer.issue(Purpose::Choice, "c-0123456789ab", id, Duration::from_secs(600))))
+    });
+    let state = sealer.issue(Purpose::Choice, "c-0123456789ab", id, Duration::from_secs(600));
+    c.bench_function("sealed/check", |b| {
+        b.iter(|| black_box(sealer.check(black_box(&state), Purpose::Choice, id)))
+    });
+}
+
+fn scrubbing(c: &mut Criterion) {
+    let line = "2026-11-22T20:00:00Z DEBUG rmcp::transport: sending message session_id=mcs_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef url=http://127.0.0.1:7423/choice/c-1?t=mqt_00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    let plain = "2026-11-22T20:00:00Z INFO mooring_server::run: watching code directories watches=42";
+    c.bench_function("logging/scrub (two secrets)", |b| {
+        b.iter(|| black_box(mooring_server::logging::scrub(black_box(line))))
+    });
+    c.bench_function("logging/scrub (none)", |b| {
+        b.iter(|| black_box(mooring_server::logging::scrub(black_box(plain))))
+    });
+}
+
+criterion_group!(benches, owner_lookup, sealing, scrubbing);
+criterion_main!(benches);
