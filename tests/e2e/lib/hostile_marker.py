@@ -12,20 +12,11 @@ import threading
 import time
 import urllib.parse
 
+from rawmcp import open_session, post
+
 base, directory = sys.argv[1], sys.argv[2]
 u = urllib.parse.urlparse(base)
 cwd = "file://" + urllib.parse.quote(directory)
-
-
-def post(conn, body, headers):
-    conn.request("POST", "/mcp", body=json.dumps(body), headers={
-        "content-type": "application/json", "accept": "application/json, text/event-stream", **headers})
-    r = conn.getresponse()
-    text = r.read().decode()
-    for line in text.splitlines():
-        if line.startswith("data:") and line[5:].strip():
-            text = line[5:].strip()
-    return r, (json.loads(text) if text.startswith("{") else {})
 
 
 results = []
@@ -35,10 +26,7 @@ def agent():
     started = time.monotonic()
     c = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
     me = {"x-mooring-session": "msh_" + secrets.token_hex(32), "x-mooring-cwd": cwd}
-    r, _ = post(c, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}, me)
-    sid = {"mcp-session-id": r.getheader("mcp-session-id"), **me}
-    post(c, {"jsonrpc": "2.0", "method": "notifications/initialized"}, sid)
+    sid = open_session(c, "probe", me)
     _, reply = post(c, {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                         "params": {"name": "get_last_handover", "arguments": {}}}, sid)
     code = ((reply.get("result") or {}).get("structuredContent") or {}).get("error", {}).get("code")
