@@ -49,7 +49,7 @@ impl ServerConfig {
             host: IpAddr::from([127, 0, 0, 1]),
             port: DEFAULT_PORT,
             session_idle: Duration::from_secs(8 * 3600),
-            max_sessions: 512,
+            max_sessions: 256,
             limits: crate::listen::Limits::default(),
             pick_timeout: Duration::from_secs(120),
             max_body_bytes: 1024 * 1024,
