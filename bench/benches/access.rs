@@ -45,5 +45,21 @@ fn scrubbing(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, owner_lookup, sealing, scrubbing);
+fn secret_scan(c: &mut Criterion) {
+    // A 2 KB handover: prose, code, a commit hash and a UUID, and words like "token".
+    let para = "Wired the lease renewal through etcd 3.5; commit 3f786850e387550fdab836ed7e6dc881de23001b. \
+                Request 123e4567-e89b-12d3-a456-426614174000 timed out, so the token refresh now retries. \
+                `let token = request.headers().get(\"authorization\");` stays as is. ";
+    let note: String = para.repeat(2048 / para.len() + 1);
+    let with_key = format!("{note} The key is {}{}.", "AKIA", "QZ7R2XK4M6P5T3VW");
+    mooring_core::redact::scrub("warm up the rules");
+    c.bench_function("redact/scrub 2 KB, no secret", |b| {
+        b.iter(|| black_box(mooring_core::redact::scrub(black_box(&note))))
+    });
+    c.bench_function("redact/scrub 2 KB, one key", |b| {
+        b.iter(|| black_box(mooring_core::redact::scrub(black_box(&with_key))))
+    });
+}
+
+criterion_group!(benches, owner_lookup, sealing, scrubbing, secret_scan);
 criterion_main!(benches);

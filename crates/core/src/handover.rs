@@ -52,6 +52,9 @@ pub struct Handover {
     pub created_at: String,
     /// When, for people ("2 hours ago").
     pub created: String,
+    /// Secrets taken out before this was stored (only on the write that stored it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<crate::redact::Redactions>,
 }
 
 fn check(input: &HandoverInput) -> Result<()> {
@@ -104,9 +107,28 @@ fn markdown(input: &HandoverInput) -> String {
     out
 }
 
+/// Every field of a handover with its secrets taken out.
+fn scrub(input: &HandoverInput) -> (HandoverInput, crate::redact::Redactions) {
+    let mut found = crate::redact::Redactions::default();
+    let mut clean = |text: &str| {
+        let (out, r) = crate::redact::scrub(text);
+        found.merge(r);
+        out
+    };
+    let out = HandoverInput {
+        work_done: clean(&input.work_done),
+        next_steps: clean(&input.next_steps),
+        open_questions: input.open_questions.as_deref().map(&mut clean),
+        files: input.files.iter().map(|f| clean(f)).collect(),
+    };
+    (out, found)
+}
+
 /// Save a handover for a project (not archived).
 pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option<&str>) -> Result<Handover> {
     check(input)?;
+    let (scrubbed, redacted) = scrub(input);
+    let input = &scrubbed;
     let data =
         serde_json::to_string(input).map_err(|e| Error::storage(format!("cannot encode handover: {e}")))?;
     let title = input.work_done.lines().next().unwrap_or_default().chars().take(120).collect::<String>();
@@ -138,9 +160,11 @@ pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option
         events::record(tx, project.id, &project.slug, "handover_saved", &json!({ "memory_id": id }), &stamp)?;
         Ok((id, project.slug))
     })?;
-    last(store, &project)?
+    let mut saved = last(store, &project)?
         .filter(|h| h.id == id)
-        .ok_or_else(|| Error::storage("the handover was saved but could not be read back"))
+        .ok_or_else(|| Error::storage("the handover was saved but could not be read back"))?;
+    saved.redacted = redacted.into_option();
+    Ok(saved)
 }
 
 /// The newest handover of a project.
@@ -165,6 +189,7 @@ pub fn last(store: &Store, slug: &str) -> Result<Option<Handover>> {
             written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
+            redacted: None,
         }))
     })
 }

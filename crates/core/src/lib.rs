@@ -15,6 +15,7 @@ pub mod model;
 pub mod paths;
 pub mod preamble;
 pub mod recommend;
+pub mod redact;
 pub mod registry;
 pub mod resolve;
 pub mod search;

@@ -31,6 +31,9 @@ pub struct Lock {
     pub created_at: String,
     /// Created, for people.
     pub created: String,
+    /// Secrets taken out before this was stored (only on the write that stored it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<crate::redact::Redactions>,
 }
 
 impl Lock {
@@ -44,6 +47,7 @@ impl Lock {
             written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
+            redacted: None,
         }
     }
 }
@@ -84,6 +88,8 @@ pub fn lock(
         return Err(Error::invalid("content", format!("content is longer than {MAX_CONTENT} characters")));
     }
     let tags = tags("tags", tag_in)?.join(" ");
+    let (content, redacted) = crate::redact::scrub(content);
+    let content = content.as_str();
     store.write(|tx| {
         let project = writable(tx, slug)?;
         let stamp = now();
@@ -99,7 +105,9 @@ pub fn lock(
         )?;
         let row = q::get(tx, project.id, &topic, Some(version))?
             .ok_or_else(|| Error::storage("the lock vanished"))?;
-        Ok(Lock::from_row(row, &project.slug))
+        let mut stored = Lock::from_row(row, &project.slug);
+        stored.redacted = redacted.clone().into_option();
+        Ok(stored)
     })
 }
 

@@ -96,6 +96,9 @@ pub struct Entry {
     pub created_at: String,
     /// Created, for people.
     pub created: String,
+    /// Secrets taken out before this was stored (only on the write that stored it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<crate::redact::Redactions>,
 }
 
 impl Entry {
@@ -118,6 +121,7 @@ impl Entry {
             written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
+            redacted: None,
         }
     }
 }
@@ -241,6 +245,7 @@ struct Prepared {
     title: String,
     content: String,
     tags: String,
+    redacted: crate::redact::Redactions,
 }
 
 fn prepare(new: &NewEntry) -> Result<Prepared> {
@@ -251,9 +256,17 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
             "kind must be decision, blocker, summary or note; use save_handover for handovers",
         ));
     }
-    let (content, title) = content_and_title(&new.content, new.title.as_deref())?;
+    // Secrets never reach the database: scrubbed first, so a title made from the content
+    // is made from the scrubbed text.
+    let (content, mut redacted) = crate::redact::scrub(&new.content);
+    let title = new.title.as_deref().map(|t| {
+        let (out, found) = crate::redact::scrub(t);
+        redacted.merge(found);
+        out
+    });
+    let (content, title) = content_and_title(&content, title.as_deref())?;
     let tags = tags("tags", &new.tags)?.join(" ");
-    Ok(Prepared { kind, title, content, tags })
+    Ok(Prepared { kind, title, content, tags, redacted })
 }
 
 fn insert(
@@ -288,7 +301,9 @@ pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>
         let id = insert(tx, &project, &entry, session, &stamp)?;
         added(tx, &project, &json!({ "id": id, "kind": entry.kind }), &stamp)?;
         let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
-        Ok(Entry::from_row(row, &project.slug))
+        let mut stored = Entry::from_row(row, &project.slug);
+        stored.redacted = entry.redacted.clone().into_option();
+        Ok(stored)
     })
 }
 
@@ -367,6 +382,10 @@ pub fn resolve_blocker(store: &Store, slug: &str, id: i64, resolution: Option<&s
             format!("resolution is longer than {MAX_CONTENT} characters"),
         ));
     }
+    let (resolution, redacted) = match resolution.map(crate::redact::scrub) {
+        Some((text, found)) => (Some(text), found),
+        None => (None, crate::redact::Redactions::default()),
+    };
     store.write(|tx| {
         let project = writable(tx, slug)?;
         let row = entry_of(tx, &project, id)?;
@@ -377,11 +396,13 @@ pub fn resolve_blocker(store: &Store, slug: &str, id: i64, resolution: Option<&s
             return Err(Error::conflict("id", format!("blocker {id} is already resolved")));
         }
         let stamp = now();
-        let data = json!({ "resolution": resolution.map(str::trim) }).to_string();
+        let data = json!({ "resolution": resolution.as_deref().map(str::trim) }).to_string();
         q::resolve(tx, id, &data, &stamp)?;
         events::record(tx, project.id, &project.slug, "blocker_resolved", &json!({ "id": id }), &stamp)?;
         let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
-        Ok(Entry::from_row(row, &project.slug))
+        let mut stored = Entry::from_row(row, &project.slug);
+        stored.redacted = redacted.clone().into_option();
+        Ok(stored)
     })
 }
 

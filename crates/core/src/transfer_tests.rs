@@ -90,3 +90,35 @@ fn refuses_non_empty_targets_and_foreign_folders() {
     std::fs::write(empty.path().join("project.md"), "<!-- mooring {not json} -->\n## x\n").unwrap();
     assert!(import(&store, empty.path()).unwrap_err().message.contains("marker JSON"));
 }
+
+#[test]
+fn an_imported_folder_carrying_secrets_is_stored_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = Store::open_in_memory().unwrap();
+    Registry::new(&a).create(NewProject { name: "Billing".into(), ..Default::default() }).unwrap();
+    let n = NewEntry { kind: "decision".into(), content: "Use Stripe".into(), ..Default::default() };
+    remember(&a, "billing", &n, None).unwrap();
+    lock(&a, "billing", "keys", "see vault", &[], None).unwrap();
+    let out = tmp.path().join("billing");
+    export(&a, "billing", &out).unwrap();
+    // Someone pastes secrets into the exported files before they are imported elsewhere.
+    let key = format!("{}{}", "sk_live_", "51H8sKdLkP3jQ9rT2vW4xY6zA8bC0dE");
+    let token = format!("{}{}", "ghp_", "aB3dE5fG7haB3dE5fG7haB3dE5fG7haB3dE5");
+    for (file, secret) in [("decisions.md", &key), ("locks.md", &token)] {
+        let path = out.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(
+            &path,
+            text.replace("Use Stripe", &format!("Use Stripe {secret}"))
+                .replace("see vault", &format!("see vault {secret}")),
+        )
+        .unwrap();
+    }
+    let b = Store::open_in_memory().unwrap();
+    import(&b, &out).unwrap();
+    let page = crate::memory::list(&b, "billing", &Default::default()).unwrap();
+    let all = serde_json::to_string(&page).unwrap()
+        + &serde_json::to_string(&crate::locks::recall(&b, "billing", "keys", None).unwrap()).unwrap();
+    assert!(!all.contains(&key) && !all.contains(&token), "{all}");
+    assert!(all.contains("[redacted:stripe-key]") && all.contains("[redacted:github-token]"), "{all}");
+}

@@ -163,18 +163,25 @@ impl<'a> Broker<'a> {
     }
 
     /// Record the person's answer (or cancel) from `surface`; returns the final response.
+    /// Secrets in the typed answer and the notes are redacted (the response says so).
     pub fn submit(&self, id: &str, sub: &Submission, surface: &str) -> Result<ChoiceResponse> {
         let i = self.get(id)?;
         if i.status != "pending" {
             return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
         }
-        let response = if sub.cancel {
+        // The person's free text is stored with the answer: no secret in it is kept.
+        let (sub, redacted) = scrub_notes(sub);
+        let sub = &sub;
+        let mut response = if sub.cancel {
             finish(&i, ActionStatus::Cancelled, Selection::default(), surface, "The person cancelled.".into())
         } else {
             let (status, selection) = normalize(&i.checked, sub)?;
             let summary = summarize(&i.checked, status, &selection);
             finish(&i, status, selection, surface, summary)
         };
+        if redacted.count > 0 {
+            response.warnings.push(redacted.message);
+        }
         let status = if sub.cancel { "cancelled" } else { "answered" };
         self.store_final(id, status, surface, &response)?;
         Ok(response)
@@ -246,6 +253,24 @@ impl<'a> Broker<'a> {
 }
 
 type Row = (String, String, Option<String>, String, String, Option<String>, String, String, Option<String>);
+
+/// The submission with secrets taken out of every free-text field.
+fn scrub_notes(sub: &Submission) -> (Submission, crate::redact::Redactions) {
+    let mut found = crate::redact::Redactions::default();
+    let mut clean = |text: &String| {
+        let (out, r) = crate::redact::scrub(text);
+        found.merge(r);
+        out
+    };
+    let out = Submission {
+        cancel: sub.cancel,
+        selected_ids: sub.selected_ids.clone(),
+        custom_input: sub.custom_input.as_ref().map(&mut clean),
+        option_annotations: sub.option_annotations.iter().map(|(k, v)| (k.clone(), clean(v))).collect(),
+        global_annotation: sub.global_annotation.as_ref().map(&mut clean),
+    };
+    (out, found)
+}
 
 fn decode(r: Row) -> Result<Interaction> {
     let (id, token, session_id, request, status, surface, created_at, deadline_at, response) = r;

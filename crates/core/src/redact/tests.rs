@@ -1,0 +1,135 @@
+//! Made-up, well-formed secrets of every kind are redacted; ordinary code, git hashes and
+//! UUIDs are left alone. The fake secrets are assembled at run time so this file itself
+//! never trips a secret scanner.
+
+use super::*;
+
+fn rep(s: &str, n: usize) -> String {
+    s.repeat(n)
+}
+
+/// (kind, text containing one secret, the secret).
+fn secrets() -> Vec<(&'static str, String, String)> {
+    let alnum36 = rep("aB3dE5fG7h", 4)[..36].to_owned();
+    let cases: Vec<(&str, String)> = vec![
+        ("aws-access-key-id", format!("{}{}", "AKIA", "QZ7R2XK4M6P5T3VW")),
+        ("github-token", format!("{}{}", "ghp_", alnum36)),
+        ("github-token", format!("{}{}", "gho_", alnum36)),
+        ("github-fine-grained-pat", format!("{}{}", "github_pat_", &rep("11AbCdEfGh", 9)[..82])),
+        ("gitlab-token", format!("{}{}", "glpat-", "x9Yz8Wv7Ut6Sr5Qp4On3")),
+        ("slack-token", format!("{}{}", "xoxb-", "123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx")),
+        (
+            "slack-webhook",
+            format!("https://hooks.slack.com/services/{}", "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"),
+        ),
+        ("stripe-key", format!("{}{}", "sk_live_", "51H8sKdLkP3jQ9rT2vW4xY6zA8bC0dE")),
+        ("anthropic-api-key", format!("{}{}", "sk-ant-api03-", rep("Ab1_Cd2-Ef3", 8))),
+        ("openai-api-key", format!("{}{}", "sk-proj-", rep("Zx9Yw8Vu7T", 5))),
+        ("openai-api-key", format!("sk-{}{}{}", "A1b2C3d4E5f6G7h8I9j0", "T3BlbkFJ", "K1l2M3n4O5p6Q7r8S9t0")),
+        ("google-api-key", format!("{}{}", "AIza", "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY")),
+        ("npm-token", format!("{}{}", "npm_", alnum36)),
+        ("pypi-token", format!("{}{}", "pypi-AgEIcHlwaS5vcmc", rep("CJDkYWQ4NWY2", 5))),
+        ("huggingface-token", format!("{}{}", "hf_", "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh")),
+        (
+            "sendgrid-api-key",
+            format!("SG.{}.{}", "ngeVfQFYQlKU0ufo8x5d1A", "TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"),
+        ),
+        (
+            "jwt",
+            format!(
+                "{}.{}.{}",
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9",
+                "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0",
+                "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+            ),
+        ),
+    ];
+    let mut out: Vec<(&str, String, String)> =
+        cases.into_iter().map(|(k, s)| (k, format!("We use {s} for the deploy."), s)).collect();
+    let pem_body = rep("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7", 3);
+    let pem =
+        format!("-----BEGIN RSA {}-----\n{pem_body}\n-----END RSA {}-----", "PRIVATE KEY", "PRIVATE KEY");
+    out.push(("private-key", format!("key:\n{pem}\nend"), pem));
+    out.push((
+        "bearer-token",
+        "curl -H 'Authorization: Bearer 9fQ2xL7mK4pR8vT3wZ6yB1nC5dH0jG' https://api".into(),
+        "9fQ2xL7mK4pR8vT3wZ6yB1nC5dH0jG".into(),
+    ));
+    out.push((
+        "url-credentials",
+        "DATABASE_URL=postgres://app:Xk9#mQ2vL7pR@db.internal:5432/app".into(),
+        "Xk9#mQ2vL7pR".into(),
+    ));
+    out.push(("secret-assignment", "export DB_PASSWORD=Tr0ub4dor&3xQ9".into(), "Tr0ub4dor&3xQ9".into()));
+    out.push((
+        "secret-assignment",
+        "client_secret: \"q8W2e4R6t8Y0u2I4o6P8\"".into(),
+        "q8W2e4R6t8Y0u2I4o6P8".into(),
+    ));
+    out.push((
+        "aws-secret-access-key",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+    ));
+    out
+}
+
+#[test]
+fn every_kind_of_secret_is_redacted_and_named() {
+    for (kind, text, secret) in secrets() {
+        let (out, found) = scrub(&text);
+        assert!(!out.contains(&secret), "{kind}: {out}");
+        assert!(out.contains("[redacted:"), "{kind}: {out}");
+        assert!(found.kinds.iter().any(|k| k == kind), "{kind}: found {:?} in {out}", found.kinds);
+        assert!(found.message.contains("secret"), "the agent is told: {}", found.message);
+    }
+}
+
+#[test]
+fn ordinary_code_hashes_and_uuids_are_untouched() {
+    let benign = [
+        "commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the lease renewal",
+        "request id 123e4567-e89b-12d3-a456-426614174000 timed out",
+        "let token = request.headers().get(\"authorization\");",
+        "password_hash = hash_password(pw)",
+        "API_KEY = os.environ[\"API_KEY\"]",
+        "token: ${{ secrets.GITHUB_TOKEN }}",
+        "def check_password(self, password: str) -> bool:",
+        "The secret to good leases is a short TTL; use etcd 3.5 with a 10s lease.",
+        "fn access_key_id(&self) -> &str { &self.access_key_id }",
+        "const SESSION_TOKEN_HEADER: &str = \"x-session-token\";",
+        "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "Use the bearer token from the vault; never paste it.",
+        "see https://example.com/docs and ssh://git@github.com/org/repo.git",
+        "pwd = os.getcwd()",
+        "secret_name = config.database.secret_ref",
+        "github_pat_ is the prefix of fine-grained tokens",
+    ];
+    for text in benign {
+        let (out, found) = scrub(text);
+        assert_eq!(out, text, "changed: {:?}", found.kinds);
+        assert_eq!(found.count, 0);
+        assert!(found.message.is_empty());
+    }
+}
+
+#[test]
+fn private_spans_are_never_stored() {
+    let (out, found) =
+        scrub("Keep <private>the staging password is hunter2</private> in mind. <PRIVATE>open");
+    assert!(!out.contains("hunter2") && !out.contains("open"), "{out}");
+    assert!(out.starts_with("Keep [private: not stored] in mind."), "{out}");
+    assert_eq!(found.kinds, ["private"]);
+    assert_eq!(found.count, 2);
+}
+
+#[test]
+fn several_secrets_in_one_text_are_all_counted() {
+    let all: Vec<String> = secrets().into_iter().map(|(_, t, _)| t).collect();
+    let text = all.join("\n");
+    let (out, found) = scrub(&text);
+    for (kind, _, secret) in secrets() {
+        assert!(!out.contains(&secret), "{kind} survived");
+    }
+    assert!(found.count >= secrets().len(), "{} < {}", found.count, secrets().len());
+}
