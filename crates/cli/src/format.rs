@@ -184,3 +184,34 @@ mod tests {
         assert_eq!(line.trim_end().chars().count(), WIDTH);
     }
 }
+
+/// Text from the database as it may reach a terminal: control characters (escape
+/// sequences that could rewrite the screen or the title) and bidi overrides (which
+/// reorder what is shown) become visible `\u{…}` escapes; newlines and tabs stay.
+pub fn safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| if bad(c) { format!("\\u{{{:x}}}", u32::from(c)) } else { c.to_string() })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod safe_tests {
+    use super::safe;
+
+    #[test]
+    fn escapes_and_bidi_overrides_are_shown_not_obeyed() {
+        assert_eq!(safe("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(safe("\u{1b}]0;pwned\u{7}x"), "\\u{1b}]0;pwned\\u{7}x");
+        assert_eq!(safe("a\u{202E}b"), "a\\u{202e}b");
+        assert_eq!(safe("\r\u{9b}"), "\\u{d}\\u{9b}");
+    }
+}

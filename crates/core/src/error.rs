@@ -62,8 +62,26 @@ impl Error {
     }
 
     fn new(code: ErrorCode, field: Option<&str>, message: impl Into<String>) -> Self {
-        Self { code, field: field.map(str::to_owned), message: message.into() }
+        // An error quotes its input at most in part: a 1 MB tag must not come back whole.
+        let message = excerpt(&message.into(), MAX_MESSAGE);
+        Self { code, field: field.map(|f| excerpt(f, MAX_FIELD)), message }
     }
+}
+
+/// Longest error message, in characters.
+pub const MAX_MESSAGE: usize = 400;
+/// Longest field name in an error, in characters.
+pub const MAX_FIELD: usize = 100;
+
+/// `text` if it has at most `max` characters, else its start and how much was cut.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return text.to_owned();
+    }
+    let keep = max.saturating_sub(30);
+    let head: String = text.chars().take(keep).collect();
+    format!("{head}… ({} characters cut)", total - keep)
 }
 
 impl From<rusqlite::Error> for Error {

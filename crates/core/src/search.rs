@@ -56,12 +56,15 @@ pub fn search(
     }
     let kind = kind.map(|k| Kind::parse("kind", k)).transpose()?;
     store.read(|c| {
+        // The words match title, content and tags only: the scope column is for filtering,
+        // and a word must not match every entry of the project it names.
+        let words = format!("{{title content tags}} : ({terms})");
         let fts = match project {
             Some(slug) => {
                 let p = find(c, "project", slug)?;
-                format!("scope:p{} AND ({terms})", p.id)
+                format!("scope:p{} AND {words}", p.id)
             }
-            None => terms.clone(),
+            None => words,
         };
         let hits = q::search(c, &fts, kind.map(Kind::as_str), limit)?;
         Ok(hits
@@ -81,5 +84,28 @@ mod tests {
         assert_eq!(fts_query("NOT \"x\" OR y*").unwrap(), "\"not\" \"x\" \"or\" \"y\"*");
         assert_eq!(fts_query("lead* raft-log").unwrap(), "\"lead\"* \"raft\" \"log\"");
         assert_eq!(fts_query("  ?? "), None);
+    }
+
+    #[test]
+    fn words_match_title_content_and_tags_never_the_scope() {
+        let store = Store::open_in_memory().unwrap();
+        let p = crate::Registry::new(&store)
+            .create(crate::NewProject { name: "Billing".into(), ..Default::default() })
+            .unwrap()
+            .project;
+        let entry = crate::memory::NewEntry {
+            kind: "decision".into(),
+            content: "Use Stripe for invoices".into(),
+            tags: vec!["payments".into()],
+            ..Default::default()
+        };
+        crate::memory::remember(&store, "billing", &entry, None).unwrap();
+        let scope = format!("p{}", p.id);
+        for (query, hits) in [(scope.as_str(), 0), ("stripe", 1), ("payments", 1), ("invoices", 1)] {
+            for project in [None, Some("billing")] {
+                let found = search(&store, query, project, None, 10).unwrap();
+                assert_eq!(found.len(), hits, "{query} in {project:?}");
+            }
+        }
     }
 }

@@ -34,12 +34,17 @@ pub fn router(
     let mut session_config = SessionConfig::default();
     session_config.keep_alive = Some(config.session_idle);
     let ending = state.clone();
-    let sessions = BoundedSessions::new(
+    let sessions = Arc::new(BoundedSessions::new(
         session_config,
         config.max_sessions,
         Box::new(move |id| ending.forget_session(id)),
         state.live_sessions.clone(),
-    );
+    ));
+    let front = crate::mcp_front::Front {
+        sessions: sessions.clone(),
+        store: state.store.clone(),
+        max_body: config.max_body_bytes,
+    };
     let mut mcp_config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(LOOPBACK_HOSTS)
         .with_allowed_origins([
@@ -53,16 +58,20 @@ pub fn router(
     mcp_config.session_store = Some(Arc::new(SqliteSessionStore::new(state.store.clone())));
     let gate = crate::access::Gate { own_uid: crate::peer::own_uid(), token: token.clone().into() };
     let factory_state = state.clone();
-    let mcp = StreamableHttpService::new(
-        move || Ok(MooringMcp::new(factory_state.clone())),
-        Arc::new(sessions),
-        mcp_config,
-    );
+    let mcp =
+        StreamableHttpService::new(move || Ok(MooringMcp::new(factory_state.clone())), sessions, mcp_config);
     Router::new()
         .route("/health", get(health).with_state(state.sealer.install_id()))
-        .nest_service("/mcp", mcp)
+        .nest_service(
+            "/mcp",
+            tower::ServiceBuilder::new()
+                .layer(middleware::from_fn_with_state(front, crate::mcp_front::check))
+                .service(mcp),
+        )
         .merge(crate::rest::router(state.clone(), token))
         .merge(crate::pages::router(state))
+        .fallback(|| async { crate::rest::ApiError::no_route() })
+        .method_not_allowed_fallback(|| async { crate::rest::ApiError::wrong_method() })
         .layer(tower_http::limit::RequestBodyLimitLayer::new(config.max_body_bytes))
         .layer(middleware::from_fn_with_state(port, guard))
         .layer(middleware::from_fn_with_state(gate, crate::access::guard))

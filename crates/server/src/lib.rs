@@ -10,6 +10,7 @@ pub mod http;
 pub mod listen;
 pub mod logging;
 pub mod mcp;
+pub mod mcp_front;
 pub mod pages;
 pub mod peer;
 pub mod picks;

@@ -11,6 +11,7 @@ use serde_json::json;
 
 use super::Ctx;
 use crate::cli::{ChoiceAction, ChoiceArgs};
+use crate::format::safe;
 use crate::output::{Failure, print_json};
 
 /// Dispatch `choice`.
@@ -95,7 +96,7 @@ fn list(ctx: &Ctx) -> Result<(), Failure> {
         println!("No questions are waiting.");
     } else {
         for i in &open {
-            println!("{}  {}  ({}s left)", i.id, i.checked.request.title, i.remaining(now));
+            println!("{}  {}  ({}s left)", i.id, safe(&i.checked.request.title), i.remaining(now));
         }
     }
     Ok(())
@@ -118,7 +119,7 @@ fn answer(ctx: &Ctx, id: &str, token: &str) -> Result<(), Failure> {
     if ctx.json {
         print_json(&response);
     } else {
-        println!("{}", response.selection.summary);
+        println!("{}", safe(&response.selection.summary));
     }
     Ok(())
 }
@@ -126,15 +127,16 @@ fn answer(ctx: &Ctx, id: &str, token: &str) -> Result<(), Failure> {
 fn ask(i: &Interaction, settings: &ChoiceSettings) -> Result<Submission, Failure> {
     let r = &i.checked.request;
     let term_err = |e: dialoguer::Error| Failure::from(Error::storage(format!("terminal input failed: {e}")));
-    println!("{}\n{}\n", r.title, r.prompt);
+    println!("{}\n{}\n", safe(&r.title), safe(&r.prompt));
     let items: Vec<String> = r
         .options
         .iter()
         .map(|o| {
             let rec = if o.recommended { "  (recommended)" } else { "" };
+            let label = safe(&o.label);
             match (&o.description, settings.show_descriptions) {
-                (Some(d), true) => format!("{}{rec} — {d}", o.label),
-                _ => format!("{}{rec}", o.label),
+                (Some(d), true) => format!("{label}{rec} — {}", safe(d)),
+                _ => format!("{label}{rec}"),
             }
         })
         .collect();

@@ -37,7 +37,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                     entry.kind.as_str(),
                     entry.id,
                     entry.project,
-                    entry.title
+                    format::safe(&entry.title)
                 );
             }
         }
@@ -47,7 +47,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
             if ctx.json {
                 print_json(&page);
             } else {
-                print!("{}", format::entries(&page.entries));
+                print!("{}", format::safe(&format::entries(&page.entries)));
             }
         }
         MemoryAction::Search { query, project, limit } => {
@@ -55,7 +55,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
             if ctx.json {
                 print_json(&json!({ "hits": hits }));
             } else {
-                print!("{}", format::hits(&hits));
+                print!("{}", format::safe(&format::hits(&hits)));
             }
         }
     }
@@ -96,7 +96,7 @@ pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
     if ctx.json {
         print_json(&p);
     } else {
-        print!("{}", p.text);
+        print!("{}", format::safe(&p.text));
     }
     Ok(())
 }

@@ -64,7 +64,7 @@ pub struct ChoiceOption {
 
 /// A question for the person.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ChoiceRequest {
     /// Short title.
     pub title: String,

@@ -107,7 +107,15 @@ pub async fn require_project(
     }
     // An explicit project is level 1: it decides, archived or not (reads of an archived
     // project are fine; writes are refused where they happen, with how to resume it).
-    if let Some(slug) = explicit.map(str::trim).filter(|s| !s.is_empty()) {
+    // An empty one is a mistake, not "use the session's": say so.
+    if explicit.is_some_and(|s| s.trim().is_empty()) {
+        return Err(mooring_core::Error::invalid(
+            "project",
+            "project is empty; give a project slug (list_projects shows them) or leave the field out \
+             to use this session's project",
+        ));
+    }
+    if let Some(slug) = explicit.map(str::trim) {
         return Ok(match Registry::new(&state.store).get(slug) {
             Ok(p) => {
                 mark_used(state, &p.slug);

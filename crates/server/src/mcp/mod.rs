@@ -170,7 +170,13 @@ impl ServerHandler for MooringMcp {
             "recall_context" => scoped!(params::RecallContext, tools_memory::recall),
             "project_context" => scoped!(params::ProjectContext, tools_memory::context),
             "provide_choice" => {
-                let p = args!(tools_choice::ProvideChoice);
+                let args = request.arguments.clone().unwrap_or_default();
+                let p = match tools_choice::ProvideChoice::parse(&args) {
+                    Ok(p) => p,
+                    Err((field, why)) => {
+                        return Ok(results::bad_arguments(&name, field.as_deref(), &why).into());
+                    }
+                };
                 let responses = request.input_responses.as_ref();
                 let request_state = request.request_state.as_deref();
                 let answer = tools_choice::run(state, &caller, &ctx, p, responses, request_state).await;

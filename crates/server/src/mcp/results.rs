@@ -31,6 +31,9 @@ pub fn bad_arguments(tool: &str, field: Option<&str>, detail: &str) -> CallToolR
 
 /// An error result with extra structured fields merged in.
 pub fn error_result(code: &str, message: &str, field: Option<&str>, extra: Option<Value>) -> CallToolResult {
+    let message = &mooring_core::error::excerpt(message, mooring_core::error::MAX_MESSAGE);
+    let field = field.map(|f| mooring_core::error::excerpt(f, mooring_core::error::MAX_FIELD));
+    let field = field.as_deref();
     let mut body = json!({ "error": { "code": code, "message": message, "field": field } });
     if let (Some(Value::Object(extra)), Some(obj)) = (extra, body.as_object_mut()) {
         obj.extend(extra);

@@ -40,6 +40,28 @@ pub struct ProvideChoice {
     pub session_id: Option<String>,
 }
 
+impl ProvideChoice {
+    /// Parse the arguments field by field. `#[serde(flatten)]` would accept a typo such as
+    /// `colour` and report a bad value by the value instead of by its field, so
+    /// `session_id` is taken out first and the rest must be exactly a question.
+    pub fn parse(args: &serde_json::Map<String, Value>) -> Result<Self, (Option<String>, String)> {
+        let mut rest = args.clone();
+        let session_id = match rest.remove("session_id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(_) => return Err((Some("session_id".into()), "must be a string".into())),
+        };
+        if session_id.is_some() && rest.is_empty() {
+            return Ok(Self { request: ChoiceRequest::default(), session_id });
+        }
+        let request = serde_path_to_error::deserialize(Value::Object(rest)).map_err(|e| {
+            let path = e.path().to_string();
+            ((path != ".").then_some(path), e.inner().to_string())
+        })?;
+        Ok(Self { request, session_id })
+    }
+}
+
 fn settings(state: &AppState) -> ChoiceSettings {
     state.data_dir.as_deref().and_then(|d| ChoiceSettings::load(d).ok()).unwrap_or_default()
 }

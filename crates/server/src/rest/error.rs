@@ -37,6 +37,16 @@ impl ApiError {
         Self { status: StatusCode::SERVICE_UNAVAILABLE, code: "BUSY", message: message.into(), field: None }
     }
 
+    /// The route exists, the method does not.
+    pub fn wrong_method() -> Self {
+        Self {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            code: "METHOD_NOT_ALLOWED",
+            message: "this route does not take that method; see docs/openapi.json".into(),
+            field: None,
+        }
+    }
+
     /// No such route.
     pub fn no_route() -> Self {
         Self {
@@ -78,7 +88,10 @@ impl From<QueryRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": { "code": self.code, "message": self.message, "field": self.field } });
+        use mooring_core::error::{MAX_FIELD, MAX_MESSAGE, excerpt};
+        let message = excerpt(&self.message, MAX_MESSAGE);
+        let field = self.field.as_deref().map(|f| excerpt(f, MAX_FIELD));
+        let body = json!({ "error": { "code": self.code, "message": message, "field": field } });
         let mut response = (self.status, axum::Json(body)).into_response();
         if self.status == StatusCode::UNAUTHORIZED {
             response

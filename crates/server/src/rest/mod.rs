@@ -64,6 +64,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/settings", get(settings::get).patch(settings::patch))
         .route("/desktop/show", axum::routing::post(show_desktop))
         .fallback(|| async { ApiError::no_route() })
+        .method_not_allowed_fallback(|| async { ApiError::wrong_method() })
         .layer(middleware::from_fn_with_state(api.clone(), require_token))
         .with_state(api);
     Router::new().nest("/api/v1", routes)
