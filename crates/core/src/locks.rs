@@ -70,6 +70,23 @@ pub fn topic(input: &str) -> Result<String> {
     Ok(t)
 }
 
+/// The rules for one version: a valid topic and content that is there and not too long.
+/// Returns the normalized topic.
+pub fn check_version(topic_in: &str, content: &str) -> Result<String> {
+    let topic = topic(topic_in)?;
+    let content = content.trim();
+    if !crate::validate::has_visible(content) {
+        return Err(Error::invalid("content", "content is empty; give the text to lock"));
+    }
+    if content.chars().count() > MAX_CONTENT {
+        return Err(Error::invalid("content", format!("content is longer than {MAX_CONTENT} characters")));
+    }
+    if content.contains('\0') {
+        return Err(Error::invalid("content", "content contains a NUL character; send plain text"));
+    }
+    Ok(topic)
+}
+
 /// Lock a new version of a topic.
 pub fn lock(
     store: &Store,
@@ -79,14 +96,8 @@ pub fn lock(
     tag_in: &[String],
     session: Option<&str>,
 ) -> Result<Lock> {
-    let topic = topic(topic_in)?;
+    let topic = check_version(topic_in, content)?;
     let content = content.trim();
-    if content.is_empty() {
-        return Err(Error::invalid("content", "content is empty; give the text to lock"));
-    }
-    if content.chars().count() > MAX_CONTENT {
-        return Err(Error::invalid("content", format!("content is longer than {MAX_CONTENT} characters")));
-    }
     let tags = tags("tags", tag_in)?.join(" ");
     let (content, redacted) = crate::redact::scrub(content);
     let content = content.as_str();

@@ -209,8 +209,14 @@ pub fn tags(field: &str, raw: &[String]) -> Result<Vec<String>> {
 /// Check content and derive the title.
 pub fn content_and_title(content: &str, title: Option<&str>) -> Result<(String, String)> {
     let content = content.trim();
-    if content.is_empty() {
-        return Err(Error::invalid("content", "content is empty; say what to remember"));
+    if !crate::validate::has_visible(content) {
+        return Err(Error::invalid(
+            "content",
+            "content is empty (or only invisible characters); say what to remember",
+        ));
+    }
+    if content.contains('\0') {
+        return Err(Error::invalid("content", "content contains a NUL character; send plain text"));
     }
     if content.chars().count() > MAX_CONTENT {
         return Err(Error::invalid(

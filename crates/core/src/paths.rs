@@ -40,6 +40,13 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
     } else {
         expand_tilde(field, trimmed)?
     };
+    // `file:///tmp/x%00b` decodes to a NUL: check what the path is, not how it was spelled.
+    if raw.as_os_str().as_encoded_bytes().contains(&0) {
+        return Err(Error::invalid(
+            field,
+            format!("{field} contains a NUL byte (after decoding); give a plain directory path"),
+        ));
+    }
     let absolute = if raw.is_absolute() {
         raw
     } else {
@@ -62,6 +69,30 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
         ));
     }
     Ok(NormalizedPath { path, exists })
+}
+
+/// A directory a project may claim as a code path: not `/` and not the home directory,
+/// which would make every session anywhere (or every editor started in `$HOME`) resolve
+/// to that project.
+pub fn check_claimable(field: &str, path: &Path) -> Result<()> {
+    if path == Path::new("/") {
+        return Err(Error::invalid(
+            field,
+            format!("{field} '/' would claim every directory; give the project's own directory"),
+        ));
+    }
+    let home = dirs::home_dir().map(|h| h.canonicalize().unwrap_or(h));
+    if home.is_some_and(|h| h == path) {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "{field} {} is your home directory, where editors start agent sessions; give the \
+                 project's own directory",
+                path.display()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Parse a `file://` URI into a path.

@@ -65,6 +65,8 @@ struct Block {
     meta: Value,
     title: String,
     body: String,
+    /// Line of the block's marker in its file (1-based), for errors.
+    line: usize,
 }
 
 fn block(meta: &impl Serialize, title: &str, body: &str) -> String {
@@ -73,19 +75,19 @@ fn block(meta: &impl Serialize, title: &str, body: &str) -> String {
 }
 
 fn parse_blocks(text: &str, file: &str) -> Result<Vec<Block>> {
-    let bad = |why: &str| Error::invalid("dir", format!("{file} is not a Mooring export: {why}"));
     let mut blocks = Vec::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).peekable();
+    while let Some((at, line)) = lines.next() {
+        let bad = |why: &str| Error::invalid("dir", format!("{file} line {at}: not a Mooring export: {why}"));
         let Some(rest) = line.strip_prefix(MARK) else { continue };
         let json = rest.strip_suffix(" -->").ok_or_else(|| bad("an unterminated marker"))?;
         let meta: Value = serde_json::from_str(json).map_err(|e| bad(&format!("bad marker JSON ({e})")))?;
         let title = lines
             .next()
-            .and_then(|l| l.strip_prefix("## "))
+            .and_then(|(_, l)| l.strip_prefix("## "))
             .ok_or_else(|| bad("a marker without a title"))?;
         let mut body = Vec::new();
-        while let Some(l) = lines.peek() {
+        while let Some((_, l)) = lines.peek() {
             if l.starts_with(MARK) {
                 break;
             }
@@ -93,7 +95,7 @@ fn parse_blocks(text: &str, file: &str) -> Result<Vec<Block>> {
             lines.next();
         }
         let body = body.join("\n").trim().to_owned();
-        blocks.push(Block { meta, title: title.to_owned(), body });
+        blocks.push(Block { meta, title: title.to_owned(), body, line: at });
     }
     Ok(blocks)
 }
@@ -167,13 +169,24 @@ pub fn export(store: &Store, slug: &str, dir: &Path) -> Result<Vec<String>> {
     Ok(files.into_iter().map(|(n, _)| n).collect())
 }
 
+/// Largest file an import reads.
+pub const MAX_IMPORT_FILE: u64 = 8 * 1024 * 1024;
+
 fn read(dir: &Path, file: &str) -> Result<String> {
-    std::fs::read_to_string(dir.join(file)).map_err(|e| {
-        Error::invalid(
+    let path = dir.join(file);
+    match crate::untrusted::read_text(&path, MAX_IMPORT_FILE) {
+        Ok(Some(text)) => Ok(text),
+        Ok(None) => Err(Error::invalid(
             "dir",
-            format!("cannot read {}: {e}; give a folder written by mooring export", dir.join(file).display()),
-        )
-    })
+            format!("{} is missing; give a folder written by mooring export", path.display()),
+        )),
+        Err(why) => Err(Error::invalid("dir", format!("cannot read {}: {why}", path.display()))),
+    }
+}
+
+/// `file line N: field: what is wrong`, keeping the field for the caller.
+fn at(file: &str, line: usize, e: Error) -> Error {
+    Error { message: format!("{file} line {line}: {}", e.message), ..e }
 }
 
 fn meta<T: for<'de> Deserialize<'de>>(v: Value, file: &str) -> Result<T> {
@@ -188,19 +201,42 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
         .into_iter()
         .next()
         .ok_or_else(|| Error::invalid("dir", "project.md holds no project"))?;
-    let pm: ProjectMeta = meta(head.meta, "project.md")?;
-    slugs::validate(&pm.slug)?;
+    let head_line = head.line;
+    let mut pm: ProjectMeta = meta(head.meta, "project.md")?;
+    // The same field rules as every other writer: a file is no more trusted than a client.
+    let project_rules = |pm: &mut ProjectMeta| -> Result<()> {
+        slugs::validate(&pm.slug)?;
+        pm.name = crate::validate::name(&pm.name)?;
+        pm.repo_url = match pm.repo_url.as_deref() {
+            Some(u) => crate::validate::repo_url(u)?,
+            None => None,
+        };
+        if let Some(n) = pm.notes_path.as_deref() {
+            pm.notes_path = Some(paths::normalize("notes_path", n, None)?.as_str().to_owned());
+        }
+        Ok(())
+    };
+    project_rules(&mut pm).map_err(|e| at("project.md", head_line, e))?;
     let description =
         head.body.split_once("### Description\n").map(|(_, d)| d.trim().to_owned()).unwrap_or_default();
+    let description =
+        crate::validate::description(&description).map_err(|e| at("project.md", head_line, e))?;
     let mut entries = Vec::new();
     for (_, file, _) in KIND_FILES {
         for b in parse_blocks(&read(dir, file)?, file)? {
-            entries.push((meta::<EntryMeta>(b.meta, file)?, b.title, b.body));
+            let m = meta::<EntryMeta>(b.meta, file)?;
+            let checked = crate::memory::Kind::parse("kind", &m.kind)
+                .and_then(|_| crate::memory::content_and_title(&b.body, Some(&b.title)))
+                .and_then(|ok| crate::memory::tags("tags", &m.tags).map(|_| ok));
+            let (body, title) = checked.map_err(|e| at(file, b.line, e))?;
+            entries.push((m, title, body));
         }
     }
     let mut lock_rows = Vec::new();
     for b in parse_blocks(&read(dir, "locks.md")?, "locks.md")? {
-        lock_rows.push((meta::<LockMeta>(b.meta, "locks.md")?, b.body));
+        let m = meta::<LockMeta>(b.meta, "locks.md")?;
+        crate::locks::check_version(&m.topic, &b.body).map_err(|e| at("locks.md", b.line, e))?;
+        lock_rows.push((m, b.body));
     }
     lock_rows.sort_by(|a, b| (&a.0.topic, a.0.version).cmp(&(&b.0.topic, b.0.version)));
     // A folder from elsewhere may carry secrets: they are redacted like any other write.
@@ -244,6 +280,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
         }
         for raw in &pm.code_paths {
             let n = paths::normalize("code_path", raw, None)?;
+            paths::check_claimable("code_path", &n.path)?;
             if let Some((_, owner)) = code_paths::owner(tx, n.as_str())? {
                 return Err(Error::conflict(
                     "code_path",

@@ -9,6 +9,18 @@ pub const MAX_DESCRIPTION: usize = 4000;
 /// Longest repository URL.
 pub const MAX_URL: usize = 2048;
 
+/// Characters that show nothing or reorder what is shown: zero-width ones and the
+/// bidirectional controls (an override can make `txt.exe` read as `exe.txt`).
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}')
+}
+
+/// Whether `text` has something a person can see.
+pub fn has_visible(text: &str) -> bool {
+    text.chars().any(|c| !c.is_whitespace() && !is_invisible(c))
+}
+
 /// A display name: trimmed, non-empty, one line, at most [`MAX_NAME`] characters.
 pub fn name(input: &str) -> Result<String> {
     let name = input.trim();
@@ -28,6 +40,18 @@ pub fn name(input: &str) -> Result<String> {
         return Err(Error::invalid(
             "name",
             "name contains a line break or control character; use one line of text",
+        ));
+    }
+    if name.chars().any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')) {
+        return Err(Error::invalid(
+            "name",
+            "name contains a bidirectional override, which changes how text reads; use plain text",
+        ));
+    }
+    if !has_visible(name) {
+        return Err(Error::invalid(
+            "name",
+            "name has no visible characters (only zero-width or control ones); give a real name",
         ));
     }
     Ok(name.to_owned())

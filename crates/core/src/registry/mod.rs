@@ -2,7 +2,7 @@
 //! and recorded as an event.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rusqlite::Connection;
 use serde::Serialize;
@@ -347,12 +347,7 @@ impl<'a> Registry<'a> {
         let mut out = Vec::new();
         for r in raw {
             let n = paths::normalize(field, r, self.base_dir.as_deref())?;
-            if n.path == Path::new("/") {
-                return Err(Error::invalid(
-                    field,
-                    format!("{field} '/' would claim every directory; give the project's own directory"),
-                ));
-            }
+            paths::check_claimable(field, &n.path)?;
             if seen.insert(n.path.clone()) {
                 out.push(n);
             }
