@@ -14,6 +14,8 @@ pub mod memory;
 pub mod model;
 pub mod paths;
 pub mod preamble;
+#[cfg(test)]
+mod proptests;
 pub mod recommend;
 pub mod redact;
 pub mod registry;

@@ -189,9 +189,18 @@ fn at(file: &str, line: usize, e: Error) -> Error {
     Error { message: format!("{file} line {line}: {}", e.message), ..e }
 }
 
-fn meta<T: for<'de> Deserialize<'de>>(v: Value, file: &str) -> Result<T> {
+fn meta<T: for<'de> Deserialize<'de>>(v: Value, file: &str, line: usize) -> Result<T> {
     serde_json::from_value(v)
-        .map_err(|e| Error::invalid("dir", format!("{file} has a marker Mooring cannot read: {e}")))
+        .map_err(|e| Error::invalid("dir", format!("{file} line {line}: a marker Mooring cannot read: {e}")))
+}
+
+/// Parse a memory file as an import does (for the property tests).
+#[cfg(test)]
+pub(crate) fn parse_for_tests(text: &str) -> Result<()> {
+    for b in parse_blocks(text, "decisions.md")? {
+        meta::<EntryMeta>(b.meta, "decisions.md", b.line)?;
+    }
+    Ok(())
 }
 
 /// Import a folder written by [`export`]; the slug must be free. Returns the slug.
@@ -202,7 +211,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
         .next()
         .ok_or_else(|| Error::invalid("dir", "project.md holds no project"))?;
     let head_line = head.line;
-    let mut pm: ProjectMeta = meta(head.meta, "project.md")?;
+    let mut pm: ProjectMeta = meta(head.meta, "project.md", head.line)?;
     // The same field rules as every other writer: a file is no more trusted than a client.
     let project_rules = |pm: &mut ProjectMeta| -> Result<()> {
         slugs::validate(&pm.slug)?;
@@ -224,7 +233,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
     let mut entries = Vec::new();
     for (_, file, _) in KIND_FILES {
         for b in parse_blocks(&read(dir, file)?, file)? {
-            let m = meta::<EntryMeta>(b.meta, file)?;
+            let m = meta::<EntryMeta>(b.meta, file, b.line)?;
             let checked = crate::memory::Kind::parse("kind", &m.kind)
                 .and_then(|_| crate::memory::content_and_title(&b.body, Some(&b.title)))
                 .and_then(|ok| crate::memory::tags("tags", &m.tags).map(|_| ok));
@@ -234,7 +243,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
     }
     let mut lock_rows = Vec::new();
     for b in parse_blocks(&read(dir, "locks.md")?, "locks.md")? {
-        let m = meta::<LockMeta>(b.meta, "locks.md")?;
+        let m = meta::<LockMeta>(b.meta, "locks.md", b.line)?;
         crate::locks::check_version(&m.topic, &b.body).map_err(|e| at("locks.md", b.line, e))?;
         lock_rows.push((m, b.body));
     }

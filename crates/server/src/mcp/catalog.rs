@@ -115,14 +115,16 @@ pub fn tools() -> Vec<Tool> {
         ),
         tool::<params::SetWorkspace, outputs::WorkspaceSet>(
             "set_workspace_id",
-            "Declare this session's workspace directory as a file:// URI. It must exist and lie \
-             within one of the roots the client declared.",
+            "Declare this session's workspace directory as a file:// URI. It must exist; when the \
+             client declared roots, it must lie within one of them.",
             SET,
         ),
         tool::<params::SaveHandover, outputs::HandoverSaved>(
             "save_handover",
             "Save a handover for the next session: what was done, the next steps, open questions \
-             and the files that matter. Uses the session's project unless `project` is given.",
+             and the files that matter. Uses the session's project unless `project` is given. \
+             Secrets in the text are stored as [redacted:<kind>] and <private>…</private> is not \
+             stored; the result says what was taken out.",
             WRITE,
         ),
         tool::<params::GetLastHandover, outputs::LastHandover>(
@@ -134,7 +136,9 @@ pub fn tools() -> Vec<Tool> {
         tool::<params::Remember, outputs::Scoped<outputs::EntryResult>>(
             "remember",
             "Record a decision, blocker, summary or note in the project's memory. Blockers stay open \
-             until resolve_blocker. Keep one fact per entry; the title defaults to the first line.",
+             until resolve_blocker. Keep one fact per entry; the title defaults to the first line. \
+             Secrets in the text are stored as [redacted:<kind>] and <private>…</private> is not \
+             stored; the result says what was taken out.",
             WRITE,
         ),
         tool::<params::ListMemory, outputs::Scoped<Page>>(
@@ -163,7 +167,8 @@ pub fn tools() -> Vec<Tool> {
         tool::<params::LockContext, outputs::Scoped<outputs::Locked>>(
             "lock_context",
             "Lock the agreed text of a topic (an API contract, a naming rule). Locking again adds \
-             a new version; earlier versions stay readable.",
+             a new version; earlier versions stay readable. Secrets in the text are stored as \
+             [redacted:<kind>].",
             WRITE,
         ),
         tool::<params::RecallContext, outputs::Scoped<outputs::Recalled>>(
