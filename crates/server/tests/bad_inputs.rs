@@ -110,3 +110,166 @@ async fn malformed_requests_get_json_rpc_errors_and_http_errors_carry_a_body() {
     assert_eq!(nowhere.status(), 404);
     assert_eq!(nowhere.json::<Value>().await.unwrap()["error"]["code"], "NOT_FOUND");
 }
+
+/// Values of the wrong type for a property of JSON-schema type `ty`.
+fn wrong_values(ty: &str) -> Vec<Value> {
+    match ty {
+        "string" => vec![json!(1), json!(true), json!([]), json!({}), json!(["a"])],
+        "integer" => vec![json!("1"), json!(1.5), json!(true), json!([]), json!({}), json!(-1e30)],
+        "number" => vec![json!("1"), json!(true), json!([]), json!({})],
+        "boolean" => vec![json!("yes"), json!(1), json!([]), json!({})],
+        "array" => vec![json!("a"), json!(1), json!({}), json!([{}]), json!([[1]])],
+        "object" => vec![json!("a"), json!(1), json!([])],
+        _ => vec![],
+    }
+}
+
+/// The JSON-schema type of a property (`["string", "null"]` counts as string).
+fn type_of(schema: &Value) -> Option<String> {
+    match &schema["type"] {
+        Value::String(t) => Some(t.clone()),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null").map(str::to_owned),
+        _ => schema["anyOf"].as_array().and_then(|alts| alts.iter().find_map(type_of)),
+    }
+}
+
+/// Every tool, every property, values of the wrong type (and an unknown field): each call is
+/// refused naming that property, on both protocol generations, and writes nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_property_of_every_tool_refuses_the_wrong_type_by_name() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let mut checked = 0;
+    for generation in [Gen::Legacy, Gen::Modern] {
+        let c = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let tools = c.list_all_tools().await.unwrap();
+        for tool in &tools {
+            let schema = serde_json::to_value(&tool.input_schema).unwrap();
+            let props = schema["properties"].as_object().cloned().unwrap_or_default();
+            let mut cases: Vec<(Value, String)> =
+                vec![(json!({ "zzz_not_a_field": 1 }), "zzz_not_a_field".into())];
+            for (name, prop) in &props {
+                let Some(ty) = type_of(prop) else { continue };
+                for bad in wrong_values(&ty) {
+                    cases.push((json!({ name.clone(): bad }), name.clone()));
+                }
+            }
+            for (args, field) in cases {
+                let before = counts(&srv);
+                let r = call(&c, &tool.name, args.clone()).await;
+                assert_eq!(r.is_error, Some(true), "{} {args}: accepted: {r:?}", tool.name);
+                let body = r.structured_content.clone().unwrap();
+                let named = body["error"]["field"].as_str().unwrap_or_default();
+                assert!(
+                    named == field
+                        || named.starts_with(&format!("{field}."))
+                        || named.starts_with(&format!("{field}[")),
+                    "{} {args}: field {named:?}, expected {field}: {body}",
+                    tool.name
+                );
+                assert_eq!(counts(&srv), before, "{} {args} wrote something", tool.name);
+                checked += 1;
+            }
+        }
+        c.cancel().await.unwrap();
+    }
+    eprintln!("{checked} bad-argument cases checked");
+    assert!(checked >= 300, "only {checked} cases");
+}
+
+/// Every field of every REST body, with values of the wrong type and an unknown field:
+/// 422 naming the field, nothing written; a body that is not JSON is 400, not JSON at all
+/// (wrong content type) 415.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_rest_body_field_refuses_the_wrong_type_by_name() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let token = std::fs::read_to_string(srv.dir.path().join("token")).unwrap().trim().to_owned();
+    let http = reqwest::Client::new();
+    let routes: [(&str, &str, &[(&str, &str)]); 4] = [
+        (
+            "POST",
+            "/api/v1/projects",
+            &[
+                ("name", "string"),
+                ("slug", "string"),
+                ("description", "string"),
+                ("code_paths", "array"),
+                ("repo_url", "string"),
+                ("notes_path", "string"),
+            ],
+        ),
+        (
+            "PATCH",
+            "/api/v1/projects/alpha",
+            &[
+                ("name", "string"),
+                ("description", "string"),
+                ("add_code_paths", "array"),
+                ("remove_code_paths", "array"),
+                ("notes_path", "string"),
+                ("repo_url", "string"),
+                ("status", "string"),
+            ],
+        ),
+        (
+            "POST",
+            "/api/v1/projects/alpha/memory",
+            &[("kind", "string"), ("title", "string"), ("content", "string"), ("tags", "array")],
+        ),
+        (
+            "PATCH",
+            "/api/v1/settings",
+            &[("settings", "object"), ("interaction", "object"), ("start_at_login", "boolean")],
+        ),
+    ];
+    let mut checked = 0;
+    for (method, path, fields) in routes {
+        let mut cases: Vec<(Value, String)> =
+            vec![(json!({ "zzz_not_a_field": 1 }), "zzz_not_a_field".into())];
+        for (field, ty) in fields {
+            for bad in wrong_values(ty) {
+                cases.push((json!({ *field: bad }), (*field).to_owned()));
+            }
+        }
+        for (body, field) in cases {
+            let before = counts(&srv);
+            let r = http
+                .request(method.parse().unwrap(), format!("{}{path}", srv.base()))
+                .bearer_auth(&token)
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status(), 422, "{method} {path} {body}");
+            let v: Value = r.json().await.unwrap();
+            let named = v["error"]["field"].as_str().unwrap_or_default();
+            assert!(
+                named == field
+                    || named.starts_with(&format!("{field}["))
+                    || named.starts_with(&format!("{field}.")),
+                "{method} {path} {body}: {v}"
+            );
+            assert_eq!(counts(&srv), before, "{method} {path} {body} wrote something");
+            checked += 1;
+        }
+        let r = http
+            .request(method.parse().unwrap(), format!("{}{path}", srv.base()))
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body("{not json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400, "{method} {path}");
+        let r = http
+            .request(method.parse().unwrap(), format!("{}{path}", srv.base()))
+            .bearer_auth(&token)
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 415, "{method} {path}");
+    }
+    eprintln!("{checked} REST bad-body cases checked");
+}

@@ -32,6 +32,16 @@ impl ApiError {
         }
     }
 
+    /// Any status, code, message and field.
+    pub fn with(status: StatusCode, code: &'static str, message: &str, field: Option<String>) -> Self {
+        Self { status, code, message: message.to_owned(), field }
+    }
+
+    /// The field this error names, if any.
+    pub fn field(&self) -> Option<&str> {
+        self.field.as_deref()
+    }
+
     /// A bound was reached; try again later.
     pub fn busy(message: impl Into<String>) -> Self {
         Self { status: StatusCode::SERVICE_UNAVAILABLE, code: "BUSY", message: message.into(), field: None }

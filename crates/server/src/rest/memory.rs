@@ -1,7 +1,7 @@
 //! `/api/v1/projects/{slug}/memory` and `/context`.
 
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mooring_core::memory::{self, Entry, ListQuery, NewEntry, Page};
@@ -47,9 +47,8 @@ pub struct AddBody {
 pub async fn add(
     State(api): State<Api>,
     Path(slug): Path<String>,
-    body: Result<Json<AddBody>, JsonRejection>,
+    super::body::Body(b): super::body::Body<AddBody>,
 ) -> ApiResult<(StatusCode, Json<Entry>)> {
-    let Json(b) = body?;
     let new = NewEntry { kind: b.kind, title: b.title, content: b.content, tags: b.tags };
     Ok((StatusCode::CREATED, Json(memory::remember(&api.state.store, &slug, &new, None)?)))
 }

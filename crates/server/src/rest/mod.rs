@@ -1,6 +1,7 @@
 //! The REST management API under `/api/v1`, guarded by the local token. Documented in
 //! `docs/openapi.json`; a test checks the two agree.
 
+mod body;
 mod error;
 mod memory;
 mod projects;

@@ -1,7 +1,7 @@
 //! `/api/v1/projects…`: list, create, show, edit, delete, archive, resume, events.
 
 use axum::Json;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mooring_core::memory::{self, Entry, ListQuery};
@@ -66,9 +66,8 @@ pub struct CreateBody {
 /// `POST /projects` → 201.
 pub async fn create(
     State(api): State<Api>,
-    body: Result<Json<CreateBody>, JsonRejection>,
+    super::body::Body(b): super::body::Body<CreateBody>,
 ) -> ApiResult<(StatusCode, Json<Changed>)> {
-    let Json(b) = body?;
     let changed = Registry::new(&api.state.store).create(NewProject {
         name: b.name,
         slug: b.slug,
@@ -119,9 +118,8 @@ pub struct EditBody {
 pub async fn edit(
     State(api): State<Api>,
     Path(slug): Path<String>,
-    body: Result<Json<EditBody>, JsonRejection>,
+    super::body::Body(b): super::body::Body<EditBody>,
 ) -> ApiResult<Json<Changed>> {
-    let Json(b) = body?;
     let status = b.status.as_deref().map(str::parse::<ProjectStatus>).transpose()?;
     let changed = Registry::new(&api.state.store).edit(
         &slug,

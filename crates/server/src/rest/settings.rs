@@ -3,7 +3,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::extract::rejection::JsonRejection;
 use mooring_core::choice::settings::ChoiceSettings;
 use mooring_core::lifecycle;
 use serde::Deserialize;
@@ -20,9 +19,18 @@ pub struct Patch {
     #[serde(default)]
     settings: Map<String, Value>,
     /// The whole interaction settings object.
+    #[serde(default, deserialize_with = "object")]
     interaction: Option<ChoiceSettings>,
     /// Start at login (desktop only).
     start_at_login: Option<bool>,
+}
+
+/// Only a JSON object: serde's derive would also take `[]` as a struct with every
+/// field defaulted, silently resetting the person's settings.
+fn object<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ChoiceSettings>, D::Error> {
+    use serde::de::Error as _;
+    let map = Option::<Map<String, Value>>::deserialize(d)?;
+    map.map(|m| serde_json::from_value(Value::Object(m)).map_err(D::Error::custom)).transpose()
 }
 
 /// `GET /settings`.
@@ -33,9 +41,9 @@ pub async fn get(State(api): State<Api>) -> Result<Json<Value>, ApiError> {
 /// `PATCH /settings` → the settings after the change.
 pub async fn patch(
     State(api): State<Api>,
-    body: Result<Json<Patch>, JsonRejection>,
+    super::body::Body(b): super::body::Body<Patch>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(p) = body?;
+    let p = b;
     let store = &api.state.store;
     let mut numbers = Vec::new();
     for (key, value) in &p.settings {
