@@ -177,6 +177,9 @@ async fn every_property_of_every_tool_refuses_the_wrong_type_by_name() {
     assert!(checked >= 300, "only {checked} cases");
 }
 
+/// A REST route and the fields of its body with their JSON types.
+type Route = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
 /// Every field of every REST body, with values of the wrong type and an unknown field:
 /// 422 naming the field, nothing written; a body that is not JSON is 400, not JSON at all
 /// (wrong content type) 415.
@@ -186,7 +189,7 @@ async fn every_rest_body_field_refuses_the_wrong_type_by_name() {
     srv.project("Alpha", &[]);
     let token = std::fs::read_to_string(srv.dir.path().join("token")).unwrap().trim().to_owned();
     let http = reqwest::Client::new();
-    let routes: [(&str, &str, &[(&str, &str)]); 4] = [
+    let routes: [Route; 4] = [
         (
             "POST",
             "/api/v1/projects",
