@@ -73,6 +73,13 @@ pub const MAX_MESSAGE: usize = 400;
 /// Longest field name in an error, in characters.
 pub const MAX_FIELD: usize = 100;
 
+/// The field serde names in "missing field `work_done`" or "unknown field `projcet`".
+pub fn field_in_serde_message(detail: &str) -> Option<String> {
+    let start = detail.find('`')? + 1;
+    let end = start + detail[start..].find('`')?;
+    Some(detail[start..end].to_owned())
+}
+
 /// `text` if it has at most `max` characters, else its start and how much was cut.
 pub fn excerpt(text: &str, max: usize) -> String {
     let total = text.chars().count();

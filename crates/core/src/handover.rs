@@ -110,16 +110,11 @@ fn markdown(input: &HandoverInput) -> String {
 /// Every field of a handover with its secrets taken out.
 fn scrub(input: &HandoverInput) -> (HandoverInput, crate::redact::Redactions) {
     let mut found = crate::redact::Redactions::default();
-    let mut clean = |text: &str| {
-        let (out, r) = crate::redact::scrub(text);
-        found.merge(r);
-        out
-    };
     let out = HandoverInput {
-        work_done: clean(&input.work_done),
-        next_steps: clean(&input.next_steps),
-        open_questions: input.open_questions.as_deref().map(&mut clean),
-        files: input.files.iter().map(|f| clean(f)).collect(),
+        work_done: found.clean(&input.work_done),
+        next_steps: found.clean(&input.next_steps),
+        open_questions: input.open_questions.as_deref().map(|t| found.clean(t)),
+        files: input.files.iter().map(|f| found.clean(f)).collect(),
     };
     (out, found)
 }

@@ -265,11 +265,7 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
     // Secrets never reach the database: scrubbed first, so a title made from the content
     // is made from the scrubbed text.
     let (content, mut redacted) = crate::redact::scrub(&new.content);
-    let title = new.title.as_deref().map(|t| {
-        let (out, found) = crate::redact::scrub(t);
-        redacted.merge(found);
-        out
-    });
+    let title = new.title.as_deref().map(|t| redacted.clean(t));
     let (content, title) = content_and_title(&content, title.as_deref())?;
     let tags = tags("tags", &new.tags)?.join(" ");
     Ok(Prepared { kind, title, content, tags, redacted })

@@ -250,19 +250,14 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
     lock_rows.sort_by(|a, b| (&a.0.topic, a.0.version).cmp(&(&b.0.topic, b.0.version)));
     // A folder from elsewhere may carry secrets: they are redacted like any other write.
     let mut redacted = crate::redact::Redactions::default();
-    let mut clean = |text: &str| {
-        let (out, r) = crate::redact::scrub(text);
-        redacted.merge(r);
-        out
-    };
     let entries: Vec<_> = entries
         .into_iter()
         .map(|(mut m, title, body)| {
-            m.data = m.data.take().and_then(|d| serde_json::from_str(&clean(&d.to_string())).ok());
-            (m, clean(&title), clean(&body))
+            m.data = m.data.take().and_then(|d| serde_json::from_str(&redacted.clean(&d.to_string())).ok());
+            (m, redacted.clean(&title), redacted.clean(&body))
         })
         .collect();
-    let lock_rows: Vec<_> = lock_rows.into_iter().map(|(m, body)| (m, clean(&body))).collect();
+    let lock_rows: Vec<_> = lock_rows.into_iter().map(|(m, body)| (m, redacted.clean(&body))).collect();
     if redacted.count > 0 {
         tracing::warn!("import: {}", redacted.message);
     }

@@ -419,8 +419,12 @@ async fn foreign_host_and_origin_are_refused() {
         .header("accept", "application/json, text/event-stream")
         .body(huge)
         .send()
-        .await
-        .unwrap();
-    assert_eq!(big.status(), 413);
+        .await;
+    // The server answers 413 from Content-Length and stops reading; whether the client sees
+    // that status or a closed connection first depends on how much of the body it had sent.
+    match big {
+        Ok(r) => assert_eq!(r.status(), 413),
+        Err(e) => assert!(e.is_request(), "expected a refusal, got {e}"),
+    }
     assert_eq!(post(None).await.unwrap().status(), 200, "the server is still up");
 }

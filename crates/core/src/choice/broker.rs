@@ -257,17 +257,12 @@ type Row = (String, String, Option<String>, String, String, Option<String>, Stri
 /// The submission with secrets taken out of every free-text field.
 fn scrub_notes(sub: &Submission) -> (Submission, crate::redact::Redactions) {
     let mut found = crate::redact::Redactions::default();
-    let mut clean = |text: &String| {
-        let (out, r) = crate::redact::scrub(text);
-        found.merge(r);
-        out
-    };
     let out = Submission {
         cancel: sub.cancel,
         selected_ids: sub.selected_ids.clone(),
-        custom_input: sub.custom_input.as_ref().map(&mut clean),
-        option_annotations: sub.option_annotations.iter().map(|(k, v)| (k.clone(), clean(v))).collect(),
-        global_annotation: sub.global_annotation.as_ref().map(&mut clean),
+        custom_input: sub.custom_input.as_deref().map(|t| found.clean(t)),
+        option_annotations: sub.option_annotations.iter().map(|(k, v)| (k.clone(), found.clean(v))).collect(),
+        global_annotation: sub.global_annotation.as_deref().map(|t| found.clean(t)),
     };
     (out, found)
 }

@@ -34,6 +34,13 @@ impl Redactions {
         self.message = message(&self.kinds, self.count);
     }
 
+    /// Scrub `text`, adding what was found here; returns the text to store.
+    pub fn clean(&mut self, text: &str) -> String {
+        let (out, found) = scrub(text);
+        self.merge(found);
+        out
+    }
+
     /// `None` when nothing was found.
     pub fn into_option(self) -> Option<Redactions> {
         (self.count > 0).then_some(self)

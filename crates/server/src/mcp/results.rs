@@ -21,7 +21,7 @@ pub fn fail(err: &Error) -> CallToolResult {
 
 /// Arguments that do not fit the tool's input schema.
 pub fn bad_arguments(tool: &str, field: Option<&str>, detail: &str) -> CallToolResult {
-    let field = field.map(str::to_owned).or_else(|| field_from_serde(detail));
+    let field = field.map(str::to_owned).or_else(|| mooring_core::error::field_in_serde_message(detail));
     let message = match &field {
         Some(f) => format!("invalid arguments for {tool}: {f}: {detail}; see the tool's input schema"),
         None => format!("invalid arguments for {tool}: {detail}; see the tool's input schema"),
@@ -45,13 +45,6 @@ pub fn error_result(code: &str, message: &str, field: Option<&str>, extra: Optio
 
 fn internal(message: &str) -> CallToolResult {
     error_result("INTERNAL", message, None, None)
-}
-
-/// serde says "missing field `work_done`" or "unknown field `projcet`": name the field.
-fn field_from_serde(detail: &str) -> Option<String> {
-    let start = detail.find('`')? + 1;
-    let end = start + detail[start..].find('`')?;
-    Some(detail[start..end].to_owned())
 }
 
 #[cfg(test)]

@@ -49,7 +49,8 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             );
         }
         let detail = inner.to_string();
-        let field = (path != ".").then_some(path).or_else(|| named_in(&detail));
+        let field =
+            (path != ".").then_some(path).or_else(|| mooring_core::error::field_in_serde_message(&detail));
         let message = match &field {
             Some(f) => format!("{f}: {detail}"),
             None => detail,
@@ -61,13 +62,6 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         ApiError::with(StatusCode::BAD_REQUEST, "BAD_BODY", &format!("the body is not JSON: {e}"), None)
     })?;
     Ok(value)
-}
-
-/// serde says "missing field `name`" or "unknown field `colour`".
-fn named_in(detail: &str) -> Option<String> {
-    let start = detail.find('`')? + 1;
-    let end = start + detail[start..].find('`')?;
-    Some(detail[start..end].to_owned())
 }
 
 #[cfg(test)]
