@@ -120,5 +120,5 @@ fn an_imported_folder_carrying_secrets_is_stored_redacted() {
     let all = serde_json::to_string(&page).unwrap()
         + &serde_json::to_string(&crate::locks::recall(&b, "billing", "keys", None).unwrap()).unwrap();
     assert!(!all.contains(&key) && !all.contains(&token), "{all}");
-    assert!(all.contains("[redacted:stripe-key]") && all.contains("[redacted:github-token]"), "{all}");
+    assert!(all.contains("[redacted:stripe-access-token]") && all.contains("[redacted:github-pat]"), "{all}");
 }

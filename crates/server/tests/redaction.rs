@@ -28,7 +28,7 @@ async fn pasted_secrets_are_redacted_everywhere_and_the_agent_is_told() {
         let e = &r["entry"];
         assert_eq!(
             e["content"],
-            "Deploy with key [redacted:aws-access-key-id] and token [redacted:github-token]"
+            "Deploy with key [redacted:aws-access-token] and token [redacted:github-pat]"
         );
         assert_eq!(e["redacted"]["count"], 2);
         assert!(e["redacted"]["message"].as_str().unwrap().contains("never kept"), "{r}");
@@ -40,8 +40,8 @@ async fn pasted_secrets_are_redacted_everywhere_and_the_agent_is_told() {
         )
         .await);
         let h = h.to_string();
-        assert!(h.contains("rotated [redacted:github-token]") && !h.contains(&github_token()), "{h}");
-        assert!(h.contains("\"kinds\":[\"github-token\"]"), "the agent is told: {h}");
+        assert!(h.contains("rotated [redacted:github-pat]") && !h.contains(&github_token()), "{h}");
+        assert!(h.contains("\"kinds\":[\"github-pat\"]"), "the agent is told: {h}");
 
         let l = ok(&call(
             &c,

@@ -3,12 +3,18 @@
 //! replaced by `[redacted:<kind>]`, and `<private>…</private>` spans are dropped whole;
 //! the caller tells the agent what was taken out and why.
 //!
-//! The rules live in `rules.toml` (gitleaks' rule shape). Each is tried only when one of
-//! its keywords occurs in the text, so ordinary text costs a few substring searches.
+//! The rules are gitleaks' (`gitleaks.json`, a maintained rule set; provenance and
+//! licence in `NOTICE`) plus a few of Mooring's own for free text (`rules.toml`). Each
+//! rule is tried only when one of its keywords occurs in the text: one automaton pass
+//! decides, so ordinary text costs little.
 
 use std::sync::LazyLock;
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use regex::Regex;
+use regex::bytes::{Regex as BytesRegex, RegexBuilder, RegexSet, RegexSetBuilder};
 use serde::{Deserialize, Serialize};
 
 /// What was taken out of a text before it was stored.
@@ -47,6 +53,8 @@ impl Redactions {
     }
 }
 
+/// Mooring's own rules (`rules.toml`, gitleaks' TOML shape): what gitleaks does not cover
+/// in free text (bearer tokens, passwords in URLs, `NAME=value` secrets in prose).
 #[derive(Debug, Deserialize)]
 struct RuleFile {
     rules: Vec<RuleDef>,
@@ -56,8 +64,6 @@ struct RuleFile {
 #[serde(rename_all = "camelCase")]
 struct RuleDef {
     id: String,
-    #[allow(dead_code)]
-    description: String,
     regex: String,
     keywords: Vec<String>,
     #[serde(default)]
@@ -65,33 +71,153 @@ struct RuleDef {
     entropy: Option<f64>,
 }
 
-struct Rule {
-    id: String,
-    regex: Regex,
-    keywords: Vec<String>,
-    group: usize,
-    entropy: Option<f64>,
+/// The gitleaks rule set (`gitleaks.json`, see `NOTICE`).
+#[derive(Debug, Deserialize)]
+struct GitleaksFile {
+    rules: Vec<GitleaksRule>,
 }
 
-static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    let file: RuleFile = toml::from_str(include_str!("rules.toml")).expect("rules.toml is valid");
-    file.rules
-        .into_iter()
-        .map(|r| Rule {
-            regex: Regex::new(&r.regex).unwrap_or_else(|e| panic!("rule {}: {e}", r.id)),
+#[derive(Debug, Deserialize)]
+struct GitleaksRule {
+    id: String,
+    pattern: String,
+    secret_group: Option<usize>,
+    keywords: Vec<String>,
+    min_entropy: Option<f64>,
+    /// Rules that only look at file paths do not apply to text.
+    path: Option<String>,
+    #[serde(default)]
+    allowlist: Vec<AllowDef>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AllowDef {
+    condition: Option<String>,
+    target: Option<String>,
+    #[serde(default)]
+    regexes: Vec<String>,
+    #[serde(default)]
+    paths: Vec<String>,
+    #[serde(default)]
+    stopwords: Vec<String>,
+}
+
+/// What part of a hit an allowlist looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    Secret,
+    Match,
+    Line,
+}
+
+/// A hit this matches is not a secret (a placeholder, a variable reference, a stopword).
+struct Allow {
+    target: Target,
+    all: bool,
+    regexes: Option<Arc<RegexSet>>,
+    stopwords: Vec<String>,
+}
+
+impl Allow {
+    fn allows(&self, secret: &str, whole: &str, line: &str) -> bool {
+        let text = match self.target {
+            Target::Secret => secret,
+            Target::Match => whole,
+            Target::Line => line,
+        };
+        let by_regex = self.regexes.as_ref().map(|r| r.is_match(text.as_bytes()));
+        let lower = secret.to_ascii_lowercase();
+        let by_word =
+            (!self.stopwords.is_empty()).then(|| self.stopwords.iter().any(|w| lower.contains(w.as_str())));
+        let checks = [by_regex, by_word];
+        let mut present = checks.iter().flatten().peekable();
+        if present.peek().is_none() {
+            return false;
+        }
+        if self.all { present.all(|b| *b) } else { present.any(|b| *b) }
+    }
+}
+
+struct Rule {
+    id: String,
+    /// Secrets are ASCII: patterns run over bytes with ASCII classes, which is what keeps a
+    /// few hundred of them cheap to build and to run (Unicode `\w` and `(?i)` are not).
+    regex: BytesRegex,
+    keywords: Vec<String>,
+    /// The capture group that is the secret; `None`: the first group, else the whole match.
+    group: Option<usize>,
+    entropy: Option<f64>,
+    allow: Vec<Allow>,
+}
+
+/// Every rule, compiled once; `(rules, how many gitleaks rules Rust's regex refused)`.
+static RULES: LazyLock<(Vec<Rule>, usize)> = LazyLock::new(|| {
+    let mut rules = Vec::new();
+    let mut refused = 0;
+    let gitleaks: GitleaksFile =
+        serde_json::from_str(include_str!("gitleaks.json")).expect("gitleaks.json is valid");
+    // The same allowlist is repeated under many rules: compile each distinct one once.
+    let mut sets: HashMap<Vec<String>, Option<Arc<RegexSet>>> = HashMap::new();
+    for r in gitleaks.rules.into_iter().filter(|r| r.path.is_none() && !r.pattern.is_empty()) {
+        let Ok(regex) = ascii(&r.pattern) else {
+            refused += 1;
+            continue;
+        };
+        let allow = r
+            .allowlist
+            .into_iter()
+            .filter(|a| a.paths.is_empty())
+            .map(|a| Allow {
+                target: match a.target.as_deref() {
+                    Some("match") => Target::Match,
+                    Some("line") => Target::Line,
+                    _ => Target::Secret,
+                },
+                all: a.condition.as_deref() == Some("and"),
+                regexes: (!a.regexes.is_empty())
+                    .then(|| {
+                        sets.entry(a.regexes.clone())
+                            .or_insert_with(|| {
+                                RegexSetBuilder::new(&a.regexes).unicode(false).build().ok().map(Arc::new)
+                            })
+                            .clone()
+                    })
+                    .flatten(),
+                stopwords: a.stopwords.iter().map(|w| w.to_ascii_lowercase()).collect(),
+            })
+            .collect();
+        rules.push(Rule {
+            id: r.id,
+            regex,
+            keywords: r.keywords.iter().map(|k| k.to_ascii_lowercase()).collect(),
+            group: r.secret_group.filter(|g| *g > 0),
+            entropy: r.min_entropy.filter(|e| *e > 0.0),
+            allow,
+        });
+    }
+    let own: RuleFile = toml::from_str(include_str!("rules.toml")).expect("rules.toml is valid");
+    for r in own.rules {
+        rules.push(Rule {
+            regex: ascii(&r.regex).unwrap_or_else(|e| panic!("rule {}: {e}", r.id)),
             id: r.id,
             keywords: r.keywords,
-            group: r.secret_group,
+            group: Some(r.secret_group).filter(|g| *g > 0),
             entropy: r.entropy,
-        })
-        .collect()
+            allow: Vec::new(),
+        });
+    }
+    (rules, refused)
 });
+
+fn ascii(pattern: &str) -> Result<BytesRegex, regex::Error> {
+    RegexBuilder::new(pattern).unicode(false).size_limit(1 << 24).build()
+}
 
 /// Every rule's keywords in one automaton: one pass over the text says which rules to try.
 static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::new(|| {
     let mut words = Vec::new();
     let mut owner = Vec::new();
-    for (i, rule) in RULES.iter().enumerate() {
+    for (i, rule) in RULES.0.iter().enumerate() {
         for k in &rule.keywords {
             words.push(k.clone());
             owner.push(i);
@@ -103,6 +229,11 @@ static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::n
         .expect("keywords build an automaton");
     (ac, owner)
 });
+
+/// How many rules are in force, and how many of gitleaks' Rust's regex could not take.
+pub fn rule_counts() -> (usize, usize) {
+    (RULES.0.len(), RULES.1)
+}
 
 static PRIVATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?is)<private>.*?(?:</private>|\z)").expect("valid pattern"));
@@ -128,18 +259,32 @@ pub fn scrub(text: &str) -> (String, Redactions) {
         found.count += n;
     }
     let (keywords, owner) = &*KEYWORDS;
-    let mut wanted = vec![false; RULES.len()];
+    let rules = &RULES.0;
+    let mut wanted = vec![false; rules.len()];
     for m in keywords.find_overlapping_iter(&out) {
         wanted[owner[m.pattern().as_usize()]] = true;
     }
     let mut spans: Vec<(usize, usize, &str)> = Vec::new();
-    for (rule, _) in RULES.iter().zip(&wanted).filter(|(_, w)| **w) {
-        for caps in rule.regex.captures_iter(&out) {
-            let Some(m) = caps.get(rule.group) else { continue };
-            if !plausible(&rule.id, m.as_str()) || rule.entropy.is_some_and(|min| entropy(m.as_str()) < min) {
+    for (rule, _) in rules.iter().zip(&wanted).filter(|(_, w)| **w) {
+        for caps in rule.regex.captures_iter(out.as_bytes()) {
+            let Some(whole) = caps.get(0) else { continue };
+            let group = match rule.group {
+                Some(g) => caps.get(g),
+                None => caps.iter().skip(1).flatten().next().or(Some(whole)),
+            };
+            let Some(m) = group else { continue };
+            // Byte classes can stop inside a character: widen to whole characters.
+            let (start, end) = (floor_char(&out, m.start()), ceil_char(&out, m.end()));
+            let (w0, w1) = (floor_char(&out, whole.start()), ceil_char(&out, whole.end()));
+            let secret = &out[start..end];
+            if secret.is_empty()
+                || !plausible(&rule.id, secret)
+                || rule.entropy.is_some_and(|min| entropy(secret) < min)
+                || rule.allow.iter().any(|a| a.allows(secret, &out[w0..w1], line_of(&out, w0)))
+            {
                 continue;
             }
-            spans.push((m.start(), m.end(), rule.id.as_str()));
+            spans.push((start, end, rule.id.as_str()));
         }
     }
     if spans.is_empty() {
@@ -166,6 +311,27 @@ pub fn scrub(text: &str) -> (String, Redactions) {
     (out, found)
 }
 
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// The line of `text` around byte `at`.
+fn line_of(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    &text[start..end]
+}
+
 /// Whether a `<private>` tag (any case) may be in the text.
 fn memchr_private(text: &str) -> bool {
     text.as_bytes().windows(9).any(|w| w.eq_ignore_ascii_case(b"<private>"))
@@ -174,7 +340,7 @@ fn memchr_private(text: &str) -> bool {
 /// A generic "name = value" hit must look like a secret, not code: no identifier path,
 /// no reference to an environment variable, no git hash or UUID.
 fn plausible(rule: &str, value: &str) -> bool {
-    if rule != "secret-assignment" {
+    if rule != "secret-assignment" && rule != "generic-api-key" {
         return true;
     }
     let reference = value.starts_with('$')
