@@ -41,6 +41,25 @@ async fn bad_tool_arguments_name_their_field_and_write_nothing() {
         ("provide_choice", with(question(), "options", json!("a,b")), "options"),
         ("provide_choice", with(question(), "session_id", json!(5)), "session_id"),
         ("provide_choice", json!({ "session_id": "c-1", "title": 3 }), "title"),
+        (
+            "provide_choice",
+            with(
+                question(),
+                "options",
+                json!(
+                    (0..51)
+                        .map(|i| json!({ "id": format!("o{i}"), "label": "x", "recommended": i == 0 }))
+                        .collect::<Vec<_>>()
+                ),
+            ),
+            "options",
+        ),
+        (
+            "provide_choice",
+            with(with(question(), "selection_mode", json!("hybrid")), "placeholder", json!("p".repeat(600))),
+            "placeholder",
+        ),
+        ("provide_choice", with(question(), "title", json!("t".repeat(300))), "title"),
         ("remember", json!({ "project": "", "kind": "decision", "content": "x" }), "project"),
         (
             "remember",

@@ -14,6 +14,8 @@ pub const MIN_TIMEOUT: u32 = 10;
 pub const MAX_TIMEOUT: u32 = 86_400;
 /// Default timeout.
 pub const DEFAULT_TIMEOUT: u32 = 300;
+/// Most options one question offers.
+pub const MAX_OPTIONS: usize = 50;
 
 /// How the person answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -230,8 +232,31 @@ pub fn check(request: ChoiceRequest) -> Result<Checked> {
     if request.single_submit_mode && mode != Single {
         return Err(Error::invalid("single_submit_mode", "single_submit_mode only applies to single mode"));
     }
+    if request.options.len() > MAX_OPTIONS {
+        return Err(Error::invalid(
+            "options",
+            format!(
+                "{} options are too many to choose from; offer at most {MAX_OPTIONS}",
+                request.options.len()
+            ),
+        ));
+    }
+    if let Some(p) = &request.placeholder
+        && p.chars().count() > 500
+    {
+        return Err(Error::invalid("placeholder", "placeholder is longer than 500 characters; shorten it"));
+    }
     let mut ids = HashSet::new();
     for o in &request.options {
+        if o.description.as_ref().is_some_and(|d| d.chars().count() > 2_000) {
+            return Err(Error::invalid(
+                "options",
+                format!(
+                    "option '{}' has a description longer than 2000 characters",
+                    o.id.chars().take(64).collect::<String>()
+                ),
+            ));
+        }
         let id_ok = !o.id.trim().is_empty() && o.id.len() <= 64 && !o.id.chars().any(char::is_whitespace);
         if !id_ok {
             return Err(Error::invalid(
