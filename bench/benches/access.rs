@@ -67,5 +67,15 @@ fn secret_scan(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, owner_lookup, sealing, scrubbing, secret_scan);
+fn marker_walk(c: &mut Criterion) {
+    // A session's directory 8 levels deep with no marker anywhere above: the common case.
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().canonicalize().unwrap().join("a/b/c/d/e/f/g/h");
+    std::fs::create_dir_all(&deep).unwrap();
+    c.bench_function("markers/nearest, none above, 8+ levels", |b| {
+        b.iter(|| black_box(mooring_core::markers::nearest(black_box(&deep)).unwrap()))
+    });
+}
+
+criterion_group!(benches, owner_lookup, sealing, scrubbing, secret_scan, marker_walk);
 criterion_main!(benches);

@@ -84,7 +84,7 @@ fn a_hostile_import_folder_is_refused_with_file_line_and_field() {
             "code path /",
             Box::new(|d| edit_project(d, |v| v["code_paths"] = serde_json::json!(["/"]))),
             "code_path",
-            "/",
+            "claim every directory",
         ),
         (
             "code path = home",

@@ -51,7 +51,8 @@ pub fn is_strong_id(id: &str) -> bool {
 }
 
 /// Byte strings equal, in time independent of where they differ (for secrets).
-pub fn same(a: &[u8], b: &[u8]) -> bool {
+pub fn same(a: impl AsRef<[u8]>, b: impl AsRef<[u8]>) -> bool {
+    let (a, b) = (a.as_ref(), b.as_ref());
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

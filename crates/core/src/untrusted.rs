@@ -41,6 +41,15 @@ impl std::fmt::Display for Ignored {
 /// The text of `path` if it is a regular file of at most `cap` bytes; `Ok(None)` if
 /// there is nothing at `path`.
 pub fn read_text(path: &Path, cap: u64) -> Result<Option<String>, Ignored> {
+    // Most lookups find nothing (a marker is looked for in every ancestor): answer those
+    // and the obvious refusals from a stat, without a thread. What is opened is still
+    // checked again on the opened file below.
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Ok(meta) if !meta.is_file() => return Err(Ignored::NotRegular),
+        Ok(meta) if meta.len() > cap => return Err(Ignored::TooLarge(cap)),
+        _ => {}
+    }
     let owned = path.to_path_buf();
     let (tx, rx) = std::sync::mpsc::channel();
     // The read runs on its own thread so that a mount that never answers costs this

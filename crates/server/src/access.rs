@@ -60,7 +60,7 @@ pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Re
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|t| crate::token::matches(&gate.token, t.trim()));
+        .is_some_and(|t| mooring_core::secret::same(&*gate.token, t.trim()));
     match decide(peer, gate.own_uid, needs_proof, has_token) {
         Access::Allowed => next.run(request).await,
         Access::OtherUser => refuse(

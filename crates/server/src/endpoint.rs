@@ -39,8 +39,15 @@ pub async fn running_in(data_dir: &Path) -> Option<Endpoint> {
 /// Whether the Mooring at `base` serves the install in `data_dir` (not another data
 /// directory's, not another user's, not another program).
 pub async fn serves(base: &str, data_dir: &Path) -> bool {
-    let Some(ours) = crate::sealed::install_id(data_dir) else { return false };
-    install_at(base).await.is_some_and(|theirs| crate::token::matches(&ours, &theirs))
+    match crate::sealed::install_id(data_dir) {
+        Some(ours) => serves_install(base, &ours).await,
+        None => false,
+    }
+}
+
+/// Whether the Mooring at `base` serves the install whose id is `ours`.
+pub async fn serves_install(base: &str, ours: &str) -> bool {
+    install_at(base).await.is_some_and(|theirs| mooring_core::secret::same(ours, &theirs))
 }
 
 /// Write the file atomically, readable only by the user.

@@ -63,7 +63,7 @@ impl Picks {
     pub fn get(&self, id: &str, token: &str) -> Result<PickInfo, Error> {
         self.lock()
             .get(id)
-            .filter(|(i, _)| mooring_core::choice::same(&i.token, token))
+            .filter(|(i, _)| mooring_core::secret::same(&i.token, token))
             .map(|(i, _)| i.clone())
             .ok_or_else(|| {
                 Error::not_found(

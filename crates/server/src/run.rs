@@ -87,6 +87,11 @@ pub async fn start_with_store(
     store: Arc<Store>,
     surfaces: Arc<dyn Surfaces>,
 ) -> Result<RunningServer, StartError> {
+    // The install secret first: it names this data directory's server (in /health) and
+    // tells whether a server already on the port is ours.
+    let sealer = crate::sealed::Sealer::load_or_create(&config.data_dir).map_err(|e| {
+        StartError::Other(format!("cannot create the install secret in {}: {e}", config.data_dir.display()))
+    })?;
     let addr = SocketAddr::new(config.host, config.port);
     let mut moved = None;
     let listener = match tokio::net::TcpListener::bind(addr).await {
@@ -95,7 +100,7 @@ pub async fn start_with_store(
             let base = format!("http://{addr}");
             // Adopt only a server of this data directory; anything else on the port (another
             // data directory's Mooring, another user's, another program) is not ours to use.
-            if endpoint::serves(&base, &config.data_dir).await {
+            if endpoint::serves_install(&base, &sealer.install_id()).await {
                 return Err(StartError::AlreadyRunning { url: format!("{base}/mcp") });
             }
             if !config.any_port_if_taken {
@@ -118,9 +123,7 @@ pub async fn start_with_store(
         state.conformance_fixtures = config.conformance_fixtures;
     }
     state.data_dir = Some(config.data_dir.clone());
-    state.sealer = crate::sealed::Sealer::load_or_create(&config.data_dir).map_err(|e| {
-        StartError::Other(format!("cannot create the install secret in {}: {e}", config.data_dir.display()))
-    })?;
+    state.sealer = sealer;
     state.base_url = Some(format!("http://{addr}"));
     let state = Arc::new(state);
     let token = crate::token::load_or_create(&config.data_dir).map_err(|e| {

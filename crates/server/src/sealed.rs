@@ -175,7 +175,7 @@ impl Sealer {
         };
         let (id, mac) = handle.rsplit_once('.').ok_or_else(refuse)?;
         let expected = self.mac(&["handle", id, identity.unwrap_or("")]);
-        if mooring_core::secret::same(&expected.as_bytes()[..22], mac.as_bytes()) {
+        if mooring_core::secret::same(&expected.as_bytes()[..22], mac) {
             Ok(id.to_owned())
         } else {
             Err(refuse())
@@ -199,7 +199,7 @@ impl Sealer {
 
     fn verify(&self, parts: &[&str], given: &str) -> bool {
         let Ok(given) = URL_SAFE_NO_PAD.decode(given) else { return false };
-        mooring_core::secret::same(&self.raw_mac(parts), &given)
+        mooring_core::secret::same(self.raw_mac(parts), given)
     }
 }
 

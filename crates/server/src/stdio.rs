@@ -38,8 +38,7 @@ pub fn new_session_id() -> String {
 
 /// The hub's MCP URL if one is running for this data directory.
 pub async fn find_hub(data_dir: &Path) -> Option<String> {
-    let ep = endpoint::read(data_dir)?;
-    endpoint::serves(ep.url.trim_end_matches("/mcp"), data_dir).await.then_some(ep.url)
+    endpoint::running_in(data_dir).await.map(|ep| ep.url)
 }
 
 /// Headers that carry the hints to the hub, each at its own level of the order.

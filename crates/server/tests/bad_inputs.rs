@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Gen, TestClient, TestServer, call, connect};
+use common::{Gen, TestClient, TestServer, call, connect, initialize_body, raw_post};
 use serde_json::{Value, json};
 
 fn counts(srv: &TestServer) -> (i64, i64, i64, i64) {
@@ -97,13 +97,7 @@ async fn bad_tool_arguments_name_their_field_and_write_nothing() {
 async fn malformed_requests_get_json_rpc_errors_and_http_errors_carry_a_body() {
     let srv = TestServer::start().await;
     let http = reqwest::Client::new();
-    let post = |body: &'static str| {
-        http.post(&srv.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(body)
-            .send()
-    };
+    let post = |body: &str| raw_post(&http, &srv.url, body.to_owned()).send();
     let r = post("not json").await.unwrap();
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["error"]["code"], -32700);
@@ -114,8 +108,7 @@ async fn malformed_requests_get_json_rpc_errors_and_http_errors_carry_a_body() {
 
     let gone = http.delete(&srv.url).header("mcp-session-id", "mcs_0000").send().await.unwrap();
     assert_eq!(gone.status(), 404);
-    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
-    let r = post(init).await.unwrap();
+    let r = post(&initialize_body("c")).await.unwrap();
     let id = r.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
     let ended = http.delete(&srv.url).header("mcp-session-id", &id).send().await.unwrap();
     assert!(ended.status().is_success(), "{}", ended.status());

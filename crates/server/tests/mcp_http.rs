@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Gen, TestClient, TestServer, call, connect, err, ok};
+use common::{Gen, TestClient, TestServer, call, connect, err, initialize_body, ok, raw_post};
 use serde_json::json;
 
 const GENS: [Gen; 2] = [Gen::Legacy, Gen::Modern];
@@ -369,13 +369,9 @@ async fn a_session_keeps_its_project_across_a_server_restart() {
 async fn foreign_host_and_origin_are_refused() {
     let srv = TestServer::start().await;
     let http = reqwest::Client::new();
-    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});
+    let init = initialize_body("raw");
     let post = |extra: Option<(&'static str, &'static str)>| {
-        let mut req = http
-            .post(&srv.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(init.to_string());
+        let mut req = raw_post(&http, &srv.url, init.clone());
         if let Some((k, v)) = extra {
             req = req.header(k, v);
         }
@@ -387,39 +383,19 @@ async fn foreign_host_and_origin_are_refused() {
     // Another local dev server's page is not ours: only this server's own origin passes.
     assert_eq!(post(Some(("origin", "http://localhost:3000"))).await.unwrap().status(), 403);
     let own = srv.base();
-    let own_origin = http
-        .post(&srv.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("origin", own.as_str())
-        .body(init.to_string())
-        .send()
-        .await
-        .unwrap();
+    let own_origin =
+        raw_post(&http, &srv.url, init.clone()).header("origin", own.as_str()).send().await.unwrap();
     assert_eq!(own_origin.status(), 200);
     let health =
         http.get(format!("{}/health", srv.base())).header("host", "evil.example").send().await.unwrap();
     assert_eq!(health.status(), 403);
     // Malformed JSON is a clear client error, not a crash.
-    let bad = http
-        .post(&srv.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body("{not json")
-        .send()
-        .await
-        .unwrap();
+    let bad = raw_post(&http, &srv.url, "{not json").send().await.unwrap();
     assert!(bad.status().is_client_error(), "{}", bad.status());
     // A body over the limit is refused.
     // Just over the 1 MiB limit, so the whole body is in flight when the server answers.
     let huge = "x".repeat(1024 * 1024 + 16 * 1024);
-    let big = http
-        .post(&srv.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(huge)
-        .send()
-        .await;
+    let big = raw_post(&http, &srv.url, huge).send().await;
     // The server answers 413 from Content-Length and stops reading; whether the client sees
     // that status or a closed connection first depends on how much of the body it had sent.
     match big {
@@ -428,13 +404,6 @@ async fn foreign_host_and_origin_are_refused() {
     }
     // A fresh client: the refused request's connection is closed by the server, and a
     // pooled client may try to reuse it.
-    let fresh = reqwest::Client::new()
-        .post(&srv.url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .body(init.to_string())
-        .send()
-        .await
-        .unwrap();
+    let fresh = raw_post(&reqwest::Client::new(), &srv.url, init.clone()).send().await.unwrap();
     assert_eq!(fresh.status(), 200, "the server is still up");
 }

@@ -9,7 +9,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Gen, TestClient, TestServer, call, connect, ok};
+use common::{Gen, TestClient, TestServer, call, connect, initialize_body, ok, raw_post};
 use mooring_core::Store;
 use mooring_core::choice::{Broker, ChoiceRequest, TimeoutAction, check};
 use mooring_server::{Headless, ServerConfig, StartError, start_with_store};
@@ -100,7 +100,7 @@ async fn mcp_needs_the_token_when_the_connection_owner_is_unknown() {
     ));
     let config = ServerConfig::new(dir.path());
     let app = mooring_server::http::router(state, &config, 7423, "mat_secret".into(), Default::default());
-    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}});
+    let init = initialize_body("raw");
     let request = |auth: Option<&str>| {
         let mut b = http::Request::post("/mcp")
             .header("host", "127.0.0.1:7423")
@@ -109,7 +109,7 @@ async fn mcp_needs_the_token_when_the_connection_owner_is_unknown() {
         if let Some(a) = auth {
             b = b.header("authorization", a);
         }
-        b.body(axum::body::Body::from(init.to_string())).unwrap()
+        b.body(axum::body::Body::from(init.clone())).unwrap()
     };
     let refused = app.clone().oneshot(request(None)).await.unwrap();
     assert_eq!(refused.status(), 401);
@@ -198,18 +198,14 @@ async fn stalled_and_idle_connections_are_closed() {
     }
     for mut s in conns {
         let mut buf = [0u8; 512];
-        let n = tokio::time::timeout(Duration::from_secs(5), async {
-            // A 408 (or nothing) and then the close.
-            loop {
-                match s.read(&mut buf).await {
-                    Ok(0) | Err(_) => return 0,
-                    Ok(_) => continue,
-                }
-            }
+        // A 408 (or nothing) and then the close; without the timeout this waits forever.
+        let closed = tokio::time::timeout(Duration::from_secs(5), async {
+            while let Ok(n) = s.read(&mut buf).await
+                && n > 0
+            {}
         })
-        .await
-        .expect("the server closed the connection");
-        assert_eq!(n, 0);
+        .await;
+        assert!(closed.is_ok(), "the server kept a stalled connection open");
     }
     server.shutdown().await;
 }
@@ -229,16 +225,9 @@ async fn sessions_stay_under_their_cap_and_an_evicted_one_keeps_its_project() {
     let first = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
     ok(&call(&first, "select_project_for_session", json!({ "project": "beta" })).await);
     let http = reqwest::Client::new();
-    let init = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}});
+    let init = initialize_body("flood");
     for _ in 0..200 {
-        let r = http
-            .post(&srv.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(init.to_string())
-            .send()
-            .await
-            .unwrap();
+        let r = raw_post(&http, &srv.url, init.clone()).send().await.unwrap();
         assert_eq!(r.status(), 200);
         let id = r.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
         assert!(mooring_core::secret::is_strong_id(&id), "{id}");
@@ -250,4 +239,60 @@ async fn sessions_stay_under_their_cap_and_an_evicted_one_keeps_its_project() {
     assert_eq!(r["decided_by"], "session");
     first.cancel().await.unwrap();
     server.shutdown().await;
+}
+
+/// The HTTP status line a raw request on `stream` gets, if any within `wait`.
+async fn status_line(stream: &mut tokio::net::TcpStream, request: &str, wait: Duration) -> Option<String> {
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(wait, stream.read(&mut buf)).await.ok()?.ok()?;
+    String::from_utf8_lossy(&buf[..n]).lines().next().map(str::to_owned)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_connections_are_capped_and_a_waiting_one_is_served_when_one_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = ServerConfig::new(dir.path());
+    config.port = 0;
+    config.write_endpoint_file = false;
+    config.limits.max_connections = 4;
+    let server = mooring_server::start(config, Arc::new(Headless)).await.unwrap();
+    let get = format!("GET /health HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        let mut s = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+        assert!(status_line(&mut s, &get, Duration::from_secs(5)).await.unwrap().contains("200"));
+        held.push(s);
+    }
+    // A fifth connection waits in the backlog: no answer while four are open...
+    let mut fifth = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    assert_eq!(status_line(&mut fifth, &get, Duration::from_millis(500)).await, None);
+    // ...and is served once one of them ends.
+    drop(held.pop());
+    let mut buf = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(5), fifth.read(&mut buf)).await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn question_page_websockets_are_capped() {
+    let srv = TestServer::start().await;
+    let i = open_question(&srv.store);
+    let addr = srv.server.as_ref().unwrap().addr;
+    let upgrade = format!(
+        "GET /choice/{}/ws?t={} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        i.id, i.token
+    );
+    let mut open = Vec::new();
+    for _ in 0..mooring_server::state::MAX_WEBSOCKETS {
+        let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let line = status_line(&mut s, &upgrade, Duration::from_secs(5)).await.unwrap();
+        assert!(line.contains("101"), "{line}");
+        open.push(s);
+    }
+    let mut one_more = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let line = status_line(&mut one_more, &upgrade, Duration::from_secs(5)).await.unwrap();
+    assert!(line.contains("503"), "{line}");
 }

@@ -138,7 +138,7 @@ impl<'a> Broker<'a> {
     /// An interaction, only for the holder of its token (page, terminal).
     pub fn get_with_token(&self, id: &str, token: &str) -> Result<Interaction> {
         let i = self.get(id)?;
-        if !crate::choice::same(&i.token, token) {
+        if !crate::secret::same(&i.token, token) {
             return Err(Error::not_found("token", format!("no interaction '{id}' for this token")));
         }
         Ok(i)

@@ -10,8 +10,3 @@ pub use broker::{Broker, Interaction, Submission, TimeoutAction};
 pub use request::{
     ActionStatus, ChoiceOption, ChoiceRequest, ChoiceResponse, Selection, SelectionMode, Transport, check,
 };
-
-/// Compare secrets in time independent of where they differ.
-pub fn same(a: &str, b: &str) -> bool {
-    crate::secret::same(a.as_bytes(), b.as_bytes())
-}

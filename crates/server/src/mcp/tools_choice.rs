@@ -15,7 +15,6 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::results::ok;
@@ -30,7 +29,8 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 const INPUT_KEY: &str = "mooring_choice";
 
 /// `provide_choice` arguments: a new question, or `session_id` to follow one up.
-#[derive(Debug, Deserialize, JsonSchema)]
+/// Read by [`ProvideChoice::parse`]; the derive only describes the input schema.
+#[derive(Debug, JsonSchema)]
 pub struct ProvideChoice {
     /// The question (omit when following up with `session_id`).
     #[serde(flatten)]
@@ -83,22 +83,23 @@ pub async fn run(
     if let Some(answer) = responses.and_then(|r| r.get(INPUT_KEY)) {
         let issued = state.sealer.check(request_state.unwrap_or_default(), Purpose::Choice, me)?;
         let i = broker.get(&issued.subject)?;
+        let handle = state.sealer.handle(&i.id, me);
         if !state.sealer.consume(&issued) {
             // A replay changes nothing: the first answer stands.
             return match i.response {
-                Some(r) => Ok(ok(&for_asker(state, caller, r)).into()),
+                Some(r) => Ok(ok(&for_asker(r, &handle)).into()),
                 None => Err(Error::invalid("requestState", "this requestState was used already")),
             };
         }
         let response = submit_elicited(&broker, &i, answer)?;
         state.answered.notify_waiters();
-        return Ok(ok(&for_asker(state, caller, response)).into());
+        return Ok(ok(&for_asker(response, &handle)).into());
     }
     if let Some(handle) = p.session_id.as_deref() {
         let id = state.sealer.open_handle(handle, me)?;
         let i = broker.get(&id)?;
-        let response = wait(state, ctx, &broker, &i.id, &settings, None).await?;
-        return Ok(ok(&for_asker(state, caller, response)).into());
+        let response = wait(state, ctx, &broker, &i, &settings, handle).await?;
+        return Ok(ok(&for_asker(response, handle)).into());
     }
     let mut checked = check(p.request)?;
     if let Some(t) = settings.timeout_override {
@@ -134,8 +135,9 @@ pub async fn run(
         t => t,
     };
     let interaction = broker.open(checked, me, settings.timeout_action)?;
+    let handle = state.sealer.handle(&interaction.id, me);
     let response = match transport {
-        Transport::Terminal => terminal_launch(state, &interaction),
+        Transport::Terminal => terminal_launch(state, &interaction, &handle),
         Transport::Elicitation if !caller.legacy => {
             let mut requests = InputRequests::new();
             requests.insert(
@@ -154,9 +156,10 @@ pub async fn run(
                 Ok(r) => {
                     submit_elicited(&broker, &interaction, &serde_json::to_value(r).unwrap_or(Value::Null))?
                 }
-                Err(_) => {
-                    broker.get(&interaction.id)?.response.unwrap_or_else(|| pending(state, &interaction))
-                }
+                Err(_) => broker
+                    .get(&interaction.id)?
+                    .response
+                    .unwrap_or_else(|| pending(state, &interaction, &handle)),
             }
         }
         _ => {
@@ -170,32 +173,20 @@ pub async fn run(
                 }
                 state.surfaces.waiting_changed();
             }
-            let mut response =
-                wait(state, ctx, &broker, &interaction.id, &settings, Some(&interaction)).await?;
+            let mut response = wait(state, ctx, &broker, &interaction, &settings, &handle).await?;
             if response.selection.url.is_none() {
                 response.selection.url = url;
             }
             response
         }
     };
-    Ok(ok(&for_asker(state, caller, response)).into())
+    Ok(ok(&for_asker(response, &handle)).into())
 }
 
-/// The handle the asker follows question `id` up with.
-fn handle_of(state: &AppState, caller: &Caller, id: &str) -> String {
-    state.sealer.handle(id, caller.session_id.as_deref())
-}
-
-/// A response as the asker sees it: its `session_id` is the asker's own handle, which
-/// no other client can use to read the answer.
-fn for_asker(state: &AppState, caller: &Caller, mut response: ChoiceResponse) -> ChoiceResponse {
-    let id = response.selection.session_id.clone();
-    if !id.is_empty() {
-        let handle = handle_of(state, caller, &id);
-        response.selection.summary =
-            response.selection.summary.replace(&format!("\"{id}\""), &format!("\"{handle}\""));
-        response.selection.session_id = handle;
-    }
+/// A final answer as the asker sees it: its `session_id` is the asker's own handle (the
+/// broker names the question by id), which no other client can use to read the answer.
+fn for_asker(mut response: ChoiceResponse, handle: &str) -> ChoiceResponse {
+    response.selection.session_id = handle.to_owned();
     response
 }
 
@@ -204,21 +195,21 @@ async fn wait(
     state: &AppState,
     ctx: &RequestContext<RoleServer>,
     broker: &Broker<'_>,
-    id: &str,
+    asked: &Interaction,
     settings: &ChoiceSettings,
-    fresh: Option<&Interaction>,
+    handle: &str,
 ) -> CoreResult<ChoiceResponse> {
     let started = Instant::now();
     let limit = Duration::from_secs(u64::from(settings.wait_limit_seconds));
     let token = ctx.meta.get_progress_token();
     let mut last_progress = Instant::now();
     loop {
-        let i = broker.get(id)?;
+        let i = broker.get(&asked.id)?;
         if let Some(r) = i.response {
             return Ok(r);
         }
         if started.elapsed() >= limit {
-            return Ok(pending(state, fresh.unwrap_or(&i)));
+            return Ok(pending(state, &i, handle));
         }
         if let Some(t) = &token
             && last_progress.elapsed() >= PROGRESS_EVERY
@@ -268,24 +259,24 @@ fn terminal_command(state: &AppState, i: &Interaction) -> String {
     format!("{exe}{data} choice answer {} --token {}", i.id, i.token)
 }
 
-/// Still waiting (with the plain id; [`for_asker`] turns it into the asker's handle).
-fn pending(state: &AppState, i: &Interaction) -> ChoiceResponse {
+/// Still waiting; `handle` is what the asker follows up with.
+fn pending(state: &AppState, i: &Interaction, handle: &str) -> ChoiceResponse {
     let url = page_url(state, i);
     let summary = format!(
         "Still waiting for the person ({}s left{}). Call provide_choice with {{\"session_id\": \"{}\"}} to keep waiting.",
         i.remaining(chrono::Utc::now()),
         url.as_ref().map(|u| format!("; they can answer at {u}")).unwrap_or_default(),
-        i.id
+        handle
     );
     ChoiceResponse {
         action_status: ActionStatus::Pending,
-        selection: Selection { url, summary, session_id: i.id.clone(), ..Selection::default() },
+        selection: Selection { url, summary, session_id: handle.to_owned(), ..Selection::default() },
         surface: None,
         warnings: i.checked.warnings.clone(),
     }
 }
 
-fn terminal_launch(state: &AppState, i: &Interaction) -> ChoiceResponse {
+fn terminal_launch(state: &AppState, i: &Interaction, handle: &str) -> ChoiceResponse {
     let command = terminal_command(state, i);
     ChoiceResponse {
         action_status: ActionStatus::PendingTerminalLaunch,
@@ -293,10 +284,9 @@ fn terminal_launch(state: &AppState, i: &Interaction) -> ChoiceResponse {
             url: Some(command.clone()),
             summary: format!(
                 "Run this in a terminal the person can see: {command}  Then call provide_choice with \
-                 {{\"session_id\": \"{}\"}} for the answer. The session is single-use.",
-                i.id
+                 {{\"session_id\": \"{handle}\"}} for the answer. The session is single-use."
             ),
-            session_id: i.id.clone(),
+            session_id: handle.to_owned(),
             ..Selection::default()
         },
         surface: Some("terminal".into()),

@@ -79,7 +79,7 @@ async fn require_token(State(api): State<Api>, request: Request, next: Next) -> 
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
     match given {
-        Some(t) if crate::token::matches(&api.token, t) => next.run(request).await,
+        Some(t) if mooring_core::secret::same(&*api.token, t) => next.run(request).await,
         _ => ApiError::unauthorized().into_response(),
     }
 }

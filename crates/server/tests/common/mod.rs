@@ -216,3 +216,23 @@ pub fn err(result: &CallToolResult) -> Value {
     assert_eq!(result.is_error, Some(true), "expected an error result, got {:?}", result);
     result.structured_content.clone().expect("structured content on errors")
 }
+
+/// A 2025-11-25 `initialize` request body from client `name`.
+pub fn initialize_body(name: &str) -> String {
+    json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":name,"version":"1"}}})
+    .to_string()
+}
+
+/// A JSON-RPC POST to `url` as a client without an SDK sends it (the headers Streamable
+/// HTTP asks for); add headers, then `.send()`.
+pub fn raw_post(
+    http: &reqwest::Client,
+    url: &str,
+    body: impl Into<reqwest::Body>,
+) -> reqwest::RequestBuilder {
+    http.post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body)
+}
