@@ -9,7 +9,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{Gen, TestClient, TestServer, call, connect, initialize_body, ok, raw_post};
+use common::{Gen, TestClient, TestServer, call, connect, initialize_body, ok, raw_post, test_config};
 use mooring_core::Store;
 use mooring_core::choice::{Broker, ChoiceRequest, TimeoutAction, check};
 use mooring_server::{Headless, ServerConfig, StartError, start_with_store};
@@ -150,9 +150,7 @@ async fn a_server_is_adopted_only_by_its_own_data_directory() {
     let port = srv.server.as_ref().unwrap().addr.port();
     let other = tempfile::tempdir().unwrap();
     let store = Arc::new(Store::open_in(other.path()).unwrap());
-    let mut config = ServerConfig::new(other.path());
-    config.port = port;
-    config.write_endpoint_file = false;
+    let mut config = test_config(other.path(), port);
     // Asked for that port by name: an error, not the other data directory's server.
     match start_with_store(config.clone(), store.clone(), Arc::new(Headless)).await {
         Err(StartError::PortTaken { port: p }) => assert_eq!(p, port),
@@ -182,9 +180,7 @@ async fn a_server_is_adopted_only_by_its_own_data_directory() {
 #[tokio::test(flavor = "multi_thread")]
 async fn stalled_and_idle_connections_are_closed() {
     let dir = tempfile::tempdir().unwrap();
-    let mut config = ServerConfig::new(dir.path());
-    config.port = 0;
-    config.write_endpoint_file = false;
+    let mut config = test_config(dir.path(), 0);
     config.limits.header_read_timeout = Duration::from_millis(800);
     let server = mooring_server::start(config, Arc::new(Headless)).await.unwrap();
     let mut conns = Vec::new();
@@ -217,9 +213,7 @@ async fn sessions_stay_under_their_cap_and_an_evicted_one_keeps_its_project() {
     srv.project("Beta", &[]);
     let port = srv.server.as_ref().unwrap().addr.port();
     srv.server.take().unwrap().shutdown().await;
-    let mut config = ServerConfig::new(srv.dir.path());
-    config.port = port;
-    config.write_endpoint_file = false;
+    let mut config = test_config(srv.dir.path(), port);
     config.max_sessions = 8;
     let server = start_with_store(config, srv.store.clone(), Arc::new(Headless)).await.unwrap();
     let first = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
@@ -252,9 +246,7 @@ async fn status_line(stream: &mut tokio::net::TcpStream, request: &str, wait: Du
 #[tokio::test(flavor = "multi_thread")]
 async fn open_connections_are_capped_and_a_waiting_one_is_served_when_one_ends() {
     let dir = tempfile::tempdir().unwrap();
-    let mut config = ServerConfig::new(dir.path());
-    config.port = 0;
-    config.write_endpoint_file = false;
+    let mut config = test_config(dir.path(), 0);
     config.limits.max_connections = 4;
     let server = mooring_server::start(config, Arc::new(Headless)).await.unwrap();
     let get = format!("GET /health HTTP/1.1\r\nHost: {}\r\n\r\n", server.addr);

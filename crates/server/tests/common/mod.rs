@@ -44,9 +44,7 @@ impl TestServer {
     }
 
     async fn boot(&mut self, port: u16) {
-        let mut config = ServerConfig::new(self.dir.path());
-        config.port = port;
-        config.write_endpoint_file = false;
+        let config = test_config(self.dir.path(), port);
         let server = start_with_store(config, self.store.clone(), self.surfaces.clone()).await.unwrap();
         self.url = server.url.clone();
         self.server = Some(server);
@@ -235,4 +233,12 @@ pub fn raw_post(
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
         .body(body)
+}
+
+/// A server configuration for a test: `port` (0 for any), no endpoint file.
+pub fn test_config(dir: &std::path::Path, port: u16) -> ServerConfig {
+    let mut config = ServerConfig::new(dir);
+    config.port = port;
+    config.write_endpoint_file = false;
+    config
 }
