@@ -1,0 +1,467 @@
+//! The agent clients Mooring knows: where each keeps its MCP servers and hooks, in which
+//! format, and what tells Mooring a session's project. Pure functions of [`Env`], so the
+//! macOS and Windows locations are unit-tested on Linux.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Operating system whose conventions a path follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    /// Linux and other XDG desktops.
+    Linux,
+    /// macOS.
+    MacOs,
+    /// Windows.
+    Windows,
+}
+
+impl Os {
+    /// The system this binary was built for.
+    pub fn current() -> Self {
+        if cfg!(target_os = "macos") {
+            Os::MacOs
+        } else if cfg!(windows) {
+            Os::Windows
+        } else {
+            Os::Linux
+        }
+    }
+}
+
+/// What the locations depend on: the system and a few environment variables.
+#[derive(Debug, Clone)]
+pub struct Env {
+    /// Target system.
+    pub os: Os,
+    /// The person's home directory.
+    pub home: PathBuf,
+    /// `$XDG_CONFIG_HOME` (Linux).
+    pub xdg_config_home: Option<PathBuf>,
+    /// `%APPDATA%` (Windows).
+    pub appdata: Option<PathBuf>,
+    /// `$CODEX_HOME`.
+    pub codex_home: Option<PathBuf>,
+    /// `$CLAUDE_CONFIG_DIR`.
+    pub claude_config_dir: Option<PathBuf>,
+}
+
+impl Env {
+    /// Read from this process's environment.
+    pub fn from_process(home: PathBuf) -> Self {
+        let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        Self {
+            os: Os::current(),
+            home,
+            xdg_config_home: var("XDG_CONFIG_HOME"),
+            appdata: var("APPDATA"),
+            codex_home: var("CODEX_HOME"),
+            claude_config_dir: var("CLAUDE_CONFIG_DIR"),
+        }
+    }
+
+    /// Where desktop apps keep per-user settings (`~/.config`, `~/Library/Application
+    /// Support`, `%APPDATA%`).
+    pub fn app_config_dir(&self) -> PathBuf {
+        match self.os {
+            Os::Linux => self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config")),
+            Os::MacOs => self.home.join("Library").join("Application Support"),
+            Os::Windows => self.appdata.clone().unwrap_or_else(|| self.home.join("AppData").join("Roaming")),
+        }
+    }
+
+    fn codex_dir(&self) -> PathBuf {
+        self.codex_home.clone().unwrap_or_else(|| self.home.join(".codex"))
+    }
+
+    fn claude_dir(&self) -> PathBuf {
+        self.claude_config_dir.clone().unwrap_or_else(|| self.home.join(".claude"))
+    }
+}
+
+/// An agent client `mooring setup` can register Mooring with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Client {
+    /// Anthropic's Claude Code CLI.
+    ClaudeCode,
+    /// OpenAI's Codex CLI.
+    Codex,
+    /// Google's Gemini CLI.
+    GeminiCli,
+    /// The Cursor editor.
+    Cursor,
+    /// Visual Studio Code (Copilot agent mode).
+    VsCode,
+    /// The Windsurf editor.
+    Windsurf,
+    /// The Zed editor.
+    Zed,
+    /// The Claude desktop app (macOS, Windows).
+    ClaudeDesktop,
+}
+
+/// File format of a client's configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Plain JSON: the client rejects comments and trailing commas.
+    Json,
+    /// JSON with comments and trailing commas.
+    Jsonc,
+    /// TOML.
+    Toml,
+}
+
+/// Which configuration file: the person's own, or one project's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every session of this person (the default).
+    User,
+    /// Sessions in this project directory only.
+    Project(PathBuf),
+}
+
+/// What tells Mooring a session's project when this client starts the shim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Identity {
+    /// The client starts the shim in the directory the person works in.
+    WorkingDirectory,
+    /// The client substitutes its workspace folder into the shim's arguments.
+    WorkspaceVariable(&'static str),
+    /// The client starts servers in the project's root folder (Zed).
+    ProjectRoot,
+    /// Nothing per session: the focus project decides, else the person is asked.
+    None,
+}
+
+/// Why a client cannot be configured as asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Client {
+    /// Every client, in the order `--list` shows them.
+    pub const ALL: [Client; 8] = [
+        Client::ClaudeCode,
+        Client::Codex,
+        Client::GeminiCli,
+        Client::Cursor,
+        Client::VsCode,
+        Client::Windsurf,
+        Client::Zed,
+        Client::ClaudeDesktop,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Client::ClaudeCode => "claude-code",
+            Client::Codex => "codex",
+            Client::GeminiCli => "gemini-cli",
+            Client::Cursor => "cursor",
+            Client::VsCode => "vscode",
+            Client::Windsurf => "windsurf",
+            Client::Zed => "zed",
+            Client::ClaudeDesktop => "claude-desktop",
+        }
+    }
+
+    /// The product's own name, for messages.
+    pub fn title(self) -> &'static str {
+        match self {
+            Client::ClaudeCode => "Claude Code",
+            Client::Codex => "Codex",
+            Client::GeminiCli => "Gemini CLI",
+            Client::Cursor => "Cursor",
+            Client::VsCode => "VS Code",
+            Client::Windsurf => "Windsurf",
+            Client::Zed => "Zed",
+            Client::ClaudeDesktop => "Claude Desktop",
+        }
+    }
+
+    /// Parse a command-line name (a few common spellings accepted).
+    pub fn parse(name: &str) -> Option<Self> {
+        let n = name.trim().to_ascii_lowercase().replace('_', "-");
+        let alias = match n.as_str() {
+            "claude" => "claude-code",
+            "gemini" => "gemini-cli",
+            "code" | "vs-code" => "vscode",
+            "claude-app" => "claude-desktop",
+            other => other,
+        };
+        Self::ALL.into_iter().find(|c| c.name() == alias)
+    }
+
+    /// Format of the MCP configuration file.
+    pub fn format(self) -> Format {
+        match self {
+            Client::Codex => Format::Toml,
+            Client::VsCode | Client::Zed | Client::GeminiCli => Format::Jsonc,
+            _ => Format::Json,
+        }
+    }
+
+    /// The key, at the top of the file, that holds the servers by name.
+    pub fn servers_key(self) -> &'static str {
+        match self {
+            Client::Codex => "mcp_servers",
+            Client::VsCode => "servers",
+            Client::Zed => "context_servers",
+            _ => "mcpServers",
+        }
+    }
+
+    /// What decides the project for this client's sessions.
+    pub fn identity(self) -> Identity {
+        match self {
+            Client::ClaudeCode | Client::Codex | Client::GeminiCli => Identity::WorkingDirectory,
+            Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
+            Client::Zed => Identity::ProjectRoot,
+            Client::Windsurf | Client::ClaudeDesktop => Identity::None,
+        }
+    }
+
+    /// The MCP configuration file for `scope`.
+    pub fn config_file(self, env: &Env, scope: &Scope) -> Result<PathBuf, Unsupported> {
+        if let Scope::Project(dir) = scope {
+            return self.project_file(dir);
+        }
+        Ok(match self {
+            Client::ClaudeCode => match &env.claude_config_dir {
+                Some(dir) => dir.join(".claude.json"),
+                None => env.home.join(".claude.json"),
+            },
+            Client::Codex => env.codex_dir().join("config.toml"),
+            Client::GeminiCli => env.home.join(".gemini").join("settings.json"),
+            Client::Cursor => env.home.join(".cursor").join("mcp.json"),
+            Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
+            Client::Windsurf => env.home.join(".codeium").join("windsurf").join("mcp_config.json"),
+            Client::Zed => match env.os {
+                // Zed keeps ~/.config/zed on macOS too.
+                Os::Windows => env.app_config_dir().join("Zed").join("settings.json"),
+                _ => env
+                    .xdg_config_home
+                    .clone()
+                    .unwrap_or_else(|| env.home.join(".config"))
+                    .join("zed")
+                    .join("settings.json"),
+            },
+            Client::ClaudeDesktop => match env.os {
+                Os::Linux => {
+                    return Err(Unsupported(
+                        "Claude Desktop has no Linux build; on macOS its config is ~/Library/Application Support/Claude/claude_desktop_config.json, on Windows %APPDATA%\\Claude\\claude_desktop_config.json (pass --config FILE to write one anyway)".into(),
+                    ));
+                }
+                _ => env.app_config_dir().join("Claude").join("claude_desktop_config.json"),
+            },
+        })
+    }
+
+    fn project_file(self, dir: &Path) -> Result<PathBuf, Unsupported> {
+        Ok(match self {
+            Client::ClaudeCode => dir.join(".mcp.json"),
+            Client::Codex => dir.join(".codex").join("config.toml"),
+            Client::GeminiCli => dir.join(".gemini").join("settings.json"),
+            Client::Cursor => dir.join(".cursor").join("mcp.json"),
+            Client::VsCode => dir.join(".vscode").join("mcp.json"),
+            Client::Zed => dir.join(".zed").join("settings.json"),
+            Client::Windsurf | Client::ClaudeDesktop => {
+                return Err(Unsupported(format!(
+                    "{} has no project-scoped configuration; run without --project",
+                    self.title()
+                )));
+            }
+        })
+    }
+
+    /// The file that holds this client's session hooks, if it has them.
+    pub fn hooks_file(self, env: &Env, scope: &Scope) -> Option<PathBuf> {
+        let project = |rel: &[&str]| match scope {
+            Scope::Project(dir) => Some(rel.iter().fold(dir.clone(), |p, part| p.join(part))),
+            Scope::User => None,
+        };
+        match self {
+            Client::ClaudeCode => project(&[".claude", "settings.json"])
+                .or_else(|| Some(env.claude_dir().join("settings.json"))),
+            Client::Codex => {
+                project(&[".codex", "hooks.json"]).or_else(|| Some(env.codex_dir().join("hooks.json")))
+            }
+            Client::GeminiCli => project(&[".gemini", "settings.json"])
+                .or_else(|| Some(env.home.join(".gemini").join("settings.json"))),
+            Client::Cursor => project(&[".cursor", "hooks.json"])
+                .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
+            Client::VsCode | Client::Windsurf | Client::Zed | Client::ClaudeDesktop => None,
+        }
+    }
+
+    /// Places whose existence shows the client is installed or has been used here.
+    pub fn traces(self, env: &Env) -> Vec<PathBuf> {
+        match self {
+            Client::ClaudeCode => vec![env.home.join(".claude.json"), env.claude_dir()],
+            Client::Codex => vec![env.codex_dir()],
+            Client::GeminiCli => vec![env.home.join(".gemini")],
+            Client::Cursor => vec![env.home.join(".cursor")],
+            Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
+            Client::Windsurf => vec![env.home.join(".codeium").join("windsurf")],
+            Client::Zed => self
+                .config_file(env, &Scope::User)
+                .ok()
+                .and_then(|f| f.parent().map(Path::to_path_buf))
+                .into_iter()
+                .collect(),
+            Client::ClaudeDesktop => self
+                .config_file(env, &Scope::User)
+                .ok()
+                .and_then(|f| f.parent().map(Path::to_path_buf))
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// The client's command, looked for on `PATH` by `--list` and `doctor`.
+    pub fn command(self) -> Option<&'static str> {
+        match self {
+            Client::ClaudeCode => Some("claude"),
+            Client::Codex => Some("codex"),
+            Client::GeminiCli => Some("gemini"),
+            Client::Cursor => Some("cursor"),
+            Client::VsCode => Some("code"),
+            Client::Windsurf => Some("windsurf"),
+            Client::Zed => Some("zed"),
+            Client::ClaudeDesktop => None,
+        }
+    }
+
+    /// One or two sentences on what decides the project for this client, for the person.
+    pub fn identity_note(self) -> String {
+        match self.identity() {
+            Identity::WorkingDirectory => format!(
+                "{} starts `mooring stdio` in the directory you run it from, so that directory decides the project on the first call.",
+                self.title()
+            ),
+            Identity::WorkspaceVariable(var) => format!(
+                "{} starts servers in your home directory, so the entry passes the open folder ({var}) as --workspace-id and the folder decides the project.",
+                self.title()
+            ),
+            Identity::ProjectRoot => format!(
+                "{} starts servers in the open project's root folder, so that folder decides the project (with several folders open, the first one).",
+                self.title()
+            ),
+            Identity::None => format!(
+                "{} tells servers nothing about the folder you work in: sessions use the focus project (`mooring projects active SLUG`), else Mooring asks you to pick one.",
+                self.title()
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(os: Os) -> Env {
+        let home = match os {
+            Os::Windows => PathBuf::from(r"C:\Users\me"),
+            Os::MacOs => PathBuf::from("/Users/me"),
+            Os::Linux => PathBuf::from("/home/me"),
+        };
+        Env {
+            os,
+            appdata: (os == Os::Windows).then(|| PathBuf::from(r"C:\Users\me\AppData\Roaming")),
+            home,
+            xdg_config_home: None,
+            codex_home: None,
+            claude_config_dir: None,
+        }
+    }
+
+    #[test]
+    fn claude_desktop_lives_in_the_platform_app_folder_and_not_on_linux() {
+        let mac = Client::ClaudeDesktop.config_file(&env(Os::MacOs), &Scope::User).unwrap();
+        assert_eq!(
+            mac,
+            PathBuf::from("/Users/me/Library/Application Support/Claude/claude_desktop_config.json")
+        );
+        let win = Client::ClaudeDesktop.config_file(&env(Os::Windows), &Scope::User).unwrap();
+        assert_eq!(
+            win,
+            PathBuf::from(r"C:\Users\me\AppData\Roaming").join("Claude").join("claude_desktop_config.json")
+        );
+        let linux = Client::ClaudeDesktop.config_file(&env(Os::Linux), &Scope::User).unwrap_err();
+        assert!(linux.0.contains("no Linux build") && linux.0.contains("--config"), "{linux}");
+    }
+
+    #[test]
+    fn user_files_follow_each_clients_own_convention() {
+        let e = env(Os::Linux);
+        let file = |c: Client| c.config_file(&e, &Scope::User).unwrap();
+        assert_eq!(file(Client::ClaudeCode), PathBuf::from("/home/me/.claude.json"));
+        assert_eq!(file(Client::Codex), PathBuf::from("/home/me/.codex/config.toml"));
+        assert_eq!(file(Client::GeminiCli), PathBuf::from("/home/me/.gemini/settings.json"));
+        assert_eq!(file(Client::Cursor), PathBuf::from("/home/me/.cursor/mcp.json"));
+        assert_eq!(file(Client::VsCode), PathBuf::from("/home/me/.config/Code/User/mcp.json"));
+        assert_eq!(file(Client::Windsurf), PathBuf::from("/home/me/.codeium/windsurf/mcp_config.json"));
+        assert_eq!(file(Client::Zed), PathBuf::from("/home/me/.config/zed/settings.json"));
+        let mac = env(Os::MacOs);
+        assert_eq!(
+            Client::VsCode.config_file(&mac, &Scope::User).unwrap(),
+            PathBuf::from("/Users/me/Library/Application Support/Code/User/mcp.json")
+        );
+        assert_eq!(
+            Client::Zed.config_file(&mac, &Scope::User).unwrap(),
+            PathBuf::from("/Users/me/.config/zed/settings.json")
+        );
+    }
+
+    #[test]
+    fn environment_overrides_are_honoured() {
+        let mut e = env(Os::Linux);
+        e.codex_home = Some("/opt/codex".into());
+        e.claude_config_dir = Some("/opt/claude".into());
+        e.xdg_config_home = Some("/x".into());
+        assert_eq!(
+            Client::Codex.config_file(&e, &Scope::User).unwrap(),
+            PathBuf::from("/opt/codex/config.toml")
+        );
+        assert_eq!(
+            Client::ClaudeCode.config_file(&e, &Scope::User).unwrap(),
+            PathBuf::from("/opt/claude/.claude.json")
+        );
+        assert_eq!(
+            Client::ClaudeCode.hooks_file(&e, &Scope::User).unwrap(),
+            PathBuf::from("/opt/claude/settings.json")
+        );
+        assert_eq!(Client::Zed.config_file(&e, &Scope::User).unwrap(), PathBuf::from("/x/zed/settings.json"));
+    }
+
+    #[test]
+    fn project_scope_uses_the_project_file_or_says_there_is_none() {
+        let scope = Scope::Project("/w/le".into());
+        let e = env(Os::Linux);
+        assert_eq!(Client::ClaudeCode.config_file(&e, &scope).unwrap(), PathBuf::from("/w/le/.mcp.json"));
+        assert_eq!(Client::VsCode.config_file(&e, &scope).unwrap(), PathBuf::from("/w/le/.vscode/mcp.json"));
+        assert_eq!(Client::Codex.hooks_file(&e, &scope).unwrap(), PathBuf::from("/w/le/.codex/hooks.json"));
+        assert!(Client::Windsurf.config_file(&e, &scope).unwrap_err().0.contains("no project-scoped"));
+    }
+
+    #[test]
+    fn names_round_trip_and_aliases_parse() {
+        for c in Client::ALL {
+            assert_eq!(Client::parse(c.name()), Some(c));
+        }
+        assert_eq!(Client::parse("Claude"), Some(Client::ClaudeCode));
+        assert_eq!(Client::parse("gemini"), Some(Client::GeminiCli));
+        assert_eq!(Client::parse("emacs"), None);
+    }
+}

@@ -1,0 +1,205 @@
+//! What Mooring writes into a client's configuration: its MCP server entry and its
+//! session-start hook, each in that client's own shape.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::catalog::{Client, Identity, Scope};
+
+/// The name of Mooring's entry in every client's server list.
+pub const SERVER_NAME: &str = "mooring";
+
+/// How the client should start Mooring.
+#[derive(Debug, Clone)]
+pub struct ShimSpec {
+    /// Absolute path of the installed `mooring` binary.
+    pub binary: PathBuf,
+    /// The data directory, when it is not the default one (clients may not pass
+    /// `MOORING_HOME` through, so it is written into the entry).
+    pub data_dir: Option<PathBuf>,
+}
+
+/// An entry's keys in the order people expect to read them (serde_json sorts them).
+pub fn ordered(map: &serde_json::Map<String, Value>) -> Vec<(&String, &Value)> {
+    const FIRST: [&str; 6] = ["type", "name", "matcher", "command", "args", "env"];
+    let rank = |k: &str| FIRST.iter().position(|f| *f == k).unwrap_or(FIRST.len());
+    let mut items: Vec<_> = map.iter().collect();
+    items.sort_by_key(|(k, _)| rank(k));
+    items
+}
+
+/// The arguments of `mooring stdio` for this client and scope.
+pub fn shim_args(client: Client, scope: &Scope) -> Vec<String> {
+    let mut args = vec!["stdio".to_owned()];
+    match (scope, client.identity()) {
+        (Scope::Project(dir), _) => {
+            args.push("--workspace-id".into());
+            args.push(dir.display().to_string());
+        }
+        (Scope::User, Identity::WorkspaceVariable(var)) => {
+            args.push("--workspace-id".into());
+            args.push(var.into());
+        }
+        _ => {}
+    }
+    args
+}
+
+/// The client's MCP server entry for Mooring.
+pub fn server_entry(client: Client, scope: &Scope, spec: &ShimSpec) -> Value {
+    let mut entry = serde_json::Map::new();
+    if matches!(client, Client::ClaudeCode | Client::VsCode) {
+        entry.insert("type".into(), json!("stdio"));
+    }
+    entry.insert("command".into(), json!(spec.binary.display().to_string()));
+    entry.insert("args".into(), json!(shim_args(client, scope)));
+    if let Some(dir) = &spec.data_dir {
+        entry.insert("env".into(), json!({ "MOORING_HOME": dir.display().to_string() }));
+    }
+    Value::Object(entry)
+}
+
+/// Where a client's hooks live inside its hooks file.
+pub fn hooks_path(client: Client) -> &'static [&'static str] {
+    match client {
+        Client::Cursor => &["hooks", "sessionStart"],
+        _ => &["hooks", "SessionStart"],
+    }
+}
+
+/// The shell command a hook runs.
+pub fn hook_command(client: Client, spec: &ShimSpec) -> String {
+    let mut cmd = shell_quote(&spec.binary);
+    if let Some(dir) = &spec.data_dir {
+        cmd.push_str(" --data-dir ");
+        cmd.push_str(&shell_quote(dir));
+    }
+    cmd.push_str(" hook ");
+    cmd.push_str(client.name());
+    cmd
+}
+
+/// Mooring's hook group (or, for Cursor, hook entry) in the client's shape.
+pub fn hook_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
+    let command = hook_command(client, spec);
+    Some(match client {
+        // Timeouts: seconds for Claude Code and Codex, milliseconds for Gemini CLI. The
+        // hook bounds itself well below either.
+        Client::ClaudeCode => json!({
+            "matcher": "startup|resume|clear|compact",
+            "hooks": [{ "type": "command", "command": command, "timeout": 5 }]
+        }),
+        Client::Codex => json!({
+            "matcher": "startup|resume|clear",
+            "hooks": [{ "type": "command", "command": command, "timeout": 5, "statusMessage": "Loading the Mooring project context" }]
+        }),
+        Client::GeminiCli => json!({
+            "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }]
+        }),
+        Client::Cursor => json!({ "command": command }),
+        _ => return None,
+    })
+}
+
+/// Whether a hook group or entry is one Mooring installed (any binary path, any
+/// version), so setup replaces it and `--remove` takes it out.
+pub fn is_mooring_hook(client: Client, value: &Value) -> bool {
+    let suffix = format!(" hook {}", client.name());
+    let ours =
+        |cmd: &Value| cmd.as_str().is_some_and(|c| c.contains("mooring") && c.trim_end().ends_with(&suffix));
+    match value.get("hooks").and_then(Value::as_array) {
+        Some(hooks) => !hooks.is_empty() && hooks.iter().all(|h| ours(&h["command"])),
+        None => ours(&value["command"]),
+    }
+}
+
+/// A path as one shell word (POSIX quoting; left bare when nothing needs quoting).
+pub fn shell_quote(path: &Path) -> String {
+    let s = path.display().to_string();
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
+        return s;
+    }
+    if cfg!(windows) {
+        return format!("\"{}\"", s.replace('"', "\\\""));
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The most a client takes from a session-start hook (Claude Code cuts at 10,000
+/// characters); Mooring stays under it.
+pub const HOOK_MAX_CHARS: usize = 9_000;
+
+/// The hook's standard output for `text` (the context preamble), in the client's shape.
+pub fn hook_output(client: Client, text: &str) -> String {
+    let text = clip(text, HOOK_MAX_CHARS);
+    let value = match client {
+        Client::Cursor => json!({ "additional_context": text }),
+        _ => json!({ "hookSpecificOutput": { "hookEventName": "SessionStart", "additionalContext": text } }),
+    };
+    value.to_string()
+}
+
+/// At most `max` characters, cut at the last line break before the limit.
+fn clip(text: &str, max: usize) -> &str {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let end = text.char_indices().nth(max).map(|(i, _)| i).unwrap_or(text.len());
+    let cut = &text[..end];
+    match cut.rfind('\n') {
+        Some(i) if i > 0 => &text[..i],
+        _ => cut,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> ShimSpec {
+        ShimSpec { binary: "/home/me/.local/bin/mooring".into(), data_dir: None }
+    }
+
+    #[test]
+    fn editors_get_their_workspace_variable_and_cli_clients_their_cwd() {
+        let cursor = server_entry(Client::Cursor, &Scope::User, &spec());
+        assert_eq!(cursor["args"], json!(["stdio", "--workspace-id", "${workspaceFolder}"]));
+        let claude = server_entry(Client::ClaudeCode, &Scope::User, &spec());
+        assert_eq!(
+            claude,
+            json!({"type": "stdio", "command": "/home/me/.local/bin/mooring", "args": ["stdio"]})
+        );
+        let project = server_entry(Client::Codex, &Scope::Project("/w/le".into()), &spec());
+        assert_eq!(project["args"], json!(["stdio", "--workspace-id", "/w/le"]));
+    }
+
+    #[test]
+    fn a_non_default_data_dir_travels_in_the_entry_and_the_hook() {
+        let s = ShimSpec { binary: "/opt/my tools/mooring".into(), data_dir: Some("/d/it's".into()) };
+        assert_eq!(server_entry(Client::Codex, &Scope::User, &s)["env"], json!({"MOORING_HOME": "/d/it's"}));
+        let cmd = hook_command(Client::ClaudeCode, &s);
+        assert_eq!(cmd, r"'/opt/my tools/mooring' --data-dir '/d/it'\''s' hook claude-code");
+    }
+
+    #[test]
+    fn hooks_are_recognised_whatever_the_binary_path() {
+        let old = json!({"hooks": [{"type": "command", "command": "/old/mooring hook claude-code"}]});
+        assert!(is_mooring_hook(Client::ClaudeCode, &old));
+        assert!(!is_mooring_hook(Client::Codex, &old));
+        let theirs = json!({"hooks": [{"command": "echo hi"}]});
+        assert!(!is_mooring_hook(Client::ClaudeCode, &theirs));
+        assert!(is_mooring_hook(Client::Cursor, &json!({"command": "mooring hook cursor"})));
+    }
+
+    #[test]
+    fn hook_output_uses_the_clients_field_and_stays_under_the_limit() {
+        let long = "line of context\n".repeat(2_000);
+        let out: Value = serde_json::from_str(&hook_output(Client::ClaudeCode, &long)).unwrap();
+        let text = out["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+        assert!(text.len() <= HOOK_MAX_CHARS && text.ends_with("context"), "{}", text.len());
+        assert_eq!(out["hookSpecificOutput"]["hookEventName"], "SessionStart");
+        let cursor: Value = serde_json::from_str(&hook_output(Client::Cursor, "hi")).unwrap();
+        assert_eq!(cursor, json!({"additional_context": "hi"}));
+    }
+}

@@ -1,0 +1,161 @@
+//! The agent clients people run Mooring from, and registering Mooring with them: each
+//! client's own config file and format, edited so that only Mooring's entry changes.
+
+pub mod apply;
+pub mod catalog;
+pub mod entry;
+pub mod json_doc;
+pub mod toml_doc;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub use apply::Change;
+pub use catalog::{Client, Env, Format, Identity, Os, Scope, Unsupported};
+pub use entry::{SERVER_NAME, ShimSpec};
+
+use json_doc::JsonDoc;
+use toml_doc::TomlDoc;
+
+/// Why a client's configuration could not be read or changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file is not valid in the client's format; it is left untouched.
+    #[error(
+        "{} line {line}: {message}. Nothing was written: fix that line (or move the file away) and run the command again",
+        file.display()
+    )]
+    Unparseable {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file could not be read or written.
+    #[error("{}: {message}", file.display())]
+    Io {
+        /// The file.
+        file: PathBuf,
+        /// What failed.
+        message: String,
+    },
+    /// The client has no such configuration.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl From<Unsupported> for ConfigError {
+    fn from(u: Unsupported) -> Self {
+        ConfigError::Unsupported(u.0)
+    }
+}
+
+/// Add Mooring, or take it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Write (or refresh) Mooring's entry.
+    Install,
+    /// Remove Mooring's entry.
+    Remove,
+}
+
+/// The MCP server entry change for `client`, reading `file`.
+pub fn server_change(
+    client: Client,
+    scope: &Scope,
+    spec: &ShimSpec,
+    file: &Path,
+    action: Action,
+) -> Result<Change, ConfigError> {
+    let before = apply::read(file)?;
+    let text = before.as_deref().unwrap_or("");
+    let key = client.servers_key();
+    let entry = entry::server_entry(client, scope, spec);
+    let after = match client.format() {
+        Format::Toml => {
+            let mut doc = TomlDoc::parse(text, file)?;
+            match action {
+                Action::Install if doc.get(key, SERVER_NAME).as_ref() != Some(&entry) => {
+                    doc.set(key, SERVER_NAME, &entry, file)?
+                }
+                Action::Remove => {
+                    doc.remove(key, SERVER_NAME);
+                }
+                Action::Install => {}
+            }
+            doc.text()
+        }
+        format => {
+            let mut doc = JsonDoc::parse(text, format, file)?;
+            let path = [key, SERVER_NAME];
+            match action {
+                Action::Install if doc.get(&path).as_ref() != Some(&entry) => doc.set(&path, &entry, file)?,
+                Action::Remove => {
+                    doc.remove(&path);
+                }
+                Action::Install => {}
+            }
+            doc.text()
+        }
+    };
+    Ok(finish(file, before, after))
+}
+
+/// The session-hook change for `client` in its hooks `file`.
+pub fn hook_change(
+    client: Client,
+    spec: &ShimSpec,
+    file: &Path,
+    action: Action,
+) -> Result<Change, ConfigError> {
+    let before = apply::read(file)?;
+    let text = before.as_deref().unwrap_or("");
+    let format = if client == Client::GeminiCli { Format::Jsonc } else { Format::Json };
+    let mut doc = JsonDoc::parse(text, format, file)?;
+    let new = match action {
+        Action::Install => entry::hook_entry(client, spec),
+        Action::Remove => None,
+    };
+    if client == Client::Cursor && new.is_some() && doc.get(&["version"]).is_none() {
+        doc.set(&["version"], &Value::from(1), file)?;
+    }
+    doc.upsert_in_array(
+        entry::hooks_path(client),
+        |v| entry::is_mooring_hook(client, v),
+        new.as_ref(),
+        file,
+    )?;
+    Ok(finish(file, before, doc.text()))
+}
+
+/// Whether Mooring's entry is in the client's file (and what it says), for `--list` and
+/// `doctor`.
+pub fn configured_entry(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
+    let Some(text) = apply::read(file)? else { return Ok(None) };
+    Ok(match client.format() {
+        Format::Toml => TomlDoc::parse(&text, file)?.get(client.servers_key(), SERVER_NAME),
+        format => JsonDoc::parse(&text, format, file)?.get(&[client.servers_key(), SERVER_NAME]),
+    })
+}
+
+/// Whether Mooring's session hook is in the client's hooks file.
+pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
+    let Some(text) = apply::read(file)? else { return Ok(None) };
+    let format = if client == Client::GeminiCli { Format::Jsonc } else { Format::Json };
+    let doc = JsonDoc::parse(&text, format, file)?;
+    Ok(doc.get(entry::hooks_path(client)).and_then(|v| {
+        v.as_array().and_then(|a| a.iter().find(|h| entry::is_mooring_hook(client, h)).cloned())
+    }))
+}
+
+/// A file that did not exist and would only receive an empty document stays absent.
+fn finish(file: &Path, before: Option<String>, after: String) -> Change {
+    let after = match (&before, after.trim()) {
+        (None, "{}" | "") => String::new(),
+        _ => after,
+    };
+    Change { file: file.to_path_buf(), before, after }
+}

@@ -1,0 +1,199 @@
+//! Every client's own file, written through the public API as `mooring setup` does:
+//! fresh, beside other servers and comments, twice, removed, refused when broken,
+//! permissions kept.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use mooring_clients::{
+    Action, Client, ConfigError, Env, Format, Os, Scope, ShimSpec, apply, hook_change, server_change,
+};
+use serde_json::{Value, json};
+
+fn env(home: &Path, os: Os) -> Env {
+    Env {
+        os,
+        home: home.to_path_buf(),
+        xdg_config_home: None,
+        appdata: None,
+        codex_home: None,
+        claude_config_dir: None,
+    }
+}
+
+fn spec() -> ShimSpec {
+    ShimSpec { binary: "/home/me/.local/bin/mooring".into(), data_dir: Some("/home/me/.mooring-alt".into()) }
+}
+
+/// Each client with an OS it exists on.
+fn clients() -> Vec<(Client, Os)> {
+    Client::ALL
+        .into_iter()
+        .map(|c| (c, if c == Client::ClaudeDesktop { Os::MacOs } else { Os::Linux }))
+        .collect()
+}
+
+fn install(c: Client, file: &Path) -> mooring_clients::Change {
+    let change = server_change(c, &Scope::User, &spec(), file, Action::Install).unwrap();
+    apply::write(&change).unwrap();
+    change
+}
+
+/// Another server and a comment, in the client's own format.
+fn existing(c: Client) -> String {
+    match c.format() {
+        Format::Toml => {
+            "# mine\nmodel = \"o3\"\n\n[mcp_servers.other]\ncommand = \"other-server\" # keep me\n".into()
+        }
+        Format::Jsonc => format!(
+            "{{\n  // mine\n  \"{}\": {{\n    \"other\": {{ \"command\": \"other-server\" }}, // keep me\n  }},\n  \"theme\": \"dark\",\n}}\n",
+            c.servers_key()
+        ),
+        Format::Json => format!(
+            "{{\n  \"{}\": {{\n    \"other\": {{ \"command\": \"other-server\" }}\n  }},\n  \"theme\": \"dark\"\n}}\n",
+            c.servers_key()
+        ),
+    }
+}
+
+fn entry_in(c: Client, file: &Path) -> Option<Value> {
+    mooring_clients::configured_entry(c, file).unwrap()
+}
+
+#[test]
+fn fresh_files_get_a_working_entry_for_every_client() {
+    for (c, os) in clients() {
+        let home = tempfile::tempdir().unwrap();
+        let file = c.config_file(&env(home.path(), os), &Scope::User).unwrap();
+        let change = install(c, &file);
+        assert!(change.before.is_none(), "{c}");
+        let entry = entry_in(c, &file).unwrap_or_else(|| panic!("{c}: no entry in\n{}", change.after));
+        assert_eq!(entry["command"], "/home/me/.local/bin/mooring", "{c}");
+        assert_eq!(entry["args"][0], "stdio", "{c}");
+        assert_eq!(entry["env"]["MOORING_HOME"], "/home/me/.mooring-alt", "{c}: the data dir travels in env");
+        assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600, "{c}");
+    }
+}
+
+#[test]
+fn other_servers_and_comments_survive_install_twice_and_remove() {
+    for (c, os) in clients() {
+        let home = tempfile::tempdir().unwrap();
+        let file = c.config_file(&env(home.path(), os), &Scope::User).unwrap();
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let before = existing(c);
+        fs::write(&file, &before).unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o644)).unwrap();
+
+        install(c, &file);
+        let once = fs::read_to_string(&file).unwrap();
+        assert!(once.contains("other-server"), "{c}:\n{once}");
+        if c.format() != Format::Json {
+            assert!(once.contains("# mine") || once.contains("// mine"), "{c}: comments kept\n{once}");
+            assert!(once.contains("keep me"), "{c}:\n{once}");
+        }
+        assert!(entry_in(c, &file).is_some(), "{c}");
+        assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o644, "{c}: mode kept");
+        assert_eq!(
+            fs::read_to_string(apply::backup_path(&file)).unwrap(),
+            before,
+            "{c}: backup of the previous file"
+        );
+
+        let twice = server_change(c, &Scope::User, &spec(), &file, Action::Install).unwrap();
+        assert!(twice.is_noop(), "{c}: second run changes nothing:\n{}", twice.diff());
+
+        let removed = server_change(c, &Scope::User, &spec(), &file, Action::Remove).unwrap();
+        apply::write(&removed).unwrap();
+        assert!(entry_in(c, &file).is_none(), "{c}");
+        let after = fs::read_to_string(&file).unwrap();
+        assert!(after.contains("other-server") && !after.contains("mooring"), "{c}:\n{after}");
+        if c.format() == Format::Toml {
+            assert_eq!(after, before, "codex: remove restores the file byte for byte");
+        }
+    }
+}
+
+#[test]
+fn a_broken_file_is_refused_with_its_line_and_left_untouched() {
+    for (c, os) in clients() {
+        let home = tempfile::tempdir().unwrap();
+        let file = c.config_file(&env(home.path(), os), &Scope::User).unwrap();
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let broken = match c.format() {
+            Format::Toml => "model = \"o3\"\n[mcp_servers\n",
+            _ => "{\n  \"theme\": \"dark\"\n  \"x\": 1\n}\n",
+        };
+        fs::write(&file, broken).unwrap();
+        let err = server_change(c, &Scope::User, &spec(), &file, Action::Install).unwrap_err();
+        match &err {
+            ConfigError::Unparseable { file: f, line, .. } => {
+                assert_eq!(f, &file, "{c}");
+                assert!(*line == 2 || *line == 3, "{c}: line {line}");
+            }
+            other => panic!("{c}: {other:?}"),
+        }
+        let text = err.to_string();
+        assert!(text.contains(&file.display().to_string()) && text.contains("Nothing was written"), "{text}");
+        assert_eq!(fs::read_to_string(&file).unwrap(), broken, "{c}");
+        assert!(!apply::backup_path(&file).exists(), "{c}");
+    }
+}
+
+#[test]
+fn project_scope_pins_the_workspace() {
+    let dir = tempfile::tempdir().unwrap();
+    let scope = Scope::Project(dir.path().to_path_buf());
+    for c in
+        [Client::ClaudeCode, Client::Codex, Client::GeminiCli, Client::Cursor, Client::VsCode, Client::Zed]
+    {
+        let file = c.config_file(&env(Path::new("/nonexistent"), Os::Linux), &scope).unwrap();
+        assert!(file.starts_with(dir.path()), "{c}: {}", file.display());
+        apply::write(&server_change(c, &scope, &spec(), &file, Action::Install).unwrap()).unwrap();
+        let entry = entry_in(c, &file).unwrap();
+        assert_eq!(
+            entry["args"],
+            json!(["stdio", "--workspace-id", dir.path().display().to_string()]),
+            "{c}"
+        );
+    }
+}
+
+fn hooks_file(c: Client, home: &Path) -> PathBuf {
+    c.hooks_file(&env(home, Os::Linux), &Scope::User).unwrap()
+}
+
+#[test]
+fn hooks_are_added_beside_the_persons_own_and_taken_out_again() {
+    for c in [Client::ClaudeCode, Client::Codex, Client::GeminiCli, Client::Cursor] {
+        let home = tempfile::tempdir().unwrap();
+        let file = hooks_file(c, home.path());
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let key = mooring_clients::entry::hooks_path(c)[1];
+        let theirs = if c == Client::Cursor {
+            json!({"command": "./my-hook.sh"})
+        } else {
+            json!({"matcher": "startup", "hooks": [{"type": "command", "command": "./my-hook.sh"}]})
+        };
+        let before =
+            serde_json::to_string_pretty(&json!({"model": "x", "hooks": {key: [theirs.clone()]}})).unwrap();
+        fs::write(&file, &before).unwrap();
+        let change = hook_change(c, &spec(), &file, Action::Install).unwrap();
+        apply::write(&change).unwrap();
+        let v: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+        let list = v["hooks"][key].as_array().unwrap();
+        assert_eq!(list.len(), 2, "{c}: {v}");
+        assert_eq!(list[0], theirs, "{c}");
+        let cmd = list[1].get("hooks").map(|h| &h[0]["command"]).unwrap_or(&list[1]["command"]);
+        assert_eq!(
+            cmd.as_str().unwrap(),
+            format!("/home/me/.local/bin/mooring --data-dir /home/me/.mooring-alt hook {c}")
+        );
+        assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some(), "{c}");
+        assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "{c}: twice");
+        apply::write(&hook_change(c, &spec(), &file, Action::Remove).unwrap()).unwrap();
+        let v: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(v["hooks"][key], json!([theirs]), "{c}");
+    }
+}
