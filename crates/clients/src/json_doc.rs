@@ -37,14 +37,14 @@ impl JsonDoc {
         let source = if text.trim().is_empty() { "{}\n" } else { text };
         // The CST parser keeps comments as tokens whatever the options say, so plain JSON
         // is checked by the strict parser the clients themselves use.
-        if format == Format::Json {
-            if let Err(e) = serde_json::from_str::<Value>(source) {
-                return Err(ConfigError::Unparseable {
-                    file: file.to_path_buf(),
-                    line: e.line(),
-                    message: format!("{e}; the client expects plain JSON (no comments or trailing commas)"),
-                });
-            }
+        if format == Format::Json
+            && let Err(e) = serde_json::from_str::<Value>(source)
+        {
+            return Err(ConfigError::Unparseable {
+                file: file.to_path_buf(),
+                line: e.line(),
+                message: format!("{e}; the client expects plain JSON (no comments or trailing commas)"),
+            });
         }
         let root = CstRootNode::parse(source, &options(format)).map_err(|e| {
             let dialect = if format == Format::Jsonc {
