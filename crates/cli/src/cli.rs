@@ -43,6 +43,12 @@ pub enum Command {
     Token,
     /// Answer, list and configure the questions agents ask
     Choice(ChoiceArgs),
+    /// Register Mooring with an agent client (see --list), so its sessions know their project
+    Setup(SetupArgs),
+    /// Check that Mooring and the agent clients are set up right, each problem with its fix
+    Doctor,
+    /// A client's session-start hook: print the project's context in its hook format
+    Hook(HookArgs),
     /// Show or change settings (auto_pause_days, preamble_max_*)
     Config {
         /// Setting to show or change (all when omitted)
@@ -50,6 +56,42 @@ pub enum Command {
         /// New value
         value: Option<String>,
     },
+}
+
+/// `setup`.
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// claude-code, codex, gemini-cli, cursor, vscode, windsurf, zed or claude-desktop
+    #[arg(required_unless_present = "list")]
+    pub client: Option<String>,
+    /// List the clients, whether each is found on this machine and set up
+    #[arg(long, conflicts_with_all = ["client", "project", "hooks", "dry_run", "remove", "config", "binary"])]
+    pub list: bool,
+    /// Write the client's project-scoped file in DIR (pins the workspace) instead of yours
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<String>,
+    /// Also install a session-start hook that hands each session the project's context
+    #[arg(long)]
+    pub hooks: bool,
+    /// Print the exact change; write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Take Mooring's entry (and its hook) out again
+    #[arg(long)]
+    pub remove: bool,
+    /// Edit this file instead of the client's usual one
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// The mooring binary the client should start (default: the installed one)
+    #[arg(long, value_name = "PATH")]
+    pub binary: Option<PathBuf>,
+}
+
+/// `hook`.
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    /// The client whose hook format to print (claude-code, codex, gemini-cli, cursor)
+    pub client: String,
 }
 
 /// `memory`.

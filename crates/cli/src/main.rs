@@ -32,6 +32,9 @@ fn main() -> ExitCode {
         Command::Import(args) => commands::transfer::import(&ctx, args),
         Command::Token => commands::memory::token(&ctx),
         Command::Choice(args) => commands::choice::run(&ctx, args),
+        Command::Setup(args) => commands::setup::run(&ctx, args),
+        Command::Doctor => commands::doctor::run(&ctx),
+        Command::Hook(args) => commands::hook::run(&ctx, args),
         Command::Config { key, value } => commands::memory::config(&ctx, key, value),
     });
     match result {

@@ -297,6 +297,12 @@ impl Client {
                 .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
             Client::VsCode | Client::Windsurf | Client::Zed | Client::ClaudeDesktop => None,
         }
+        .filter(|_| self.has_hooks())
+    }
+
+    /// Whether the client runs session-start hooks Mooring can install.
+    pub fn has_hooks(self) -> bool {
+        matches!(self, Client::ClaudeCode | Client::Codex | Client::GeminiCli | Client::Cursor)
     }
 
     /// Places whose existence shows the client is installed or has been used here.

@@ -16,12 +16,17 @@ pub fn resolve(explicit: Option<&Path>) -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os(ENV_HOME).filter(|v| !v.is_empty()) {
         return absolute(Path::new(&dir), ENV_HOME);
     }
-    dirs::data_dir().map(|d| d.join("mooring")).ok_or_else(|| {
+    platform_default().ok_or_else(|| {
         Error::invalid(
             "data_dir",
             format!("no platform data directory is known; set {ENV_HOME} or pass --data-dir"),
         )
     })
+}
+
+/// The platform data directory, where Mooring lives when nothing moves it.
+pub fn platform_default() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("mooring"))
 }
 
 /// Create the directory private to the user if it is not there, and keep it private:

@@ -69,17 +69,7 @@ pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
         Some(s) => s,
         None => {
             let dir = args.cwd.unwrap_or_else(|| ctx.cwd.display().to_string());
-            let cwd = paths::normalize("cwd", &dir, Some(&ctx.cwd))?;
-            let focus = Registry::new(&store).focus()?.map(|p| p.slug);
-            let hints = Hints {
-                cwd: Some(cwd.as_str().to_owned()),
-                env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
-                focus,
-                ..Hints::default()
-            };
-            mooring_core::markers::apply(&store, &store.read(ProjectIndex::load)?, &hints)?;
-            let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
-            match resolution.project {
+            match project_of_dir(&store, &dir, ctx, true)? {
                 Some(p) => p,
                 None => {
                     // A SessionStart hook outside any project prints nothing and succeeds.
@@ -99,6 +89,27 @@ pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
         print!("{}", format::safe(&p.text));
     }
     Ok(())
+}
+
+/// The project a session started in `dir` would be in (markers applied), if any; without
+/// `with_focus`, only the directory (and `MOORING_PROJECT`) decides.
+pub fn project_of_dir(
+    store: &mooring_core::Store,
+    dir: &str,
+    ctx: &Ctx,
+    with_focus: bool,
+) -> Result<Option<String>, Failure> {
+    let cwd = paths::normalize("cwd", dir, Some(&ctx.cwd))?;
+    let focus = if with_focus { Registry::new(store).focus()?.map(|p| p.slug) } else { None };
+    let hints = Hints {
+        cwd: Some(cwd.as_str().to_owned()),
+        env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
+        focus,
+        ..Hints::default()
+    };
+    mooring_core::markers::apply(store, &store.read(ProjectIndex::load)?, &hints)?;
+    let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
+    Ok(resolution.project)
 }
 
 /// `token`.

@@ -1,10 +1,13 @@
 //! One module per top-level command.
 
 pub mod choice;
+pub mod doctor;
+pub mod hook;
 pub mod memory;
 pub mod projects;
 pub mod resolve;
 pub mod serve;
+pub mod setup;
 pub mod stdio;
 pub mod transfer;
 
