@@ -75,9 +75,11 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn report(
     ctx: &Ctx,
     client: Client,
+    scope: &Scope,
     action: Action,
     spec: &ShimSpec,
     changes: &[(&str, Change)],
