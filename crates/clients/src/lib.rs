@@ -112,7 +112,29 @@ pub fn hook_change(
     action: Action,
 ) -> Result<Change, ConfigError> {
     let before = apply::read(file)?;
-    let text = before.as_deref().unwrap_or("");
+    let text = before.clone().unwrap_or_default();
+    hook_edit(client, spec, file, before, &text, action)
+}
+
+/// The hook change made on top of `earlier`, a change to the same file (Gemini CLI keeps
+/// its servers and hooks in one `settings.json`).
+pub fn hook_change_after(
+    client: Client,
+    spec: &ShimSpec,
+    earlier: &Change,
+    action: Action,
+) -> Result<Change, ConfigError> {
+    hook_edit(client, spec, &earlier.file, earlier.before.clone(), &earlier.after, action)
+}
+
+fn hook_edit(
+    client: Client,
+    spec: &ShimSpec,
+    file: &Path,
+    before: Option<String>,
+    text: &str,
+    action: Action,
+) -> Result<Change, ConfigError> {
     let format = if client == Client::GeminiCli { Format::Jsonc } else { Format::Json };
     let mut doc = JsonDoc::parse(text, format, file)?;
     let new = match action {

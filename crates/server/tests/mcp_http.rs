@@ -42,6 +42,11 @@ async fn tools_are_listed_with_schemas_on_both_generations() {
         );
         for t in &tools {
             assert!(t.output_schema.is_some(), "{} has no output schema", t.name);
+            // Rust-width formats (uint64…) make Ajv-based clients (Gemini CLI) warn per field.
+            let schemas = serde_json::to_string(&(&t.input_schema, &t.output_schema)).unwrap();
+            for odd in ["uint", "int32", "int64", "double", "float"] {
+                assert!(!schemas.contains(&format!("\"format\":\"{odd}")), "{} has format {odd}", t.name);
+            }
             assert!(t.description.as_deref().is_some_and(|d| !d.is_empty()));
         }
         let info = client.peer_info().and_then(|i| i.server_info.clone()).map(|s| s.name);

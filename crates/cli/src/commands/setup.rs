@@ -39,6 +39,12 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
     // `--remove` also takes out a hook installed earlier; install adds one only on request.
     if args.hooks || args.remove {
         match client.hooks_file(&env, &scope) {
+            Some(hooks) if hooks == file => {
+                // One file holds both (Gemini CLI): the hook goes on top of the entry.
+                let merged = mooring_clients::hook_change_after(client, &spec, &changes[0].1, action)
+                    .map_err(config_failure)?;
+                changes[0] = ("server and hook", merged);
+            }
             Some(hooks) => {
                 let change =
                     mooring_clients::hook_change(client, &spec, &hooks, action).map_err(config_failure)?;

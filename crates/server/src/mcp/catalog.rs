@@ -58,16 +58,67 @@ fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
         tracing::error!(tool = name, error = %e, "input schema could not be generated");
         schema_for_empty_input()
     });
-    Tool::new(name, description, input).with_raw_output_schema(schema_for_output::<O>()).with_annotations(
-        ToolAnnotations::from_raw(
+    let output = schema_for_output::<O>();
+    Tool::new(name, description, standard_formats(input))
+        .with_raw_output_schema(standard_formats(output))
+        .with_annotations(ToolAnnotations::from_raw(
             None,
             Some(h.read_only),
             Some(h.destructive),
             Some(h.idempotent),
             Some(false),
-        ),
-    )
+        ))
 }
+
+/// The schema without schemars' Rust-width formats (`uint64`, `int32`, `double`…): they
+/// are not JSON Schema formats, clients validating with Ajv (Gemini CLI) print a warning
+/// per field and session, and `minimum` already says what matters.
+fn standard_formats(
+    schema: std::sync::Arc<rmcp::model::JsonObject>,
+) -> std::sync::Arc<rmcp::model::JsonObject> {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                if map.get("format").and_then(|f| f.as_str()).is_some_and(|f| !STANDARD_FORMATS.contains(&f))
+                {
+                    map.remove("format");
+                }
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = serde_json::Value::Object((*schema).clone());
+    strip(&mut value);
+    match value {
+        serde_json::Value::Object(map) => std::sync::Arc::new(map),
+        _ => schema,
+    }
+}
+
+/// The formats JSON Schema 2020-12 defines.
+const STANDARD_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uuid",
+    "uri-template",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
+];
 
 /// Every tool, in the order clients show them.
 pub fn tools() -> Vec<Tool> {

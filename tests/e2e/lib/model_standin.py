@@ -1,0 +1,206 @@
+"""A scripted stand-in for three model APIs on 127.0.0.1, so real agent CLIs run offline:
+Anthropic Messages (Claude Code), OpenAI Responses (Codex) and Gemini generateContent
+(Gemini CLI) — each only as much as its client needs.
+
+The "model" follows one script per conversation: call Mooring's get_last_handover, then
+remember (a decision naming the client), then project_context, then answer in text. It
+finds each tool in the request's own tool list by suffix, whatever prefix the client puts
+on MCP tools. Every request body is appended to RECORD (JSON lines) with its path, so the
+test can read what the client sent its model: the tools, the tool results and the
+session-start context.
+
+usage: model_standin.py PORT_FILE RECORD
+"""
+
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SCRIPT = ["get_last_handover", "remember", "project_context"]
+LOCK = threading.Lock()
+
+
+def record(path, body):
+    with LOCK, open(sys.argv[2], "a") as f:
+        f.write(json.dumps({"path": path, "body": body}) + "\n")
+
+
+def find_tool(names, wanted):
+    """The client's name for Mooring's tool `wanted`."""
+    for n in names:
+        if "mooring" in n and (n.endswith("__" + wanted) or n.endswith("_" + wanted)):
+            return n
+    for n in names:
+        if n == wanted:
+            return n
+    return None
+
+
+def args_for(tool, client):
+    if tool == "remember":
+        return {"kind": "decision", "title": f"Decided through {client}",
+                "content": f"The {client} session recorded this decision through Mooring."}
+    return {}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def body(self):
+        n = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(n) if n else b""
+        try:
+            return json.loads(raw or b"{}")
+        except ValueError:
+            return {"raw": raw.decode("utf-8", "replace")}
+
+    def send_json(self, obj, status=200):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def send_sse(self, events):
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("connection", "close")
+        self.end_headers()
+        for name, data in events:
+            chunk = (f"event: {name}\n" if name else "") + f"data: {json.dumps(data)}\n\n"
+            self.wfile.write(chunk.encode())
+            self.wfile.flush()
+        self.close_connection = True
+
+    def do_GET(self):
+        record(self.path, None)
+        if "/models" in self.path:
+            return self.send_json({"data": [], "models": []})
+        self.send_json({})
+
+    def do_HEAD(self):
+        self.send_response(200)
+        self.send_header("content-length", "0")
+        self.end_headers()
+
+    def do_POST(self):
+        body = self.body()
+        path = self.path.split("?")[0]
+        record(self.path, body)
+        if path.endswith("/v1/messages"):
+            return self.anthropic(body)
+        if path.endswith("/v1/messages/count_tokens"):
+            return self.send_json({"input_tokens": 100})
+        if path.endswith("/responses"):
+            return self.openai(body)
+        if ":generateContent" in path or ":streamGenerateContent" in path:
+            return self.gemini(body, ":streamGenerateContent" in path)
+        if ":countTokens" in path:
+            return self.send_json({"totalTokens": 100})
+        self.send_json({"error": {"message": f"stand-in has no {path}"}}, 404)
+
+    # Anthropic Messages API (SSE when "stream": true).
+    def anthropic(self, body):
+        names = [t.get("name", "") for t in body.get("tools") or []]
+        done = sum(1 for m in body.get("messages", []) if isinstance(m.get("content"), list)
+                   for b in m["content"] if b.get("type") == "tool_result")
+        step = SCRIPT[done] if done < len(SCRIPT) else None
+        tool = find_tool(names, step) if step else None
+        if tool:
+            block = {"type": "tool_use", "id": f"toolu_{done:02d}", "name": tool, "input": args_for(step, "claude-code")}
+            stop = "tool_use"
+        else:
+            block = {"type": "text", "text": "Done." if done else "ok"}
+            stop = "end_turn"
+        message = {"id": f"msg_{done}", "type": "message", "role": "assistant", "model": body.get("model", "standin"),
+                   "content": [], "stop_reason": None, "stop_sequence": None,
+                   "usage": {"input_tokens": 10, "output_tokens": 1}}
+        if not body.get("stream"):
+            message.update(content=[block], stop_reason=stop)
+            return self.send_json(message)
+        start = dict(block, input={}) if block["type"] == "tool_use" else dict(block, text="")
+        delta = ({"type": "input_json_delta", "partial_json": json.dumps(block["input"])} if block["type"] == "tool_use"
+                 else {"type": "text_delta", "text": block["text"]})
+        self.send_sse([
+            ("message_start", {"type": "message_start", "message": message}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                               "usage": {"output_tokens": 5}}),
+            ("message_stop", {"type": "message_stop"}),
+        ])
+
+    # OpenAI Responses API (Codex streams it).
+    def openai(self, body):
+        names = []
+        for t in body.get("tools") or []:
+            if t.get("type") == "namespace":
+                ns = t.get("name", "")
+                names += [ns + "__" + x.get("name", "") if not x.get("name", "").startswith(ns) else x.get("name", "")
+                          for x in t.get("tools") or []]
+            else:
+                names.append(t.get("name", ""))
+        items = body.get("input") or []
+        done = sum(1 for i in items if isinstance(i, dict) and i.get("type") == "function_call_output")
+        step = SCRIPT[done] if done < len(SCRIPT) else None
+        tool = find_tool(names, step) if step else None
+        rid = f"resp_{done}"
+        if tool:
+            ns, _, short = tool.rpartition("__")
+            item = {"type": "function_call", "id": f"fc_{done}", "call_id": f"call_{done}", "name": short,
+                    "namespace": ns, "arguments": json.dumps(args_for(step, "codex")), "status": "completed"}
+            if not ns:
+                item["name"] = tool
+                del item["namespace"]
+        else:
+            item = {"type": "message", "id": f"msg_{done}", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": "Done.", "annotations": []}]}
+        usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+        self.send_sse([
+            ("response.created", {"type": "response.created", "response": {"id": rid, "status": "in_progress"}}),
+            ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}),
+            ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+            ("response.completed", {"type": "response.completed",
+                                    "response": {"id": rid, "status": "completed", "output": [item], "usage": usage}}),
+        ])
+
+    # Gemini generateContent / streamGenerateContent (?alt=sse).
+    def gemini(self, body, stream):
+        names = [f.get("name", "") for t in body.get("tools") or [] for f in t.get("functionDeclarations") or []]
+        done = sum(1 for c in body.get("contents", []) for p in c.get("parts", []) if "functionResponse" in p)
+        step = SCRIPT[done] if done < len(SCRIPT) else None
+        tool = find_tool(names, step) if step else None
+        if not names:
+            # Side requests (routing, summaries, JSON-mode checks) get a plain answer.
+            part = {"text": "{}" if body.get("generationConfig", {}).get("responseMimeType") == "application/json" else "ok"}
+        elif tool:
+            part = {"functionCall": {"name": tool, "args": args_for(step, "gemini-cli")}}
+        else:
+            part = {"text": "Done."}
+        resp = {"candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+                "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+                "modelVersion": "standin"}
+        if stream:
+            return self.send_sse([(None, resp)])
+        self.send_json(resp)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with open(sys.argv[1] + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    import os
+    os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
