@@ -22,6 +22,15 @@ if [ ! -d "$dir/ui/node_modules/playwright-core" ]; then
   npm install --prefix "$dir/ui" --no-fund --no-audit --loglevel=error playwright-core@1.64 >/dev/null
 fi
 
+# Real agent CLIs for tests/e2e/agents.sh, pinned (each runs offline against a stand-in).
+agents="$dir/agents/node_modules/.bin"
+if [ ! -x "$agents/claude" ] || [ ! -x "$agents/codex" ] || [ ! -x "$agents/gemini" ] \
+   || ! grep -q '"version": "2.1.330"' "$dir/agents/node_modules/@anthropic-ai/claude-code/package.json" 2>/dev/null; then
+  echo "Installing Claude Code 2.1.330, Codex 0.169.0 and Gemini CLI 0.61.0 into $dir/agents"
+  npm install --prefix "$dir/agents" --no-fund --no-audit --loglevel=error \
+    @anthropic-ai/claude-code@2.1.330 @openai/codex@0.169.0 @google/gemini-cli@0.61.0 >/dev/null
+fi
+
 for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
   name=${spec%%:*}; pkg=${spec#*:}
   venv="$dir/$name"

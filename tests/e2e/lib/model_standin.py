@@ -180,7 +180,11 @@ class Handler(BaseHTTPRequestHandler):
         tool = find_tool(names, step) if step else None
         if not names:
             # Side requests (routing, summaries, JSON-mode checks) get a plain answer.
-            part = {"text": "{}" if body.get("generationConfig", {}).get("responseMimeType") == "application/json" else "ok"}
+            json_mode = body.get("generationConfig", {}).get("responseMimeType") == "application/json"
+            # The model router asks for a complexity verdict in JSON.
+            verdict = {"complexity_reasoning": "stand-in", "complexity_score": 10, "reasoning": "stand-in",
+                       "model_choice": "flash"}
+            part = {"text": json.dumps(verdict) if json_mode else "ok"}
         elif tool:
             part = {"functionCall": {"name": tool, "args": args_for(step, "gemini-cli")}}
         else:
