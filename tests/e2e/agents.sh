@@ -103,4 +103,6 @@ fi
 echo "== no question was asked"
 [ "$(m choice list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["open"]))')" = 0 ] \
   || { echo "a question is waiting:"; m choice list; exit 1; }
+echo "== mooring doctor"
+PATH="$agents:$PATH" m doctor || { echo "doctor found something to fix after setup"; exit 1; }
 echo "ok: 3 clients, 9 calls, all decided by where they ran"

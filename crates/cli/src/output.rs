@@ -17,6 +17,8 @@ pub enum Failure {
     Domain(Error),
     /// The command line was wrong.
     Usage { field: Option<String>, message: String },
+    /// The command already said what is wrong (`doctor`); only the exit code is left.
+    Quiet,
 }
 
 impl From<Error> for Failure {
@@ -35,11 +37,15 @@ impl Failure {
         match self {
             Failure::Domain(e) => (e.code.as_str(), e.field.as_deref(), &e.message, EXIT_FAILURE),
             Failure::Usage { field, message } => ("USAGE", field.as_deref(), message, EXIT_USAGE),
+            Failure::Quiet => ("FAILED", None, "", EXIT_FAILURE),
         }
     }
 
     /// Print the failure (sentence on stderr; JSON on stdout too with `--json`).
     pub fn report(&self, json: bool) -> ExitCode {
+        if matches!(self, Failure::Quiet) {
+            return ExitCode::from(EXIT_FAILURE);
+        }
         let (code, field, message, exit) = self.parts();
         eprintln!("error: {}", sentence(message));
         if json {

@@ -87,6 +87,7 @@ fn describe(f: &Failure) -> String {
     match f {
         Failure::Domain(e) => e.message.clone(),
         Failure::Usage { message, .. } => message.clone(),
+        Failure::Quiet => String::new(),
     }
 }
 

@@ -1,0 +1,172 @@
+//! `mooring setup` and `mooring doctor` as the person runs them: an installed binary,
+//! the client's real file under HOME, a hub that is up or not, files with the wrong mode.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Sandbox;
+use serde_json::Value;
+
+/// Copy the built binary where an install would put it.
+fn install(sb: &Sandbox) -> PathBuf {
+    let bin = sb.home.join(".local/bin");
+    fs::create_dir_all(&bin).unwrap();
+    let target = bin.join("mooring");
+    fs::copy(assert_cmd::cargo::cargo_bin("mooring"), &target).unwrap();
+    fs::set_permissions(&target, fs::Permissions::from_mode(0o755)).unwrap();
+    target
+}
+
+fn doctor(sb: &Sandbox) -> (i32, Value) {
+    let out = sb.cmd().args(["doctor", "--json"]).env("PATH", "/usr/bin:/bin").output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code().unwrap(), v)
+}
+
+fn problems(v: &Value) -> Vec<String> {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "problem")
+        .map(|c| format!("{}: {} → {}", c["name"].as_str().unwrap(), c["message"], c["fix"]))
+        .collect()
+}
+
+struct Hub(Child);
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_hub(sb: &Sandbox) -> Hub {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mooring"))
+        .arg("--data-dir")
+        .arg(&sb.data)
+        .args(["serve", "--port", "0"])
+        .env("HOME", &sb.home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let hub = Hub(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !sb.data.join("endpoint.json").exists() {
+        assert!(Instant::now() < deadline, "the hub did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    hub
+}
+
+#[test]
+fn setup_refuses_a_binary_in_a_build_directory() {
+    let sb = Sandbox::new();
+    let out = sb.cmd().args(["setup", "claude-code"]).env("PATH", "/usr/bin:/bin").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("build directory") && err.contains("scripts/start.sh") && err.contains("--binary"),
+        "{err}"
+    );
+    assert!(!sb.home.join(".claude.json").exists());
+}
+
+#[test]
+fn setup_writes_once_dry_runs_refuses_broken_files_and_removes() {
+    let sb = Sandbox::new();
+    let bin = install(&sb);
+    let bin_s = bin.to_str().unwrap();
+    let file = sb.home.join(".claude.json");
+
+    let dry = sb.cmd().args(["setup", "claude-code", "--binary", bin_s, "--dry-run"]).output().unwrap();
+    assert!(dry.status.success());
+    let shown = String::from_utf8_lossy(&dry.stdout);
+    assert!(shown.contains("+++ ") && shown.contains(bin_s) && shown.contains("nothing written"), "{shown}");
+    assert!(!file.exists(), "a dry run writes nothing");
+
+    sb.cmd().args(["setup", "claude-code", "--binary", bin_s]).assert().success();
+    let once = fs::read_to_string(&file).unwrap();
+    let v: Value = serde_json::from_str(&once).unwrap();
+    assert_eq!(v["mcpServers"]["mooring"]["command"], bin_s);
+    assert_eq!(v["mcpServers"]["mooring"]["env"]["MOORING_HOME"], sb.data.to_str().unwrap());
+    let again = sb.cmd().args(["setup", "claude-code", "--binary", bin_s]).output().unwrap();
+    assert!(String::from_utf8_lossy(&again.stdout).contains("already up to date"));
+    assert_eq!(fs::read_to_string(&file).unwrap(), once, "running it twice gives the same file");
+
+    fs::write(&file, "{\n  \"numStartups\": 3,\n  oops\n}\n").unwrap();
+    let broken = sb.cmd().args(["setup", "claude-code", "--binary", bin_s]).output().unwrap();
+    assert_eq!(broken.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&broken.stderr);
+    assert!(err.contains(".claude.json line 3") && err.contains("Nothing was written"), "{err}");
+    assert!(fs::read_to_string(&file).unwrap().contains("oops"), "a broken file is left as it was");
+
+    fs::write(&file, &once).unwrap();
+    sb.cmd().args(["setup", "claude-code", "--remove"]).assert().success();
+    let v: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(v["mcpServers"].get("mooring").is_none(), "{v}");
+}
+
+#[test]
+fn doctor_names_a_missing_hub_a_stale_binary_and_loose_permissions_then_finds_nothing() {
+    let sb = Sandbox::new();
+    sb.cmd().args(["projects", "new", "Alpha"]).assert().success();
+    let bin = install(&sb);
+    sb.cmd().args(["setup", "claude-code", "--hooks", "--binary", bin.to_str().unwrap()]).assert().success();
+
+    // The hub is not running, the database is readable by others, and the client points at
+    // a binary that was moved away.
+    fs::set_permissions(sb.data.join("mooring.db"), fs::Permissions::from_mode(0o644)).unwrap();
+    let file = sb.home.join(".claude.json");
+    let stale = fs::read_to_string(&file).unwrap().replace(bin.to_str().unwrap(), "/opt/old/mooring");
+    fs::write(&file, stale).unwrap();
+    let (code, v) = doctor(&sb);
+    assert_eq!(code, 1, "{v}");
+    let found = problems(&v);
+    assert!(found.iter().any(|p| p.starts_with("hub:") && p.contains("mooring serve")), "{found:?}");
+    assert!(found.iter().any(|p| p.starts_with("permissions:") && p.contains("chmod 600")), "{found:?}");
+    assert!(
+        found.iter().any(|p| p.starts_with("client:claude-code:")
+            && p.contains("/opt/old/mooring")
+            && p.contains("mooring setup claude-code")),
+        "{found:?}"
+    );
+
+    // Each fix as the report says it.
+    fs::set_permissions(sb.data.join("mooring.db"), fs::Permissions::from_mode(0o600)).unwrap();
+    sb.cmd().args(["setup", "claude-code", "--hooks", "--binary", bin.to_str().unwrap()]).assert().success();
+    let _hub = start_hub(&sb);
+    let (code, v) = doctor(&sb);
+    assert_eq!(code, 0, "{:?}", problems(&v));
+    assert_eq!(v["ok"], true);
+    let names: Vec<&str> =
+        v["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"hub") && names.contains(&"client:claude-code"), "{names:?}");
+}
+
+#[test]
+fn a_client_registered_over_http_is_told_why_the_shim_is_better() {
+    let sb = Sandbox::new();
+    sb.cmd().args(["projects", "new", "Alpha"]).assert().success();
+    fs::write(
+        sb.home.join(".claude.json"),
+        r#"{"mcpServers": {"mooring": {"type": "http", "url": "http://127.0.0.1:7423/mcp"}}}"#,
+    )
+    .unwrap();
+    let (_, v) = doctor(&sb);
+    let found = problems(&v);
+    assert!(
+        found.iter().any(|p| p.starts_with("client:claude-code:")
+            && p.contains("over HTTP")
+            && p.contains("stdio shim")),
+        "{found:?}"
+    );
+}
