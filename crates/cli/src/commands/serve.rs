@@ -64,7 +64,10 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
                 println!("Note: {note}.");
             }
             println!("Mooring MCP server listening at {}", server.url);
-            println!("Let your agent clients launch it:  mooring stdio  (e.g. claude mcp add mooring -- mooring stdio)");
+            println!("Register your agent clients:  mooring setup claude-code   (also codex, gemini-cli, cursor, vscode, …;");
+            println!("  `mooring setup --list` shows them). Each then starts `mooring stdio`, which tells Mooring");
+            println!("  the directory the session works in, so the project is known from the first call.");
+            println!("Clients that cannot start commands: {}  (no directory: the focus project decides, or you pick)", server.url);
             println!("Stop with Ctrl-C.");
         }
         wait_for_signal().await;
