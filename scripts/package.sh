@@ -13,7 +13,7 @@ if ! cargo deb --version >/dev/null 2>&1; then
   cargo install cargo-deb --locked --version "^3"
 fi
 cargo build --release -p mooring-cli -p mooring-desktop
-cargo deb -p mooring-desktop --no-build
+cargo deb -p mooring-desktop --no-build --strip
 deb=$(ls -t target/debian/mooring_*.deb | head -1)
 echo "Built $deb:"
 dpkg-deb --info "$deb" | sed -n 's/^ \(Package\|Version\|Architecture\|Depends\|Installed-Size\):/  \1:/p'

@@ -70,7 +70,8 @@ fn start_hub(sb: &Sandbox) -> Hub {
 #[test]
 fn setup_refuses_a_binary_in_a_build_directory() {
     let sb = Sandbox::new();
-    let out = sb.cmd().args(["setup", "claude-code"]).env("PATH", "/usr/bin:/bin").output().unwrap();
+    // No installed mooring on PATH either (an empty directory as PATH).
+    let out = sb.cmd().args(["setup", "claude-code"]).env("PATH", sb.mkdir("empty-path")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
