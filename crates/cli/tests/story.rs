@@ -63,9 +63,12 @@ fn create_edit_resolve_archive_resume_delete() {
     assert_eq!(r["project"], "leader-election");
     assert_eq!(r["decided_by"], "cwd");
     let levels = r["levels"].as_array().unwrap();
-    assert_eq!(levels.len(), 7);
+    assert_eq!(levels.len(), 9);
     let names: Vec<&str> = levels.iter().map(|l| l["level"].as_str().unwrap()).collect();
-    assert_eq!(names, ["explicit", "session", "workspace", "env", "roots", "cwd", "focus"]);
+    assert_eq!(
+        names,
+        ["explicit", "session", "workspace", "env", "roots", "cwd", "git_worktree", "git_remote", "focus"]
+    );
     assert_eq!(levels[5]["decided"], true);
     assert_eq!(levels[5]["outcome"], "matched");
     // A sibling sharing the prefix resolves to nothing.

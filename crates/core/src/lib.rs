@@ -4,6 +4,7 @@
 pub mod choice;
 pub mod datadir;
 pub mod error;
+pub mod git;
 pub mod handover;
 pub mod humanize;
 pub mod lifecycle;

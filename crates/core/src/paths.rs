@@ -71,6 +71,12 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
     Ok(NormalizedPath { path, exists })
 }
 
+/// The home directory or the file-system root: where editors start servers and where a
+/// dotfiles repository lives. A session there says nothing about its project.
+pub fn is_meaningless_dir(path: &Path) -> bool {
+    path.parent().is_none() || dirs::home_dir().is_some_and(|h| h.canonicalize().unwrap_or(h) == path)
+}
+
 /// A directory a project may claim as a code path: not `/` and not the home directory,
 /// which would make every session anywhere (or every editor started in `$HOME`) resolve
 /// to that project.

@@ -8,6 +8,7 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::git::{GitFacts, normalize_remote};
 use crate::model::{PathState, ProjectStatus};
 use crate::paths;
 use crate::store::{code_paths, projects};
@@ -27,8 +28,13 @@ pub struct Hints {
     pub roots: Vec<String>,
     /// 6. Working directory of the stdio process.
     pub cwd: Option<String>,
-    /// 7. The focus project clicked last in the tray.
+    /// 9. The focus project clicked last in the tray.
     pub focus: Option<String>,
+    /// 7 and 8: what git says about the session's directory (read by the caller with
+    /// [`crate::git::facts`]; none when not looked up).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub git: Option<GitFacts>,
 }
 
 /// A level of the resolution order.
@@ -47,14 +53,27 @@ pub enum Level {
     Roots,
     /// Working directory.
     Cwd,
+    /// A linked git worktree of a project's checkout.
+    GitWorktree,
+    /// A clone whose remote is a project's repository.
+    GitRemote,
     /// Focus project.
     Focus,
 }
 
 impl Level {
     /// Every level, highest priority first.
-    pub const ORDER: [Level; 7] =
-        [Self::Explicit, Self::Session, Self::Workspace, Self::Env, Self::Roots, Self::Cwd, Self::Focus];
+    pub const ORDER: [Level; 9] = [
+        Self::Explicit,
+        Self::Session,
+        Self::Workspace,
+        Self::Env,
+        Self::Roots,
+        Self::Cwd,
+        Self::GitWorktree,
+        Self::GitRemote,
+        Self::Focus,
+    ];
 
     /// Words for people.
     pub fn label(self) -> &'static str {
@@ -65,6 +84,8 @@ impl Level {
             Self::Env => "MOORING_PROJECT",
             Self::Roots => "MCP roots",
             Self::Cwd => "working directory",
+            Self::GitWorktree => "git worktree",
+            Self::GitRemote => "git remote",
             Self::Focus => "focus project",
         }
     }
@@ -78,6 +99,8 @@ impl Level {
             Self::Env => "env",
             Self::Roots => "roots",
             Self::Cwd => "cwd",
+            Self::GitWorktree => "git_worktree",
+            Self::GitRemote => "git_remote",
             Self::Focus => "focus",
         }
     }
@@ -102,7 +125,7 @@ pub enum Outcome {
 /// One line of the explanation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LevelReport {
-    /// 1 to 7.
+    /// 1 to 9.
     pub rank: u8,
     /// Which level.
     pub level: Level,
@@ -146,6 +169,8 @@ struct PathEntry {
 pub struct ProjectIndex {
     projects: HashMap<String, ProjectStatus>,
     paths: HashMap<PathBuf, PathEntry>,
+    /// Normalized repository URL → the projects that name it.
+    remotes: HashMap<String, Vec<String>>,
 }
 
 /// A path that matched a code path.
@@ -161,8 +186,11 @@ impl ProjectIndex {
     /// Build from the store.
     pub fn load(conn: &Connection) -> Result<Self> {
         let mut index = Self::default();
-        for (slug, status) in projects::statuses(conn)? {
+        for (slug, status, repo_url) in projects::statuses_and_repos(conn)? {
             index.add_project(&slug, status);
+            if let Some(url) = repo_url {
+                index.add_remote(&url, &slug);
+            }
         }
         for cp in code_paths::all(conn)? {
             index.add_path(PathBuf::from(cp.path), &cp.slug, cp.state);
@@ -173,6 +201,30 @@ impl ProjectIndex {
     /// Register a project.
     pub fn add_project(&mut self, slug: &str, status: ProjectStatus) {
         self.projects.insert(slug.to_owned(), status);
+    }
+
+    /// Register a project's repository URL.
+    pub fn add_remote(&mut self, url: &str, slug: &str) {
+        if let Some(key) = normalize_remote(url) {
+            let slugs = self.remotes.entry(key).or_default();
+            if !slugs.iter().any(|s| s == slug) {
+                slugs.push(slug.to_owned());
+            }
+        }
+    }
+
+    /// The usable projects whose repository is `key` (a normalized URL).
+    pub fn projects_with_remote(&self, key: &str) -> Vec<String> {
+        let mut slugs: Vec<String> = self
+            .remotes
+            .get(key)
+            .into_iter()
+            .flatten()
+            .filter(|s| self.status(s).is_some_and(|st| st != ProjectStatus::Archived))
+            .cloned()
+            .collect();
+        slugs.sort();
+        slugs
     }
 
     /// Register a canonical code path.
@@ -219,6 +271,7 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
             let (input, outcome, project, detail) = evaluate(index, hints, level);
             let candidates = match (&outcome, level) {
                 (Outcome::Ambiguous, Level::Roots) => roots_hits(index, &hints.roots),
+                (Outcome::Ambiguous, Level::GitRemote) => remote_hits(index, hints),
                 _ => Vec::new(),
             };
             LevelReport {
@@ -254,8 +307,87 @@ fn evaluate(index: &ProjectIndex, hints: &Hints, level: Level) -> Eval {
         Level::Env => by_slug(index, hints.env_project.as_deref()),
         Level::Focus => by_slug(index, hints.focus.as_deref()),
         Level::Workspace => by_path(index, "workspace_id", hints.workspace.as_deref()),
-        Level::Cwd => by_path(index, "cwd", hints.cwd.as_deref()),
+        Level::Cwd => by_cwd(index, hints.cwd.as_deref()),
         Level::Roots => by_roots(index, &hints.roots),
+        Level::GitWorktree => by_worktree(index, hints.git.as_ref()),
+        Level::GitRemote => by_remote(index, hints),
+    }
+}
+
+/// The working directory, except that the home directory and `/` (where editors start
+/// servers) count only when a code path is exactly that directory.
+fn by_cwd(index: &ProjectIndex, input: Option<&str>) -> Eval {
+    if let Some(raw) = input.map(str::trim).filter(|s| !s.is_empty())
+        && let Ok(n) = paths::normalize("cwd", raw, None)
+        && paths::is_meaningless_dir(&n.path)
+        && index.match_path(&n.path).is_none_or(|hit| hit.code_path != n.path)
+    {
+        let what = if n.path.parent().is_none() { "the file-system root" } else { "your home directory" };
+        return (
+            Some(raw.to_owned()),
+            Outcome::NoMatch,
+            None,
+            format!(
+                "{} is {what}, where editors start servers; it says nothing about the project (pass the \
+                 folder with --workspace-id)",
+                n.path.display()
+            ),
+        );
+    }
+    by_path(index, "cwd", input)
+}
+
+fn by_worktree(index: &ProjectIndex, git: Option<&GitFacts>) -> Eval {
+    let Some((facts, main)) = git.and_then(|g| Some((g, g.main_checkout.as_ref()?))) else {
+        return (None, Outcome::NotGiven, None, "not in a linked git worktree".to_owned());
+    };
+    let seen = Some(facts.checkout.display().to_string());
+    match index.match_path(main) {
+        Some(hit) => (
+            seen,
+            Outcome::Matched,
+            Some(hit.slug.clone()),
+            format!(
+                "worktree of {}, inside code path {} of '{}'",
+                main.display(),
+                hit.code_path.display(),
+                hit.slug
+            ),
+        ),
+        None => {
+            (seen, Outcome::NoMatch, None, format!("worktree of {}, which is in no project", main.display()))
+        }
+    }
+}
+
+fn remote_hits(index: &ProjectIndex, hints: &Hints) -> Vec<String> {
+    hints
+        .git
+        .as_ref()
+        .and_then(|g| g.remote_key.as_deref())
+        .map(|k| index.projects_with_remote(k))
+        .unwrap_or_default()
+}
+
+fn by_remote(index: &ProjectIndex, hints: &Hints) -> Eval {
+    let Some(url) = hints.git.as_ref().and_then(|g| g.remote_url.clone()) else {
+        return (None, Outcome::NotGiven, None, "no git remote".to_owned());
+    };
+    let seen = Some(url.clone());
+    match remote_hits(index, hints).as_slice() {
+        [] => (seen, Outcome::NoMatch, None, format!("no project's repository is {url}")),
+        [one] => (
+            seen,
+            Outcome::Matched,
+            Some(one.clone()),
+            format!("a clone of {url}, the repository of '{one}'"),
+        ),
+        many => (
+            seen,
+            Outcome::Ambiguous,
+            None,
+            format!("{url} is the repository of several projects ({}); choose one", many.join(", ")),
+        ),
     }
 }
 

@@ -35,9 +35,9 @@ fn nothing_given_is_pending_with_all_levels_listed() {
     let r = resolve(&f.index, &Hints::default());
     assert_eq!(r.project, None);
     assert_eq!(r.decided_by, None);
-    assert_eq!(r.levels.len(), 7);
+    assert_eq!(r.levels.len(), 9);
     assert!(r.levels.iter().all(|l| l.outcome == Outcome::NotGiven && !l.decided));
-    assert_eq!(r.levels.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(r.levels.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
 }
 
 #[test]
@@ -63,7 +63,8 @@ fn matching_is_by_whole_components() {
 
 #[test]
 fn each_level_decides_when_it_is_the_highest_given() {
-    let f = fixture();
+    let mut f = fixture();
+    f.index.add_remote("https://host.example/me/gamma.git", "gamma");
     let all = Hints {
         explicit: Some("gamma".into()),
         session: Some("beta".into()),
@@ -72,6 +73,13 @@ fn each_level_decides_when_it_is_the_highest_given() {
         roots: vec![format!("file://{}", f.root.join("a/b").display())],
         cwd: path(&f, "ab"),
         focus: Some("alpha".into()),
+        // A worktree (anywhere) of the checkout at /a/b, cloned from gamma's repository.
+        git: Some(GitFacts {
+            checkout: f.root.join("elsewhere/wt"),
+            main_checkout: Some(f.root.join("a/b")),
+            remote_url: Some("git@host.example:me/gamma.git".into()),
+            remote_key: normalize_remote("git@host.example:me/gamma.git"),
+        }),
     };
     let expect = [
         (Level::Explicit, "gamma"),
@@ -80,6 +88,8 @@ fn each_level_decides_when_it_is_the_highest_given() {
         (Level::Env, "gamma"),
         (Level::Roots, "beta"),
         (Level::Cwd, "gamma"),
+        (Level::GitWorktree, "beta"),
+        (Level::GitRemote, "gamma"),
         (Level::Focus, "alpha"),
     ];
     let mut hints = all;
@@ -96,6 +106,8 @@ fn each_level_decides_when_it_is_the_highest_given() {
             Level::Env => hints.env_project = None,
             Level::Roots => hints.roots.clear(),
             Level::Cwd => hints.cwd = None,
+            Level::GitWorktree => hints.git.as_mut().unwrap().main_checkout = None,
+            Level::GitRemote => hints.git = None,
             Level::Focus => hints.focus = None,
         }
     }
@@ -180,4 +192,37 @@ fn a_skipped_missing_code_path_is_explained() {
     let detail = &r.levels[5].detail;
     assert!(detail.contains("was skipped because it is missing"), "{detail}");
     assert!(detail.contains("of 'gamma'"), "{detail}");
+}
+
+#[test]
+fn a_remote_shared_by_two_projects_is_ambiguous_and_archived_ones_do_not_count() {
+    let mut f = fixture();
+    f.index.add_remote("https://host.example/me/app", "alpha");
+    f.index.add_remote("git@host.example:me/app.git", "gamma");
+    f.index.add_remote("https://host.example/me/app", "old");
+    let git = GitFacts {
+        checkout: f.root.join("clone"),
+        main_checkout: None,
+        remote_url: Some("ssh://git@HOST.example/me/app/".into()),
+        remote_key: normalize_remote("ssh://git@HOST.example/me/app/"),
+    };
+    let r = resolve(&f.index, &Hints { git: Some(git), ..Hints::default() });
+    assert_eq!(r.project, None);
+    let remote = r.levels.iter().find(|l| l.level == Level::GitRemote).unwrap();
+    assert_eq!(remote.outcome, Outcome::Ambiguous);
+    assert_eq!(remote.candidates, ["alpha", "gamma"]);
+}
+
+#[test]
+fn a_worktree_of_a_checkout_in_no_project_says_so() {
+    let f = fixture();
+    let git = GitFacts {
+        checkout: f.root.join("wt"),
+        main_checkout: Some(f.root.join("nowhere")),
+        ..GitFacts::default()
+    };
+    let r = resolve(&f.index, &Hints { git: Some(git), ..Hints::default() });
+    let wt = r.levels.iter().find(|l| l.level == Level::GitWorktree).unwrap();
+    assert_eq!(wt.outcome, Outcome::NoMatch);
+    assert!(wt.detail.contains("worktree of") && wt.detail.contains("nowhere"), "{}", wt.detail);
 }

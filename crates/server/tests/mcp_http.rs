@@ -130,7 +130,7 @@ async fn workspace_header_decides_the_project() {
         assert_eq!(r["handover"], serde_json::Value::Null);
         let levels = ok(&call(&client, "resolve_project", json!({})).await);
         assert_eq!(levels["decided_by"], "workspace");
-        assert_eq!(levels["levels"].as_array().unwrap().len(), 7);
+        assert_eq!(levels["levels"].as_array().unwrap().len(), 9);
         client.cancel().await.unwrap();
     }
 }

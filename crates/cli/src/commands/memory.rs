@@ -101,14 +101,20 @@ pub fn project_of_dir(
 ) -> Result<Option<String>, Failure> {
     let cwd = paths::normalize("cwd", dir, Some(&ctx.cwd))?;
     let focus = if with_focus { Registry::new(store).focus()?.map(|p| p.slug) } else { None };
-    let hints = Hints {
+    let mut hints = Hints {
         cwd: Some(cwd.as_str().to_owned()),
         env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
         focus,
         ..Hints::default()
     };
+    hints.git = mooring_core::git::for_hints(&hints);
     mooring_core::markers::apply(store, &store.read(ProjectIndex::load)?, &hints)?;
     let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
+    if let (Some(mooring_core::resolve::Level::GitRemote), Some(slug), Some(facts)) =
+        (resolution.decided_by, &resolution.project, &hints.git)
+    {
+        mooring_core::git::bind_clone(store, slug, facts)?;
+    }
     Ok(resolution.project)
 }
 

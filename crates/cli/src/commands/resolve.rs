@@ -23,7 +23,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         .transpose()
     };
     let cwd = absolute("cwd", Some(args.cwd.unwrap_or_else(|| ctx.cwd.display().to_string())))?;
-    let hints = Hints {
+    let mut hints = Hints {
         explicit: args.project,
         session: None,
         workspace: absolute("workspace_id", args.workspace_id)?,
@@ -31,7 +31,9 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         roots: args.root,
         cwd,
         focus,
+        git: None,
     };
+    hints.git = mooring_core::git::for_hints(&hints);
     // `.mooring.toml` markers bind their directories before resolving, as the server does.
     let markers = mooring_core::markers::apply(&store, &store.read(ProjectIndex::load)?, &hints)?;
     let resolution = store.read(|c| {
@@ -47,8 +49,16 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         }
         Ok(r)
     })?;
+    // A clone found by its remote becomes a code path of its project, as the server does.
+    let bound = match (resolution.decided_by, &resolution.project, &hints.git) {
+        (Some(Level::GitRemote), Some(slug), Some(facts)) => {
+            mooring_core::git::bind_clone(&store, slug, facts)?.then(|| facts.checkout.clone())
+        }
+        _ => None,
+    };
     if ctx.json {
         let mut out = serde_json::to_value(&resolution).unwrap_or_default();
+        out["bound_code_path"] = serde_json::to_value(&bound).unwrap_or_default();
         out["marker_offers"] = serde_json::to_value(&markers.offers).unwrap_or_default();
         out["marker_problems"] = serde_json::to_value(&markers.problems).unwrap_or_default();
         print_json(&out);
@@ -67,6 +77,13 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         }
         for p in &markers.problems {
             println!("skipped: {p}");
+        }
+        if let Some(dir) = &bound {
+            println!(
+                "{} is now a code path of '{}'.",
+                dir.display(),
+                resolution.project.as_deref().unwrap_or_default()
+            );
         }
     }
     Ok(())

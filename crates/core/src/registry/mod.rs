@@ -114,6 +114,8 @@ impl<'a> Registry<'a> {
         let mut warnings = Vec::new();
         let notes_path = self.notes_path(new.notes_path.as_deref(), &mut warnings)?;
         let paths = self.normalize_all("code_path", &new.code_paths)?;
+        // A project made from a checkout names its repository without being told.
+        let repo_url = repo_url.or_else(|| paths.first().and_then(|p| crate::git::remote_of(&p.path)));
 
         self.store.write(|tx| {
             if projects::slug_exists(tx, &slug)? {
@@ -172,6 +174,10 @@ impl<'a> Registry<'a> {
             None => None,
         };
         let adds = self.normalize_all("add_code_path", &edit.add_code_paths)?;
+        let guessed_repo = match &repo_url {
+            None => adds.first().and_then(|p| crate::git::remote_of(&p.path)),
+            Some(_) => None,
+        };
         let removes: Vec<(String, Option<NormalizedPath>)> = edit
             .remove_code_paths
             .iter()
@@ -208,6 +214,10 @@ impl<'a> Registry<'a> {
                     before.repo_url.as_deref(),
                     u.as_deref(),
                 )?;
+            } else if before.repo_url.is_none()
+                && let Some(g) = &guessed_repo
+            {
+                set(TextColumn::RepoUrl, None, Some(g))?;
             }
             if let Some(p) = &notes_path {
                 set(

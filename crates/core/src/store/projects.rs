@@ -100,6 +100,16 @@ pub fn statuses(conn: &Connection) -> Result<Vec<(String, ProjectStatus)>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every project's slug, status and repository URL, for the resolution index.
+pub fn statuses_and_repos(conn: &Connection) -> Result<Vec<(String, ProjectStatus, Option<String>)>> {
+    let mut stmt = conn.prepare_cached("SELECT slug, status, repo_url FROM projects")?;
+    let rows = stmt.query_map([], |r| {
+        let status: String = r.get(1)?;
+        Ok((r.get(0)?, status.parse().unwrap_or(ProjectStatus::Archived), r.get(2)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Whether a slug is taken.
 pub fn slug_exists(conn: &Connection, slug: &str) -> Result<bool> {
     Ok(conn.query_row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(())).optional()?.is_some())

@@ -65,6 +65,7 @@ pub fn hints_for(
         roots: session.map(|s| s.roots.clone()).unwrap_or_default(),
         cwd: caller.cwd.clone(),
         focus,
+        git: None,
     })
 }
 
@@ -72,6 +73,22 @@ pub fn hints_for(
 pub fn resolve_hints(state: &AppState, hints: &Hints) -> CoreResult<Resolution> {
     let snapshot = state.index.get(&state.store)?;
     Ok(resolve(&snapshot.index, hints))
+}
+
+/// Resolve hints as a tool call would: with the git levels when nothing above them
+/// decides (reading the checkout only then). Binds nothing.
+pub async fn resolve_full(state: &AppState, mut hints: Hints) -> CoreResult<Resolution> {
+    let resolution = resolve_hints(state, &hints)?;
+    if !matches!(resolution.decided_by, None | Some(Level::Focus)) {
+        return Ok(resolution);
+    }
+    match git_facts(&hints).await {
+        Some(facts) => {
+            hints.git = Some(facts);
+            resolve_hints(state, &hints)
+        }
+        None => Ok(resolution),
+    }
 }
 
 /// Decide the project for a project-scoped call.
@@ -131,7 +148,7 @@ pub async fn require_project(
     {
         return Ok(Gate::Stop(results::fail(&e).into()));
     }
-    let hints = hints_for(state, caller, session.as_ref(), None)?;
+    let mut hints = hints_for(state, caller, session.as_ref(), None)?;
     let mut resolution = resolve_hints(state, &hints)?;
     // `.mooring.toml` markers above the session's directories matter only where a
     // directory decides (or nothing does); a session's own choice makes them moot.
@@ -147,6 +164,25 @@ pub async fn require_project(
     if !markers.bound.is_empty() {
         state.surfaces.projects_changed();
         resolution = resolve_hints(state, &hints)?;
+    }
+    // Git worktrees and clones sit below the working directory: look only when nothing
+    // above them decided.
+    if matches!(resolution.decided_by, None | Some(Level::Focus))
+        && let Some(facts) = git_facts(&hints).await
+    {
+        hints.git = Some(facts);
+        resolution = resolve_hints(state, &hints)?;
+        if let (Some(Level::GitRemote), Some(slug), Some(facts)) =
+            (resolution.decided_by, &resolution.project, &hints.git)
+        {
+            let (store, slug, facts) = (state.store.clone(), slug.clone(), facts.clone());
+            if tokio::task::spawn_blocking(move || mooring_core::git::bind_clone(&store, &slug, &facts))
+                .await
+                .map_err(|e| mooring_core::Error::storage(e.to_string()))??
+            {
+                state.surfaces.projects_changed();
+            }
+        }
     }
     let offers = &markers.offers;
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
@@ -229,6 +265,20 @@ async fn apply_markers(state: &Arc<AppState>, hints: &Hints) -> CoreResult<moori
         Err(_) => {
             tracing::warn!("looking for .mooring.toml took too long; resolving without markers");
             Ok(mooring_core::markers::Applied::default())
+        }
+    }
+}
+
+/// Git facts of the session's directory, read on a blocking thread (a repository's files
+/// are untrusted); none if that takes longer than a read may.
+pub async fn git_facts(hints: &Hints) -> Option<mooring_core::git::GitFacts> {
+    let hints = hints.clone();
+    let work = tokio::task::spawn_blocking(move || mooring_core::git::for_hints(&hints));
+    match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 2, work).await {
+        Ok(Ok(facts)) => facts,
+        _ => {
+            tracing::warn!("reading the session's git checkout took too long; resolving without it");
+            None
         }
     }
 }

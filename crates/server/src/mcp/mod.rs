@@ -148,10 +148,10 @@ impl ServerHandler for MooringMcp {
             "get_project" => tools_projects::get(state, args!(params::GetProject)),
             "create_project" => tools_projects::create(state, args!(params::CreateProject)),
             "edit_project" => tools_projects::edit(state, args!(params::EditProject)),
-            "active_project" => tools_session::active(state, &caller, args!(params::ActiveProject)),
+            "active_project" => tools_session::active(state, &caller, args!(params::ActiveProject)).await,
             "resolve_project" => {
                 roots::refresh(&self.state, &caller, &ctx).await;
-                tools_session::resolve(state, &caller, args!(params::ResolveProject))
+                tools_session::resolve(state, &caller, args!(params::ResolveProject)).await
             }
             "select_project_for_session" => {
                 tools_session::select(state, &caller, args!(params::SelectProject))

@@ -5,7 +5,7 @@ use mooring_core::resolve::Level;
 use mooring_core::{Error, Registry, Result as CoreResult, paths, session};
 use rmcp::model::CallToolResult;
 
-use super::gate::{hints_for, resolve_hints, session_of};
+use super::gate::{hints_for, resolve_full, resolve_hints, session_of};
 use super::outputs::{ActiveProject, Resolved, Selected, WorkspaceSet};
 use super::params;
 use super::results::{fail, ok};
@@ -20,8 +20,8 @@ fn run<T: serde::Serialize>(f: impl FnOnce() -> CoreResult<T>) -> CallToolResult
 }
 
 /// `active_project`: read, set or clear the session's choice.
-pub fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> CallToolResult {
-    run(|| {
+pub async fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> CallToolResult {
+    let chosen = (|| {
         // One write records the request; after a bind or clear the row is only read.
         session_of(state, caller)?;
         let message = match (&p.project, &caller.session_id) {
@@ -45,7 +45,15 @@ pub fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> Ca
         };
         let session =
             caller.session_id.as_deref().map(|id| session::get(&state.store, id)).transpose()?.flatten();
-        let resolution = resolve_hints(state, &hints_for(state, caller, session.as_ref(), None)?)?;
+        Ok((message, hints_for(state, caller, session.as_ref(), None)?))
+    })();
+    let (message, hints) = match chosen {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let resolution = resolve_full(state, hints).await;
+    run(|| {
+        let resolution = resolution?;
         let message = message.unwrap_or_else(|| match &resolution.project {
             Some(p) => format!("This session works in '{p}'."),
             None => "No project yet: call select_project_for_session.".to_owned(),
@@ -60,8 +68,8 @@ pub fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> Ca
 }
 
 /// `resolve_project`: every level, with optional what-if inputs.
-pub fn resolve(state: &AppState, caller: &Caller, p: params::ResolveProject) -> CallToolResult {
-    run(|| {
+pub async fn resolve(state: &AppState, caller: &Caller, p: params::ResolveProject) -> CallToolResult {
+    let hints = (|| {
         let session = session_of(state, caller)?;
         let mut hints = hints_for(state, caller, session.as_ref(), None)?;
         if let Some(cwd) = p.cwd {
@@ -70,8 +78,13 @@ pub fn resolve(state: &AppState, caller: &Caller, p: params::ResolveProject) -> 
         if let Some(ws) = p.workspace_id {
             hints.workspace = Some(ws);
         }
-        Ok(Resolved { resolution: resolve_hints(state, &hints)?, session_id: caller.session_id.clone() })
-    })
+        Ok(hints)
+    })();
+    let resolution = match hints {
+        Ok(h) => resolve_full(state, h).await,
+        Err(e) => Err(e),
+    };
+    run(|| Ok(Resolved { resolution: resolution?, session_id: caller.session_id.clone() }))
 }
 
 /// `select_project_for_session`: choose, and get the last handover back.
