@@ -172,3 +172,41 @@ async fn refusals_are_tool_errors_naming_the_field() {
     ok(&call(&c, "list_memory", json!({ "project": "old" })).await);
     c.cancel().await.unwrap();
 }
+
+/// Every project-scoped tool says which level decided its project, for both protocol
+/// generations (a stateless client needs it on every result to know what to pass next).
+#[tokio::test(flavor = "multi_thread")]
+async fn every_project_scoped_result_says_what_decided() {
+    let srv = TestServer::start().await;
+    let code = srv.dir.path().join("code/le");
+    std::fs::create_dir_all(&code).unwrap();
+    srv.project("Leader Election", &[&code]);
+    srv.project("Monitoring", &[]);
+    let ws = code.display().to_string();
+    for generation in [Gen::Legacy, Gen::Modern] {
+        let c = connect(&srv.url, generation, TestClient::default(), &[("x-workspace-id", &ws)]).await;
+        let blocker =
+            ok(&call(&c, "remember", json!({ "kind": "blocker", "content": "Waiting on certs" })).await);
+        let note = ok(&call(&c, "remember", json!({ "kind": "note", "content": "scratch" })).await);
+        let calls = [
+            ("save_handover", json!({ "work_done": "x", "next_steps": "y" })),
+            ("get_last_handover", json!({})),
+            ("remember", json!({ "kind": "decision", "content": "Use raft" })),
+            ("list_memory", json!({})),
+            ("resolve_blocker", json!({ "id": blocker["entry"]["id"] })),
+            ("forget", json!({ "id": note["entry"]["id"] })),
+            ("search_memory", json!({ "query": "raft" })),
+            ("lock_context", json!({ "topic": "api", "content": "GET /leader" })),
+            ("recall_context", json!({ "topic": "api" })),
+            ("project_context", json!({})),
+        ];
+        for tool in mooring_server::mcp::catalog::PROJECT_SCOPED {
+            let (_, args) =
+                calls.iter().find(|(n, _)| n == tool).unwrap_or_else(|| panic!("no call for {tool}"));
+            let out = ok(&call(&c, tool, args.clone()).await);
+            assert_eq!(out["decided_by"], "workspace", "{generation:?} {tool}: {out}");
+            assert_eq!(out["project"], "leader-election", "{generation:?} {tool}: {out}");
+        }
+        c.cancel().await.unwrap();
+    }
+}

@@ -111,16 +111,24 @@ pub async fn require_project(
                 "this requestState was used already; call the tool again without inputResponses",
             ));
         }
-        return Ok(match picked_slug(answer) {
-            Some(slug) => bind(state, caller, &slug, "elicitation", "you chose it when asked")?,
-            None => Gate::Stop(selection_required(
-                state,
-                caller,
-                None,
-                &[],
-                "The person did not choose a project.",
-            )?),
-        });
+        if let Some(slug) = picked_slug(answer) {
+            return bind(state, caller, &slug, "elicitation", "you chose it when asked");
+        }
+        // A declined or cancelled form (Claude Code in -p declines at once): the desktop's
+        // picker can still answer while this call waits.
+        if state.surfaces.can_show() {
+            let recommended = recommend(&candidates(state)?, caller, None);
+            if let Some(slug) = wait_for_pick(state, caller, ctx, recommended, None).await {
+                return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
+            }
+        }
+        return Ok(Gate::Stop(selection_required(
+            state,
+            caller,
+            None,
+            &[],
+            "The person did not choose a project.",
+        )?));
     }
     // An explicit project is level 1: it decides, archived or not (reads of an archived
     // project are fine; writes are refused where they happen, with how to resume it).
@@ -225,8 +233,15 @@ pub async fn require_project(
             );
             return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref(), sealed).into()));
         }
-        match elicit(ctx, &candidates, recommended.as_deref(), state).await {
-            Some(slug) => return bind(state, caller, &slug, "elicitation", "you chose it when asked"),
+        // The client's own form and, with a desktop, the picker at once: the first answer
+        // wins and the other closes; a declined form leaves the picker to answer.
+        match ask(state, caller, ctx, &candidates, recommended.clone(), offers.first().cloned()).await {
+            Some(Answer::Form(slug)) => {
+                return bind(state, caller, &slug, "elicitation", "you chose it when asked");
+            }
+            Some(Answer::Picker(slug)) => {
+                return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
+            }
             None => {
                 return Ok(Gate::Stop(selection_required(
                     state,
@@ -299,6 +314,9 @@ async fn wait_for_pick(
     let url = format!("{}/pick/{}?t={}", state.base_url.as_deref().unwrap_or_default(), pick.id, pick.token);
     state.surfaces.show_pick(&url, &pick);
     state.surfaces.waiting_changed();
+    // Closes the window and clears "Waiting for you" however this ends, dropped mid-wait
+    // (the client's own form was answered first) included.
+    let _open = OpenPick { state, id: pick.id.clone() };
     let wait = mooring_core::lifecycle::setting(&state.store, "pick_wait_seconds")
         .map(|s| std::time::Duration::from_secs(u64::from(s)))
         .unwrap_or(state.pick_timeout);
@@ -306,7 +324,7 @@ async fn wait_for_pick(
     let token = ctx.meta.get_progress_token();
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(2));
     let mut waited = 0.0;
-    let slug = loop {
+    loop {
         tokio::select! {
             answer = &mut rx => break answer.ok(),
             _ = tokio::time::sleep_until(deadline) => break None,
@@ -319,11 +337,82 @@ async fn wait_for_pick(
                 }
             }
         }
+    }
+}
+
+/// An open picker; dropping it closes it.
+struct OpenPick<'a> {
+    state: &'a AppState,
+    id: String,
+}
+
+impl Drop for OpenPick<'_> {
+    fn drop(&mut self) {
+        self.state.picks.remove(&self.id);
+        self.state.surfaces.pick_closed(&self.id);
+        self.state.surfaces.waiting_changed();
+    }
+}
+
+/// Where the person's answer came from.
+enum Answer {
+    /// The client's own form.
+    Form(String),
+    /// The desktop's picker.
+    Picker(String),
+}
+
+/// Ask a session-based client's person with its own form and, when the desktop can show
+/// it, the picker too. The first answer wins: a picker click cancels the outstanding
+/// form request (notifications/cancelled), an accepted form closes the picker. A
+/// declined or cancelled form leaves the picker open to answer.
+async fn ask(
+    state: &Arc<AppState>,
+    caller: &Caller,
+    ctx: &RequestContext<RoleServer>,
+    candidates: &[Project],
+    recommended: Option<String>,
+    marker: Option<Marker>,
+) -> Option<Answer> {
+    let desktop = state.surfaces.can_show();
+    let params = elicit_params(candidates, recommended.as_deref())?;
+    let request = rmcp::model::ServerRequest::ElicitRequest(ElicitRequest::new(params));
+    let options = rmcp::service::PeerRequestOptions::no_options();
+    let mut form = match ctx.peer.send_cancellable_request(request, options).await {
+        Ok(handle) => handle,
+        Err(e) => {
+            tracing::info!(error = %e, "the client's form could not be sent");
+            return match desktop {
+                true => wait_for_pick(state, caller, ctx, recommended, marker).await.map(Answer::Picker),
+                false => None,
+            };
+        }
     };
-    state.picks.remove(&pick.id);
-    state.surfaces.pick_closed(&pick.id);
-    state.surfaces.waiting_changed();
-    slug
+    let form_answer = |r: Result<Result<rmcp::model::ClientResult, rmcp::ServiceError>, _>| match r {
+        Ok(Ok(rmcp::model::ClientResult::ElicitResult(result))) => accepted_slug(&result),
+        _ => None,
+    };
+    if !desktop {
+        return tokio::select! {
+            r = &mut form.rx => form_answer(r).map(Answer::Form),
+            _ = tokio::time::sleep(state.pick_timeout) => {
+                let _ = form.cancel(Some("no answer in time".into())).await;
+                None
+            }
+        };
+    }
+    let picker = wait_for_pick(state, caller, ctx, recommended, marker);
+    tokio::pin!(picker);
+    tokio::select! {
+        r = &mut form.rx => match form_answer(r) {
+            Some(slug) => Some(Answer::Form(slug)),
+            None => picker.await.map(Answer::Picker),
+        },
+        slug = &mut picker => {
+            let _ = form.cancel(Some("answered in the Mooring window".into())).await;
+            slug.map(Answer::Picker)
+        }
+    }
 }
 
 /// Remember a choice for the session (when it has an identity) and proceed.
@@ -385,17 +474,6 @@ fn elicit_params(candidates: &[Project], recommended: Option<&str>) -> Option<El
         message: ASK.to_owned(),
         requested_schema: schema,
     })
-}
-
-async fn elicit(
-    ctx: &RequestContext<RoleServer>,
-    candidates: &[Project],
-    recommended: Option<&str>,
-    state: &AppState,
-) -> Option<String> {
-    let params = elicit_params(candidates, recommended)?;
-    let result = ctx.peer.create_elicitation_with_timeout(params, Some(state.pick_timeout)).await.ok()?;
-    accepted_slug(&result)
 }
 
 fn input_required(candidates: &[Project], recommended: Option<&str>, sealed: String) -> InputRequiredResult {
