@@ -4,6 +4,7 @@
 // Roots and logging are deprecated from MCP 2026-07-28, and 2025-era clients still use them.
 #![allow(deprecated)]
 
+mod ask;
 pub mod catalog;
 #[cfg(feature = "conformance-fixtures")]
 mod fixtures;
