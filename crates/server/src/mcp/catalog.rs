@@ -59,8 +59,8 @@ fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
         schema_for_empty_input()
     });
     let output = schema_for_output::<O>();
-    Tool::new(name, description, standard_formats(input))
-        .with_raw_output_schema(standard_formats(output))
+    Tool::new(name, description, compact(input, true))
+        .with_raw_output_schema(compact(output, false))
         .with_annotations(ToolAnnotations::from_raw(
             None,
             Some(h.read_only),
@@ -70,27 +70,71 @@ fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
         ))
 }
 
-/// The schema without schemars' Rust-width formats (`uint64`, `int32`, `double`…): they
-/// are not JSON Schema formats, clients validating with Ajv (Gemini CLI) print a warning
-/// per field and session, and `minimum` already says what matters.
-fn standard_formats(
+/// The schema as compact as it can be without losing meaning, since clients send every
+/// tool's schema to their model on every turn: no `$schema`, no `"default": null`, an
+/// optional field typed by what it holds (`["string","null"]` → `"string"`), enums of
+/// documented constants as plain `enum`s (the property's description names them), and no
+/// Rust-width formats (`uint64`…: not JSON Schema formats; Ajv-based clients such as
+/// Gemini CLI warn per field). Nullable types stay in output schemas: results do carry
+/// nulls, and clients validate results against them (Claude Code, the Python SDK).
+fn compact(
     schema: std::sync::Arc<rmcp::model::JsonObject>,
+    input: bool,
 ) -> std::sync::Arc<rmcp::model::JsonObject> {
-    fn strip(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    fn walk(v: &mut Value, input: bool) {
         match v {
-            serde_json::Value::Object(map) => {
+            Value::Object(map) => {
+                map.remove("$schema");
+                if map.get("default").is_some_and(Value::is_null) {
+                    map.remove("default");
+                }
                 if map.get("format").and_then(|f| f.as_str()).is_some_and(|f| !STANDARD_FORMATS.contains(&f))
                 {
                     map.remove("format");
                 }
-                map.values_mut().for_each(strip);
+                if input
+                    && let Some(Value::Array(types)) = map.get("type")
+                    && types.len() == 2
+                    && types.iter().any(|t| t == "null")
+                    && let Some(other) = types.iter().find(|t| *t != "null").cloned()
+                {
+                    map.insert("type".into(), other);
+                }
+                if let Some(Value::Array(alts)) = map.get("oneOf")
+                    && !alts.is_empty()
+                    && alts.iter().all(|a| a.get("const").is_some())
+                {
+                    let consts: Vec<Value> = alts.iter().filter_map(|a| a.get("const").cloned()).collect();
+                    let kind = alts[0].get("type").cloned();
+                    map.remove("oneOf");
+                    map.insert("enum".into(), Value::Array(consts));
+                    if let Some(k) = kind {
+                        map.insert("type".into(), k);
+                    }
+                }
+                // `anyOf: [X, {type: null}]` is an optional X.
+                if input
+                    && let Some(Value::Array(alts)) = map.get("anyOf")
+                    && alts.len() == 2
+                    && let Some(i) = alts.iter().position(|a| a.get("type").is_some_and(|t| t == "null"))
+                {
+                    let keep = alts[1 - i].clone();
+                    map.remove("anyOf");
+                    if let Value::Object(k) = keep {
+                        for (key, val) in k {
+                            map.entry(key).or_insert(val);
+                        }
+                    }
+                }
+                map.values_mut().for_each(|v| walk(v, input));
             }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, input)),
             _ => {}
         }
     }
     let mut value = serde_json::Value::Object((*schema).clone());
-    strip(&mut value);
+    walk(&mut value, input);
     match value {
         serde_json::Value::Object(map) => std::sync::Arc::new(map),
         _ => schema,
@@ -173,9 +217,8 @@ pub fn tools() -> Vec<Tool> {
         tool::<params::SaveHandover, outputs::HandoverSaved>(
             "save_handover",
             "Save a handover for the next session: what was done, the next steps, open questions \
-             and the files that matter. Uses the session's project unless `project` is given. \
-             Secrets in the text are stored as [redacted:<kind>] and <private>…</private> is not \
-             stored; the result says what was taken out.",
+             and the files that matter. Secrets are stored redacted and <private>…</private> \
+             not at all; the result says what was taken out.",
             WRITE,
         ),
         tool::<params::GetLastHandover, outputs::LastHandover>(
@@ -187,9 +230,8 @@ pub fn tools() -> Vec<Tool> {
         tool::<params::Remember, outputs::Scoped<outputs::EntryResult>>(
             "remember",
             "Record a decision, blocker, summary or note in the project's memory. Blockers stay open \
-             until resolve_blocker. Keep one fact per entry; the title defaults to the first line. \
-             Secrets in the text are stored as [redacted:<kind>] and <private>…</private> is not \
-             stored; the result says what was taken out.",
+             until resolve_blocker. One fact per entry. Secrets are stored redacted and \
+             <private>…</private> not at all; the result says what was taken out.",
             WRITE,
         ),
         tool::<params::ListMemory, outputs::Scoped<Page>>(
@@ -218,8 +260,7 @@ pub fn tools() -> Vec<Tool> {
         tool::<params::LockContext, outputs::Scoped<outputs::Locked>>(
             "lock_context",
             "Lock the agreed text of a topic (an API contract, a naming rule). Locking again adds \
-             a new version; earlier versions stay readable. Secrets in the text are stored as \
-             [redacted:<kind>].",
+             a new version; earlier versions stay readable. Secrets are stored redacted.",
             WRITE,
         ),
         tool::<params::RecallContext, outputs::Scoped<outputs::Recalled>>(
@@ -233,10 +274,9 @@ pub fn tools() -> Vec<Tool> {
             "Ask the person a structured question and get a normalized answer. Ask (instead of \
              guessing) when there are more than two viable paths, before a destructive action, or \
              when configuration is missing. `prompt` must carry the task context and why the \
-             choice is needed; mark the option you would pick as recommended. Modes: single, multi, \
-             text_input, hybrid. The answer comes from the client's own form (elicitation), the \
-             browser page or a terminal; cancel is always possible. If the result is `pending` or \
-             `pending_terminal_launch`, call again with {\"session_id\": …} for the answer.",
+             choice is needed; mark the option you would pick as recommended. The person may \
+             cancel. If the result is `pending` or `pending_terminal_launch`, call again with \
+             {\"session_id\": …} for the answer.",
             Hints { read_only: false, destructive: false, idempotent: false },
         ),
         tool::<params::ProjectContext, outputs::Scoped<outputs::Context>>(

@@ -114,8 +114,7 @@ pub struct SetWorkspace {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SaveHandover {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// What was done in this session.
@@ -134,8 +133,7 @@ pub struct SaveHandover {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetLastHandover {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
 }
@@ -144,8 +142,7 @@ pub struct GetLastHandover {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Remember {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// decision, blocker, summary or note.
@@ -164,8 +161,7 @@ pub struct Remember {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListMemory {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Only this kind: decision, blocker, summary, note, handover, context_carry.
@@ -186,8 +182,7 @@ pub struct ListMemory {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveBlocker {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Id of the blocker.
@@ -201,8 +196,7 @@ pub struct ResolveBlocker {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forget {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Id of the entry.
@@ -215,8 +209,7 @@ pub struct Forget {
 pub struct SearchMemory {
     /// Words to find (all must match; the last may be a prefix).
     pub query: String,
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Search every project instead of one.
@@ -234,8 +227,7 @@ pub struct SearchMemory {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LockContext {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Topic, e.g. "api-contract".
@@ -251,8 +243,7 @@ pub struct LockContext {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecallContext {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Topic; omit to list the topics.
@@ -267,8 +258,7 @@ pub struct RecallContext {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProjectContext {
-    /// Project slug; omit to use the session's project. Clients without sessions (MCP
-    /// 2026-07-28) pass the project they were given on every later call.
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
     /// Token budget, 200 to 200000 (default 4000).
