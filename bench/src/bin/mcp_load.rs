@@ -1,0 +1,521 @@
+//! Load on a real Mooring over its real transports with raw JSON-RPC: HTTP on kept-alive
+//! connections (both protocol generations, N concurrent sessions), stdio (the process an
+//! MCP client launches), and the stdio shim bridged to a hub. Per workload it reports
+//! p50/p99, calls/s and the server's CPU per call (from /proc/PID/stat over the timed
+//! phase), plus cold start (spawn → first `tools/list`) and idle/peak RSS. The first row
+//! is the generator's own ceiling against a trivial HTTP endpoint.
+//!
+//!     cargo build --release -p mooring-cli
+//!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--json]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mooring_core::memory::{NewEntry, remember_batch};
+use mooring_core::{NewProject, Registry, Store};
+use serde_json::{Value, json};
+
+/// One measured run.
+struct Row {
+    transport: String,
+    sessions: usize,
+    workload: String,
+    p50_ms: f64,
+    p99_ms: f64,
+    calls_per_s: f64,
+    cpu_ms_per_call: Option<f64>,
+    errors: usize,
+}
+
+fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn mooring_bin() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().unwrap().join("mooring");
+    assert!(bin.is_file(), "build it first: cargo build --release -p mooring-cli ({})", bin.display());
+    bin
+}
+
+/// utime + stime of a process, in ms.
+fn cpu_ms(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    ticks * 1000.0 / hz
+}
+
+/// VmRSS and VmHWM of a process, in MB.
+fn rss_mb(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let get = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+            / 1024.0
+    };
+    (get("VmRSS:"), get("VmHWM:"))
+}
+
+/// A data directory with two projects, `entries` memory entries in the first (a word in
+/// 1 % of them), and one code path.
+fn seed(dir: &Path, entries: usize) -> PathBuf {
+    let store = Store::open_in(dir).unwrap();
+    let code = dir.join("code/le");
+    std::fs::create_dir_all(&code).unwrap();
+    let reg = Registry::new(&store);
+    reg.create(NewProject {
+        name: "Leader Election".into(),
+        slug: Some("le".into()),
+        code_paths: vec![code.display().to_string()],
+        ..Default::default()
+    })
+    .unwrap();
+    reg.create(NewProject { name: "Other".into(), ..Default::default() }).unwrap();
+    let batch: Vec<NewEntry> = (0..entries)
+        .map(|i| NewEntry {
+            kind: ["decision", "note", "summary"][i % 3].into(),
+            title: Some(format!("Entry {i} on lease renewal")),
+            content: format!(
+                "Entry {i}: renewals retry twice with a 10 s TTL{}.",
+                if i % 100 == 0 { "; zeppelin" } else { "" }
+            ),
+            tags: vec![],
+        })
+        .collect();
+    remember_batch(&store, "le", &batch, None).unwrap();
+    code.canonicalize().unwrap()
+}
+
+/// The tool calls of each workload (the mixed one cycles through the others).
+fn workload(name: &str, i: usize) -> (&'static str, Value) {
+    match name {
+        "remember" => ("remember", json!({ "kind": "note", "content": format!("load note {i}") })),
+        "list_memory" => ("list_memory", json!({ "limit": 10 })),
+        "search_memory" => ("search_memory", json!({ "query": "zeppelin", "limit": 10 })),
+        "list_projects" => ("list_projects", json!({})),
+        "project_context" => ("project_context", json!({})),
+        "resolve_project" => ("resolve_project", json!({})),
+        _ => workload(
+            ["remember", "list_memory", "search_memory", "list_projects", "resolve_project"][i % 5],
+            i,
+        ),
+    }
+}
+
+const WORKLOADS: [&str; 7] = [
+    "remember",
+    "list_memory",
+    "search_memory",
+    "list_projects",
+    "project_context",
+    "resolve_project",
+    "mixed",
+];
+
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * q).round() as usize]
+}
+
+/// A server process: `mooring serve`, or the trivial endpoint.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(bin: &Path, data: &Path) -> (Server, Duration) {
+    let started = Instant::now();
+    let mut child = Command::new(bin)
+        .arg("--data-dir")
+        .arg(data)
+        .args(["serve", "--port", "0", "--json"])
+        .env("MOORING_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // `serve --json` prints one pretty JSON object: read until it parses.
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    let url = loop {
+        assert!(out.read_line(&mut text).unwrap() > 0, "mooring serve exited: {text}");
+        if let Ok(v) = serde_json::from_str::<Value>(&text) {
+            break v["url"].as_str().unwrap().to_owned();
+        }
+    };
+    let server = Server { child, url };
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let c = HttpSession::open(&server.url, Gen::Modern, None).await;
+        c.request("tools/list", json!({})).await.unwrap();
+    });
+    (server, started.elapsed())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Gen {
+    Legacy,
+    Modern,
+}
+
+/// One MCP client on one kept-alive HTTP connection.
+struct HttpSession {
+    http: reqwest::Client,
+    url: String,
+    generation: Gen,
+    session: Option<String>,
+    workspace: Option<String>,
+}
+
+impl HttpSession {
+    async fn open(url: &str, generation: Gen, workspace: Option<&str>) -> Self {
+        let http = reqwest::Client::builder().pool_max_idle_per_host(1).tcp_nodelay(true).build().unwrap();
+        let mut s = Self {
+            http,
+            url: url.to_owned(),
+            generation,
+            session: None,
+            workspace: workspace.map(str::to_owned),
+        };
+        if generation == Gen::Legacy {
+            let init = json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "mcp-load", "version": "1" } });
+            let resp = s
+                .post(
+                    json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init }),
+                    "initialize",
+                )
+                .await;
+            s.session = resp.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+            let _ = resp.bytes().await;
+            let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+            let _ = s.post(note, "notifications/initialized").await.bytes().await;
+        }
+        s
+    }
+
+    async fn post(&self, body: Value, method: &str) -> reqwest::Response {
+        let mut req = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream");
+        if let Some(s) = &self.session {
+            req = req.header("mcp-session-id", s).header("mcp-protocol-version", "2025-11-25");
+        }
+        if self.generation == Gen::Modern {
+            req = req.header("mcp-protocol-version", "2026-07-28").header("mcp-method", method);
+            if let Some(name) = body["params"]["name"].as_str() {
+                req = req.header("mcp-name", name);
+            }
+        }
+        if let Some(ws) = &self.workspace {
+            req = req.header("x-workspace-id", ws);
+        }
+        req.body(body.to_string()).send().await.unwrap()
+    }
+
+    async fn request(&self, method: &str, mut params: Value) -> Result<Value, String> {
+        if self.generation == Gen::Modern {
+            params["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": { "name": "mcp-load", "version": "1" }
+            });
+        }
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
+        let text = self.post(body, method).await.text().await.map_err(|e| e.to_string())?;
+        // SSE: skip the priming event (an empty `data:`), take the message.
+        let json_text = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .rfind(|d| !d.trim().is_empty())
+            .unwrap_or(&text);
+        let v: Value = serde_json::from_str(json_text).map_err(|e| format!("{e}: {text}"))?;
+        if v.get("error").is_some() || v["result"]["isError"] == true {
+            return Err(v.to_string());
+        }
+        Ok(v)
+    }
+}
+
+/// One MCP client over a child's stdin/stdout.
+struct StdioSession {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next: u64,
+}
+
+impl StdioSession {
+    fn spawn(bin: &Path, data: &Path, cwd: &Path) -> Self {
+        let mut child = Command::new(bin)
+            .arg("--data-dir")
+            .arg(data)
+            .arg("stdio")
+            .current_dir(cwd)
+            .env("MOORING_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut s = Self { child, stdin, stdout, next: 0 };
+        let init = json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "mcp-load", "version": "1" } });
+        s.request("initialize", init).unwrap();
+        writeln!(s.stdin, "{}", json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })).unwrap();
+        s
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        self.next += 1;
+        let id = self.next;
+        writeln!(self.stdin, "{}", json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .map_err(|e| e.to_string())?;
+        self.stdin.flush().map_err(|e| e.to_string())?;
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                return Err("the server closed stdout".into());
+            }
+            let v: Value = serde_json::from_str(&line).map_err(|e| e.to_string())?;
+            if v["id"] == id {
+                if v.get("error").is_some() || v["result"]["isError"] == true {
+                    return Err(v.to_string());
+                }
+                return Ok(v);
+            }
+        }
+    }
+}
+
+impl Drop for StdioSession {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn summarize(
+    transport: &str,
+    sessions: usize,
+    name: &str,
+    mut lat: Vec<f64>,
+    errors: usize,
+    wall: f64,
+    cpu: Option<f64>,
+) -> Row {
+    lat.sort_by(|a, b| a.total_cmp(b));
+    let calls = lat.len() + errors;
+    Row {
+        transport: transport.to_owned(),
+        sessions,
+        workload: name.to_owned(),
+        p50_ms: percentile(&lat, 0.5),
+        p99_ms: percentile(&lat, 0.99),
+        calls_per_s: calls as f64 / wall,
+        cpu_ms_per_call: cpu.map(|c| c / calls.max(1) as f64),
+        errors,
+    }
+}
+
+/// Run `name` on `sessions` HTTP sessions for `secs`.
+fn run_http(
+    url: &str,
+    pid: Option<u32>,
+    generation: Gen,
+    sessions: usize,
+    name: &str,
+    secs: f64,
+    ws: &str,
+) -> Row {
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    rt.block_on(async {
+        let mut clients = Vec::new();
+        for _ in 0..sessions {
+            clients.push(Arc::new(HttpSession::open(url, generation, Some(ws)).await));
+        }
+        // Warm each connection and the server's caches.
+        for c in &clients {
+            let (tool, args) = workload(name, 0);
+            let _ = c.request("tools/call", json!({ "name": tool, "arguments": args })).await;
+        }
+        let cpu0 = pid.map(cpu_ms);
+        let started = Instant::now();
+        let deadline = started + Duration::from_secs_f64(secs);
+        let mut tasks = Vec::new();
+        for (k, c) in clients.iter().enumerate() {
+            let (c, name) = (c.clone(), name.to_owned());
+            tasks.push(tokio::spawn(async move {
+                let (mut lat, mut errors, mut i) = (Vec::new(), 0, k * 1_000_000);
+                while Instant::now() < deadline {
+                    i += 1;
+                    let (tool, args) = workload(&name, i);
+                    let t = Instant::now();
+                    match c.request("tools/call", json!({ "name": tool, "arguments": args })).await {
+                        Ok(_) => lat.push(t.elapsed().as_secs_f64() * 1e3),
+                        Err(e) => {
+                            if errors == 0 && std::env::var_os("MCP_LOAD_DEBUG").is_some() {
+                                eprintln!("{name}: {e}");
+                            }
+                            errors += 1
+                        }
+                    }
+                }
+                (lat, errors)
+            }));
+        }
+        let (mut lat, mut errors) = (Vec::new(), 0);
+        for t in tasks {
+            let (l, e) = t.await.unwrap();
+            lat.extend(l);
+            errors += e;
+        }
+        let wall = started.elapsed().as_secs_f64();
+        let cpu = pid.map(|p| cpu_ms(p) - cpu0.unwrap_or(0.0));
+        let label = match (pid, generation) {
+            (None, _) => "generator ceiling (trivial endpoint)",
+            (_, Gen::Legacy) => "http 2025-11-25",
+            (_, Gen::Modern) => "http 2026-07-28",
+        };
+        summarize(label, sessions, name, lat, errors, wall, cpu)
+    })
+}
+
+/// Run `name` over one stdio session for `secs`; `cpu_of` is the process doing the work.
+fn run_stdio(mut s: StdioSession, cpu_of: u32, label: &str, name: &str, secs: f64) -> Row {
+    let (tool, args) = workload(name, 0);
+    let _ = s.request("tools/call", json!({ "name": tool, "arguments": args }));
+    let cpu0 = cpu_ms(cpu_of);
+    let started = Instant::now();
+    let (mut lat, mut errors, mut i) = (Vec::new(), 0, 0);
+    while started.elapsed().as_secs_f64() < secs {
+        i += 1;
+        let (tool, args) = workload(name, i);
+        let t = Instant::now();
+        match s.request("tools/call", json!({ "name": tool, "arguments": args })) {
+            Ok(_) => lat.push(t.elapsed().as_secs_f64() * 1e3),
+            Err(_) => errors += 1,
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    summarize(label, 1, name, lat, errors, wall, Some(cpu_ms(cpu_of) - cpu0))
+}
+
+/// A trivial HTTP endpoint answering every POST with a fixed JSON-RPC result.
+fn trivial_endpoint() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            use axum::routing::post;
+            let app = axum::Router::new().route(
+                "/mcp",
+                post(|| async { axum::Json(json!({ "jsonrpc": "2.0", "id": 1, "result": {} })) }),
+            );
+            listener.set_nonblocking(true).unwrap();
+            let l = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(l, app).await.unwrap();
+        });
+    });
+    url
+}
+
+fn main() {
+    let json_out = std::env::args().any(|a| a == "--json");
+    let secs: f64 = arg("--secs", 3.0);
+    let entries: usize = arg("--entries", 1_000);
+    let bin = mooring_bin();
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let code = seed(&data, entries);
+    let ws = code.display().to_string();
+    let mut rows = Vec::new();
+
+    rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 1, "list_projects", secs, &ws));
+    rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 8, "list_projects", secs, &ws));
+
+    let (server, cold) = serve(&bin, &data);
+    let pid = server.child.id();
+    let (idle_rss, _) = rss_mb(pid);
+    for generation in [Gen::Modern, Gen::Legacy] {
+        for name in WORKLOADS {
+            rows.push(run_http(&server.url, Some(pid), generation, 1, name, secs, &ws));
+        }
+    }
+    for name in ["list_memory", "remember"] {
+        rows.push(run_http(&server.url, Some(pid), Gen::Modern, 8, name, secs, &ws));
+    }
+    rows.push(run_http(&server.url, Some(pid), Gen::Modern, 64, "mixed", secs, &ws));
+    // The stdio shim bridged to this hub: the time is the bridge's plus the hub's.
+    for name in ["list_memory", "remember"] {
+        let shim = StdioSession::spawn(&bin, &data, &code);
+        rows.push(run_stdio(shim, pid, "stdio shim → hub", name, secs));
+    }
+    let (_, peak_rss) = rss_mb(pid);
+    drop(server);
+    // Standalone stdio: the shim serves by itself when no hub runs.
+    for name in WORKLOADS {
+        let s = StdioSession::spawn(&bin, &data, &code);
+        let child = s.child.id();
+        rows.push(run_stdio(s, child, "stdio", name, secs));
+    }
+
+    if json_out {
+        let out: Vec<Value> = rows
+            .iter()
+            .map(|r| {
+                json!({ "transport": r.transport, "sessions": r.sessions, "workload": r.workload,
+                "p50_ms": r.p50_ms, "p99_ms": r.p99_ms, "calls_per_s": r.calls_per_s,
+                "cpu_ms_per_call": r.cpu_ms_per_call, "errors": r.errors })
+            })
+            .collect();
+        let all = json!({ "entries": entries, "secs": secs, "cold_start_ms": cold.as_secs_f64() * 1e3,
+            "idle_rss_mb": idle_rss, "peak_rss_mb": peak_rss, "rows": out });
+        println!("{}", serde_json::to_string_pretty(&all).unwrap());
+        return;
+    }
+    println!(
+        "Mooring under load: {entries} entries, {secs} s per row; cold start {:.0} ms; server RSS idle {idle_rss:.1} MB, peak {peak_rss:.1} MB",
+        cold.as_secs_f64() * 1e3
+    );
+    println!(
+        "{:<38} {:>4} {:<16} {:>8} {:>8} {:>9} {:>9} {:>6}",
+        "transport", "sess", "workload", "p50 ms", "p99 ms", "calls/s", "cpu ms", "errors"
+    );
+    for r in rows {
+        let cpu = r.cpu_ms_per_call.map(|c| format!("{c:.3}")).unwrap_or_else(|| "-".into());
+        println!(
+            "{:<38} {:>4} {:<16} {:>8.3} {:>8.3} {:>9.0} {:>9} {:>6}",
+            r.transport, r.sessions, r.workload, r.p50_ms, r.p99_ms, r.calls_per_s, cpu, r.errors
+        );
+    }
+}
