@@ -1,6 +1,7 @@
 //! Project lifecycle over time: projects unused for `auto_pause_days` are paused, and
 //! using one again resumes it. Both leave an event.
 
+use crate::store::Cached as _;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
@@ -95,7 +96,7 @@ pub fn auto_pause(store: &Store, now: DateTime<Utc>) -> Result<Vec<String>> {
         let stale: Vec<(i64, String)> =
             stmt.query_map([&cutoff], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
         for (id, slug) in &stale {
-            tx.execute(
+            tx.exec(
                 "UPDATE projects SET status = 'paused', auto_paused = 1, updated_at = ?2 WHERE id = ?1",
                 rusqlite::params![id, stamp],
             )?;
@@ -115,7 +116,7 @@ mod tests {
         let old = format_ts(Utc::now() - Duration::days(days));
         store
             .write(|tx| {
-                tx.execute(
+                tx.exec(
                     "UPDATE projects SET last_used_at = ?1, created_at = ?1 WHERE slug = ?2",
                     [&old, slug],
                 )?;

@@ -1,6 +1,7 @@
 //! The broker: interactions as rows in `choices`, the authoritative deadline, and the
 //! normalized answer. Surfaces render and call [`Broker::submit`]; nothing else decides.
 
+use crate::store::Cached as _;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
@@ -114,7 +115,7 @@ impl<'a> Broker<'a> {
         let stored = serde_json::to_string(&Stored { checked, timeout_action })
             .map_err(|e| Error::storage(e.to_string()))?;
         self.store.write(|tx| {
-            tx.execute(
+            tx.exec(
                 "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at)
                  VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6)",
                 params![id, token, session, stored, format_ts(now), deadline],
@@ -146,7 +147,7 @@ impl<'a> Broker<'a> {
 
     fn load(&self, id: &str) -> Result<Option<Interaction>> {
         let sql = format!("SELECT {COLUMNS} FROM choices WHERE id = ?1");
-        let row = self.store.read(|c| Ok(c.query_row(&sql, [id], row_to).optional()?))?;
+        let row = self.store.read(|c| Ok(c.row(&sql, [id], row_to).optional()?))?;
         row.map(decode).transpose()
     }
 
@@ -198,7 +199,7 @@ impl<'a> Broker<'a> {
         }
         let deadline = format_ts(Utc::now() + Duration::seconds(i64::from(remaining)));
         self.store.write(|tx| {
-            tx.execute(
+            tx.exec(
                 "UPDATE choices SET deadline_at = ?2 WHERE id = ?1 AND status = 'pending'",
                 params![id, deadline],
             )?;
@@ -243,7 +244,7 @@ impl<'a> Broker<'a> {
     fn store_final(&self, id: &str, status: &str, surface: &str, response: &ChoiceResponse) -> Result<()> {
         let json = serde_json::to_string(response).map_err(|e| Error::storage(e.to_string()))?;
         self.store.write(|tx| {
-            tx.execute(
+            tx.exec(
                 "UPDATE choices SET status = ?2, surface = ?3, response = ?4, answered_at = ?5 WHERE id = ?1 AND status = 'pending'",
                 params![id, status, surface, json, crate::humanize::now()],
             )?;

@@ -1,5 +1,6 @@
 //! Queries on the `code_paths` table.
 
+use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Result;
@@ -64,7 +65,7 @@ pub fn all(conn: &Connection) -> Result<Vec<OwnedPath>> {
 /// The slug of the project that owns `path`, if any.
 pub fn owner(conn: &Connection, path: &str) -> Result<Option<(i64, String)>> {
     Ok(conn
-        .query_row(
+        .row(
             "SELECT p.id, p.slug FROM code_paths c JOIN projects p ON p.id = c.project_id WHERE c.path = ?1",
             [path],
             |r| Ok((r.get(0)?, r.get(1)?)),
@@ -78,7 +79,7 @@ pub fn insert(conn: &Connection, project_id: i64, path: &str, state: PathState, 
     let seen = (state == PathState::Present).then_some(now);
     let id = crate::watch::reconcile::file_id(std::path::Path::new(path)).ok().flatten();
     let (dev, ino) = id.map(|(d, i)| (d as i64, i as i64)).unzip();
-    conn.execute(
+    conn.exec(
         "INSERT INTO code_paths (project_id, path, state, last_seen_at, added_at, dev, ino)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![project_id, path, state.as_str(), seen, now, dev, ino],
@@ -88,8 +89,8 @@ pub fn insert(conn: &Connection, project_id: i64, path: &str, state: PathState, 
 
 /// Remove a path from a project; returns whether it was there.
 pub fn remove(conn: &Connection, project_id: i64, path: &str) -> Result<bool> {
-    let n = conn
-        .execute("DELETE FROM code_paths WHERE project_id = ?1 AND path = ?2", params![project_id, path])?;
+    let n =
+        conn.exec("DELETE FROM code_paths WHERE project_id = ?1 AND path = ?2", params![project_id, path])?;
     Ok(n > 0)
 }
 
@@ -144,7 +145,7 @@ pub fn update_seen(
 ) -> Result<()> {
     let (dev, ino) = file_id.map(|(d, i)| (d as i64, i as i64)).unzip();
     let seen = (state == PathState::Present).then_some(now);
-    conn.execute(
+    conn.exec(
         "UPDATE code_paths SET path = ?2, state = ?3, dev = ?4, ino = ?5,
              last_seen_at = COALESCE(?6, last_seen_at) WHERE id = ?1",
         params![id, path, state.as_str(), dev, ino, seen],

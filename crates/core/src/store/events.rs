@@ -1,5 +1,6 @@
 //! The append-only `events` table.
 
+use crate::store::Cached as _;
 use rusqlite::{Connection, params};
 
 use crate::error::Result;
@@ -14,7 +15,7 @@ pub fn record(
     detail: &serde_json::Value,
     now: &str,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO events (project_id, project_slug, kind, detail, at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![project_id, slug, kind, detail.to_string(), now],
     )?;
@@ -33,7 +34,7 @@ pub fn for_project(conn: &Connection, project_id: i64) -> Result<Vec<Event>> {
 /// A page of a project's events, newest first, and how many there are in all.
 pub fn page(conn: &Connection, project_id: i64, limit: u32, offset: u32) -> Result<(Vec<Event>, u64)> {
     let total: i64 =
-        conn.query_row("SELECT count(*) FROM events WHERE project_id = ?1", [project_id], |r| r.get(0))?;
+        conn.row("SELECT count(*) FROM events WHERE project_id = ?1", [project_id], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(
         "SELECT project_slug, kind, detail, at FROM events WHERE project_id = ?1 ORDER BY id DESC LIMIT ?2 OFFSET ?3",
     )?;

@@ -1,5 +1,6 @@
 //! Queries on `context_locks`: versioned topics, never rewritten.
 
+use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
@@ -45,12 +46,12 @@ pub fn insert_next(
     session: Option<&str>,
     now: &str,
 ) -> Result<i64> {
-    let version: i64 = conn.query_row(
+    let version: i64 = conn.row(
         "SELECT COALESCE(MAX(version), 0) + 1 FROM context_locks WHERE project_id = ?1 AND topic = ?2",
         params![project_id, topic],
         |r| r.get(0),
     )?;
-    conn.execute(
+    conn.exec(
         "INSERT INTO context_locks (project_id, topic, version, content, tags, session_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         params![project_id, topic, version, content, tags, session, now],
@@ -64,7 +65,7 @@ pub fn get(conn: &Connection, project_id: i64, topic: &str, version: Option<i64>
         "SELECT {COLUMNS} FROM context_locks WHERE project_id = ?1 AND topic = ?2 AND (?3 IS NULL OR version = ?3)
          ORDER BY version DESC LIMIT 1"
     );
-    Ok(conn.query_row(&sql, params![project_id, topic, version], from_row).optional()?)
+    Ok(conn.row(&sql, params![project_id, topic, version], from_row).optional()?)
 }
 
 /// The latest version of every topic, most recent first.

@@ -1,5 +1,6 @@
 //! Queries on the `memory` table; its FTS index follows by trigger.
 
+use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
@@ -99,7 +100,7 @@ pub fn insert(conn: &Connection, m: &NewMemory<'_>) -> Result<i64> {
 /// One row of a project, forgotten or not.
 pub fn get(conn: &Connection, project_id: i64, id: i64) -> Result<Option<MemoryRow>> {
     let sql = format!("SELECT {COLUMNS} FROM memory m WHERE m.project_id = ?1 AND m.id = ?2");
-    Ok(conn.query_row(&sql, params![project_id, id], from_row).optional()?)
+    Ok(conn.row(&sql, params![project_id, id], from_row).optional()?)
 }
 
 /// Which rows to list.
@@ -137,7 +138,7 @@ pub fn latest(conn: &Connection, project_id: i64, kind: &str) -> Result<Option<M
 
 /// Mark a blocker resolved, keeping the resolution in `data`.
 pub fn resolve(conn: &Connection, id: i64, data: &str, now: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE memory SET status = 'resolved', data = ?2, updated_at = ?3 WHERE id = ?1",
         params![id, data, now],
     )?;
@@ -146,7 +147,7 @@ pub fn resolve(conn: &Connection, id: i64, data: &str, now: &str) -> Result<()> 
 
 /// Hide a row from lists, search and the preamble.
 pub fn forget(conn: &Connection, id: i64, now: &str) -> Result<()> {
-    conn.execute("UPDATE memory SET forgotten_at = ?2, updated_at = ?2 WHERE id = ?1", params![id, now])?;
+    conn.exec("UPDATE memory SET forgotten_at = ?2, updated_at = ?2 WHERE id = ?1", params![id, now])?;
     Ok(())
 }
 

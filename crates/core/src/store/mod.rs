@@ -19,6 +19,33 @@ use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 use crate::error::{Error, Result};
 
 /// File name of the database inside the data directory.
+/// `execute` and `query_row` through the connection's statement cache: the same few
+/// statements run on every tool call, and parsing their SQL again each time was a top
+/// cost in the server's profile.
+pub trait Cached {
+    /// `execute` with a cached statement.
+    fn exec<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize>;
+    /// `query_row` with a cached statement.
+    fn row<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>;
+}
+
+impl Cached for Connection {
+    fn exec<P: rusqlite::Params>(&self, sql: &str, params: P) -> rusqlite::Result<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    fn row<T, P, F>(&self, sql: &str, params: P, f: F) -> rusqlite::Result<T>
+    where
+        P: rusqlite::Params,
+        F: FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    {
+        self.prepare_cached(sql)?.query_row(params, f)
+    }
+}
+
 pub const DB_FILE: &str = "mooring.db";
 
 /// How long a writer waits for another process's lock before giving up.
@@ -60,6 +87,8 @@ impl Store {
 
     fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Self> {
         conn.busy_timeout(BUSY_TIMEOUT)?;
+        // Room for every statement the tools run, so none is parsed twice.
+        conn.set_prepared_statement_cache_capacity(128);
         conn.pragma_update(None, "foreign_keys", true)?;
         if path.is_some() {
             let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
@@ -144,7 +173,7 @@ mod tests {
             let v1 =
                 rusqlite_migration::Migrations::new(vec![rusqlite_migration::M::up(migrations::SCHEMA[0])]);
             v1.to_latest(&mut conn).unwrap();
-            conn.execute(
+            conn.exec(
                 "INSERT INTO projects (slug, name, created_at, updated_at)
                  VALUES ('old', 'Old One', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
                 [],
@@ -156,14 +185,11 @@ mod tests {
         store
             .read(|c| {
                 assert_eq!(schema_version(c)?, migrations::latest_version());
-                let name: String =
-                    c.query_row("SELECT name FROM projects WHERE slug = 'old'", [], |r| r.get(0))?;
+                let name: String = c.row("SELECT name FROM projects WHERE slug = 'old'", [], |r| r.get(0))?;
                 assert_eq!(name, "Old One");
                 for table in ["settings", "sessions", "memory", "memory_fts", "context_locks", "choices"] {
                     let n: i64 =
-                        c.query_row("SELECT count(*) FROM sqlite_master WHERE name = ?1", [table], |r| {
-                            r.get(0)
-                        })?;
+                        c.row("SELECT count(*) FROM sqlite_master WHERE name = ?1", [table], |r| r.get(0))?;
                     assert_eq!(n, 1, "{table} missing after upgrade");
                 }
                 Ok(())
@@ -176,14 +202,13 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         let err = store
             .write(|tx| {
-                tx.execute("INSERT INTO events (project_slug, kind, at) VALUES ('x', 'created', 'now')", [])?;
-                tx.execute("UPDATE events SET kind = 'forged'", [])?;
+                tx.exec("INSERT INTO events (project_slug, kind, at) VALUES ('x', 'created', 'now')", [])?;
+                tx.exec("UPDATE events SET kind = 'forged'", [])?;
                 Ok(())
             })
             .unwrap_err();
         assert!(err.message.contains("append-only"));
-        let n: i64 =
-            store.read(|c| Ok(c.query_row("SELECT count(*) FROM events", [], |r| r.get(0))?)).unwrap();
+        let n: i64 = store.read(|c| Ok(c.row("SELECT count(*) FROM events", [], |r| r.get(0))?)).unwrap();
         assert_eq!(n, 0, "the failed transaction must leave nothing behind");
     }
 
@@ -192,20 +217,18 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         let hits: i64 = store
             .write(|tx| {
-                tx.execute(
+                tx.exec(
                     "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('p', 'P', 't', 't')",
                     [],
                 )?;
-                tx.execute(
+                tx.exec(
                     "INSERT INTO memory (project_id, kind, title, content, created_at, updated_at)
                      VALUES (1, 'decision', 'Use raft', 'We elect leaders with raft', 't', 't')",
                     [],
                 )?;
-                Ok(tx.query_row(
-                    "SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'leader'",
-                    [],
-                    |r| r.get(0),
-                )?)
+                Ok(tx.row("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'leader'", [], |r| {
+                    r.get(0)
+                })?)
             })
             .unwrap();
         assert_eq!(hits, 1, "porter stemming should match 'leaders' for 'leader'");

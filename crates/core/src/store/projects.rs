@@ -1,5 +1,6 @@
 //! Queries on the `projects` table (with code paths and stats joined in).
 
+use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::code_paths;
@@ -28,7 +29,7 @@ pub struct NewRow<'a> {
 
 /// Insert a project row; returns its id.
 pub fn insert(conn: &Connection, row: &NewRow<'_>) -> Result<i64> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO projects (slug, name, description, status, repo_url, notes_path, created_at, updated_at)
          VALUES (?1, ?2, ?3, 'active', ?4, ?5, ?6, ?6)",
         params![row.slug, row.name, row.description, row.repo_url, row.notes_path, row.now],
@@ -39,14 +40,14 @@ pub fn insert(conn: &Connection, row: &NewRow<'_>) -> Result<i64> {
 /// One project by slug, with code paths and stats.
 pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<Project>> {
     let sql = format!("SELECT {COLUMNS} FROM projects WHERE slug = ?1");
-    let project = conn.query_row(&sql, [slug], from_row).optional()?;
+    let project = conn.row(&sql, [slug], from_row).optional()?;
     project.map(|p| complete(conn, p)).transpose()
 }
 
 /// One project by id, with code paths and stats.
 pub fn by_id(conn: &Connection, id: i64) -> Result<Option<Project>> {
     let sql = format!("SELECT {COLUMNS} FROM projects WHERE id = ?1");
-    let project = conn.query_row(&sql, [id], from_row).optional()?;
+    let project = conn.row(&sql, [id], from_row).optional()?;
     project.map(|p| complete(conn, p)).transpose()
 }
 
@@ -112,7 +113,7 @@ pub fn statuses_and_repos(conn: &Connection) -> Result<Vec<(String, ProjectStatu
 
 /// Whether a slug is taken.
 pub fn slug_exists(conn: &Connection, slug: &str) -> Result<bool> {
-    Ok(conn.query_row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(())).optional()?.is_some())
+    Ok(conn.row("SELECT 1 FROM projects WHERE slug = ?1", [slug], |_| Ok(())).optional()?.is_some())
 }
 
 /// Set one text column (name, description, repo_url, notes_path) and bump `updated_at`.
@@ -124,13 +125,13 @@ pub fn set_text(
     now: &str,
 ) -> Result<()> {
     let sql = format!("UPDATE projects SET {} = ?1, updated_at = ?2 WHERE id = ?3", column.name());
-    conn.execute(&sql, params![value, now, id])?;
+    conn.exec(&sql, params![value, now, id])?;
     Ok(())
 }
 
 /// Change status, keeping `archived_at` in step.
 pub fn set_status(conn: &Connection, id: i64, status: ProjectStatus, now: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE projects SET status = ?1, updated_at = ?2, auto_paused = 0,
              archived_at = CASE WHEN ?1 = 'archived' THEN COALESCE(archived_at, ?2) ELSE NULL END
          WHERE id = ?3",
@@ -141,20 +142,20 @@ pub fn set_status(conn: &Connection, id: i64, status: ProjectStatus, now: &str) 
 
 /// Bump `updated_at` (after a code-path change).
 pub fn touch(conn: &Connection, id: i64, now: &str) -> Result<()> {
-    conn.execute("UPDATE projects SET updated_at = ?1 WHERE id = ?2", params![now, id])?;
+    conn.exec("UPDATE projects SET updated_at = ?1 WHERE id = ?2", params![now, id])?;
     Ok(())
 }
 
 /// Record that a session worked in the project; a project paused for inactivity resumes.
 pub fn mark_used(conn: &Connection, id: i64, now: &str) -> Result<()> {
-    conn.execute("UPDATE projects SET last_used_at = ?1 WHERE id = ?2", params![now, id])?;
-    let resumed = conn.execute(
+    conn.exec("UPDATE projects SET last_used_at = ?1 WHERE id = ?2", params![now, id])?;
+    let resumed = conn.exec(
         "UPDATE projects SET status = 'active', auto_paused = 0, updated_at = ?1
          WHERE id = ?2 AND status = 'paused' AND auto_paused = 1",
         params![now, id],
     )?;
     if resumed > 0 {
-        let slug: String = conn.query_row("SELECT slug FROM projects WHERE id = ?1", [id], |r| r.get(0))?;
+        let slug: String = conn.row("SELECT slug FROM projects WHERE id = ?1", [id], |r| r.get(0))?;
         super::events::record(conn, id, &slug, "auto_resumed", &serde_json::json!({}), now)?;
     }
     Ok(())
@@ -162,7 +163,7 @@ pub fn mark_used(conn: &Connection, id: i64, now: &str) -> Result<()> {
 
 /// Delete the row; code paths, memory and locks go with it (foreign keys cascade).
 pub fn delete(conn: &Connection, id: i64) -> Result<()> {
-    conn.execute("DELETE FROM projects WHERE id = ?1", [id])?;
+    conn.exec("DELETE FROM projects WHERE id = ?1", [id])?;
     Ok(())
 }
 
@@ -221,7 +222,7 @@ fn complete(conn: &Connection, mut p: Project) -> Result<Project> {
 /// Memory and lock counts for one project (kept current by triggers).
 pub fn stats(conn: &Connection, id: i64) -> Result<ProjectStats> {
     let row = conn
-        .query_row(
+        .row(
             "SELECT decisions, open_blockers, context_locks, memory_total FROM project_stats WHERE project_id = ?1",
             [id],
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?)),

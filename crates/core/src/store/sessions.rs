@@ -1,5 +1,6 @@
 //! Queries on the `sessions` table: one row per agent session, kept across restarts.
 
+use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 
@@ -70,12 +71,12 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<SessionRecord>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM sessions s LEFT JOIN projects p ON p.id = s.project_id WHERE s.id = ?1"
     );
-    Ok(conn.query_row(&sql, [id], from_row).optional()?)
+    Ok(conn.row(&sql, [id], from_row).optional()?)
 }
 
 /// Create the row or refresh what the request tells; keeps the chosen project.
 pub fn upsert_seen(conn: &Connection, id: &str, seen: &Seen<'_>, now: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO sessions (id, client_name, client_version, transport, protocol_version, created_at, last_seen_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
          ON CONFLICT(id) DO UPDATE SET
@@ -97,7 +98,7 @@ pub fn set_project(
     decided_by: Option<&str>,
     now: &str,
 ) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "UPDATE sessions SET project_id = ?2, decided_by = ?3, last_seen_at = ?4 WHERE id = ?1",
         params![id, project_id, decided_by, now],
     )?;
@@ -106,27 +107,25 @@ pub fn set_project(
 
 /// Set the session's workspace directory.
 pub fn set_workspace(conn: &Connection, id: &str, workspace: Option<&str>) -> Result<()> {
-    conn.execute("UPDATE sessions SET workspace = ?2 WHERE id = ?1", params![id, workspace])?;
+    conn.exec("UPDATE sessions SET workspace = ?2 WHERE id = ?1", params![id, workspace])?;
     Ok(())
 }
 
 /// Replace the session's declared roots.
 pub fn set_roots(conn: &Connection, id: &str, roots: &[String]) -> Result<()> {
     let json = serde_json::to_string(roots).unwrap_or_else(|_| "[]".to_owned());
-    conn.execute("UPDATE sessions SET roots = ?2 WHERE id = ?1", params![id, json])?;
+    conn.exec("UPDATE sessions SET roots = ?2 WHERE id = ?1", params![id, json])?;
     Ok(())
 }
 
 /// The stored MCP initialize parameters (JSON) of a protocol session.
 pub fn init_params(conn: &Connection, id: &str) -> Result<Option<String>> {
-    Ok(conn
-        .query_row("SELECT init_params FROM protocol_sessions WHERE id = ?1", [id], |r| r.get(0))
-        .optional()?)
+    Ok(conn.row("SELECT init_params FROM protocol_sessions WHERE id = ?1", [id], |r| r.get(0)).optional()?)
 }
 
 /// Store a protocol session's initialize parameters.
 pub fn set_init_params(conn: &Connection, id: &str, json: &str, now: &str) -> Result<()> {
-    conn.execute(
+    conn.exec(
         "INSERT INTO protocol_sessions (id, init_params, created_at) VALUES (?1, ?2, ?3)
          ON CONFLICT(id) DO UPDATE SET init_params = excluded.init_params",
         params![id, json, now],
@@ -136,7 +135,7 @@ pub fn set_init_params(conn: &Connection, id: &str, json: &str, now: &str) -> Re
 
 /// Forget a protocol session.
 pub fn delete_protocol(conn: &Connection, id: &str) -> Result<()> {
-    conn.execute("DELETE FROM protocol_sessions WHERE id = ?1", [id])?;
+    conn.exec("DELETE FROM protocol_sessions WHERE id = ?1", [id])?;
     Ok(())
 }
 
@@ -152,7 +151,6 @@ pub fn recent(conn: &Connection, limit: u32) -> Result<Vec<SessionRecord>> {
 
 /// How many sessions made a request since `since` (RFC 3339).
 pub fn active_since(conn: &Connection, since: &str) -> Result<u64> {
-    let n: i64 =
-        conn.query_row("SELECT count(*) FROM sessions WHERE last_seen_at >= ?1", [since], |r| r.get(0))?;
+    let n: i64 = conn.row("SELECT count(*) FROM sessions WHERE last_seen_at >= ?1", [since], |r| r.get(0))?;
     Ok(u64::try_from(n).unwrap_or(0))
 }

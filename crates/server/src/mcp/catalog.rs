@@ -164,8 +164,15 @@ const STANDARD_FORMATS: &[&str] = &[
     "regex",
 ];
 
-/// Every tool, in the order clients show them.
-pub fn tools() -> Vec<Tool> {
+/// Every tool, in the order clients show them. Built once: rmcp asks for a tool's
+/// definition on every call (to validate its output), and building the schemas cost more
+/// than most calls themselves.
+pub fn tools() -> &'static [Tool] {
+    static TOOLS: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(build)
+}
+
+fn build() -> Vec<Tool> {
     vec![
         tool::<params::ListProjects, outputs::ProjectList>(
             "list_projects",
@@ -297,14 +304,14 @@ mod tests {
     fn every_tool_has_a_description_and_both_schemas() {
         let tools = tools();
         assert_eq!(tools.len(), 19);
-        for t in &tools {
+        for t in tools {
             assert!(t.description.as_deref().is_some_and(|d| d.len() > 20), "{}", t.name);
             assert_eq!(t.input_schema.get("type").and_then(|v| v.as_str()), Some("object"), "{}", t.name);
             assert!(t.output_schema.is_some(), "{}", t.name);
         }
         // Flattened outputs must not repeat a field (a duplicate key is invalid JSON Schema
         // and ambiguous JSON).
-        for t in &tools {
+        for t in tools {
             let schema = t.output_schema.as_ref().unwrap();
             let required: Vec<&str> = schema
                 .get("required")

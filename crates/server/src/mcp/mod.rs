@@ -97,7 +97,7 @@ impl ServerHandler for MooringMcp {
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         #[allow(unused_mut)]
-        let mut tools = catalog::tools();
+        let mut tools = catalog::tools().to_vec();
         #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             tools.extend(fixtures::tools());
@@ -106,7 +106,7 @@ impl ServerHandler for MooringMcp {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        catalog::tools().into_iter().find(|t| t.name == name)
+        catalog::tools().iter().find(|t| t.name == name).cloned()
     }
 
     async fn call_tool(
