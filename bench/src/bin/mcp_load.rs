@@ -106,7 +106,10 @@ fn seed(dir: &Path, entries: usize) -> PathBuf {
 /// The tool calls of each workload (the mixed one cycles through the others).
 fn workload(name: &str, i: usize) -> (&'static str, Value) {
     match name {
-        "remember" => ("remember", json!({ "kind": "note", "content": format!("load note {i}") })),
+        // Writes go to the other project, so the reads keep measuring 1,000 entries.
+        "remember" => {
+            ("remember", json!({ "project": "other", "kind": "note", "content": format!("load note {i}") }))
+        }
         "list_memory" => ("list_memory", json!({ "limit": 10 })),
         "search_memory" => ("search_memory", json!({ "query": "zeppelin", "limit": 10 })),
         "list_projects" => ("list_projects", json!({})),

@@ -95,6 +95,35 @@ pub struct Applied {
     pub problems: Vec<String>,
 }
 
+/// How long "no marker above this directory" is believed: a marker committed meanwhile
+/// is seen within this time.
+pub const UNMARKED_TTL: std::time::Duration = std::time::Duration::from_secs(5);
+
+type Unmarked = std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>;
+
+fn unmarked() -> &'static Unmarked {
+    static SEEN: std::sync::OnceLock<Unmarked> = std::sync::OnceLock::new();
+    SEEN.get_or_init(Default::default)
+}
+
+/// Whether every directory hint was looked at within [`UNMARKED_TTL`] and had no marker
+/// above it: then [`apply`] has nothing to do, and callers skip it (and its thread).
+pub fn known_unmarked(hints: &Hints) -> bool {
+    let seen = unmarked().lock().unwrap_or_else(|p| p.into_inner());
+    let now = std::time::Instant::now();
+    let mut dirs = hints.workspace.iter().chain(hints.roots.iter()).chain(hints.cwd.iter()).peekable();
+    dirs.peek().is_some()
+        && dirs.all(|d| seen.get(d).is_some_and(|at| now.duration_since(*at) < UNMARKED_TTL))
+}
+
+fn remember_unmarked(raw: &str) {
+    let mut seen = unmarked().lock().unwrap_or_else(|p| p.into_inner());
+    if seen.len() >= 4096 {
+        seen.clear();
+    }
+    seen.insert(raw.to_owned(), std::time::Instant::now());
+}
+
 /// Look for markers above the directory hints (workspace, roots, working directory).
 /// A marker closer to the directory than any registered code path wins: a known project
 /// gets the marker's directory as a code path (event `marker_bound`); an unknown one is
@@ -109,7 +138,10 @@ pub fn apply(store: &Store, index: &ProjectIndex, hints: &Hints) -> Result<Appli
         }
         let marker = match nearest(&n.path) {
             Ok(Some(m)) => m,
-            Ok(None) => continue,
+            Ok(None) => {
+                remember_unmarked(raw);
+                continue;
+            }
             Err(e) => {
                 if !out.problems.contains(&e.message) {
                     out.problems.push(e.message);

@@ -267,6 +267,11 @@ pub async fn require_project(
 /// Markers are files from a repository: read them on a blocking thread, and give up
 /// (resolution goes on without them) if that takes longer than a read may.
 async fn apply_markers(state: &Arc<AppState>, hints: &Hints) -> CoreResult<mooring_core::markers::Applied> {
+    // The common case, a directory looked at moments ago with no marker above it, costs
+    // no thread hand-off and no file-system walk.
+    if mooring_core::markers::known_unmarked(hints) {
+        return Ok(mooring_core::markers::Applied::default());
+    }
     let (store, index, hints) = (state.store.clone(), state.index.get(&state.store)?, hints.clone());
     let work =
         tokio::task::spawn_blocking(move || mooring_core::markers::apply(&store, &index.index, &hints));
