@@ -31,6 +31,13 @@ if [ ! -x "$agents/claude" ] || [ ! -x "$agents/codex" ] || [ ! -x "$agents/gemi
     @anthropic-ai/claude-code@2.1.330 @openai/codex@0.169.0 @google/gemini-cli@0.61.0 >/dev/null
 fi
 
+# The official memory server, pinned, for the side-by-side load run (bench mcp-load --peer).
+if [ ! -x "$dir/peer/node_modules/.bin/mcp-server-memory" ]; then
+  echo "Installing @modelcontextprotocol/server-memory@2026.8.31 into $dir/peer"
+  npm install --prefix "$dir/peer" --no-fund --no-audit --loglevel=error \
+    @modelcontextprotocol/server-memory@2026.8.31 >/dev/null
+fi
+
 for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
   name=${spec%%:*}; pkg=${spec#*:}
   venv="$dir/$name"

@@ -6,7 +6,11 @@
 //! is the generator's own ceiling against a trivial HTTP endpoint.
 //!
 //!     cargo build --release -p mooring-cli
-//!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--json]
+//!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--peer] [--json]
+//!
+//! `--peer` also runs `@modelcontextprotocol/server-memory` (installed by
+//! scripts/test-tools.sh) over stdio with its nearest tools (add_observations,
+//! read_graph, search_nodes) on 1,000 entities and prints the CPU ratios.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -28,6 +32,8 @@ struct Row {
     calls_per_s: f64,
     cpu_ms_per_call: Option<f64>,
     errors: usize,
+    /// Peak RSS of the process that did the work (stdio rows).
+    peak_rss_mb: Option<f64>,
 }
 
 fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -277,17 +283,14 @@ struct StdioSession {
 
 impl StdioSession {
     fn spawn(bin: &Path, data: &Path, cwd: &Path) -> Self {
-        let mut child = Command::new(bin)
-            .arg("--data-dir")
-            .arg(data)
-            .arg("stdio")
-            .current_dir(cwd)
-            .env("MOORING_LOG", "warn")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut cmd = Command::new(bin);
+        cmd.arg("--data-dir").arg(data).arg("stdio").current_dir(cwd).env("MOORING_LOG", "warn");
+        Self::start(cmd)
+    }
+
+    fn start(mut cmd: Command) -> Self {
+        let mut child =
+            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let mut s = Self { child, stdin, stdout, next: 0 };
@@ -346,6 +349,7 @@ fn summarize(
         calls_per_s: calls as f64 / wall,
         cpu_ms_per_call: cpu.map(|c| c / calls.max(1) as f64),
         errors,
+        peak_rss_mb: None,
     }
 }
 
@@ -413,7 +417,18 @@ fn run_http(
 }
 
 /// Run `name` over one stdio session for `secs`; `cpu_of` is the process doing the work.
-fn run_stdio(mut s: StdioSession, cpu_of: u32, label: &str, name: &str, secs: f64) -> Row {
+fn run_stdio(s: StdioSession, cpu_of: u32, label: &str, name: &str, secs: f64) -> Row {
+    run_stdio_with(s, cpu_of, label, name, secs, workload)
+}
+
+fn run_stdio_with(
+    mut s: StdioSession,
+    cpu_of: u32,
+    label: &str,
+    name: &str,
+    secs: f64,
+    workload: fn(&str, usize) -> (&'static str, Value),
+) -> Row {
     let (tool, args) = workload(name, 0);
     let _ = s.request("tools/call", json!({ "name": tool, "arguments": args }));
     let cpu0 = cpu_ms(cpu_of);
@@ -429,7 +444,68 @@ fn run_stdio(mut s: StdioSession, cpu_of: u32, label: &str, name: &str, secs: f6
         }
     }
     let wall = started.elapsed().as_secs_f64();
-    summarize(label, 1, name, lat, errors, wall, Some(cpu_ms(cpu_of) - cpu0))
+    let mut row = summarize(label, 1, name, lat, errors, wall, Some(cpu_ms(cpu_of) - cpu0));
+    row.peak_rss_mb = Some(rss_mb(cpu_of).1);
+    row
+}
+
+/// The official memory server's nearest tools for the same workloads.
+fn peer_workload(name: &str, i: usize) -> (&'static str, Value) {
+    match name {
+        "remember" => (
+            "add_observations",
+            json!({ "observations": [{ "entityName": "e0", "contents": [format!("load note {i}")] }] }),
+        ),
+        "list_memory" => ("read_graph", json!({})),
+        "search_memory" => ("search_nodes", json!({ "query": "zeppelin" })),
+        _ => ("read_graph", json!({})),
+    }
+}
+
+/// `@modelcontextprotocol/server-memory` (pinned in the test-tools cache) over stdio, with
+/// 1,000 entities (one observation each, "zeppelin" in 1 %) and the same workloads.
+fn peer_rows(secs: f64, entries: usize) -> Option<(Vec<Row>, f64)> {
+    let dir = std::env::var_os("MOORING_TEST_TOOLS")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/mooring-tests")))?;
+    let bin = dir.join("peer/node_modules/.bin/mcp-server-memory");
+    if !bin.exists() {
+        eprintln!("no {}: run scripts/test-tools.sh for the side-by-side run", bin.display());
+        return None;
+    }
+    let tmp = tempfile::tempdir().ok()?;
+    let start = || {
+        let mut cmd = Command::new(&bin);
+        cmd.env("MEMORY_FILE_PATH", tmp.path().join("memory.jsonl"));
+        StdioSession::start(cmd)
+    };
+    let mut seed = start();
+    for chunk in (0..entries).collect::<Vec<_>>().chunks(100) {
+        let entities: Vec<Value> = chunk
+            .iter()
+            .map(|i| {
+                let zep = if i % 100 == 0 { "; zeppelin" } else { "" };
+                json!({ "name": format!("e{i}"), "entityType": "note",
+                        "observations": [format!("Entry {i}: renewals retry twice with a 10 s TTL{zep}.")] })
+            })
+            .collect();
+        seed.request(
+            "tools/call",
+            json!({ "name": "create_entities", "arguments": { "entities": entities } }),
+        )
+        .ok()?;
+    }
+    drop(seed);
+    let mut rows = Vec::new();
+    let mut peak = 0.0f64;
+    for name in ["remember", "list_memory", "search_memory"] {
+        let s = start();
+        let pid = s.child.id();
+        let row = run_stdio_with(s, pid, "server-memory (stdio)", name, secs, peer_workload);
+        peak = peak.max(row.peak_rss_mb.unwrap_or(0.0));
+        rows.push(row);
+    }
+    Some((rows, peak))
 }
 
 /// A trivial HTTP endpoint answering every POST with a fixed JSON-RPC result.
@@ -492,6 +568,28 @@ fn main() {
         rows.push(run_stdio(s, child, "stdio", name, secs));
     }
 
+    let peer = std::env::args().any(|a| a == "--peer").then(|| peer_rows(secs, entries)).flatten();
+    if let Some((peer_rows, _)) = &peer {
+        for p in peer_rows {
+            if let Some(ours) = rows.iter().find(|r| r.transport == "stdio" && r.workload == p.workload) {
+                let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                    (Some(a), Some(b)) if b > 0.0 => format!("{:.1}x", a / b),
+                    _ => "-".into(),
+                };
+                eprintln!(
+                    "side by side, {}: server-memory {:.3} ms CPU/call vs Mooring stdio {:.3} → Mooring uses {} less CPU",
+                    p.workload,
+                    p.cpu_ms_per_call.unwrap_or(f64::NAN),
+                    ours.cpu_ms_per_call.unwrap_or(f64::NAN),
+                    ratio(p.cpu_ms_per_call, ours.cpu_ms_per_call)
+                );
+            }
+        }
+    }
+    if let Some((peer_rows, peak)) = peer {
+        eprintln!("server-memory peak RSS {peak:.1} MB");
+        rows.extend(peer_rows);
+    }
     if json_out {
         let out: Vec<Value> = rows
             .iter()
