@@ -6,8 +6,6 @@ mod common;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
 
 use common::Sandbox;
 use serde_json::Value;
@@ -37,34 +35,6 @@ fn problems(v: &Value) -> Vec<String> {
         .filter(|c| c["status"] == "problem")
         .map(|c| format!("{}: {} → {}", c["name"].as_str().unwrap(), c["message"], c["fix"]))
         .collect()
-}
-
-struct Hub(Child);
-
-impl Drop for Hub {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_hub(sb: &Sandbox) -> Hub {
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mooring"))
-        .arg("--data-dir")
-        .arg(&sb.data)
-        .args(["serve", "--port", "0"])
-        .env("HOME", &sb.home)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let hub = Hub(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !sb.data.join("endpoint.json").exists() {
-        assert!(Instant::now() < deadline, "the hub did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    hub
 }
 
 #[test]
@@ -144,7 +114,7 @@ fn doctor_names_a_missing_hub_a_stale_binary_and_loose_permissions_then_finds_no
     // Each fix as the report says it.
     fs::set_permissions(sb.data.join("mooring.db"), fs::Permissions::from_mode(0o600)).unwrap();
     sb.cmd().args(["setup", "claude-code", "--hooks", "--binary", bin.to_str().unwrap()]).assert().success();
-    let _hub = start_hub(&sb);
+    let _hub = sb.start_hub();
     let (code, v) = doctor(&sb);
     assert_eq!(code, 0, "{:?}", problems(&v));
     assert_eq!(v["ok"], true);

@@ -3,9 +3,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
 
 use common::Sandbox;
 use rmcp::ServiceExt;
@@ -46,34 +44,6 @@ fn setup() -> (Sandbox, std::path::PathBuf) {
     (sb, deep)
 }
 
-struct Hub(Child);
-
-impl Drop for Hub {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_hub(sb: &Sandbox) -> (Hub, String) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mooring"))
-        .arg("--data-dir")
-        .arg(&sb.data)
-        .args(["serve", "--port", "0", "--json"])
-        .env("HOME", &sb.home)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut text = String::new();
-    while !text.trim_end().ends_with('}') {
-        assert!(out.read_line(&mut text).unwrap() > 0, "hub exited: {text}");
-    }
-    let v: Value = serde_json::from_str(&text).unwrap();
-    (Hub(child), v["url"].as_str().unwrap().to_owned())
-}
-
 fn session_transports(sb: &Sandbox) -> Vec<String> {
     let conn = rusqlite::Connection::open(sb.data.join("mooring.db")).unwrap();
     let mut stmt = conn.prepare("SELECT transport FROM sessions ORDER BY created_at").unwrap();
@@ -101,7 +71,8 @@ async fn standalone_stdio_resolves_from_its_working_directory() {
 #[tokio::test(flavor = "multi_thread")]
 async fn stdio_bridges_to_a_running_hub_with_the_same_hints() {
     let (sb, deep) = setup();
-    let (_hub, url) = start_hub(&sb);
+    let hub = sb.start_hub();
+    let url = hub.url.clone();
     assert!(url.starts_with("http://127.0.0.1:"));
     let r = call_in(&sb, &deep, &[], &[], "get_last_handover", json!({})).await;
     assert_eq!(r["project"], "alpha");

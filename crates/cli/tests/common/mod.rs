@@ -2,7 +2,9 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -72,5 +74,41 @@ impl Sandbox {
             }
         }
         out
+    }
+}
+
+/// A `mooring serve` on a free port over the sandbox's data; killed (SIGKILL) on drop.
+pub struct Hub {
+    pub child: Child,
+    /// Its MCP URL.
+    pub url: String,
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Sandbox {
+    /// Start `mooring serve --port 0` and wait until it prints where it listens.
+    pub fn start_hub(&self) -> Hub {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mooring"))
+            .arg("--data-dir")
+            .arg(&self.data)
+            .args(["serve", "--port", "0", "--json"])
+            .env("HOME", &self.home)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut text = String::new();
+        while !text.trim_end().ends_with('}') {
+            assert!(out.read_line(&mut text).unwrap() > 0, "mooring serve exited: {text}");
+        }
+        let v: Value = serde_json::from_str(&text).unwrap();
+        Hub { child, url: v["url"].as_str().unwrap().to_owned() }
     }
 }
