@@ -141,3 +141,28 @@ fn a_client_registered_over_http_is_told_why_the_shim_is_better() {
         "{found:?}"
     );
 }
+
+#[test]
+fn the_hook_answers_inside_a_project_and_stays_silent_and_successful_otherwise() {
+    let sb = Sandbox::new();
+    let code = sb.mkdir("code/alpha");
+    sb.cmd().args(["projects", "new", "Alpha", "--code-path", code.to_str().unwrap()]).assert().success();
+    sb.cmd().args(["memory", "add", "alpha", "--kind", "decision", "Use raft"]).assert().success();
+    let hook = |input: String| {
+        let out = sb.cmd().args(["hook", "claude-code"]).write_stdin(input).output().unwrap();
+        assert!(out.status.success(), "the hook never fails the client's start");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let inside =
+        hook(format!(r#"{{"cwd":"{}","hook_event_name":"SessionStart"}}"#, code.join("src").display()));
+    let v: Value = serde_json::from_str(&inside).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    assert!(v["hookSpecificOutput"]["additionalContext"].as_str().unwrap().contains("Use raft"), "{v}");
+    let elsewhere = sb.mkdir("elsewhere");
+    assert_eq!(hook(format!(r#"{{"cwd":"{}"}}"#, elsewhere.display())), "", "outside a project: nothing");
+    // A database that cannot be opened: no output, exit 0, the reason in hook.log.
+    fs::write(sb.data.join("mooring.db"), "not a database").unwrap();
+    assert_eq!(hook(format!(r#"{{"cwd":"{}"}}"#, code.display())), "");
+    let log = fs::read_to_string(sb.data.join("hook.log")).unwrap();
+    assert!(log.contains("claude-code:"), "{log}");
+}

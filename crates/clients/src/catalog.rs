@@ -297,7 +297,6 @@ impl Client {
                 .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
             Client::VsCode | Client::Windsurf | Client::Zed | Client::ClaudeDesktop => None,
         }
-        .filter(|_| self.has_hooks())
     }
 
     /// Whether the client runs session-start hooks Mooring can install.

@@ -90,3 +90,11 @@ fn names_round_trip_and_aliases_parse() {
     assert_eq!(Client::parse("gemini"), Some(Client::GeminiCli));
     assert_eq!(Client::parse("emacs"), None);
 }
+
+#[test]
+fn has_hooks_agrees_with_where_hooks_live() {
+    let e = env(Os::Linux);
+    for c in Client::ALL {
+        assert_eq!(c.has_hooks(), c.hooks_file(&e, &Scope::User).is_some(), "{c}");
+    }
+}

@@ -96,6 +96,21 @@ pub fn bind_clone(store: &crate::Store, slug: &str, facts: &GitFacts) -> crate::
     }
 }
 
+/// When `resolution` was decided by a clone's remote, bind that clone (see
+/// [`bind_clone`]); the directory bound, if any.
+pub fn bind_if_decided(
+    store: &crate::Store,
+    resolution: &crate::resolve::Resolution,
+    hints: &crate::resolve::Hints,
+) -> crate::Result<Option<PathBuf>> {
+    match (resolution.decided_by, &resolution.project, &hints.git) {
+        (Some(crate::resolve::Level::GitRemote), Some(slug), Some(facts)) => {
+            Ok(bind_clone(store, slug, facts)?.then(|| facts.checkout.clone()))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// The remote of the checkout holding `dir`, for filling a project's `repo_url`: never
 /// with credentials (`https://user:token@host/…` keeps only the host and path), and only
 /// when it is a repository URL the project may hold.

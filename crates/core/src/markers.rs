@@ -109,11 +109,13 @@ fn unmarked() -> &'static Unmarked {
 /// Whether every directory hint was looked at within [`UNMARKED_TTL`] and had no marker
 /// above it: then [`apply`] has nothing to do, and callers skip it (and its thread).
 pub fn known_unmarked(hints: &Hints) -> bool {
-    let seen = unmarked().lock().unwrap_or_else(|p| p.into_inner());
-    let now = std::time::Instant::now();
     let mut dirs = hints.workspace.iter().chain(hints.roots.iter()).chain(hints.cwd.iter()).peekable();
-    dirs.peek().is_some()
-        && dirs.all(|d| seen.get(d).is_some_and(|at| now.duration_since(*at) < UNMARKED_TTL))
+    dirs.peek().is_some() && dirs.all(|d| recently_unmarked(d))
+}
+
+fn recently_unmarked(raw: &str) -> bool {
+    let seen = unmarked().lock().unwrap_or_else(|p| p.into_inner());
+    seen.get(raw).is_some_and(|at| at.elapsed() < UNMARKED_TTL)
 }
 
 fn remember_unmarked(raw: &str) {
@@ -132,6 +134,10 @@ pub fn apply(store: &Store, index: &ProjectIndex, hints: &Hints) -> Result<Appli
     let mut out = Applied::default();
     let dirs = hints.workspace.iter().chain(hints.roots.iter()).chain(hints.cwd.iter());
     for raw in dirs {
+        // Looked at moments ago and nothing above it: no walk.
+        if recently_unmarked(raw) {
+            continue;
+        }
         let Ok(n) = crate::paths::normalize("workspace", raw, None) else { continue };
         if !n.exists {
             continue;

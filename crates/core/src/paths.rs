@@ -74,7 +74,15 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
 /// The home directory or the file-system root: where editors start servers and where a
 /// dotfiles repository lives. A session there says nothing about its project.
 pub fn is_meaningless_dir(path: &Path) -> bool {
-    path.parent().is_none() || dirs::home_dir().is_some_and(|h| h.canonicalize().unwrap_or(h) == path)
+    path.parent().is_none() || is_home(path)
+}
+
+/// Whether a canonical path is the home directory. Runs on every resolution: only a path
+/// with the home directory's own name costs a `canonicalize` of `$HOME` (a symlinked home).
+fn is_home(path: &Path) -> bool {
+    dirs::home_dir().is_some_and(|h| {
+        h == path || (h.file_name() == path.file_name() && h.canonicalize().is_ok_and(|c| c == path))
+    })
 }
 
 /// A directory a project may claim as a code path: not `/` and not the home directory,
@@ -87,8 +95,7 @@ pub fn check_claimable(field: &str, path: &Path) -> Result<()> {
             format!("{field} '/' would claim every directory; give the project's own directory"),
         ));
     }
-    let home = dirs::home_dir().map(|h| h.canonicalize().unwrap_or(h));
-    if home.is_some_and(|h| h == path) {
+    if is_home(path) {
         return Err(Error::invalid(
             field,
             format!(

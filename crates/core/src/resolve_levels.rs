@@ -13,34 +13,11 @@ pub(super) fn evaluate(index: &ProjectIndex, hints: &Hints, level: Level) -> Eva
         Level::Env => by_slug(index, hints.env_project.as_deref()),
         Level::Focus => by_slug(index, hints.focus.as_deref()),
         Level::Workspace => by_path(index, "workspace_id", hints.workspace.as_deref()),
-        Level::Cwd => by_cwd(index, hints.cwd.as_deref()),
+        Level::Cwd => by_path(index, "cwd", hints.cwd.as_deref()),
         Level::Roots => by_roots(index, &hints.roots),
         Level::GitWorktree => by_worktree(index, hints.git.as_ref()),
         Level::GitRemote => by_remote(index, hints),
     }
-}
-
-/// The working directory, except that the home directory and `/` (where editors start
-/// servers) count only when a code path is exactly that directory.
-fn by_cwd(index: &ProjectIndex, input: Option<&str>) -> Eval {
-    if let Some(raw) = input.map(str::trim).filter(|s| !s.is_empty())
-        && let Ok(n) = paths::normalize("cwd", raw, None)
-        && paths::is_meaningless_dir(&n.path)
-        && index.match_path(&n.path).is_none_or(|hit| hit.code_path != n.path)
-    {
-        let what = if n.path.parent().is_none() { "the file-system root" } else { "your home directory" };
-        return (
-            Some(raw.to_owned()),
-            Outcome::NoMatch,
-            None,
-            format!(
-                "{} is {what}, where editors start servers; it says nothing about the project (pass the \
-                 folder with --workspace-id)",
-                n.path.display()
-            ),
-        );
-    }
-    by_path(index, "cwd", input)
 }
 
 fn by_worktree(index: &ProjectIndex, git: Option<&GitFacts>) -> Eval {
@@ -119,6 +96,21 @@ fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
     let seen = Some(raw.to_owned());
     match paths::normalize(field, raw, None) {
         Err(e) => (seen, Outcome::Rejected, None, e.message),
+        // The working directory of a shim an editor started in the home directory or `/`
+        // counts only when a code path is exactly that directory.
+        Ok(n)
+            if field == "cwd"
+                && paths::is_meaningless_dir(&n.path)
+                && index.match_path(&n.path).is_none_or(|hit| hit.code_path != n.path) =>
+        {
+            let what = if n.path.parent().is_none() { "the file-system root" } else { "your home directory" };
+            let detail = format!(
+                "{} is {what}, where editors start servers; it says nothing about the project (pass the \
+                 folder with --workspace-id)",
+                n.path.display()
+            );
+            (seen, Outcome::NoMatch, None, detail)
+        }
         Ok(n) => match index.match_path(&n.path) {
             Some(hit) => (
                 seen,

@@ -110,11 +110,7 @@ pub fn project_of_dir(
     hints.git = mooring_core::git::for_hints(&hints);
     mooring_core::markers::apply(store, &store.read(ProjectIndex::load)?, &hints)?;
     let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
-    if let (Some(mooring_core::resolve::Level::GitRemote), Some(slug), Some(facts)) =
-        (resolution.decided_by, &resolution.project, &hints.git)
-    {
-        mooring_core::git::bind_clone(store, slug, facts)?;
-    }
+    mooring_core::git::bind_if_decided(store, &resolution, &hints)?;
     Ok(resolution.project)
 }
 

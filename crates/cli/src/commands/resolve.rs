@@ -50,12 +50,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         Ok(r)
     })?;
     // A clone found by its remote becomes a code path of its project, as the server does.
-    let bound = match (resolution.decided_by, &resolution.project, &hints.git) {
-        (Some(Level::GitRemote), Some(slug), Some(facts)) => {
-            mooring_core::git::bind_clone(&store, slug, facts)?.then(|| facts.checkout.clone())
-        }
-        _ => None,
-    };
+    let bound = mooring_core::git::bind_if_decided(&store, &resolution, &hints)?;
     if ctx.json {
         let mut out = serde_json::to_value(&resolution).unwrap_or_default();
         out["bound_code_path"] = serde_json::to_value(&bound).unwrap_or_default();

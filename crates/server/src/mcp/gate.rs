@@ -75,13 +75,19 @@ pub fn resolve_hints(state: &AppState, hints: &Hints) -> CoreResult<Resolution> 
 /// decides (reading the checkout only then). Binds nothing.
 pub async fn resolve_full(state: &AppState, mut hints: Hints) -> CoreResult<Resolution> {
     let resolution = resolve_hints(state, &hints)?;
+    with_git(state, &mut hints, resolution).await
+}
+
+/// Git worktrees and clones sit below the working directory: read the session's checkout
+/// (into `hints.git`) and resolve again only when nothing above them decided.
+async fn with_git(state: &AppState, hints: &mut Hints, resolution: Resolution) -> CoreResult<Resolution> {
     if !matches!(resolution.decided_by, None | Some(Level::Focus)) {
         return Ok(resolution);
     }
-    match git_facts(&hints).await {
+    match git_facts(hints).await {
         Some(facts) => {
             hints.git = Some(facts);
-            resolve_hints(state, &hints)
+            resolve_hints(state, hints)
         }
         None => Ok(resolution),
     }
@@ -169,23 +175,16 @@ pub async fn require_project(
         state.surfaces.projects_changed();
         resolution = resolve_hints(state, &hints)?;
     }
-    // Git worktrees and clones sit below the working directory: look only when nothing
-    // above them decided.
-    if matches!(resolution.decided_by, None | Some(Level::Focus))
-        && let Some(facts) = git_facts(&hints).await
-    {
-        hints.git = Some(facts);
-        resolution = resolve_hints(state, &hints)?;
-        if let (Some(Level::GitRemote), Some(slug), Some(facts)) =
-            (resolution.decided_by, &resolution.project, &hints.git)
-        {
-            let (store, slug, facts) = (state.store.clone(), slug.clone(), facts.clone());
-            if tokio::task::spawn_blocking(move || mooring_core::git::bind_clone(&store, &slug, &facts))
+    resolution = with_git(state, &mut hints, resolution).await?;
+    // A clone found by its remote becomes a code path of its project.
+    if resolution.decided_by == Some(Level::GitRemote) {
+        let (store, found, hints) = (state.store.clone(), resolution.clone(), hints.clone());
+        let bound =
+            tokio::task::spawn_blocking(move || mooring_core::git::bind_if_decided(&store, &found, &hints))
                 .await
-                .map_err(|e| mooring_core::Error::storage(e.to_string()))??
-            {
-                state.surfaces.projects_changed();
-            }
+                .map_err(|e| mooring_core::Error::storage(e.to_string()))??;
+        if bound.is_some() {
+            state.surfaces.projects_changed();
         }
     }
     let offers = &markers.offers;
