@@ -85,7 +85,7 @@ pub struct Preamble {
 
 /// The tokenizer's count of `text`.
 pub fn count_tokens(text: &str) -> usize {
-    bpe_openai::o200k_base().count(text)
+    mooring_tokens::count(text)
 }
 
 struct Section {
