@@ -193,6 +193,15 @@ enum Gen {
     Modern,
 }
 
+impl Gen {
+    fn label(self) -> &'static str {
+        match self {
+            Gen::Legacy => "2025-11-25",
+            Gen::Modern => "2026-07-28",
+        }
+    }
+}
+
 /// One MCP client on one kept-alive HTTP connection.
 struct HttpSession {
     http: reqwest::Client,
@@ -532,6 +541,9 @@ fn main() {
     let json_out = std::env::args().any(|a| a == "--json");
     let secs: f64 = arg("--secs", 3.0);
     let entries: usize = arg("--entries", 1_000);
+    // `--only "stdio list_memory"`: run just the rows whose "transport workload" holds this.
+    let only: String = arg("--only", String::new());
+    let want = |transport: &str, workload: &str| format!("{transport} {workload}").contains(&only);
     let bin = mooring_bin();
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
@@ -539,30 +551,34 @@ fn main() {
     let ws = code.display().to_string();
     let mut rows = Vec::new();
 
-    rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 1, "list_projects", secs, &ws));
-    rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 8, "list_projects", secs, &ws));
+    if want("generator ceiling", "list_projects") {
+        rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 1, "list_projects", secs, &ws));
+        rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 8, "list_projects", secs, &ws));
+    }
 
     let (server, cold) = serve(&bin, &data);
     let pid = server.child.id();
     let (idle_rss, _) = rss_mb(pid);
     for generation in [Gen::Modern, Gen::Legacy] {
-        for name in WORKLOADS {
+        for name in WORKLOADS.into_iter().filter(|w| want(&format!("http {}", generation.label()), w)) {
             rows.push(run_http(&server.url, Some(pid), generation, 1, name, secs, &ws));
         }
     }
-    for name in ["list_memory", "remember"] {
+    for name in ["list_memory", "remember"].into_iter().filter(|w| want("http 8 sessions", w)) {
         rows.push(run_http(&server.url, Some(pid), Gen::Modern, 8, name, secs, &ws));
     }
-    rows.push(run_http(&server.url, Some(pid), Gen::Modern, 64, "mixed", secs, &ws));
+    if want("http 64 sessions", "mixed") {
+        rows.push(run_http(&server.url, Some(pid), Gen::Modern, 64, "mixed", secs, &ws));
+    }
     // The stdio shim bridged to this hub: the time is the bridge's plus the hub's.
-    for name in ["list_memory", "remember"] {
+    for name in ["list_memory", "remember"].into_iter().filter(|w| want("stdio shim", w)) {
         let shim = StdioSession::spawn(&bin, &data, &code);
         rows.push(run_stdio(shim, pid, "stdio shim → hub", name, secs));
     }
     let (_, peak_rss) = rss_mb(pid);
     drop(server);
     // Standalone stdio: the shim serves by itself when no hub runs.
-    for name in WORKLOADS {
+    for name in WORKLOADS.into_iter().filter(|w| want("stdio", w)) {
         let s = StdioSession::spawn(&bin, &data, &code);
         let child = s.child.id();
         rows.push(run_stdio(s, child, "stdio", name, secs));

@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::error::{Error, Result};
 use crate::humanize::{ago, now};
 use crate::model::ProjectStatus;
-use crate::registry::find;
+use crate::registry::find_row;
 use crate::store::memory::{self, NewMemory};
 use crate::store::{Store, events, projects};
 
@@ -129,7 +129,7 @@ pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option
     let title = input.work_done.lines().next().unwrap_or_default().chars().take(120).collect::<String>();
     let content = markdown(input);
     let (id, project) = store.write(|tx| {
-        let project = find(tx, "project", slug)?;
+        let project = find_row(tx, "project", slug)?;
         if project.status == ProjectStatus::Archived {
             return Err(Error::invalid(
                 "project",
@@ -165,7 +165,7 @@ pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option
 /// The newest handover of a project.
 pub fn last(store: &Store, slug: &str) -> Result<Option<Handover>> {
     store.read(|c| {
-        let project = find(c, "project", slug)?;
+        let project = find_row(c, "project", slug)?;
         let Some(row) = memory::latest(c, project.id, "handover")? else {
             return Ok(None);
         };

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::error::{Error, Result};
 use crate::humanize::{ago, now};
 use crate::memory::{MAX_CONTENT, tags, writable};
-use crate::registry::find;
+use crate::registry::find_row;
 use crate::store::locks::{self as q, LockRow};
 use crate::store::{Store, events, projects};
 
@@ -129,7 +129,7 @@ pub fn recall(store: &Store, slug: &str, topic_in: &str, version: Option<i64>) -
         return Err(Error::invalid("version", "version starts at 1"));
     }
     store.read(|c| {
-        let project = find(c, "project", slug)?;
+        let project = find_row(c, "project", slug)?;
         let row = q::get(c, project.id, &topic, version)?.ok_or_else(|| {
             let what = version
                 .map(|v| format!("version {v} of topic '{topic}'"))
@@ -146,7 +146,7 @@ pub fn recall(store: &Store, slug: &str, topic_in: &str, version: Option<i64>) -
 /// The latest version of every topic.
 pub fn topics(store: &Store, slug: &str) -> Result<Vec<Lock>> {
     store.read(|c| {
-        let project = find(c, "project", slug)?;
+        let project = find_row(c, "project", slug)?;
         Ok(q::latest_per_topic(c, project.id)?
             .into_iter()
             .map(|r| Lock::from_row(r, &project.slug))

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::error::{Error, Result};
 use crate::humanize::{ago, now};
 use crate::model::{Project, ProjectStatus};
-use crate::registry::find;
+use crate::registry::find_row;
 use crate::store::memory::{self as q, Filter, MemoryRow, NewMemory};
 use crate::store::{Store, events, projects};
 
@@ -163,7 +163,7 @@ pub struct ListQuery {
 
 /// Find a project that may be written to: archived ones are read-only.
 pub fn writable(conn: &rusqlite::Connection, slug: &str) -> Result<Project> {
-    let project = find(conn, "project", slug)?;
+    let project = find_row(conn, "project", slug)?;
     if project.status == ProjectStatus::Archived {
         return Err(Error::invalid(
             "project",
@@ -354,7 +354,7 @@ pub fn list(store: &Store, slug: &str, query: &ListQuery) -> Result<Page> {
         return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
     }
     store.read(|c| {
-        let project = find(c, "project", slug)?;
+        let project = find_row(c, "project", slug)?;
         let filter = Filter { kind: kind.map(Kind::as_str), status, before: query.before, limit: limit + 1 };
         let mut rows = q::list(c, project.id, &filter)?;
         let more = rows.len() > limit as usize;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::memory::{Entry, Kind, MAX_LIMIT};
-use crate::registry::find;
+use crate::registry::find_row;
 use crate::store::Store;
 use crate::store::memory as q;
 
@@ -61,7 +61,7 @@ pub fn search(
         let words = format!("{{title content tags}} : ({terms})");
         let fts = match project {
             Some(slug) => {
-                let p = find(c, "project", slug)?;
+                let p = find_row(c, "project", slug)?;
                 format!("scope:p{} AND {words}", p.id)
             }
             None => words,

@@ -1,20 +1,44 @@
 //! Agent sessions: who is talking to us, and which project they chose.
 
+use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use crate::error::{Error, Result};
-use crate::humanize::now;
+use crate::humanize::{format_ts, now};
 use crate::model::{Project, ProjectStatus};
-use crate::registry::find;
+use crate::registry::find_row;
 use crate::store::sessions::{self, Seen, SessionRecord};
 use crate::store::{Store, events, projects};
 
+/// How old `last_seen_at` may get before a request writes it again. Below it, a request
+/// from a session whose client details are unchanged costs a read, not a write
+/// transaction; the dashboard shows minutes and expiry works in hours.
+const TOUCH_EVERY_SECS: i64 = 15;
+
 /// Record that a session made a request (creates it on first sight).
 pub fn touch(store: &Store, id: &str, seen: &Seen<'_>) -> Result<SessionRecord> {
+    let now_t = Utc::now();
+    if let Some(row) = store.read(|c| sessions::get(c, id))?
+        && unchanged(&row, seen, now_t)
+    {
+        return Ok(row);
+    }
+    let stamp = format_ts(now_t);
     store.write(|tx| {
-        sessions::upsert_seen(tx, id, seen, &now())?;
+        sessions::upsert_seen(tx, id, seen, &stamp)?;
         sessions::get(tx, id)?.ok_or_else(|| Error::storage("the session row vanished; try again"))
     })
+}
+
+/// Whether writing `seen` would change nothing but a recent `last_seen_at`.
+fn unchanged(row: &SessionRecord, seen: &Seen<'_>, now: DateTime<Utc>) -> bool {
+    let same = |new: Option<&str>, old: &Option<String>| new.is_none_or(|n| old.as_deref() == Some(n));
+    row.transport == seen.transport
+        && same(seen.client_name, &row.client_name)
+        && same(seen.client_version, &row.client_version)
+        && same(seen.protocol_version, &row.protocol_version)
+        && DateTime::parse_from_rfc3339(&row.last_seen_at)
+            .is_ok_and(|t| (now - t.with_timezone(&Utc)).num_seconds() < TOUCH_EVERY_SECS)
 }
 
 /// A session, if known.
@@ -25,7 +49,7 @@ pub fn get(store: &Store, id: &str) -> Result<Option<SessionRecord>> {
 /// Bind a session to a project; archived projects cannot be chosen.
 pub fn bind(store: &Store, id: &str, slug: &str, decided_by: &str) -> Result<Project> {
     store.write(|tx| {
-        let project = find(tx, "project", slug)?;
+        let project = find_row(tx, "project", slug)?;
         if project.status == ProjectStatus::Archived {
             return Err(Error::invalid(
                 "project",
@@ -89,4 +113,43 @@ pub fn check_within_roots(field: &str, workspace: &std::path::Path, roots: &[Str
             roots.join(", ")
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn changes(store: &Store) -> u64 {
+        store.read(|c| Ok(c.total_changes())).unwrap()
+    }
+
+    #[test]
+    fn a_repeated_request_reads_and_a_changed_client_writes() {
+        let store = Store::open_in_memory().unwrap();
+        let seen = Seen {
+            client_name: Some("claude-code"),
+            client_version: Some("2.1"),
+            transport: "stdio",
+            protocol_version: None,
+        };
+        let first = touch(&store, "s1", &seen).unwrap();
+        let before = changes(&store);
+        let again = touch(&store, "s1", &Seen { client_name: None, ..seen.clone() }).unwrap();
+        assert_eq!(changes(&store), before, "nothing new: no write");
+        assert_eq!(again.last_seen_at, first.last_seen_at);
+        let upgraded = touch(&store, "s1", &Seen { client_version: Some("2.2"), ..seen }).unwrap();
+        assert!(changes(&store) > before);
+        assert_eq!(upgraded.client_version.as_deref(), Some("2.2"));
+    }
+
+    #[test]
+    fn last_seen_is_written_again_once_it_is_stale() {
+        let store = Store::open_in_memory().unwrap();
+        let seen = Seen { transport: "http", ..Seen::default() };
+        touch(&store, "s1", &seen).unwrap();
+        let old = format_ts(Utc::now() - chrono::TimeDelta::seconds(TOUCH_EVERY_SECS + 1));
+        store.write(|tx| Ok(tx.execute("UPDATE sessions SET last_seen_at = ?1", [&old])?)).unwrap();
+        let row = touch(&store, "s1", &seen).unwrap();
+        assert!(row.last_seen_at > old, "{} should be newer than {old}", row.last_seen_at);
+    }
 }

@@ -77,11 +77,37 @@ fn as_uri(path: &str) -> String {
     url::Url::from_file_path(path).map(|u| u.to_string()).unwrap_or_else(|_| path.to_owned())
 }
 
+/// Reader half of this process's stdio.
+pub type StdinStream = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
+/// Writer half of this process's stdio.
+pub type StdoutStream = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+
+/// This process's stdin and stdout as async streams. Clients start us on pipes, which the
+/// reactor polls directly; tokio's own stdio hands every read and write to a blocking
+/// thread and back, which was a quarter of the CPU of a `list_memory` call. A terminal or
+/// a file keeps tokio's stdio.
+pub fn stdio_streams() -> (StdinStream, StdoutStream) {
+    use std::os::fd::AsFd;
+    use tokio::net::unix::pipe;
+    let reader: StdinStream =
+        match std::io::stdin().as_fd().try_clone_to_owned().map(pipe::Receiver::from_owned_fd) {
+            Ok(Ok(r)) => Box::new(r),
+            _ => Box::new(tokio::io::stdin()),
+        };
+    let writer: StdoutStream =
+        match std::io::stdout().as_fd().try_clone_to_owned().map(pipe::Sender::from_owned_fd) {
+            Ok(Ok(w)) => Box::new(w),
+            _ => Box::new(tokio::io::stdout()),
+        };
+    (reader, writer)
+}
+
 /// Pump messages between this process's stdio and the hub until either side closes.
 pub async fn bridge(url: &str, headers: HashMap<HeaderName, HeaderValue>) -> Result<(), String> {
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(headers);
     let mut upstream = StreamableHttpClientTransport::from_config(config);
-    let mut local = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout());
+    let (stdin, stdout) = stdio_streams();
+    let mut local = AsyncRwTransport::new_server(stdin, stdout);
     loop {
         tokio::select! {
             from_client = local.receive() => match from_client {
@@ -115,7 +141,7 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
     state.data_dir = data_dir;
     let state = Arc::new(state);
     let service = MooringMcp::new(state)
-        .serve(rmcp::transport::stdio())
+        .serve(stdio_streams())
         .await
         .map_err(|e| format!("MCP start-up over stdio failed: {e}"))?;
     service.waiting().await.map_err(|e| format!("MCP over stdio stopped: {e}"))?;

@@ -1,10 +1,11 @@
 //! The registry's day-to-day side: the focus project, use, and the audit log.
 
+use chrono::{TimeDelta, Utc};
 use serde_json::json;
 
-use super::{Registry, find};
+use super::{Registry, find, find_row};
 use crate::error::{Error, Result};
-use crate::humanize::now;
+use crate::humanize::{format_ts, now};
 use crate::model::{Event, Project, ProjectStatus};
 use crate::store::{events, projects, settings};
 
@@ -46,16 +47,22 @@ impl Registry<'_> {
     /// The audit log of a project.
     pub fn events(&self, slug: &str) -> Result<Vec<Event>> {
         self.store.read(|c| {
-            let p = find(c, "project", slug)?;
+            let p = find_row(c, "project", slug)?;
             events::for_project(c, p.id)
         })
     }
 
     /// Note that a session used the project now (resuming it if it was paused for
     /// inactivity).
+    /// Used within the last 15 s and not waiting to be auto-resumed, it costs one read and
+    /// no write transaction: "last used" orders lists, where seconds do not matter.
     pub fn touch_used(&self, slug: &str) -> Result<()> {
+        let since = format_ts(Utc::now() - TimeDelta::seconds(15));
+        if self.store.read(|c| projects::used_since(c, slug, &since))? {
+            return Ok(());
+        }
         self.store.write(|tx| {
-            let p = find(tx, "project", slug)?;
+            let p = find_row(tx, "project", slug)?;
             projects::mark_used(tx, p.id, &now())
         })
     }
@@ -66,7 +73,7 @@ impl Registry<'_> {
             return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to 500")));
         }
         self.store.read(|c| {
-            let p = find(c, "project", slug)?;
+            let p = find_row(c, "project", slug)?;
             events::page(c, p.id, limit, offset)
         })
     }

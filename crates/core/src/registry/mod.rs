@@ -366,12 +366,27 @@ impl<'a> Registry<'a> {
     }
 }
 
-/// Look a project up by slug, or say which slugs exist.
+/// Look a project up by slug, with its code paths and counts, or say which slugs exist.
 pub fn find(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
     let wanted = slug.trim().to_ascii_lowercase();
-    if let Some(p) = projects::by_slug(conn, &wanted)? {
-        return Ok(p);
+    match projects::by_slug(conn, &wanted)? {
+        Some(p) => Ok(p),
+        None => Err(not_found(conn, field, slug)?),
     }
+}
+
+/// Look a project's own row up by slug (no code paths, no counts): what memory, locks
+/// and sessions need, at one indexed read instead of three queries.
+pub fn find_row(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
+    let wanted = slug.trim().to_ascii_lowercase();
+    match projects::row_by_slug(conn, &wanted)? {
+        Some(p) => Ok(p),
+        None => Err(not_found(conn, field, slug)?),
+    }
+}
+
+fn not_found(conn: &Connection, field: &str, slug: &str) -> Result<Error> {
+    let wanted = slug.trim().to_ascii_lowercase();
     let all = projects::list(conn, None)?;
     let hint = all
         .iter()
@@ -386,7 +401,7 @@ pub fn find(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
                 "; list the projects to see their slugs".to_owned()
             }
         });
-    Err(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
+    Ok(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
 }
 
 fn load(conn: &Connection, id: i64) -> Result<Project> {

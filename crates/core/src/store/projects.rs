@@ -44,6 +44,22 @@ pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<Project>> {
     project.map(|p| complete(conn, p)).transpose()
 }
 
+/// Whether the project was marked used at or after `since` and needs no auto-resume.
+pub fn used_since(conn: &Connection, slug: &str, since: &str) -> Result<bool> {
+    Ok(conn.row(
+        "SELECT EXISTS(SELECT 1 FROM projects WHERE slug = ?1 AND last_used_at >= ?2
+                         AND NOT (status = 'paused' AND auto_paused = 1))",
+        params![slug, since],
+        |r| r.get(0),
+    )?)
+}
+
+/// One project's own row by slug: code paths and stats left empty.
+pub fn row_by_slug(conn: &Connection, slug: &str) -> Result<Option<Project>> {
+    let sql = format!("SELECT {COLUMNS} FROM projects WHERE slug = ?1");
+    Ok(conn.row(&sql, [slug], from_row).optional()?)
+}
+
 /// One project by id, with code paths and stats.
 pub fn by_id(conn: &Connection, id: i64) -> Result<Option<Project>> {
     let sql = format!("SELECT {COLUMNS} FROM projects WHERE id = ?1");
