@@ -10,6 +10,7 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
+use std::os::unix::fs::PermissionsExt;
 
 async fn call_in(
     sb: &Sandbox,
@@ -94,4 +95,37 @@ async fn stdio_bridges_to_a_running_hub_with_the_same_hints() {
     assert_eq!(r["decided_by"], "workspace");
     // Every call went through the hub, each shim process its own session.
     assert_eq!(session_transports(&sb), ["hub-stdio", "hub-stdio", "hub-stdio"]);
+
+    // The hub's socket is the person's alone, and what shims use: with the endpoint file
+    // gone they still reach the hub (not a standalone server of their own).
+    let socket = sb.data.join("hub.sock");
+    assert_eq!(std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777, 0o600);
+    let endpoint = sb.data.join("endpoint.json");
+    let aside = sb.data.join("endpoint.json.aside");
+    std::fs::rename(&endpoint, &aside).unwrap();
+    let r = call_in(&sb, &deep, &[], &[], "resolve_project", json!({})).await;
+    assert_eq!(r["decided_by"], "cwd");
+    assert_eq!(session_transports(&sb).last().unwrap(), "hub-stdio");
+    // Without the socket (an older hub, a path too long for one), they bridge over HTTP.
+    std::fs::rename(&aside, &endpoint).unwrap();
+    std::fs::remove_file(&socket).unwrap();
+    let r = call_in(&sb, &deep, &[], &[], "resolve_project", json!({})).await;
+    assert_eq!(r["decided_by"], "cwd");
+    assert_eq!(session_transports(&sb), ["hub-stdio"; 5]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_hub_socket_drops_a_connection_that_does_not_say_who_it_is() {
+    use std::io::{Read, Write};
+    let (sb, _) = setup();
+    let _hub = sb.start_hub();
+    for first in ["GET / HTTP/1.1\r\nHost: x\r\n\r\n", "{\"mooring\":1,\"session\":\"msh_guess\"}\n"] {
+        let mut s = std::os::unix::net::UnixStream::connect(sb.data.join("hub.sock")).unwrap();
+        s.write_all(first.as_bytes()).unwrap();
+        s.write_all(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).unwrap();
+        s.write_all(b"\n").unwrap();
+        let mut answer = Vec::new();
+        s.read_to_end(&mut answer).unwrap();
+        assert!(answer.is_empty(), "{first:?} got {}", String::from_utf8_lossy(&answer));
+    }
 }

@@ -83,7 +83,7 @@ impl Caller {
             caller.cwd = header(H_CWD);
             caller.env_project = header(H_PROJECT);
         } else if let Some(local) = local {
-            caller.transport = "stdio";
+            caller.transport = local.transport;
             caller.session_id = Some(local.session_id.clone());
             caller.workspace = local.workspace.clone();
             caller.cwd = local.cwd.clone();

@@ -7,6 +7,7 @@ pub mod caller;
 pub mod config;
 pub mod endpoint;
 pub mod http;
+pub mod hub_socket;
 pub mod listen;
 pub mod logging;
 pub mod mcp;

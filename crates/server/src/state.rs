@@ -18,6 +18,8 @@ pub const MAX_WEBSOCKETS: usize = 64;
 /// Hints a standalone stdio server knows about its one client (its own process).
 #[derive(Debug, Clone, Default)]
 pub struct LocalContext {
+    /// `stdio` (this process serves its own stdio) or `hub-stdio` (a shim's socket).
+    pub transport: &'static str,
     /// Session id for this process.
     pub session_id: String,
     /// `--workspace-id`.
@@ -37,7 +39,7 @@ pub struct AppState {
     /// How long to wait for a pick in a window.
     pub pick_timeout: Duration,
     /// Set when serving one client over stdio.
-    pub local: Option<LocalContext>,
+    pub local: Option<Arc<LocalContext>>,
     /// Also serve the MCP conformance suite's fixtures (test builds only).
     #[cfg(feature = "conformance-fixtures")]
     pub conformance_fixtures: bool,
@@ -70,7 +72,7 @@ impl AppState {
         store: Arc<Store>,
         surfaces: Arc<dyn Surfaces>,
         pick_timeout: Duration,
-        local: Option<LocalContext>,
+        local: Option<Arc<LocalContext>>,
     ) -> Self {
         Self {
             store,

@@ -127,13 +127,14 @@ pub async fn bridge(url: &str, headers: HashMap<HeaderName, HeaderValue>) -> Res
 /// Serve MCP over this process's stdio on the store, as the only client.
 pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: ShimHints) -> Result<(), String> {
     let local = LocalContext {
+        transport: "stdio",
         session_id,
         workspace: hints.workspace,
         cwd: hints.cwd,
         env_project: hints.env_project,
     };
     let data_dir = store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf());
-    let mut state = AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(local));
+    let mut state = AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(Arc::new(local)));
     if let Some(dir) = &data_dir {
         state.sealer = crate::sealed::Sealer::load_or_create(dir)
             .map_err(|e| format!("cannot create the install secret in {}: {e}", dir.display()))?;

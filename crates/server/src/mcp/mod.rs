@@ -35,7 +35,7 @@ use rmcp::{ErrorData, ServerHandler};
 use serde::de::DeserializeOwned;
 
 use crate::caller::Caller;
-use crate::state::AppState;
+use crate::state::{AppState, LocalContext};
 use gate::Gate;
 use tools_memory::Scope;
 
@@ -47,12 +47,20 @@ const WRITES: &[&str] = &["save_handover", "remember", "resolve_blocker", "forge
 #[derive(Clone)]
 pub struct MooringMcp {
     state: Arc<AppState>,
+    /// The hints of the one client on this connection (stdio, a shim's socket).
+    local: Option<Arc<LocalContext>>,
 }
 
 impl MooringMcp {
     /// A handler over shared state.
     pub fn new(state: Arc<AppState>) -> Self {
-        Self { state }
+        let local = state.local.clone();
+        Self { state, local }
+    }
+
+    /// A handler for one connection whose client is known by `local`.
+    pub fn for_connection(state: Arc<AppState>, local: Arc<LocalContext>) -> Self {
+        Self { state, local: Some(local) }
     }
 }
 
@@ -115,7 +123,7 @@ impl ServerHandler for MooringMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let state = &self.state;
-        let caller = Caller::from_ctx(&ctx, state.local.as_ref());
+        let caller = Caller::from_ctx(&ctx, self.local.as_deref());
         let name = request.name.to_string();
         macro_rules! args {
             ($ty:ty) => {
@@ -276,7 +284,7 @@ impl ServerHandler for MooringMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         if resources::is_ours(&request.uri) {
-            if let Some(session) = Caller::from_ctx(&ctx, self.state.local.as_ref()).session_id {
+            if let Some(session) = Caller::from_ctx(&ctx, self.local.as_deref()).session_id {
                 self.state.subscribe(session, request.uri.clone(), ctx.peer.clone());
             }
             return Ok(());
@@ -292,7 +300,7 @@ impl ServerHandler for MooringMcp {
         request: UnsubscribeRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        if let Some(session) = Caller::from_ctx(&ctx, self.state.local.as_ref()).session_id {
+        if let Some(session) = Caller::from_ctx(&ctx, self.local.as_deref()).session_id {
             self.state.unsubscribe(&session, &request.uri);
         }
         if resources::is_ours(&request.uri) || self.fixture_resource(&request.uri) {
@@ -345,11 +353,11 @@ impl ServerHandler for MooringMcp {
     }
 
     async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
-        roots::after_initialize(&self.state, &ctx);
+        roots::after_initialize(&self.state, self.local.as_deref(), &ctx);
     }
 
     async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {
-        roots::changed(&self.state, &ctx);
+        roots::changed(&self.state, self.local.as_deref(), &ctx);
     }
 }
 

@@ -9,7 +9,7 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 
 use super::gate;
 use crate::caller::{Caller, H_MCP_SESSION};
-use crate::state::AppState;
+use crate::state::{AppState, LocalContext};
 
 /// How long to wait for a client's roots list.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(3);
@@ -31,10 +31,14 @@ pub async fn refresh(state: &AppState, caller: &Caller, ctx: &RequestContext<Rol
 }
 
 /// After initialize: ask for the roots of a client that declared them.
-pub fn after_initialize(state: &Arc<AppState>, ctx: &NotificationContext<RoleServer>) {
+pub fn after_initialize(
+    state: &Arc<AppState>,
+    local: Option<&LocalContext>,
+    ctx: &NotificationContext<RoleServer>,
+) {
     // Roots arrive before the first tool call needs them: ask right away, on a task of
     // its own, since the client answers on the same connection.
-    let Some(id) = notified_session(state, ctx) else { return };
+    let Some(id) = notified_session(local, ctx) else { return };
     let Some(info) = ctx.peer.peer_info() else { return };
     if info.capabilities.roots.is_none() {
         return;
@@ -58,8 +62,8 @@ pub fn after_initialize(state: &Arc<AppState>, ctx: &NotificationContext<RoleSer
 }
 
 /// `notifications/roots/list_changed`: ask again.
-pub fn changed(state: &Arc<AppState>, ctx: &NotificationContext<RoleServer>) {
-    let Some(id) = notified_session(state, ctx) else { return };
+pub fn changed(state: &Arc<AppState>, local: Option<&LocalContext>, ctx: &NotificationContext<RoleServer>) {
+    let Some(id) = notified_session(local, ctx) else { return };
     let (state, peer) = (state.clone(), ctx.peer.clone());
     tokio::spawn(async move { fetch_roots(&state, &peer, &id).await });
 }
@@ -78,7 +82,7 @@ async fn fetch_roots(state: &AppState, peer: &rmcp::Peer<RoleServer>, session_id
 }
 
 /// The session a notification belongs to: the shim's id, the MCP session, or stdio's own.
-fn notified_session(state: &AppState, ctx: &NotificationContext<RoleServer>) -> Option<String> {
+fn notified_session(local: Option<&LocalContext>, ctx: &NotificationContext<RoleServer>) -> Option<String> {
     let header = |name: &str| {
         ctx.extensions
             .get::<Parts>()
@@ -88,5 +92,5 @@ fn notified_session(state: &AppState, ctx: &NotificationContext<RoleServer>) -> 
     };
     crate::caller::shim_session(header(crate::caller::H_SESSION))
         .or_else(|| header(H_MCP_SESSION))
-        .or_else(|| state.local.as_ref().map(|l| l.session_id.clone()))
+        .or_else(|| local.map(|l| l.session_id.clone()))
 }
