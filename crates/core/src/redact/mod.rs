@@ -8,7 +8,7 @@
 //! rule is tried only when one of its keywords occurs in the text: one automaton pass
 //! decides, so ordinary text costs little.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -140,9 +140,10 @@ impl Allow {
 
 struct Rule {
     id: String,
-    /// Secrets are ASCII: patterns run over bytes with ASCII classes, which is what keeps a
-    /// few hundred of them cheap to build and to run (Unicode `\w` and `(?i)` are not).
-    regex: BytesRegex,
+    pattern: String,
+    /// Compiled at the first text holding one of the rule's keywords: a text meets a few
+    /// rules, and compiling all few hundred up front cost 12 MB of resident memory.
+    compiled: OnceLock<Option<BytesRegex>>,
     keywords: Vec<String>,
     /// The capture group that is the secret; `None`: the first group, else the whole match.
     group: Option<usize>,
@@ -150,19 +151,44 @@ struct Rule {
     allow: Vec<Allow>,
 }
 
-/// Every rule, compiled once; `(rules, how many gitleaks rules Rust's regex refused)`.
-static RULES: LazyLock<(Vec<Rule>, usize)> = LazyLock::new(|| {
+impl Rule {
+    fn new(id: String, pattern: String) -> Self {
+        Self {
+            id,
+            pattern,
+            compiled: OnceLock::new(),
+            keywords: Vec::new(),
+            group: None,
+            entropy: None,
+            allow: Vec::new(),
+        }
+    }
+
+    /// The rule's pattern, compiled on first use; `None` if Rust's regex refuses it.
+    fn regex(&self) -> Option<&BytesRegex> {
+        self.compiled
+            .get_or_init(|| {
+                // Secrets are ASCII: patterns run over bytes with ASCII classes, which is
+                // what keeps them cheap to build and to run (Unicode `\w` and `(?i)` are not).
+                RegexBuilder::new(&self.pattern)
+                    .unicode(false)
+                    .size_limit(1 << 24)
+                    .build()
+                    .inspect_err(|e| tracing::debug!(rule = %self.id, error = %e, "secret rule refused"))
+                    .ok()
+            })
+            .as_ref()
+    }
+}
+
+/// Every rule, its pattern compiled on first use.
+static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
     let mut rules = Vec::new();
-    let mut refused = 0;
     let gitleaks: GitleaksFile =
         serde_json::from_str(include_str!("gitleaks.json")).expect("gitleaks.json is valid");
     // The same allowlist is repeated under many rules: compile each distinct one once.
     let mut sets: HashMap<Vec<String>, Option<Arc<RegexSet>>> = HashMap::new();
     for r in gitleaks.rules.into_iter().filter(|r| r.path.is_none() && !r.pattern.is_empty()) {
-        let Ok(regex) = ascii(&r.pattern) else {
-            refused += 1;
-            continue;
-        };
         let allow = r
             .allowlist
             .into_iter()
@@ -187,37 +213,30 @@ static RULES: LazyLock<(Vec<Rule>, usize)> = LazyLock::new(|| {
             })
             .collect();
         rules.push(Rule {
-            id: r.id,
-            regex,
             keywords: r.keywords.iter().map(|k| k.to_ascii_lowercase()).collect(),
             group: r.secret_group.filter(|g| *g > 0),
             entropy: r.min_entropy.filter(|e| *e > 0.0),
             allow,
+            ..Rule::new(r.id, r.pattern)
         });
     }
     let own: RuleFile = toml::from_str(include_str!("rules.toml")).expect("rules.toml is valid");
     for r in own.rules {
         rules.push(Rule {
-            regex: ascii(&r.regex).unwrap_or_else(|e| panic!("rule {}: {e}", r.id)),
-            id: r.id,
             keywords: r.keywords,
             group: Some(r.secret_group).filter(|g| *g > 0),
             entropy: r.entropy,
-            allow: Vec::new(),
+            ..Rule::new(r.id, r.regex)
         });
     }
-    (rules, refused)
+    rules
 });
-
-fn ascii(pattern: &str) -> Result<BytesRegex, regex::Error> {
-    RegexBuilder::new(pattern).unicode(false).size_limit(1 << 24).build()
-}
 
 /// Every rule's keywords in one automaton: one pass over the text says which rules to try.
 static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::new(|| {
     let mut words = Vec::new();
     let mut owner = Vec::new();
-    for (i, rule) in RULES.0.iter().enumerate() {
+    for (i, rule) in RULES.iter().enumerate() {
         for k in &rule.keywords {
             words.push(k.clone());
             owner.push(i);
@@ -230,9 +249,11 @@ static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::n
     (ac, owner)
 });
 
-/// How many rules are in force, and how many of gitleaks' Rust's regex could not take.
+/// How many rules are in force, and how many patterns Rust's regex could not take
+/// (compiling every rule: for tests and diagnostics, not the hot path).
 pub fn rule_counts() -> (usize, usize) {
-    (RULES.0.len(), RULES.1)
+    let refused = RULES.iter().filter(|r| r.regex().is_none()).count();
+    (RULES.len() - refused, refused)
 }
 
 static PRIVATE: LazyLock<Regex> =
@@ -259,14 +280,15 @@ pub fn scrub(text: &str) -> (String, Redactions) {
         found.count += n;
     }
     let (keywords, owner) = &*KEYWORDS;
-    let rules = &RULES.0;
+    let rules = &*RULES;
     let mut wanted = vec![false; rules.len()];
     for m in keywords.find_overlapping_iter(&out) {
         wanted[owner[m.pattern().as_usize()]] = true;
     }
     let mut spans: Vec<(usize, usize, &str)> = Vec::new();
     for (rule, _) in rules.iter().zip(&wanted).filter(|(_, w)| **w) {
-        for caps in rule.regex.captures_iter(out.as_bytes()) {
+        let Some(regex) = rule.regex() else { continue };
+        for caps in regex.captures_iter(out.as_bytes()) {
             let Some(whole) = caps.get(0) else { continue };
             let group = match rule.group {
                 Some(g) => caps.get(g),

@@ -1,6 +1,7 @@
 //! The SQLite store: one file, WAL, foreign keys, migrations at open, writes in
 //! transactions. One query module per table.
 
+mod checkpoint;
 pub mod code_paths;
 pub mod events;
 pub mod locks;
@@ -56,6 +57,9 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Store {
     conn: Mutex<Connection>,
     path: Option<PathBuf>,
+    /// Dropped after `conn`: its last checkpoint, and its close as the last connection,
+    /// fold the log back into the database.
+    _checkpointer: Option<checkpoint::Checkpointer>,
 }
 
 impl Store {
@@ -103,7 +107,11 @@ impl Store {
             conn.pragma_update(None, "synchronous", "NORMAL")?;
         }
         migrations::migrations().to_latest(&mut conn)?;
-        Ok(Self { conn: Mutex::new(conn), path })
+        let checkpointer = path.as_deref().and_then(checkpoint::Checkpointer::start);
+        if checkpointer.is_some() {
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
+        Ok(Self { conn: Mutex::new(conn), path, _checkpointer: checkpointer })
     }
 
     /// Where the database lives (`None` in memory).
