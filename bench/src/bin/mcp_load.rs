@@ -575,7 +575,7 @@ fn main() {
         let shim = StdioSession::spawn(&bin, &data, &code);
         rows.push(run_stdio(shim, pid, "stdio shim → hub", name, secs));
     }
-    let (_, peak_rss) = rss_mb(pid);
+    let (after_rss, peak_rss) = rss_mb(pid);
     drop(server);
     // Standalone stdio: the shim serves by itself when no hub runs.
     for name in WORKLOADS.into_iter().filter(|w| want("stdio", w)) {
@@ -616,12 +616,12 @@ fn main() {
             })
             .collect();
         let all = json!({ "entries": entries, "secs": secs, "cold_start_ms": cold.as_secs_f64() * 1e3,
-            "idle_rss_mb": idle_rss, "peak_rss_mb": peak_rss, "rows": out });
+            "idle_rss_mb": idle_rss, "rss_after_mb": after_rss, "peak_rss_mb": peak_rss, "rows": out });
         println!("{}", serde_json::to_string_pretty(&all).unwrap());
         return;
     }
     println!(
-        "Mooring under load: {entries} entries, {secs} s per row; cold start {:.0} ms; server RSS idle {idle_rss:.1} MB, peak {peak_rss:.1} MB",
+        "Mooring under load: {entries} entries, {secs} s per row; cold start {:.0} ms; server RSS idle {idle_rss:.1} MB, after the workload {after_rss:.1} MB, peak {peak_rss:.1} MB",
         cold.as_secs_f64() * 1e3
     );
     println!(
