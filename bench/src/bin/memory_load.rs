@@ -151,7 +151,15 @@ fn main() {
         written as f64 / secs
     );
 
+    // `--optimize`: merge the full-text index into one segment first (what a maintenance
+    // pass would do), to compare against the index as a million inserts left it.
+    if std::env::args().any(|a| a == "--optimize") {
+        let t = Instant::now();
+        search::optimize_index(&store).expect("optimize");
+        println!("search index merged in {:.1} s", t.elapsed().as_secs_f64());
+    }
     let runs = 400;
+    let mut slowest: Vec<(Duration, String)> = Vec::new();
     let mut scoped = Vec::with_capacity(runs);
     let mut everywhere = Vec::with_capacity(runs);
     let mut hits = 0usize;
@@ -169,6 +177,7 @@ fn main() {
         let t = Instant::now();
         hits += search::search(&store, &q, Some(&slug), None, 10).expect("search").len();
         scoped.push(t.elapsed());
+        slowest.push((t.elapsed(), q.clone()));
         if r % 4 == 1 {
             let t = Instant::now();
             search::search(&store, &q, None, None, 10).expect("search");
@@ -176,6 +185,10 @@ fn main() {
         }
     }
     report("search, one project", scoped);
+    slowest.sort();
+    for (d, q) in slowest.iter().rev().take(5) {
+        println!("  slow: {:.1} ms for {q:?}", d.as_secs_f64() * 1e3);
+    }
     report("search, all projects", everywhere);
     println!("  ({:.1} hits per project search on average)", hits as f64 / runs as f64);
 

@@ -74,6 +74,15 @@ pub fn search(
     })
 }
 
+/// Merge the full-text index into one segment (a maintenance pass; seconds on a million
+/// entries).
+pub fn optimize_index(store: &Store) -> Result<()> {
+    store.write(|tx| {
+        tx.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')", [])?;
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
