@@ -8,6 +8,7 @@ pub mod config;
 pub mod endpoint;
 pub mod http;
 pub mod hub_socket;
+pub mod idle_trim;
 pub mod listen;
 pub mod logging;
 pub mod mcp;
