@@ -86,6 +86,7 @@ pub type StdoutStream = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
 /// reactor polls directly; tokio's own stdio hands every read and write to a blocking
 /// thread and back, which was a quarter of the CPU of a `list_memory` call. A terminal or
 /// a file keeps tokio's stdio.
+#[cfg(unix)]
 pub fn stdio_streams() -> (StdinStream, StdoutStream) {
     use std::os::fd::AsFd;
     use tokio::net::unix::pipe;
@@ -100,6 +101,12 @@ pub fn stdio_streams() -> (StdinStream, StdoutStream) {
             _ => Box::new(tokio::io::stdout()),
         };
     (reader, writer)
+}
+
+/// This process's stdin and stdout as async streams (tokio's own off Unix).
+#[cfg(not(unix))]
+pub fn stdio_streams() -> (StdinStream, StdoutStream) {
+    (Box::new(tokio::io::stdin()), Box::new(tokio::io::stdout()))
 }
 
 /// Pump messages between this process's stdio and the hub until either side closes.
