@@ -22,6 +22,12 @@ use mooring_core::memory::{NewEntry, remember_batch};
 use mooring_core::{NewProject, Registry, Store};
 use serde_json::{Value, json};
 
+mod peer;
+mod sessions;
+
+use peer::peer_rows;
+use sessions::{Gen, HttpSession, StdioSession};
+
 /// One measured run.
 struct Row {
     transport: String,
@@ -187,157 +193,6 @@ fn serve(bin: &Path, data: &Path) -> (Server, Duration) {
     (server, started.elapsed())
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Gen {
-    Legacy,
-    Modern,
-}
-
-impl Gen {
-    fn label(self) -> &'static str {
-        match self {
-            Gen::Legacy => "2025-11-25",
-            Gen::Modern => "2026-07-28",
-        }
-    }
-}
-
-/// One MCP client on one kept-alive HTTP connection.
-struct HttpSession {
-    http: reqwest::Client,
-    url: String,
-    generation: Gen,
-    session: Option<String>,
-    workspace: Option<String>,
-}
-
-impl HttpSession {
-    async fn open(url: &str, generation: Gen, workspace: Option<&str>) -> Self {
-        let http = reqwest::Client::builder().pool_max_idle_per_host(1).tcp_nodelay(true).build().unwrap();
-        let mut s = Self {
-            http,
-            url: url.to_owned(),
-            generation,
-            session: None,
-            workspace: workspace.map(str::to_owned),
-        };
-        if generation == Gen::Legacy {
-            let init = json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "mcp-load", "version": "1" } });
-            let resp = s
-                .post(
-                    json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init }),
-                    "initialize",
-                )
-                .await;
-            s.session = resp.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
-            let _ = resp.bytes().await;
-            let note = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
-            let _ = s.post(note, "notifications/initialized").await.bytes().await;
-        }
-        s
-    }
-
-    async fn post(&self, body: Value, method: &str) -> reqwest::Response {
-        let mut req = self
-            .http
-            .post(&self.url)
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream");
-        if let Some(s) = &self.session {
-            req = req.header("mcp-session-id", s).header("mcp-protocol-version", "2025-11-25");
-        }
-        if self.generation == Gen::Modern {
-            req = req.header("mcp-protocol-version", "2026-07-28").header("mcp-method", method);
-            if let Some(name) = body["params"]["name"].as_str() {
-                req = req.header("mcp-name", name);
-            }
-        }
-        if let Some(ws) = &self.workspace {
-            req = req.header("x-workspace-id", ws);
-        }
-        req.body(body.to_string()).send().await.unwrap()
-    }
-
-    async fn request(&self, method: &str, mut params: Value) -> Result<Value, String> {
-        if self.generation == Gen::Modern {
-            params["_meta"] = json!({
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {},
-                "io.modelcontextprotocol/clientInfo": { "name": "mcp-load", "version": "1" }
-            });
-        }
-        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": method, "params": params });
-        let text = self.post(body, method).await.text().await.map_err(|e| e.to_string())?;
-        // SSE: skip the priming event (an empty `data:`), take the message.
-        let json_text = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .rfind(|d| !d.trim().is_empty())
-            .unwrap_or(&text);
-        let v: Value = serde_json::from_str(json_text).map_err(|e| format!("{e}: {text}"))?;
-        if v.get("error").is_some() || v["result"]["isError"] == true {
-            return Err(v.to_string());
-        }
-        Ok(v)
-    }
-}
-
-/// One MCP client over a child's stdin/stdout.
-struct StdioSession {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next: u64,
-}
-
-impl StdioSession {
-    fn spawn(bin: &Path, data: &Path, cwd: &Path) -> Self {
-        let mut cmd = Command::new(bin);
-        cmd.arg("--data-dir").arg(data).arg("stdio").current_dir(cwd).env("MOORING_LOG", "warn");
-        Self::start(cmd)
-    }
-
-    fn start(mut cmd: Command) -> Self {
-        let mut child =
-            cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Self { child, stdin, stdout, next: 0 };
-        let init = json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "mcp-load", "version": "1" } });
-        s.request("initialize", init).unwrap();
-        writeln!(s.stdin, "{}", json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })).unwrap();
-        s
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
-        self.next += 1;
-        let id = self.next;
-        writeln!(self.stdin, "{}", json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
-            .map_err(|e| e.to_string())?;
-        self.stdin.flush().map_err(|e| e.to_string())?;
-        loop {
-            let mut line = String::new();
-            if self.stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-                return Err("the server closed stdout".into());
-            }
-            let v: Value = serde_json::from_str(&line).map_err(|e| e.to_string())?;
-            if v["id"] == id {
-                if v.get("error").is_some() || v["result"]["isError"] == true {
-                    return Err(v.to_string());
-                }
-                return Ok(v);
-            }
-        }
-    }
-}
-
-impl Drop for StdioSession {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 fn summarize(
     transport: &str,
     sessions: usize,
@@ -456,65 +311,6 @@ fn run_stdio_with(
     let mut row = summarize(label, 1, name, lat, errors, wall, Some(cpu_ms(cpu_of) - cpu0));
     row.peak_rss_mb = Some(rss_mb(cpu_of).1);
     row
-}
-
-/// The official memory server's nearest tools for the same workloads.
-fn peer_workload(name: &str, i: usize) -> (&'static str, Value) {
-    match name {
-        "remember" => (
-            "add_observations",
-            json!({ "observations": [{ "entityName": "e0", "contents": [format!("load note {i}")] }] }),
-        ),
-        "list_memory" => ("read_graph", json!({})),
-        "search_memory" => ("search_nodes", json!({ "query": "zeppelin" })),
-        _ => ("read_graph", json!({})),
-    }
-}
-
-/// `@modelcontextprotocol/server-memory` (pinned in the test-tools cache) over stdio, with
-/// 1,000 entities (one observation each, "zeppelin" in 1 %) and the same workloads.
-fn peer_rows(secs: f64, entries: usize) -> Option<(Vec<Row>, f64)> {
-    let dir = std::env::var_os("MOORING_TEST_TOOLS")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/mooring-tests")))?;
-    let bin = dir.join("peer/node_modules/.bin/mcp-server-memory");
-    if !bin.exists() {
-        eprintln!("no {}: run scripts/test-tools.sh for the side-by-side run", bin.display());
-        return None;
-    }
-    let tmp = tempfile::tempdir().ok()?;
-    let start = || {
-        let mut cmd = Command::new(&bin);
-        cmd.env("MEMORY_FILE_PATH", tmp.path().join("memory.jsonl"));
-        StdioSession::start(cmd)
-    };
-    let mut seed = start();
-    for chunk in (0..entries).collect::<Vec<_>>().chunks(100) {
-        let entities: Vec<Value> = chunk
-            .iter()
-            .map(|i| {
-                let zep = if i % 100 == 0 { "; zeppelin" } else { "" };
-                json!({ "name": format!("e{i}"), "entityType": "note",
-                        "observations": [format!("Entry {i}: renewals retry twice with a 10 s TTL{zep}.")] })
-            })
-            .collect();
-        seed.request(
-            "tools/call",
-            json!({ "name": "create_entities", "arguments": { "entities": entities } }),
-        )
-        .ok()?;
-    }
-    drop(seed);
-    let mut rows = Vec::new();
-    let mut peak = 0.0f64;
-    for name in ["remember", "list_memory", "search_memory"] {
-        let s = start();
-        let pid = s.child.id();
-        let row = run_stdio_with(s, pid, "server-memory (stdio)", name, secs, peer_workload);
-        peak = peak.max(row.peak_rss_mb.unwrap_or(0.0));
-        rows.push(row);
-    }
-    Some((rows, peak))
 }
 
 /// A trivial HTTP endpoint answering every POST with a fixed JSON-RPC result.
