@@ -13,7 +13,7 @@ use crate::store::{Store, events, projects};
 /// How old `last_seen_at` may get before a request writes it again. Below it, a request
 /// from a session whose client details are unchanged costs a read, not a write
 /// transaction; the dashboard shows minutes and expiry works in hours.
-const TOUCH_EVERY_SECS: i64 = 15;
+pub(crate) const TOUCH_EVERY_SECS: i64 = 15;
 
 /// Record that a session made a request (creates it on first sight).
 pub fn touch(store: &Store, id: &str, seen: &Seen<'_>) -> Result<SessionRecord> {

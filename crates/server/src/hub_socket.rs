@@ -45,14 +45,13 @@ pub struct Hello {
 
 impl Hello {
     /// A hello for this shim.
-    pub fn new(session: &str, cwd: Option<&str>, workspace: Option<&str>, project: Option<&str>) -> Self {
-        let own = |v: Option<&str>| v.map(str::to_owned);
+    pub fn new(session: &str, hints: &crate::stdio::ShimHints) -> Self {
         Self {
             mooring: HELLO_VERSION,
             session: session.to_owned(),
-            cwd: own(cwd),
-            workspace: own(workspace),
-            project: own(project),
+            cwd: hints.cwd.clone(),
+            workspace: hints.workspace.clone(),
+            project: hints.env_project.clone(),
         }
     }
 
@@ -76,7 +75,7 @@ impl Hello {
 }
 
 #[cfg(unix)]
-pub use unix::{bind, connect, serve};
+pub use unix::{bind, bridge, serve};
 
 #[cfg(unix)]
 mod unix {
@@ -109,9 +108,16 @@ mod unix {
         Ok(listener)
     }
 
-    /// The hub's socket, if a hub of `data_dir` listens on it.
-    pub async fn connect(data_dir: &Path) -> Option<UnixStream> {
-        UnixStream::connect(path_in(data_dir)).await.ok()
+    /// Bridge this process's stdio to the hub of `data_dir` over its socket until either
+    /// side closes; `None` when no hub listens there (the caller tries HTTP next).
+    pub async fn bridge(
+        data_dir: &Path,
+        session: &str,
+        hints: &crate::stdio::ShimHints,
+    ) -> Option<Result<(), String>> {
+        let stream = UnixStream::connect(path_in(data_dir)).await.ok()?;
+        tracing::info!("bridging to the Mooring hub over its socket");
+        Some(pump(stream, &Hello::new(session, hints)).await)
     }
 
     /// Accept shims until `cancel`, at most `max` at once.
@@ -182,7 +188,7 @@ mod unix {
 
     /// Say hello on `stream`, then pipe this process's stdio through it until either
     /// side closes.
-    pub async fn pump(stream: UnixStream, hello: &Hello) -> Result<(), String> {
+    async fn pump(stream: UnixStream, hello: &Hello) -> Result<(), String> {
         let (mut from_hub, mut to_hub) = stream.into_split();
         let mut line = serde_json::to_vec(hello).map_err(|e| e.to_string())?;
         line.push(b'\n');
@@ -203,9 +209,6 @@ mod unix {
     }
 }
 
-#[cfg(unix)]
-pub use unix::pump;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,7 +219,12 @@ mod tests {
 
     #[test]
     fn a_hello_round_trips_and_bad_ones_say_which_field() {
-        let h = Hello::new(&id(), Some("/home/me/code"), None, Some("le"));
+        let hints = crate::stdio::ShimHints {
+            cwd: Some("/home/me/code".into()),
+            workspace: None,
+            env_project: Some("le".into()),
+        };
+        let h = Hello::new(&id(), &hints);
         let line = serde_json::to_string(&h).unwrap();
         assert_eq!(Hello::parse(&format!("{line}\n")).unwrap(), h);
         let weak = Hello { session: "msh_1".into(), ..h.clone() };

@@ -24,17 +24,8 @@ pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
     let session_id = new_session_id();
     ctx.runtime()?.block_on(async {
         #[cfg(unix)]
-        if let Some(stream) = mooring_server::hub_socket::connect(&ctx.data_dir).await {
-            tracing::info!("bridging to the Mooring hub over its socket");
-            let hello = mooring_server::hub_socket::Hello::new(
-                &session_id,
-                hints.cwd.as_deref(),
-                hints.workspace.as_deref(),
-                hints.env_project.as_deref(),
-            );
-            return mooring_server::hub_socket::pump(stream, &hello)
-                .await
-                .map_err(|e| Failure::from(mooring_core::Error::storage(e)));
+        if let Some(outcome) = mooring_server::hub_socket::bridge(&ctx.data_dir, &session_id, &hints).await {
+            return outcome.map_err(|e| Failure::from(mooring_core::Error::storage(e)));
         }
         let outcome = match find_hub(&ctx.data_dir).await {
             Some(url) => {

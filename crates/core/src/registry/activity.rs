@@ -54,10 +54,12 @@ impl Registry<'_> {
 
     /// Note that a session used the project now (resuming it if it was paused for
     /// inactivity).
-    /// Used within the last 15 s and not waiting to be auto-resumed, it costs one read and
-    /// no write transaction: "last used" orders lists, where seconds do not matter.
+    ///
+    /// Used within the sessions' write-back interval and not waiting to be auto-resumed,
+    /// it costs one read and no write transaction: "last used" orders lists, where
+    /// seconds do not matter.
     pub fn touch_used(&self, slug: &str) -> Result<()> {
-        let since = format_ts(Utc::now() - TimeDelta::seconds(15));
+        let since = format_ts(Utc::now() - TimeDelta::seconds(crate::session::TOUCH_EVERY_SECS));
         if self.store.read(|c| projects::used_since(c, slug, &since))? {
             return Ok(());
         }

@@ -368,25 +368,16 @@ impl<'a> Registry<'a> {
 
 /// Look a project up by slug, with its code paths and counts, or say which slugs exist.
 pub fn find(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
-    let wanted = slug.trim().to_ascii_lowercase();
-    match projects::by_slug(conn, &wanted)? {
-        Some(p) => Ok(p),
-        None => Err(not_found(conn, field, slug)?),
-    }
+    projects::complete(conn, find_row(conn, field, slug)?)
 }
 
 /// Look a project's own row up by slug (no code paths, no counts): what memory, locks
 /// and sessions need, at one indexed read instead of three queries.
 pub fn find_row(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
     let wanted = slug.trim().to_ascii_lowercase();
-    match projects::row_by_slug(conn, &wanted)? {
-        Some(p) => Ok(p),
-        None => Err(not_found(conn, field, slug)?),
+    if let Some(p) = projects::row_by_slug(conn, &wanted)? {
+        return Ok(p);
     }
-}
-
-fn not_found(conn: &Connection, field: &str, slug: &str) -> Result<Error> {
-    let wanted = slug.trim().to_ascii_lowercase();
     let all = projects::list(conn, None)?;
     let hint = all
         .iter()
@@ -401,7 +392,7 @@ fn not_found(conn: &Connection, field: &str, slug: &str) -> Result<Error> {
                 "; list the projects to see their slugs".to_owned()
             }
         });
-    Ok(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
+    Err(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
 }
 
 fn load(conn: &Connection, id: i64) -> Result<Project> {

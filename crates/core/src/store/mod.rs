@@ -20,7 +20,6 @@ use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 use crate::error::{Error, Result};
 
-/// File name of the database inside the data directory.
 /// `execute` and `query_row` through the connection's statement cache: the same few
 /// statements run on every tool call, and parsing their SQL again each time was a top
 /// cost in the server's profile.
@@ -48,6 +47,7 @@ impl Cached for Connection {
     }
 }
 
+/// File name of the database inside the data directory.
 pub const DB_FILE: &str = "mooring.db";
 
 /// How long a writer waits for another process's lock before giving up.

@@ -39,9 +39,7 @@ pub fn insert(conn: &Connection, row: &NewRow<'_>) -> Result<i64> {
 
 /// One project by slug, with code paths and stats.
 pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<Project>> {
-    let sql = format!("SELECT {COLUMNS} FROM projects WHERE slug = ?1");
-    let project = conn.row(&sql, [slug], from_row).optional()?;
-    project.map(|p| complete(conn, p)).transpose()
+    row_by_slug(conn, slug)?.map(|p| complete(conn, p)).transpose()
 }
 
 /// Whether the project was marked used at or after `since` and needs no auto-resume.
@@ -228,7 +226,8 @@ fn from_row(row: &Row<'_>) -> rusqlite::Result<Project> {
     })
 }
 
-fn complete(conn: &Connection, mut p: Project) -> Result<Project> {
+/// Fill in a project row's code paths, counts and "last used" text.
+pub fn complete(conn: &Connection, mut p: Project) -> Result<Project> {
     p.code_paths = code_paths::for_project(conn, p.id)?;
     p.stats = stats(conn, p.id)?;
     p.last_used = humanize::ago(p.last_used_at.as_deref(), chrono::Utc::now());
