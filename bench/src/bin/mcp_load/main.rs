@@ -2,8 +2,9 @@
 //! connections (both protocol generations, N concurrent sessions), stdio (the process an
 //! MCP client launches), and the stdio shim bridged to a hub. Per workload it reports
 //! p50/p99, calls/s and the server's CPU per call (from /proc/PID/stat over the timed
-//! phase), plus cold start (spawn → first `tools/list`) and idle/peak RSS. The first row
-//! is the generator's own ceiling against a trivial HTTP endpoint.
+//! phase), plus cold start (spawn → first `tools/list`) and idle/peak RSS. The first rows
+//! are the floors: a trivial HTTP endpoint (also the generator's own ceiling) and a
+//! trivial stdio process, with their CPU per call — what the transport alone costs.
 //!
 //!     cargo build --release -p mooring-cli
 //!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--peer] [--json]
@@ -22,6 +23,7 @@ use mooring_core::memory::{NewEntry, remember_batch};
 use mooring_core::{NewProject, Registry, Store};
 use serde_json::{Value, json};
 
+mod floor;
 mod peer;
 mod sessions;
 
@@ -220,7 +222,8 @@ fn summarize(
 /// Run `name` on `sessions` HTTP sessions for `secs`.
 fn run_http(
     url: &str,
-    pid: Option<u32>,
+    cpu_of: u32,
+    label: &str,
     generation: Gen,
     sessions: usize,
     name: &str,
@@ -238,7 +241,7 @@ fn run_http(
             let (tool, args) = workload(name, 0);
             let _ = c.request("tools/call", json!({ "name": tool, "arguments": args })).await;
         }
-        let cpu0 = pid.map(cpu_ms);
+        let cpu0 = cpu_ms(cpu_of);
         let started = Instant::now();
         let deadline = started + Duration::from_secs_f64(secs);
         let mut tasks = Vec::new();
@@ -270,13 +273,7 @@ fn run_http(
             errors += e;
         }
         let wall = started.elapsed().as_secs_f64();
-        let cpu = pid.map(|p| cpu_ms(p) - cpu0.unwrap_or(0.0));
-        let label = match (pid, generation) {
-            (None, _) => "generator ceiling (trivial endpoint)",
-            (_, Gen::Legacy) => "http 2025-11-25",
-            (_, Gen::Modern) => "http 2026-07-28",
-        };
-        summarize(label, sessions, name, lat, errors, wall, cpu)
+        summarize(label, sessions, name, lat, errors, wall, Some(cpu_ms(cpu_of) - cpu0))
     })
 }
 
@@ -313,27 +310,14 @@ fn run_stdio_with(
     row
 }
 
-/// A trivial HTTP endpoint answering every POST with a fixed JSON-RPC result.
-fn trivial_endpoint() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(async move {
-            use axum::routing::post;
-            let app = axum::Router::new().route(
-                "/mcp",
-                post(|| async { axum::Json(json!({ "jsonrpc": "2.0", "id": 1, "result": {} })) }),
-            );
-            listener.set_nonblocking(true).unwrap();
-            let l = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(l, app).await.unwrap();
-        });
-    });
-    url
-}
+/// Row labels of the two floors.
+const FLOOR_HTTP: &str = "floor: trivial HTTP endpoint";
+const FLOOR_STDIO: &str = "floor: trivial stdio process";
 
 fn main() {
+    if std::env::args().any(|a| a == "--echo") {
+        return floor::echo_stdio();
+    }
     let json_out = std::env::args().any(|a| a == "--json");
     let secs: f64 = arg("--secs", 3.0);
     let entries: usize = arg("--entries", 1_000);
@@ -347,9 +331,17 @@ fn main() {
     let ws = code.display().to_string();
     let mut rows = Vec::new();
 
-    if want("generator ceiling", "list_projects") {
-        rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 1, "list_projects", secs, &ws));
-        rows.push(run_http(&trivial_endpoint(), None, Gen::Modern, 8, "list_projects", secs, &ws));
+    if want(FLOOR_HTTP, "list_projects") {
+        let (url, tid) = floor::trivial_endpoint();
+        rows.push(run_http(&url, tid, FLOOR_HTTP, Gen::Modern, 1, "list_projects", secs, &ws));
+        rows.push(run_http(&url, tid, FLOOR_HTTP, Gen::Modern, 8, "list_projects", secs, &ws));
+    }
+    if want(FLOOR_STDIO, "list_projects") {
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.arg("--echo");
+        let s = StdioSession::start(cmd);
+        let child = s.child.id();
+        rows.push(run_stdio(s, child, FLOOR_STDIO, "list_projects", secs));
     }
 
     let (server, cold) = serve(&bin, &data);
@@ -357,14 +349,18 @@ fn main() {
     let (idle_rss, _) = rss_mb(pid);
     for generation in [Gen::Modern, Gen::Legacy] {
         for name in WORKLOADS.into_iter().filter(|w| want(&format!("http {}", generation.label()), w)) {
-            rows.push(run_http(&server.url, Some(pid), generation, 1, name, secs, &ws));
+            let label = match generation {
+                Gen::Legacy => "http 2025-11-25",
+                Gen::Modern => "http 2026-07-28",
+            };
+            rows.push(run_http(&server.url, pid, label, generation, 1, name, secs, &ws));
         }
     }
     for name in ["list_memory", "remember"].into_iter().filter(|w| want("http 8 sessions", w)) {
-        rows.push(run_http(&server.url, Some(pid), Gen::Modern, 8, name, secs, &ws));
+        rows.push(run_http(&server.url, pid, "http 2026-07-28", Gen::Modern, 8, name, secs, &ws));
     }
     if want("http 64 sessions", "mixed") {
-        rows.push(run_http(&server.url, Some(pid), Gen::Modern, 64, "mixed", secs, &ws));
+        rows.push(run_http(&server.url, pid, "http 2026-07-28", Gen::Modern, 64, "mixed", secs, &ws));
     }
     // The stdio shim bridged to this hub: the time is the bridge's plus the hub's.
     for name in ["list_memory", "remember"].into_iter().filter(|w| want("stdio shim", w)) {
