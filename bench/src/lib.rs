@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use mooring_core::{PathState, ProjectIndex, ProjectStatus};
+use mooring_core::memory::{NewEntry, remember_batch};
+use mooring_core::{NewProject, PathState, ProjectIndex, ProjectStatus, Registry, Store};
 
 /// An index of `projects` projects, each with one code path `root/pN`.
 pub fn index_with(projects: usize, root: &Path) -> ProjectIndex {
@@ -22,4 +23,35 @@ pub fn deep_path(root: &Path, depth: usize) -> PathBuf {
         p.push(format!("d{d}"));
     }
     p
+}
+
+/// A data directory with project `le` (code path `dir/code/le`, returned canonical) holding
+/// `entries` memory entries, one in a hundred with the word "zeppelin", and an empty
+/// project `other` for writes.
+pub fn seed_memory(dir: &Path, entries: usize) -> PathBuf {
+    let store = Store::open_in(dir).unwrap();
+    let code = dir.join("code/le");
+    std::fs::create_dir_all(&code).unwrap();
+    let reg = Registry::new(&store);
+    reg.create(NewProject {
+        name: "Leader Election".into(),
+        slug: Some("le".into()),
+        code_paths: vec![code.display().to_string()],
+        ..Default::default()
+    })
+    .unwrap();
+    reg.create(NewProject { name: "Other".into(), ..Default::default() }).unwrap();
+    let batch: Vec<NewEntry> = (0..entries)
+        .map(|i| NewEntry {
+            kind: ["decision", "note", "summary"][i % 3].into(),
+            title: Some(format!("Entry {i} on lease renewal")),
+            content: format!(
+                "Entry {i}: renewals retry twice with a 10 s TTL{}.",
+                if i % 100 == 0 { "; zeppelin" } else { "" }
+            ),
+            tags: vec![],
+        })
+        .collect();
+    remember_batch(&store, "le", &batch, None).unwrap();
+    code.canonicalize().unwrap()
 }

@@ -2,7 +2,9 @@
 //! 1,000,000), then reports insert throughput, search p50/p99 (one project and all
 //! projects) and preamble build p50.
 //!
-//!     cargo run --release -p mooring-bench --bin memory-load -- [PROJECTS] [ENTRIES]
+//!     cargo run --release -p mooring-bench --bin memory-load -- [PROJECTS] [ENTRIES] [--optimize]
+//!
+//! `MEMORY_LOAD_KEEP=DIR` builds the store in DIR and leaves it there.
 
 use std::time::{Duration, Instant};
 
@@ -100,8 +102,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let projects: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000);
     let entries: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = Store::open_in(dir.path()).expect("store");
+    // MEMORY_LOAD_KEEP=DIR: build the store in DIR and leave it there (to try queries on).
+    let kept = std::env::var_os("MEMORY_LOAD_KEEP").map(std::path::PathBuf::from);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = kept.as_deref().unwrap_or(tmp.path());
+    let store = Store::open_in(dir).expect("store");
     let registry = Registry::new(&store);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
 
@@ -203,6 +208,6 @@ fn main() {
     }
     report("preamble build (4000-token budget)", builds);
     println!("  (last preamble: {tokens} tokens)");
-    let size = std::fs::metadata(dir.path().join("mooring.db")).map(|m| m.len()).unwrap_or(0);
+    let size = std::fs::metadata(dir.join("mooring.db")).map(|m| m.len()).unwrap_or(0);
     println!("database: {:.0} MiB", size as f64 / 1_048_576.0);
 }

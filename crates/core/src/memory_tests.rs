@@ -152,6 +152,23 @@ fn search_ranks_titles_first_and_scopes_projects() {
 }
 
 #[test]
+fn a_kind_filter_applies_before_the_limit() {
+    let store = setup();
+    for i in 0..12 {
+        let title = Some(format!("Raft raft {i}"));
+        remember(&store, "alpha", &NewEntry { title, ..note("note", "raft raft raft") }, None).unwrap();
+    }
+    remember(&store, "alpha", &note("decision", "we keep raft for consensus"), None).unwrap();
+    let top = search(&store, "raft", Some("alpha"), None, 5).unwrap();
+    assert_eq!(top.len(), 5);
+    assert!(top.iter().all(|h| h.entry.kind.as_str() == "note"), "the notes rank above the decision");
+    let decisions = search(&store, "raft", Some("alpha"), Some("decision"), 1).unwrap();
+    assert_eq!(decisions.len(), 1);
+    assert_eq!(decisions[0].entry.kind.as_str(), "decision");
+    assert!(decisions[0].snippet.contains("[raft]"));
+}
+
+#[test]
 fn batches_land_whole_or_not_at_all() {
     let store = setup();
     let good: Vec<NewEntry> = (0..50).map(|i| note("note", &format!("n{i}"))).collect();

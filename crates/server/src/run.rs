@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use mooring_core::Store;
-use tokio::sync::oneshot;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::ServerConfig;
@@ -46,7 +46,7 @@ pub struct RunningServer {
     /// Shared state (the desktop uses the same store and surfaces).
     pub state: Arc<AppState>,
     cancel: CancellationToken,
-    served: oneshot::Receiver<()>,
+    served: mpsc::Receiver<()>,
     endpoint_dir: Option<PathBuf>,
     /// Said once at start: the port asked for was taken, so another one was chosen.
     pub note: Option<String>,
@@ -56,9 +56,9 @@ pub struct RunningServer {
 
 impl RunningServer {
     /// Stop accepting requests, end sessions, remove the endpoint file.
-    pub async fn shutdown(self) {
+    pub async fn shutdown(mut self) {
         self.cancel.cancel();
-        let _ = self.served.await;
+        let _ = self.served.recv().await;
         if let Some(dir) = &self.endpoint_dir {
             endpoint::remove_if_ours(dir);
             let _ = std::fs::remove_file(crate::hub_socket::path_in(dir));
@@ -137,7 +137,7 @@ pub async fn start_with_store(
         listener.into_std().map_err(|e| StartError::Other(format!("cannot hand the listener over: {e}")))?;
     // The shim's socket, for the hub of a data directory (what writes the endpoint file).
     let socket = if config.write_endpoint_file { bind_socket(&config.data_dir) } else { None };
-    let served = serve_on_own_thread(listener, socket, state.clone(), app, stop, config.limits)
+    let served = serve_on_threads(listener, socket, state.clone(), app, stop, config.limits)
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
     tokio::spawn(crate::idle_trim::run(cancel.clone()));
@@ -220,34 +220,51 @@ async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
     }
 }
 
-/// Serve HTTP on a thread of its own with a single-threaded runtime, whatever runtime the
-/// host (the desktop, `mooring serve`) runs. Tool calls are serialized on one SQLite
-/// connection anyway; one thread spares every request the cross-thread wake-ups of a
-/// work-stealing pool, which cost more CPU than the call itself (`mcp-load`: `list_memory`
-/// over HTTP 0.44 ms of CPU on two workers, 0.29 on one; 8 sessions 2,760 reads/s → 4,790).
-fn serve_on_own_thread(
+/// Serve HTTP on threads of its own, each with a single-threaded runtime, whatever
+/// runtime the host (the desktop, `mooring serve`) runs. A connection stays on the thread
+/// that accepted it, which spares every request the cross-thread wake-ups of a
+/// work-stealing pool (`mcp-load`: `list_memory` over HTTP 0.44 ms of CPU on two workers,
+/// 0.29 on one), while many sessions still spread over the cores (reads run on their own
+/// SQLite connections when the writer's is busy). The hub socket is served on the first.
+fn serve_on_threads(
     listener: std::net::TcpListener,
     socket: Option<Socket>,
     state: Arc<AppState>,
     app: axum::Router,
     stop: CancellationToken,
     limits: crate::listen::Limits,
-) -> std::io::Result<oneshot::Receiver<()>> {
-    let (done, served) = oneshot::channel();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    std::thread::Builder::new().name("mooring-http".into()).spawn(move || {
-        runtime.block_on(async move {
-            let http = async {
-                match tokio::net::TcpListener::from_std(listener) {
-                    Ok(l) => crate::listen::serve(l, app, stop.clone(), limits).await,
-                    Err(e) => tracing::error!(error = %e, "cannot serve HTTP"),
-                }
-            };
-            tokio::join!(http, serve_socket(socket, state, stop.clone(), limits.max_connections));
-        });
-        let _ = done.send(());
-    })?;
+) -> std::io::Result<mpsc::Receiver<()>> {
+    let threads = http_threads();
+    // Each thread holds a sender; the receiver ends once every thread has stopped.
+    let (done, served) = mpsc::channel(1);
+    let share =
+        crate::listen::Limits { max_connections: limits.max_connections.div_ceil(threads).max(1), ..limits };
+    let mut socket = socket;
+    for n in 0..threads {
+        let listener = listener.try_clone()?;
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        let (app, stop, state, done) = (app.clone(), stop.clone(), state.clone(), done.clone());
+        let socket = socket.take();
+        std::thread::Builder::new().name(format!("mooring-http-{n}")).spawn(move || {
+            runtime.block_on(async move {
+                let http = async {
+                    match tokio::net::TcpListener::from_std(listener) {
+                        Ok(l) => crate::listen::serve(l, app, stop.clone(), share).await,
+                        Err(e) => tracing::error!(error = %e, "cannot serve HTTP"),
+                    }
+                };
+                tokio::join!(http, serve_socket(socket, state, stop.clone(), limits.max_connections));
+            });
+            drop(done);
+        })?;
+    }
     Ok(served)
+}
+
+/// One HTTP thread per core, up to four: beyond that SQLite's single writer and the
+/// shared database decide the throughput, not the threads.
+fn http_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
 
 #[cfg(unix)]

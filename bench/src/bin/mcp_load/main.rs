@@ -19,8 +19,6 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mooring_core::memory::{NewEntry, remember_batch};
-use mooring_core::{NewProject, Registry, Store};
 use serde_json::{Value, json};
 
 mod floor;
@@ -85,36 +83,6 @@ fn rss_mb(pid: u32) -> (f64, f64) {
             / 1024.0
     };
     (get("VmRSS:"), get("VmHWM:"))
-}
-
-/// A data directory with two projects, `entries` memory entries in the first (a word in
-/// 1 % of them), and one code path.
-fn seed(dir: &Path, entries: usize) -> PathBuf {
-    let store = Store::open_in(dir).unwrap();
-    let code = dir.join("code/le");
-    std::fs::create_dir_all(&code).unwrap();
-    let reg = Registry::new(&store);
-    reg.create(NewProject {
-        name: "Leader Election".into(),
-        slug: Some("le".into()),
-        code_paths: vec![code.display().to_string()],
-        ..Default::default()
-    })
-    .unwrap();
-    reg.create(NewProject { name: "Other".into(), ..Default::default() }).unwrap();
-    let batch: Vec<NewEntry> = (0..entries)
-        .map(|i| NewEntry {
-            kind: ["decision", "note", "summary"][i % 3].into(),
-            title: Some(format!("Entry {i} on lease renewal")),
-            content: format!(
-                "Entry {i}: renewals retry twice with a 10 s TTL{}.",
-                if i % 100 == 0 { "; zeppelin" } else { "" }
-            ),
-            tags: vec![],
-        })
-        .collect();
-    remember_batch(&store, "le", &batch, None).unwrap();
-    code.canonicalize().unwrap()
 }
 
 /// The tool calls of each workload (the mixed one cycles through the others).
@@ -219,17 +187,17 @@ fn summarize(
     }
 }
 
-/// Run `name` on `sessions` HTTP sessions for `secs`.
-fn run_http(
-    url: &str,
+/// An HTTP server under load: where it listens, the process or thread whose CPU time
+/// counts, and its row label.
+struct Target<'a> {
+    url: &'a str,
     cpu_of: u32,
-    label: &str,
-    generation: Gen,
-    sessions: usize,
-    name: &str,
-    secs: f64,
-    ws: &str,
-) -> Row {
+    label: &'a str,
+}
+
+/// Run `name` on `sessions` HTTP sessions for `secs`.
+fn run_http(target: Target<'_>, generation: Gen, sessions: usize, name: &str, secs: f64, ws: &str) -> Row {
+    let Target { url, cpu_of, label } = target;
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     rt.block_on(async {
         let mut clients = Vec::new();
@@ -327,14 +295,28 @@ fn main() {
     let bin = mooring_bin();
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
-    let code = seed(&data, entries);
+    let code = mooring_bench::seed_memory(&data, entries);
     let ws = code.display().to_string();
     let mut rows = Vec::new();
 
     if want(FLOOR_HTTP, "list_projects") {
         let (url, tid) = floor::trivial_endpoint();
-        rows.push(run_http(&url, tid, FLOOR_HTTP, Gen::Modern, 1, "list_projects", secs, &ws));
-        rows.push(run_http(&url, tid, FLOOR_HTTP, Gen::Modern, 8, "list_projects", secs, &ws));
+        rows.push(run_http(
+            Target { url: &url, cpu_of: tid, label: FLOOR_HTTP },
+            Gen::Modern,
+            1,
+            "list_projects",
+            secs,
+            &ws,
+        ));
+        rows.push(run_http(
+            Target { url: &url, cpu_of: tid, label: FLOOR_HTTP },
+            Gen::Modern,
+            8,
+            "list_projects",
+            secs,
+            &ws,
+        ));
     }
     if want(FLOOR_STDIO, "list_projects") {
         let mut cmd = Command::new(std::env::current_exe().unwrap());
@@ -353,14 +335,35 @@ fn main() {
                 Gen::Legacy => "http 2025-11-25",
                 Gen::Modern => "http 2026-07-28",
             };
-            rows.push(run_http(&server.url, pid, label, generation, 1, name, secs, &ws));
+            rows.push(run_http(
+                Target { url: &server.url, cpu_of: pid, label },
+                generation,
+                1,
+                name,
+                secs,
+                &ws,
+            ));
         }
     }
     for name in ["list_memory", "remember"].into_iter().filter(|w| want("http 8 sessions", w)) {
-        rows.push(run_http(&server.url, pid, "http 2026-07-28", Gen::Modern, 8, name, secs, &ws));
+        rows.push(run_http(
+            Target { url: &server.url, cpu_of: pid, label: "http 2026-07-28" },
+            Gen::Modern,
+            8,
+            name,
+            secs,
+            &ws,
+        ));
     }
     if want("http 64 sessions", "mixed") {
-        rows.push(run_http(&server.url, pid, "http 2026-07-28", Gen::Modern, 64, "mixed", secs, &ws));
+        rows.push(run_http(
+            Target { url: &server.url, cpu_of: pid, label: "http 2026-07-28" },
+            Gen::Modern,
+            64,
+            "mixed",
+            secs,
+            &ws,
+        ));
     }
     // The stdio shim bridged to this hub: the time is the bridge's plus the hub's.
     for name in ["list_memory", "remember"].into_iter().filter(|w| want("stdio shim", w)) {

@@ -167,11 +167,28 @@ pub struct Hit {
 /// Full-text search with an FTS5 query already made safe; `scope` limits it to one
 /// project (`p<ID>`).
 pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> Result<Vec<Hit>> {
+    // Rank first, then join, read and cut a snippet for the few rows that made the cut:
+    // with the join and snippet in the ranked query SQLite computed them for every match
+    // before sorting (a word in most of a million entries: 0.98 s, 0.76 s this way).
+    // Without a kind filter the ranking needs no join at all.
+    let ranked = match kind {
+        None => {
+            "SELECT rowid AS id, bm25(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
+                 WHERE memory_fts MATCH ?1 AND ?2 IS NULL ORDER BY rank LIMIT ?3"
+        }
+        Some(_) => {
+            "SELECT memory_fts.rowid AS id, bm25(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
+                    FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
+                    WHERE memory_fts MATCH ?1 AND k.kind = ?2 ORDER BY rank LIMIT ?3"
+        }
+    };
     let sql = format!(
-        "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), bm25(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
-         FROM memory_fts JOIN memory m ON m.id = memory_fts.rowid JOIN projects p ON p.id = m.project_id
-         WHERE memory_fts MATCH ?1 AND (?2 IS NULL OR m.kind = ?2)
-         ORDER BY rank LIMIT ?3"
+        "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
+         FROM ({ranked}) AS top
+         JOIN memory_fts ON memory_fts.rowid = top.id
+         JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
+         WHERE memory_fts MATCH ?1
+         ORDER BY top.rank, top.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params![fts, kind, limit], |r| {

@@ -8,11 +8,12 @@ pub mod locks;
 pub mod memory;
 pub mod migrations;
 pub mod projects;
+mod readers;
 pub mod sessions;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
@@ -56,9 +57,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The database, shared by every surface of one process.
 pub struct Store {
     conn: Mutex<Connection>,
+    /// Read connections for when `conn` is busy (file databases only).
+    readers: Option<readers::Readers>,
     path: Option<PathBuf>,
-    /// Dropped after `conn`: its last checkpoint, and its close as the last connection,
-    /// fold the log back into the database.
+    /// Dropped after `conn` and the readers: its last checkpoint, and its close as the
+    /// last connection, fold the log back into the database.
     _checkpointer: Option<checkpoint::Checkpointer>,
 }
 
@@ -91,14 +94,7 @@ impl Store {
     }
 
     fn prepare(mut conn: Connection, path: Option<PathBuf>) -> Result<Self> {
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        // Room for every statement the tools run, so none is parsed twice.
-        conn.set_prepared_statement_cache_capacity(128);
-        // Without the query planner stability guarantee, SQLite plans around bound values
-        // (`LIMIT ?` among them) and re-parses such a cached statement at every new binding:
-        // 12% of a `list_memory` call went to re-preparing it.
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
-        conn.pragma_update(None, "foreign_keys", true)?;
+        configure(&conn)?;
         if path.is_some() {
             let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
             if !mode.eq_ignore_ascii_case("wal") {
@@ -111,7 +107,8 @@ impl Store {
         if checkpointer.is_some() {
             conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         }
-        Ok(Self { conn: Mutex::new(conn), path, _checkpointer: checkpointer })
+        let readers = path.as_deref().map(readers::Readers::new);
+        Ok(Self { conn: Mutex::new(conn), readers, path, _checkpointer: checkpointer })
     }
 
     /// Where the database lives (`None` in memory).
@@ -119,8 +116,17 @@ impl Store {
         self.path.as_deref()
     }
 
-    /// Run reads on the connection.
+    /// Run reads: on the writer's connection when it is free, else on a read connection
+    /// (WAL readers do not wait for writers), else once the writer's is free.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        match self.conn.try_lock() {
+            Ok(conn) => return f(&conn),
+            Err(TryLockError::Poisoned(p)) => return f(&p.into_inner()),
+            Err(TryLockError::WouldBlock) => {}
+        }
+        if let Some(reader) = self.readers.as_ref().and_then(readers::Readers::acquire) {
+            return f(&reader);
+        }
         f(&self.lock())
     }
 
@@ -138,6 +144,19 @@ impl Store {
         // back on drop), so a poisoned mutex is safe to reuse.
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// What every connection to the database gets, the writer and the readers alike.
+fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // Room for every statement the tools run, so none is parsed twice.
+    conn.set_prepared_statement_cache_capacity(128);
+    // Without the query planner stability guarantee, SQLite plans around bound values
+    // (`LIMIT ?` among them) and re-parses such a cached statement at every new binding:
+    // 12% of a `list_memory` call went to re-preparing it.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    Ok(())
 }
 
 /// The schema version stored in a connection (`PRAGMA user_version`).
