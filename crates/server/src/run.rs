@@ -140,7 +140,7 @@ pub async fn start_with_store(
     let served = serve_on_threads(listener, socket, state.clone(), app, stop, config.limits)
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
-    tokio::spawn(crate::idle_trim::run(cancel.clone()));
+    tokio::spawn(crate::idle_trim::run(state.store.clone(), cancel.clone()));
     let watcher = start_watcher(&state).await;
     let endpoint_dir = if config.write_endpoint_file {
         let ep = Endpoint {

@@ -139,6 +139,18 @@ impl Store {
         Ok(value)
     }
 
+    /// Drop the page caches of every connection not in use (they refill from the
+    /// operating system's cache on the next read): what a quiet server need not hold.
+    pub fn release_memory(&self) {
+        let writer = self.conn.try_lock().ok();
+        let readers = self.readers.iter().flat_map(readers::Readers::idle);
+        for conn in writer.into_iter().chain(readers) {
+            if let Err(e) = conn.release_memory() {
+                tracing::debug!(error = %e, "could not release SQLite's cache");
+            }
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves SQLite consistent (the transaction rolls
         // back on drop), so a poisoned mutex is safe to reuse.

@@ -15,7 +15,7 @@ use crate::error::Result;
 const MAX_READERS: usize = 3;
 
 /// Page cache of each reader (KiB); the writer keeps SQLite's default 2 MB.
-const READER_CACHE_KIB: i64 = 1024;
+const READER_CACHE_KIB: i64 = 512;
 
 /// Lazily opened read-only connections to one database file.
 pub(super) struct Readers {
@@ -40,6 +40,11 @@ impl Readers {
             }
         }
         None
+    }
+
+    /// Every open reader not in use right now.
+    pub(super) fn idle(&self) -> impl Iterator<Item = MutexGuard<'_, Connection>> {
+        self.slots.iter().filter_map(|s| s.get()?.as_ref()?.try_lock().ok())
     }
 
     fn open(&self) -> Option<Mutex<Connection>> {
@@ -89,6 +94,9 @@ mod tests {
         // A second caller gets the next reader while the first is held.
         let second = readers.acquire().unwrap();
         assert!(!std::ptr::eq(&*reader, &*second));
+        drop(second);
+        // Only the reader not in use counts as idle (its cache may be released).
+        assert_eq!(readers.idle().count(), 1);
     }
 
     #[test]
@@ -99,6 +107,11 @@ mod tests {
         // The writer's connection is held: this read must not wait for it.
         let n: i64 = store.read(|c| Ok(c.row("SELECT count(*) FROM projects", [], |r| r.get(0))?)).unwrap();
         assert_eq!(n, 0);
+        // Releasing memory skips the held connection instead of waiting for it.
+        store.release_memory();
         drop(held);
+        store.release_memory();
+        let n: i64 = store.read(|c| Ok(c.row("SELECT count(*) FROM projects", [], |r| r.get(0))?)).unwrap();
+        assert_eq!(n, 0);
     }
 }
