@@ -122,10 +122,11 @@ async fn the_hub_socket_drops_a_connection_that_does_not_say_who_it_is() {
     for first in ["GET / HTTP/1.1\r\nHost: x\r\n\r\n", "{\"mooring\":1,\"session\":\"msh_guess\"}\n"] {
         let mut s = std::os::unix::net::UnixStream::connect(sb.data.join("hub.sock")).unwrap();
         s.write_all(first.as_bytes()).unwrap();
-        s.write_all(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).unwrap();
-        s.write_all(b"\n").unwrap();
+        // The hub may already have hung up after the first line (a broken pipe here, a
+        // reset below): that is the refusal this test expects, as long as nothing came back.
+        let _ = s.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}\n");
         let mut answer = Vec::new();
-        s.read_to_end(&mut answer).unwrap();
+        let _ = s.read_to_end(&mut answer);
         assert!(answer.is_empty(), "{first:?} got {}", String::from_utf8_lossy(&answer));
     }
 }
