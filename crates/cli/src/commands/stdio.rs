@@ -22,7 +22,7 @@ pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
         env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
     };
     let session_id = new_session_id();
-    ctx.runtime()?.block_on(async {
+    ctx.single_thread_runtime()?.block_on(async {
         #[cfg(unix)]
         if let Some(outcome) = mooring_server::hub_socket::bridge(&ctx.data_dir, &session_id, &hints).await {
             return outcome.map_err(|e| Failure::from(mooring_core::Error::storage(e)));
