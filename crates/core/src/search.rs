@@ -1,4 +1,5 @@
-//! Full-text search over memory (FTS5, bm25-ranked), in one project or all of them.
+//! Full-text search over memory (FTS5, ranked by BM25 without IDF: see `store::rank`), in
+//! one project or all of them.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -68,8 +69,8 @@ pub fn search(
     store.read(|c| {
         // The words match title, content and tags only: the scope column is for filtering,
         // and a word must not match every entry of the project it names. Only a word that
-        // could be a scope token needs the column filter, which doubles the cost of
-        // ranking a common word (bm25 reads its whole doclist for the IDF).
+        // could be a scope token needs the column filter, which makes FTS5 check every
+        // match's columns.
         let words = if may_name_a_scope(&terms) {
             format!("{{title content tags}} : ({terms})")
         } else {

@@ -160,26 +160,50 @@ pub struct Hit {
     pub slug: String,
     /// Matching text with the terms in [brackets].
     pub snippet: String,
-    /// bm25 score (lower is better).
+    /// Rank from `mooring_rank`, BM25 without IDF (lower is better).
     pub rank: f64,
 }
 
 /// Full-text search with an FTS5 query already made safe; `scope` limits it to one
 /// project (`p<ID>`).
 pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> Result<Vec<Hit>> {
+    search_newest(conn, fts, kind, limit, RANKED_AT_MOST)
+}
+
+/// Matches ranked at most per search: the newest this many. Ranking scores every
+/// candidate, so a word in most of a million entries cost 0.1 s across all projects; the
+/// newest ten thousand hold what a session looks for, and more words narrow it.
+pub const RANKED_AT_MOST: u32 = 10_000;
+
+fn search_newest(
+    conn: &Connection,
+    fts: &str,
+    kind: Option<&str>,
+    limit: u32,
+    newest: u32,
+) -> Result<Vec<Hit>> {
     // Rank first, then join, read and cut a snippet for the few rows that made the cut:
     // with the join and snippet in the ranked query SQLite computed them for every match
-    // before sorting (a word in most of a million entries: 0.98 s, 0.76 s this way).
-    // Without a kind filter the ranking needs no join at all.
+    // before sorting. Without a kind filter the ranking needs no join at all. The bound
+    // (the rowid of the `newest`-th newest match, 0 when there are fewer) is a rowid range
+    // FTS5 applies while matching.
     let ranked = match kind {
         None => {
-            "SELECT rowid AS id, bm25(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
-                 WHERE memory_fts MATCH ?1 AND ?2 IS NULL ORDER BY rank LIMIT ?3"
+            "SELECT rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
+                 WHERE memory_fts MATCH ?1 AND ?2 IS NULL
+                   AND rowid >= coalesce((SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?1
+                                          ORDER BY rowid DESC LIMIT 1 OFFSET ?4), 0)
+                 ORDER BY rank LIMIT ?3"
         }
         Some(_) => {
-            "SELECT memory_fts.rowid AS id, bm25(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
+            "SELECT memory_fts.rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
                     FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
-                    WHERE memory_fts MATCH ?1 AND k.kind = ?2 ORDER BY rank LIMIT ?3"
+                    WHERE memory_fts MATCH ?1 AND k.kind = ?2
+                      AND memory_fts.rowid >= coalesce((
+                          SELECT b.rowid FROM memory_fts b JOIN memory bk ON bk.id = b.rowid
+                          WHERE b.memory_fts MATCH ?1 AND bk.kind = ?2
+                          ORDER BY b.rowid DESC LIMIT 1 OFFSET ?4), 0)
+                    ORDER BY rank LIMIT ?3"
         }
     };
     let sql = format!(
@@ -191,8 +215,59 @@ pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> R
          ORDER BY top.rank, top.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![fts, kind, limit], |r| {
+    let rows = stmt.query_map(params![fts, kind, limit, newest.saturating_sub(1)], |r| {
         Ok(Hit { row: from_row(r)?, slug: r.get(12)?, snippet: r.get(13)?, rank: r.get(14)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[test]
+    fn only_the_newest_matches_are_ranked_and_a_kind_counts_its_own() {
+        let store = Store::open_in_memory().unwrap();
+        store
+            .write(|tx| {
+                tx.exec(
+                    "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('a', 'A', 't', 't')",
+                    [],
+                )?;
+                // Oldest first: a decision with the word in its title (the best match), then
+                // notes with it once in a long body, then a newer decision like the notes.
+                let rows = [("decision", "raft")]
+                    .into_iter()
+                    .chain(std::iter::repeat_n(("note", ""), 4))
+                    .chain([("decision", "")]);
+                for (kind, title) in rows {
+                    tx.exec(
+                        "INSERT INTO memory (project_id, kind, title, content, created_at, updated_at)
+                         VALUES (1, ?1, ?2, 'raft among a good many other words here', 't', 't')",
+                        rusqlite::params![kind, title],
+                    )?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        let ids = |kind: Option<&str>, newest: u32| -> Vec<i64> {
+            store
+                .read(|c| search_newest(c, "raft", kind, 10, newest))
+                .unwrap()
+                .iter()
+                .map(|h| h.row.id)
+                .collect()
+        };
+        assert_eq!(ids(None, 100)[0], 1, "the title match ranks first when it is among the ranked");
+        assert_eq!(ids(None, 100).len(), 6);
+        let newest = ids(None, 3);
+        assert_eq!(newest.len(), 3);
+        assert!(newest.iter().all(|&id| id >= 4), "only the three newest: {newest:?}");
+        // With a kind, the bound counts that kind's matches: both decisions are in.
+        let mut decisions = ids(Some("decision"), 2);
+        decisions.sort();
+        assert_eq!(decisions, [1, 6]);
+        assert_eq!(ids(Some("decision"), 1), [6]);
+    }
 }

@@ -8,6 +8,7 @@ pub mod locks;
 pub mod memory;
 pub mod migrations;
 pub mod projects;
+mod rank;
 mod readers;
 pub mod sessions;
 pub mod settings;
@@ -168,7 +169,7 @@ fn configure(conn: &Connection) -> Result<()> {
     // 12% of a `list_memory` call went to re-preparing it.
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.pragma_update(None, "foreign_keys", true)?;
-    Ok(())
+    rank::register(conn)
 }
 
 /// The schema version stored in a connection (`PRAGMA user_version`).
