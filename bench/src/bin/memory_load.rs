@@ -167,6 +167,7 @@ fn main() {
     let mut slowest: Vec<(Duration, String)> = Vec::new();
     let mut scoped = Vec::with_capacity(runs);
     let mut everywhere = Vec::with_capacity(runs);
+    let mut slowest_everywhere: Vec<(Duration, String)> = Vec::new();
     let mut hits = 0usize;
     for r in 0..runs {
         // Alternate: one word drawn like the corpus, and two words of a stored entry.
@@ -187,6 +188,7 @@ fn main() {
             let t = Instant::now();
             search::search(&store, &q, None, None, 10).expect("search");
             everywhere.push(t.elapsed());
+            slowest_everywhere.push((t.elapsed(), q.clone()));
         }
     }
     report("search, one project", scoped);
@@ -195,6 +197,10 @@ fn main() {
         println!("  slow: {:.1} ms for {q:?}", d.as_secs_f64() * 1e3);
     }
     report("search, all projects", everywhere);
+    slowest_everywhere.sort();
+    for (d, q) in slowest_everywhere.iter().rev().take(3) {
+        println!("  slow: {:.1} ms for {q:?}", d.as_secs_f64() * 1e3);
+    }
     println!("  ({:.1} hits per project search on average)", hits as f64 / runs as f64);
 
     let caps = Caps::default();

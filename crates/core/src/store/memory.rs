@@ -186,7 +186,8 @@ fn search_newest(
     // with the join and snippet in the ranked query SQLite computed them for every match
     // before sorting. Without a kind filter the ranking needs no join at all. The bound
     // (the rowid of the `newest`-th newest match, 0 when there are fewer) is a rowid range
-    // FTS5 applies while matching.
+    // FTS5 applies while matching. CROSS JOIN keeps the ranked rows as the outer loop:
+    // left to itself the planner scanned every match of the outer MATCH instead.
     let ranked = match kind {
         None => {
             "SELECT rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
@@ -209,7 +210,7 @@ fn search_newest(
     let sql = format!(
         "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
          FROM ({ranked}) AS top
-         JOIN memory_fts ON memory_fts.rowid = top.id
+         CROSS JOIN memory_fts ON memory_fts.rowid = top.id
          JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
          WHERE memory_fts MATCH ?1
          ORDER BY top.rank, top.id"
