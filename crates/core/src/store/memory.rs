@@ -184,29 +184,49 @@ fn search_newest(
 ) -> Result<Vec<Hit>> {
     // Rank first, then join, read and cut a snippet for the few rows that made the cut:
     // with the join and snippet in the ranked query SQLite computed them for every match
-    // before sorting. Without a kind filter the ranking needs no join at all. The bound
-    // (the rowid of the `newest`-th newest match, 0 when there are fewer) is a rowid range
-    // FTS5 applies while matching. CROSS JOIN keeps the ranked rows as the outer loop:
-    // left to itself the planner scanned every match of the outer MATCH instead.
-    let ranked = match kind {
-        None => {
+    // before sorting. Without a kind filter the ranking needs no join at all.
+    //
+    // The bound is a rowid range FTS5 applies while matching: 0 when there are at most
+    // `newest` matches (counted in rowid order, which stops early and costs little), else
+    // the rowid of the `newest`-th newest match (of the kind asked for). Finding that one
+    // walks the matches backwards, which FTS5 does slowly, so only big searches pay it.
+    let few: i64 = conn.row(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ?1 LIMIT ?2)",
+        params![fts, i64::from(newest) + 1],
+        |r| r.get(0),
+    )?;
+    let bounded = few > i64::from(newest);
+    let ranked = match (kind, bounded) {
+        (None, false) => {
             "SELECT rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
-                 WHERE memory_fts MATCH ?1 AND ?2 IS NULL
-                   AND rowid >= coalesce((SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?1
-                                          ORDER BY rowid DESC LIMIT 1 OFFSET ?4), 0)
-                 ORDER BY rank LIMIT ?3"
+             WHERE memory_fts MATCH ?1 AND ?2 IS NULL AND rowid >= ?4 ORDER BY rank LIMIT ?3"
         }
-        Some(_) => {
+        (None, true) => {
+            "SELECT rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
+             WHERE memory_fts MATCH ?1 AND ?2 IS NULL
+               AND rowid >= coalesce((SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?1
+                                      ORDER BY rowid DESC LIMIT 1 OFFSET ?4), 0)
+             ORDER BY rank LIMIT ?3"
+        }
+        (Some(_), false) => {
             "SELECT memory_fts.rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
-                    FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
-                    WHERE memory_fts MATCH ?1 AND k.kind = ?2
-                      AND memory_fts.rowid >= coalesce((
-                          SELECT b.rowid FROM memory_fts b JOIN memory bk ON bk.id = b.rowid
-                          WHERE b.memory_fts MATCH ?1 AND bk.kind = ?2
-                          ORDER BY b.rowid DESC LIMIT 1 OFFSET ?4), 0)
-                    ORDER BY rank LIMIT ?3"
+             FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
+             WHERE memory_fts MATCH ?1 AND k.kind = ?2 AND memory_fts.rowid >= ?4
+             ORDER BY rank LIMIT ?3"
+        }
+        (Some(_), true) => {
+            "SELECT memory_fts.rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
+             FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
+             WHERE memory_fts MATCH ?1 AND k.kind = ?2
+               AND memory_fts.rowid >= coalesce((
+                   SELECT b.rowid FROM memory_fts b JOIN memory bk ON bk.id = b.rowid
+                   WHERE b.memory_fts MATCH ?1 AND bk.kind = ?2
+                   ORDER BY b.rowid DESC LIMIT 1 OFFSET ?4), 0)
+             ORDER BY rank LIMIT ?3"
         }
     };
+    // CROSS JOIN keeps the ranked rows as the outer loop: left to itself the planner
+    // scanned every match of the outer MATCH instead.
     let sql = format!(
         "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
          FROM ({ranked}) AS top
@@ -216,7 +236,8 @@ fn search_newest(
          ORDER BY top.rank, top.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![fts, kind, limit, newest.saturating_sub(1)], |r| {
+    let bound = if bounded { newest.saturating_sub(1) } else { 0 };
+    let rows = stmt.query_map(params![fts, kind, limit, bound], |r| {
         Ok(Hit { row: from_row(r)?, slug: r.get(12)?, snippet: r.get(13)?, rank: r.get(14)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
