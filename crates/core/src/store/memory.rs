@@ -175,6 +175,9 @@ pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> R
 /// newest ten thousand hold what a session looks for, and more words narrow it.
 pub const RANKED_AT_MOST: u32 = 10_000;
 
+/// Up to this many matches, one query ranks them and cuts every one's snippet.
+const SNIPPET_EVERY_MATCH_UP_TO: i64 = 100;
+
 fn search_newest(
     conn: &Connection,
     fts: &str,
@@ -225,16 +228,29 @@ fn search_newest(
              ORDER BY rank LIMIT ?3"
         }
     };
-    // CROSS JOIN keeps the ranked rows as the outer loop: left to itself the planner
-    // scanned every match of the outer MATCH instead.
-    let sql = format!(
-        "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
-         FROM ({ranked}) AS top
-         CROSS JOIN memory_fts ON memory_fts.rowid = top.id
-         JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
-         WHERE memory_fts MATCH ?1
-         ORDER BY top.rank, top.id"
-    );
+    // With few matches one pass does it all: a snippet per match costs less than finding
+    // each of the top rows again (every MATCH lookup seeks in every index segment). With
+    // many, the ranked rows are found again by rowid; CROSS JOIN keeps them the outer
+    // loop (left to itself the planner scanned every match of the outer MATCH instead).
+    let sql = if !bounded && few <= SNIPPET_EVERY_MATCH_UP_TO {
+        let filter = if kind.is_some() { "m.kind = ?2" } else { "?2 IS NULL" };
+        format!(
+            "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12),
+                    mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
+             FROM memory_fts JOIN memory m ON m.id = memory_fts.rowid JOIN projects p ON p.id = m.project_id
+             WHERE memory_fts MATCH ?1 AND {filter} AND memory_fts.rowid >= ?4
+             ORDER BY rank, m.id LIMIT ?3"
+        )
+    } else {
+        format!(
+            "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
+             FROM ({ranked}) AS top
+             CROSS JOIN memory_fts ON memory_fts.rowid = top.id
+             JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
+             WHERE memory_fts MATCH ?1
+             ORDER BY top.rank, top.id"
+        )
+    };
     let mut stmt = conn.prepare_cached(&sql)?;
     let bound = if bounded { newest.saturating_sub(1) } else { 0 };
     let rows = stmt.query_map(params![fts, kind, limit, bound], |r| {
