@@ -301,22 +301,10 @@ fn main() {
 
     if want(FLOOR_HTTP, "list_projects") {
         let (url, tid) = floor::trivial_endpoint();
-        rows.push(run_http(
-            Target { url: &url, cpu_of: tid, label: FLOOR_HTTP },
-            Gen::Modern,
-            1,
-            "list_projects",
-            secs,
-            &ws,
-        ));
-        rows.push(run_http(
-            Target { url: &url, cpu_of: tid, label: FLOOR_HTTP },
-            Gen::Modern,
-            8,
-            "list_projects",
-            secs,
-            &ws,
-        ));
+        for sessions in [1, 8] {
+            let target = Target { url: &url, cpu_of: tid, label: FLOOR_HTTP };
+            rows.push(run_http(target, Gen::Modern, sessions, "list_projects", secs, &ws));
+        }
     }
     if want(FLOOR_STDIO, "list_projects") {
         let mut cmd = Command::new(std::env::current_exe().unwrap());

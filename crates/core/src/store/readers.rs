@@ -11,7 +11,8 @@ use rusqlite::{Connection, OpenFlags};
 
 use crate::error::Result;
 
-/// Readers at most: one per core the server runs requests on, plus one.
+/// Readers at most: with the writer's connection, one for each of the (at most four)
+/// HTTP threads that can read at once.
 const MAX_READERS: usize = 3;
 
 /// Page cache of each reader (KiB); the writer keeps SQLite's default 2 MB.
