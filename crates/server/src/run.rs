@@ -228,7 +228,7 @@ async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
 /// SQLite connections when the writer's is busy). The hub socket is served on the first.
 fn serve_on_threads(
     listener: std::net::TcpListener,
-    socket: Option<Socket>,
+    mut socket: Option<Socket>,
     state: Arc<AppState>,
     app: axum::Router,
     stop: CancellationToken,
@@ -239,7 +239,6 @@ fn serve_on_threads(
     let (done, served) = mpsc::channel(1);
     let share =
         crate::listen::Limits { max_connections: limits.max_connections.div_ceil(threads).max(1), ..limits };
-    let mut socket = socket;
     for n in 0..threads {
         let listener = listener.try_clone()?;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;

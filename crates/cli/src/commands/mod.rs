@@ -39,24 +39,25 @@ impl Ctx {
 
     /// A multi-threaded runtime for the commands that serve.
     pub fn runtime(&self) -> Result<tokio::runtime::Runtime, Failure> {
-        tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Failure::from(Error::storage(format!("cannot start the async runtime: {e}"))))
+        build_runtime(tokio::runtime::Builder::new_multi_thread())
     }
 
     /// A single-threaded runtime, for a command that serves one client: rmcp runs each
     /// request as a task, and on a work-stealing pool every one of them crossed threads
     /// (wake-ups that cost more CPU than a small tool call).
     pub fn single_thread_runtime(&self) -> Result<tokio::runtime::Runtime, Failure> {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| Failure::from(Error::storage(format!("cannot start the async runtime: {e}"))))
+        build_runtime(tokio::runtime::Builder::new_current_thread())
     }
 
     /// Open the database, migrating it if needed.
     pub fn store(&self) -> Result<Store, Failure> {
         Ok(Store::open_in(&self.data_dir)?)
     }
+}
+
+fn build_runtime(mut builder: tokio::runtime::Builder) -> Result<tokio::runtime::Runtime, Failure> {
+    builder
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::from(Error::storage(format!("cannot start the async runtime: {e}"))))
 }

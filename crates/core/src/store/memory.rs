@@ -175,6 +175,10 @@ pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> R
 /// newest ten thousand hold what a session looks for, and more words narrow it.
 pub const RANKED_AT_MOST: u32 = 10_000;
 
+/// The ranking: `mooring_rank` (see `store::rank`) with the columns' weights: title 5,
+/// content 1, tags 3, scope 0 (a filter, never a reason to rank).
+const RANK: &str = "mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0)";
+
 /// Up to this many matches, one query ranks them and cuts every one's snippet.
 const SNIPPET_EVERY_MATCH_UP_TO: i64 = 100;
 
@@ -199,52 +203,38 @@ fn search_newest(
         |r| r.get(0),
     )?;
     let bounded = few > i64::from(newest);
-    let ranked = match (kind, bounded) {
-        (None, false) => {
-            "SELECT rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
-             WHERE memory_fts MATCH ?1 AND ?2 IS NULL AND rowid >= ?4 ORDER BY rank LIMIT ?3"
-        }
-        (None, true) => {
-            "SELECT rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank FROM memory_fts
-             WHERE memory_fts MATCH ?1 AND ?2 IS NULL
-               AND rowid >= coalesce((SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?1
-                                      ORDER BY rowid DESC LIMIT 1 OFFSET ?4), 0)
-             ORDER BY rank LIMIT ?3"
-        }
-        (Some(_), false) => {
-            "SELECT memory_fts.rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
-             FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
-             WHERE memory_fts MATCH ?1 AND k.kind = ?2 AND memory_fts.rowid >= ?4
-             ORDER BY rank LIMIT ?3"
-        }
-        (Some(_), true) => {
-            "SELECT memory_fts.rowid AS id, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
-             FROM memory_fts JOIN memory k ON k.id = memory_fts.rowid
-             WHERE memory_fts MATCH ?1 AND k.kind = ?2
-               AND memory_fts.rowid >= coalesce((
-                   SELECT b.rowid FROM memory_fts b JOIN memory bk ON bk.id = b.rowid
-                   WHERE b.memory_fts MATCH ?1 AND bk.kind = ?2
-                   ORDER BY b.rowid DESC LIMIT 1 OFFSET ?4), 0)
-             ORDER BY rank LIMIT ?3"
-        }
+    let (kind_join, kind_filter) = match kind {
+        Some(_) => ("JOIN memory m ON m.id = memory_fts.rowid", "m.kind = ?2"),
+        None => ("", "?2 IS NULL"),
     };
     // With few matches one pass does it all: a snippet per match costs less than finding
     // each of the top rows again (every MATCH lookup seeks in every index segment). With
     // many, the ranked rows are found again by rowid; CROSS JOIN keeps them the outer
     // loop (left to itself the planner scanned every match of the outer MATCH instead).
+    // `?4` is the bound: 0 (no bound) unless `bounded`.
     let sql = if !bounded && few <= SNIPPET_EVERY_MATCH_UP_TO {
-        let filter = if kind.is_some() { "m.kind = ?2" } else { "?2 IS NULL" };
         format!(
-            "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12),
-                    mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS rank
+            "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), {RANK} AS rank
              FROM memory_fts JOIN memory m ON m.id = memory_fts.rowid JOIN projects p ON p.id = m.project_id
-             WHERE memory_fts MATCH ?1 AND {filter} AND memory_fts.rowid >= ?4
+             WHERE memory_fts MATCH ?1 AND {kind_filter} AND memory_fts.rowid >= ?4
              ORDER BY rank, m.id LIMIT ?3"
         )
     } else {
+        // Each subquery's own `memory_fts` and `m` shadow the outer ones.
+        let bound = if bounded {
+            format!(
+                "coalesce((SELECT memory_fts.rowid FROM memory_fts {kind_join}
+                           WHERE memory_fts MATCH ?1 AND {kind_filter}
+                           ORDER BY memory_fts.rowid DESC LIMIT 1 OFFSET ?4), 0)"
+            )
+        } else {
+            "?4".to_owned()
+        };
         format!(
             "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
-             FROM ({ranked}) AS top
+             FROM (SELECT memory_fts.rowid AS id, {RANK} AS rank FROM memory_fts {kind_join}
+                   WHERE memory_fts MATCH ?1 AND {kind_filter} AND memory_fts.rowid >= {bound}
+                   ORDER BY rank LIMIT ?3) AS top
              CROSS JOIN memory_fts ON memory_fts.rowid = top.id
              JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
              WHERE memory_fts MATCH ?1
