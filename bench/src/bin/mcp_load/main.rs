@@ -4,7 +4,8 @@
 //! p50/p99, calls/s and the server's CPU per call (from /proc/PID/stat over the timed
 //! phase), plus cold start (spawn → first `tools/list`) and idle/peak RSS. The first rows
 //! are the floors: a trivial HTTP endpoint (also the generator's own ceiling) and a
-//! trivial stdio process, with their CPU per call — what the transport alone costs.
+//! trivial stdio process, with their CPU per call — what the transport alone costs — then
+//! an rmcp server with one trivial tool on each transport: what the SDK adds.
 //!
 //!     cargo build --release -p mooring-cli
 //!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--peer] [--json]
@@ -23,6 +24,7 @@ use serde_json::{Value, json};
 
 mod floor;
 mod peer;
+mod rmcp_floor;
 mod sessions;
 
 use peer::peer_rows;
@@ -278,13 +280,18 @@ fn run_stdio_with(
     row
 }
 
-/// Row labels of the two floors.
+/// Row labels of the floors.
 const FLOOR_HTTP: &str = "floor: trivial HTTP endpoint";
 const FLOOR_STDIO: &str = "floor: trivial stdio process";
+const FLOOR_RMCP_HTTP: &str = "floor: rmcp trivial tool, HTTP";
+const FLOOR_RMCP_STDIO: &str = "floor: rmcp trivial tool, stdio";
 
 fn main() {
     if std::env::args().any(|a| a == "--echo") {
         return floor::echo_stdio();
+    }
+    if std::env::args().any(|a| a == "--rmcp-stdio") {
+        return rmcp_floor::serve_stdio();
     }
     let json_out = std::env::args().any(|a| a == "--json");
     let secs: f64 = arg("--secs", 3.0);
@@ -312,6 +319,18 @@ fn main() {
         let s = StdioSession::start(cmd);
         let child = s.child.id();
         rows.push(run_stdio(s, child, FLOOR_STDIO, "list_projects", secs));
+    }
+    if want(FLOOR_RMCP_HTTP, "list_projects") {
+        let (url, tid) = rmcp_floor::serve_http();
+        let target = Target { url: &url, cpu_of: tid, label: FLOOR_RMCP_HTTP };
+        rows.push(run_http(target, Gen::Modern, 1, "list_projects", secs, &ws));
+    }
+    if want(FLOOR_RMCP_STDIO, "list_projects") {
+        let mut cmd = Command::new(std::env::current_exe().unwrap());
+        cmd.arg("--rmcp-stdio");
+        let s = StdioSession::start(cmd);
+        let child = s.child.id();
+        rows.push(run_stdio(s, child, FLOOR_RMCP_STDIO, "list_projects", secs));
     }
 
     let (server, cold) = serve(&bin, &data);
