@@ -15,7 +15,6 @@ fn store_ops(c: &mut Criterion) {
     let data = dir.path().join("data");
     mooring_bench::seed_memory(&data, 1_000);
     let store = Store::open_in(&data).unwrap();
-    wait_for_index_merge(&store);
     let query = ListQuery { limit: Some(10), ..Default::default() };
     let mut group = c.benchmark_group("store");
     group.bench_function("list_memory limit 10", |b| {
@@ -51,20 +50,6 @@ fn store_ops(c: &mut Criterion) {
             black_box(serde_json::to_vec(&message).unwrap())
         })
     });
-}
-
-/// A running server merges the full-text index once the database is quiet; measure the
-/// search on the index it keeps, not on the one the seeding left.
-fn wait_for_index_merge(store: &Store) {
-    let segments = || -> i64 {
-        store
-            .read(|c| Ok(c.query_row("SELECT count(DISTINCT segid) FROM memory_fts_idx", [], |r| r.get(0))?))
-            .unwrap()
-    };
-    let started = std::time::Instant::now();
-    while segments() > 3 && started.elapsed() < std::time::Duration::from_secs(10) {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
 }
 
 criterion_group!(benches, store_ops);

@@ -74,17 +74,19 @@ fn cpu_ms(pid: u32) -> f64 {
 
 /// VmRSS and VmHWM of a process, in MB.
 fn rss_mb(pid: u32) -> (f64, f64) {
+    (status_mb(pid, "VmRSS:"), status_mb(pid, "VmHWM:"))
+}
+
+/// One size field of /proc/PID/status, in MB.
+fn status_mb(pid: u32, key: &str) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let get = |key: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(key))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-            / 1024.0
-    };
-    (get("VmRSS:"), get("VmHWM:"))
+    status
+        .lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1024.0
 }
 
 /// The tool calls of each workload (the mixed one cycles through the others).
@@ -380,6 +382,8 @@ fn main() {
     // Resident memory once the server has been idle a moment (it returns freed heap then).
     std::thread::sleep(std::time::Duration::from_secs(5));
     let (after_rss, peak_rss) = rss_mb(pid);
+    // Heap and stacks, against pages of the binary and of files the kernel can drop.
+    let (after_anon, after_file) = (status_mb(pid, "RssAnon:"), status_mb(pid, "RssFile:"));
     drop(server);
     // Standalone stdio: the shim serves by itself when no hub runs.
     for name in WORKLOADS.into_iter().filter(|w| want("stdio", w)) {
@@ -420,12 +424,12 @@ fn main() {
             })
             .collect();
         let all = json!({ "entries": entries, "secs": secs, "cold_start_ms": cold.as_secs_f64() * 1e3,
-            "idle_rss_mb": idle_rss, "rss_after_mb": after_rss, "peak_rss_mb": peak_rss, "rows": out });
+            "idle_rss_mb": idle_rss, "rss_after_mb": after_rss, "rss_after_anon_mb": after_anon, "rss_after_file_mb": after_file, "peak_rss_mb": peak_rss, "rows": out });
         println!("{}", serde_json::to_string_pretty(&all).unwrap());
         return;
     }
     println!(
-        "Mooring under load: {entries} entries, {secs} s per row; cold start {:.0} ms; server RSS idle {idle_rss:.1} MB, after the workload (5 s idle) {after_rss:.1} MB, peak {peak_rss:.1} MB",
+        "Mooring under load: {entries} entries, {secs} s per row; cold start {:.0} ms; server RSS idle {idle_rss:.1} MB, after the workload (5 s idle) {after_rss:.1} MB ({after_anon:.1} anonymous, {after_file:.1} file-backed), peak {peak_rss:.1} MB",
         cold.as_secs_f64() * 1e3
     );
     println!(
