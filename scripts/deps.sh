@@ -8,7 +8,9 @@ set -euo pipefail
 want=(pkg-config build-essential libssl-dev libwebkit2gtk-4.1-dev libayatana-appindicator3-dev
       librsvg2-dev libxdo-dev)
 if [ "${1:-build}" = test ]; then
-  want+=(xvfb xauth dbus libglib2.0-bin procps python3 python3-venv chromium webkit2gtk-driver desktop-file-utils)
+  # postgresql: team mode's tests start their own server from its binaries.
+  want+=(xvfb xauth dbus libglib2.0-bin procps python3 python3-venv chromium webkit2gtk-driver desktop-file-utils
+         postgresql)
   command -v npm >/dev/null 2>&1 || want+=(nodejs npm)
 fi
 

@@ -14,6 +14,10 @@ pub enum ErrorCode {
     NotFound,
     /// The database or the file system failed.
     Storage,
+    /// The person may not do this (a viewer writing, a member handing off).
+    Forbidden,
+    /// A service the call needs is out of reach for now (the team database).
+    Unavailable,
 }
 
 impl ErrorCode {
@@ -24,6 +28,8 @@ impl ErrorCode {
             ErrorCode::Conflict => "CONFLICT",
             ErrorCode::NotFound => "NOT_FOUND",
             ErrorCode::Storage => "STORAGE",
+            ErrorCode::Forbidden => "FORBIDDEN",
+            ErrorCode::Unavailable => "UNAVAILABLE",
         }
     }
 }
@@ -41,6 +47,16 @@ pub struct Error {
 }
 
 impl Error {
+    /// Not allowed to this person; `message` says who may.
+    pub fn forbidden(field: &str, message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Forbidden, Some(field), message)
+    }
+
+    /// A service out of reach; `message` says what still works.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Unavailable, None, message)
+    }
+
     /// Bad input in `field`.
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         Self::new(ErrorCode::InvalidInput, Some(field), message)

@@ -1,6 +1,9 @@
 //! Mooring's domain: projects and their code paths, the SQLite store, and the
 //! resolution of a session's project. No HTTP and no GUI live here.
 
+pub mod backend;
+#[cfg(any(test, feature = "backend-suite"))]
+pub mod backend_suite;
 pub mod choice;
 pub mod datadir;
 pub mod error;

@@ -5,12 +5,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::backend::PageFilter;
+use crate::backend::{MemoryBackend, NewRow};
 use crate::error::{Error, Result};
-use crate::humanize::{ago, now};
+use crate::humanize::ago;
 use crate::model::{Project, ProjectStatus};
 use crate::registry::find_row;
-use crate::store::memory::{self as q, Filter, MemoryRow, NewMemory};
-use crate::store::{Store, events, projects};
+use crate::store::memory::MemoryRow;
 
 /// Longest content.
 pub const MAX_CONTENT: usize = 20_000;
@@ -164,6 +165,12 @@ pub struct ListQuery {
 /// Find a project that may be written to: archived ones are read-only.
 pub fn writable(conn: &rusqlite::Connection, slug: &str) -> Result<Project> {
     let project = find_row(conn, "project", slug)?;
+    check_writable(&project)?;
+    Ok(project)
+}
+
+/// Archived projects are read-only.
+pub fn check_writable(project: &Project) -> Result<()> {
     if project.status == ProjectStatus::Archived {
         return Err(Error::invalid(
             "project",
@@ -174,7 +181,7 @@ pub fn writable(conn: &rusqlite::Connection, slug: &str) -> Result<Project> {
             ),
         ));
     }
-    Ok(project)
+    Ok(())
 }
 
 /// Tags: lowercase words of letters, digits, `-` and `_`, at most [`MAX_TAGS`].
@@ -271,76 +278,52 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
     Ok(Prepared { kind, title, content, tags, redacted })
 }
 
-fn insert(
-    tx: &rusqlite::Connection,
-    project: &Project,
-    p: &Prepared,
-    session: Option<&str>,
-    stamp: &str,
-) -> Result<i64> {
-    q::insert(
-        tx,
-        &NewMemory {
-            project_id: project.id,
-            kind: p.kind.as_str(),
-            title: &p.title,
-            content: &p.content,
-            tags: &p.tags,
-            status: (p.kind == Kind::Blocker).then_some("open"),
-            data: None,
-            session_id: session,
-            now: stamp,
-        },
-    )
+impl Prepared {
+    fn row(&self) -> NewRow<'_> {
+        NewRow {
+            kind: self.kind.as_str(),
+            title: &self.title,
+            content: &self.content,
+            tags: &self.tags,
+            status: (self.kind == Kind::Blocker).then_some("open"),
+        }
+    }
 }
 
 /// Record a decision, blocker, summary or note.
-pub fn remember(store: &Store, slug: &str, new: &NewEntry, session: Option<&str>) -> Result<Entry> {
+pub fn remember(
+    store: &dyn MemoryBackend,
+    slug: &str,
+    new: &NewEntry,
+    session: Option<&str>,
+) -> Result<Entry> {
     let entry = prepare(new)?;
-    store.write(|tx| {
-        let project = writable(tx, slug)?;
-        let stamp = now();
-        let id = insert(tx, &project, &entry, session, &stamp)?;
-        added(tx, &project, &json!({ "id": id, "kind": entry.kind }), &stamp)?;
-        let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
-        let mut stored = Entry::from_row(row, &project.slug);
-        stored.redacted = entry.redacted.clone().into_option();
-        Ok(stored)
-    })
+    let (slug, rows) = store.insert_memory(slug, &[entry.row()], session, check_writable)?;
+    let row = rows.into_iter().next().ok_or_else(|| Error::storage("the entry vanished"))?;
+    let mut stored = Entry::from_row(row, &slug);
+    stored.redacted = entry.redacted.into_option();
+    Ok(stored)
 }
 
 /// Record many entries in one transaction (imports, bulk loads): all land or none.
 /// Returns how many were written.
-pub fn remember_batch(store: &Store, slug: &str, batch: &[NewEntry], session: Option<&str>) -> Result<usize> {
-    let rows = batch
+pub fn remember_batch(
+    store: &dyn MemoryBackend,
+    slug: &str,
+    batch: &[NewEntry],
+    session: Option<&str>,
+) -> Result<usize> {
+    let prepared = batch
         .iter()
         .enumerate()
         .map(|(i, new)| prepare(new).map_err(|e| Error { message: format!("entry {i}: {}", e.message), ..e }))
         .collect::<Result<Vec<_>>>()?;
-    store.write(|tx| {
-        let project = writable(tx, slug)?;
-        let stamp = now();
-        for entry in &rows {
-            insert(tx, &project, entry, session, &stamp)?;
-        }
-        added(tx, &project, &json!({ "count": rows.len() }), &stamp)?;
-        Ok(rows.len())
-    })
-}
-
-/// What every memory write leaves behind: the project counts as used, and an event.
-fn added(
-    tx: &rusqlite::Connection,
-    project: &Project,
-    detail: &serde_json::Value,
-    stamp: &str,
-) -> Result<()> {
-    projects::mark_used(tx, project.id, stamp)?;
-    events::record(tx, project.id, &project.slug, "memory_added", detail, stamp)
+    let rows: Vec<NewRow<'_>> = prepared.iter().map(Prepared::row).collect();
+    Ok(store.insert_memory(slug, &rows, session, check_writable)?.1.len())
 }
 
 /// A page of a project's memory, newest first.
-pub fn list(store: &Store, slug: &str, query: &ListQuery) -> Result<Page> {
+pub fn list(store: &dyn MemoryBackend, slug: &str, query: &ListQuery) -> Result<Page> {
     let kind = query.kind.as_deref().map(|k| Kind::parse("kind", k)).transpose()?;
     let status = match query.status.as_deref().map(str::trim) {
         None => None,
@@ -353,31 +336,36 @@ pub fn list(store: &Store, slug: &str, query: &ListQuery) -> Result<Page> {
     if limit == 0 || limit > MAX_LIMIT {
         return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
     }
-    store.read(|c| {
-        let project = find_row(c, "project", slug)?;
-        let filter = Filter { kind: kind.map(Kind::as_str), status, before: query.before, limit: limit + 1 };
-        let mut rows = q::list(c, project.id, &filter)?;
-        let more = rows.len() > limit as usize;
-        rows.truncate(limit as usize);
-        let next_before = if more { rows.last().map(|r| r.id) } else { None };
-        Ok(Page {
-            entries: rows.into_iter().map(|r| Entry::from_row(r, &project.slug)).collect(),
-            next_before,
-        })
-    })
+    let filter = PageFilter { kind: kind.map(Kind::as_str), status, before: query.before, limit: limit + 1 };
+    let (slug, mut rows) = store.memory_page(slug, &filter)?;
+    let more = rows.len() > limit as usize;
+    rows.truncate(limit as usize);
+    let next_before = if more { rows.last().map(|r| r.id) } else { None };
+    Ok(Page { entries: rows.into_iter().map(|r| Entry::from_row(r, &slug)).collect(), next_before })
 }
 
-fn entry_of(conn: &rusqlite::Connection, project: &Project, id: i64) -> Result<MemoryRow> {
-    q::get(conn, project.id, id)?.filter(|r| r.forgotten_at.is_none()).ok_or_else(|| {
-        Error::not_found(
-            "id",
-            format!("no memory entry {id} in '{}'; list_memory shows the ids", project.slug),
-        )
-    })
+fn no_entry(slug: &str, id: i64) -> Error {
+    Error::not_found("id", format!("no memory entry {id} in '{}'; list_memory shows the ids", slug.trim()))
+}
+
+/// Only an open blocker can be resolved.
+fn open_blocker(row: &MemoryRow) -> Result<()> {
+    if row.kind != "blocker" {
+        return Err(Error::invalid("id", format!("entry {} is a {}, not a blocker", row.id, row.kind)));
+    }
+    if row.status.as_deref() == Some("resolved") {
+        return Err(Error::conflict("id", format!("blocker {} is already resolved", row.id)));
+    }
+    Ok(())
 }
 
 /// Mark a blocker resolved.
-pub fn resolve_blocker(store: &Store, slug: &str, id: i64, resolution: Option<&str>) -> Result<Entry> {
+pub fn resolve_blocker(
+    store: &dyn MemoryBackend,
+    slug: &str,
+    id: i64,
+    resolution: Option<&str>,
+) -> Result<Entry> {
     if resolution.is_some_and(|r| r.chars().count() > MAX_CONTENT) {
         return Err(Error::invalid(
             "resolution",
@@ -388,37 +376,20 @@ pub fn resolve_blocker(store: &Store, slug: &str, id: i64, resolution: Option<&s
         Some((text, found)) => (Some(text), found),
         None => (None, crate::redact::Redactions::default()),
     };
-    store.write(|tx| {
-        let project = writable(tx, slug)?;
-        let row = entry_of(tx, &project, id)?;
-        if row.kind != "blocker" {
-            return Err(Error::invalid("id", format!("entry {id} is a {}, not a blocker", row.kind)));
-        }
-        if row.status.as_deref() == Some("resolved") {
-            return Err(Error::conflict("id", format!("blocker {id} is already resolved")));
-        }
-        let stamp = now();
-        let data = json!({ "resolution": resolution.as_deref().map(str::trim) }).to_string();
-        q::resolve(tx, id, &data, &stamp)?;
-        events::record(tx, project.id, &project.slug, "blocker_resolved", &json!({ "id": id }), &stamp)?;
-        let row = q::get(tx, project.id, id)?.ok_or_else(|| Error::storage("the entry vanished"))?;
-        let mut stored = Entry::from_row(row, &project.slug);
-        stored.redacted = redacted.clone().into_option();
-        Ok(stored)
-    })
+    let data = json!({ "resolution": resolution.as_deref().map(str::trim) }).to_string();
+    let (slug_found, row) = store
+        .resolve_memory(slug, id, &data, check_writable, open_blocker)?
+        .ok_or_else(|| no_entry(slug, id))?;
+    let mut stored = Entry::from_row(row, &slug_found);
+    stored.redacted = redacted.into_option();
+    Ok(stored)
 }
 
 /// Hide an entry from lists, search and the preamble; the event log keeps what it was.
-pub fn forget(store: &Store, slug: &str, id: i64) -> Result<Entry> {
-    store.write(|tx| {
-        let project = writable(tx, slug)?;
-        let row = entry_of(tx, &project, id)?;
-        let stamp = now();
-        q::forget(tx, id, &stamp)?;
-        let detail = json!({ "id": id, "kind": row.kind, "title": row.title });
-        events::record(tx, project.id, &project.slug, "memory_forgotten", &detail, &stamp)?;
-        Ok(Entry::from_row(row, &project.slug))
-    })
+pub fn forget(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
+    let (slug_found, row) =
+        store.forget_memory(slug, id, check_writable)?.ok_or_else(|| no_entry(slug, id))?;
+    Ok(Entry::from_row(row, &slug_found))
 }
 
 #[cfg(test)]

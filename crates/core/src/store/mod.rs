@@ -12,6 +12,7 @@ mod rank;
 mod readers;
 pub mod sessions;
 pub mod settings;
+pub mod shared;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};

@@ -75,6 +75,8 @@ impl From<Error> for ApiError {
             ErrorCode::Conflict => StatusCode::CONFLICT,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::Storage => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+            ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         };
         Self { status, code: e.code.as_str(), message: e.message, field: e.field }
     }

@@ -1,0 +1,147 @@
+//! The storage seam for what a team shares. A person alone keeps everything in the
+//! embedded SQLite store; in team mode a project's shared records live in PostgreSQL
+//! (crate `mooring-team`) while what belongs to one machine stays in SQLite. Validation
+//! and the domain's rules are written once above this seam (`memory.rs`, `search.rs`);
+//! a backend stores, finds and keeps its writes atomic, running the checks it is handed
+//! inside its own transaction so nothing changes between check and write.
+
+use crate::error::Result;
+use crate::model::Project;
+use crate::store::memory::MemoryRow;
+
+/// A rule a project must pass before a write (e.g. "not archived").
+pub type ProjectCheck = fn(&Project) -> Result<()>;
+/// A rule an entry must pass before it changes (e.g. "a blocker, still open").
+pub type RowCheck = fn(&MemoryRow) -> Result<()>;
+
+/// A validated entry, ready to store.
+#[derive(Debug, Clone, Copy)]
+pub struct NewRow<'a> {
+    /// Kind's storage name.
+    pub kind: &'a str,
+    /// Title.
+    pub title: &'a str,
+    /// Content, secrets already taken out.
+    pub content: &'a str,
+    /// Tags, space separated.
+    pub tags: &'a str,
+    /// `open` for a new blocker.
+    pub status: Option<&'a str>,
+}
+
+/// Which entries a page holds, newest first.
+#[derive(Debug, Clone, Copy)]
+pub struct PageFilter<'a> {
+    /// Only this kind.
+    pub kind: Option<&'a str>,
+    /// Only `open` or `resolved`.
+    pub status: Option<&'a str>,
+    /// Entries older than this id.
+    pub before: Option<i64>,
+    /// At most this many.
+    pub limit: u32,
+}
+
+/// One word of a search: matched whole (stemmed), or as a prefix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// Lowercase letters, digits and `_` only.
+    pub text: String,
+    /// Match as a prefix (`etc*`).
+    pub prefix: bool,
+}
+
+/// A validated full-text search: every word required.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchQuery<'a> {
+    /// The words.
+    pub words: &'a [Word],
+    /// One project's slug, or every project.
+    pub project: Option<&'a str>,
+    /// Only this kind.
+    pub kind: Option<&'a str>,
+    /// At most this many hits.
+    pub limit: u32,
+}
+
+/// A search hit as a backend finds it.
+#[derive(Debug, Clone)]
+pub struct RowHit {
+    /// The entry.
+    pub row: MemoryRow,
+    /// Its project's slug.
+    pub slug: String,
+    /// The matching passage, terms in [brackets].
+    pub snippet: String,
+    /// Relevance, higher is better.
+    pub score: f64,
+}
+
+/// Where a project's memory lives.
+pub trait MemoryBackend: Send + Sync {
+    /// Store entries in one project in one transaction (all or none) if the project
+    /// passes `check`, with a `memory_added` event; the project's slug and the stored rows.
+    fn insert_memory(
+        &self,
+        slug: &str,
+        rows: &[NewRow<'_>],
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, Vec<MemoryRow>)>;
+
+    /// A page of a project's live entries, newest first.
+    fn memory_page(&self, slug: &str, filter: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)>;
+
+    /// Mark a live entry resolved with `data` (JSON) if the project and the entry pass
+    /// their checks, with a `blocker_resolved` event; `None` if there is no such live entry.
+    fn resolve_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        data: &str,
+        check: ProjectCheck,
+        row_check: RowCheck,
+    ) -> Result<Option<(String, MemoryRow)>>;
+
+    /// Hide a live entry if the project passes `check`, with a `memory_forgotten` event;
+    /// the entry as it was, or `None` if there is no such live entry.
+    fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>>;
+
+    /// Full-text search over live entries, best first.
+    fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>>;
+}
+
+impl<T: MemoryBackend + ?Sized> MemoryBackend for std::sync::Arc<T> {
+    fn insert_memory(
+        &self,
+        slug: &str,
+        rows: &[NewRow<'_>],
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, Vec<MemoryRow>)> {
+        (**self).insert_memory(slug, rows, session, check)
+    }
+
+    fn memory_page(&self, slug: &str, filter: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
+        (**self).memory_page(slug, filter)
+    }
+
+    fn resolve_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        data: &str,
+        check: ProjectCheck,
+        row_check: RowCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        (**self).resolve_memory(slug, id, data, check, row_check)
+    }
+
+    fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>> {
+        (**self).forget_memory(slug, id, check)
+    }
+
+    fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
+        (**self).search_memory(query)
+    }
+}

@@ -1,0 +1,203 @@
+//! One test body for every memory backend: the same cases run on the embedded SQLite
+//! store (this crate's tests) and on PostgreSQL (`mooring-team`'s), so the two cannot
+//! drift apart. Built with the `backend-suite` feature.
+
+use crate::backend::MemoryBackend;
+use crate::memory::{
+    ListQuery, MAX_CONTENT, NewEntry, forget, list, remember, remember_batch, resolve_blocker,
+};
+use crate::search::search;
+use crate::{ErrorCode, memory};
+
+/// A fresh store holding two active projects, `alpha` and `beta`, and nothing else.
+pub trait Host {
+    /// The backend under test.
+    fn backend(&self) -> &dyn MemoryBackend;
+    /// Archive a project (read-only from then on).
+    fn archive(&self, slug: &str);
+    /// The kinds of a project's events, in order.
+    fn event_kinds(&self, slug: &str) -> Vec<String>;
+}
+
+/// One case of the suite.
+pub type Case = fn(&dyn Host);
+
+/// Every case, by name.
+pub const CASES: &[(&str, Case)] = &[
+    ("remember_derives_title_and_opens_blockers", remember_derives_title_and_opens_blockers),
+    ("refusals_name_their_field", refusals_name_their_field),
+    ("pages_newest_first_with_filters", pages_newest_first_with_filters),
+    ("blockers_resolve_once_and_forget_hides_everywhere", blockers_resolve_once_and_forget_hides_everywhere),
+    ("search_ranks_titles_first_and_scopes_projects", search_ranks_titles_first_and_scopes_projects),
+    ("a_kind_filter_applies_before_the_limit", a_kind_filter_applies_before_the_limit),
+    ("batches_land_whole_or_not_at_all", batches_land_whole_or_not_at_all),
+    ("secrets_never_reach_the_store", secrets_never_reach_the_store),
+];
+
+fn note(kind: &str, content: &str) -> NewEntry {
+    NewEntry { kind: kind.into(), content: content.into(), ..Default::default() }
+}
+
+fn count(h: &dyn Host, slug: &str) -> usize {
+    list(h.backend(), slug, &ListQuery { limit: Some(memory::MAX_LIMIT), ..Default::default() })
+        .unwrap()
+        .entries
+        .len()
+}
+
+fn remember_derives_title_and_opens_blockers(h: &dyn Host) {
+    let store = h.backend();
+    let d =
+        remember(store, "alpha", &note("decision", "# Use etcd\nchosen over Consul"), Some("s1")).unwrap();
+    assert_eq!(d.title, "Use etcd");
+    assert_eq!(d.kind, memory::Kind::Decision);
+    assert_eq!(d.status, None);
+    assert_eq!(d.project, "alpha");
+    let tags = vec!["#Certs".into(), "certs".into()];
+    let b = remember(store, "Alpha", &NewEntry { tags, ..note("blocker", "waiting on TLS certs") }, None)
+        .unwrap();
+    assert_eq!(b.status.as_deref(), Some("open"));
+    assert_eq!(b.tags, ["certs"]);
+    assert_eq!(b.project, "alpha", "the slug as stored, however it was typed");
+    assert!(b.id > d.id);
+    assert!(b.created_at.ends_with('Z') && b.created_at.len() == 24, "{}", b.created_at);
+    assert_eq!(h.event_kinds("alpha"), ["memory_added", "memory_added"]);
+}
+
+fn refusals_name_their_field(h: &dyn Host) {
+    let store = h.backend();
+    let cases = [
+        (note("decision", "  "), "content"),
+        (note("opinion", "x"), "kind"),
+        (note("handover", "x"), "kind"),
+        (NewEntry { title: Some("t".repeat(201)), ..note("note", "x") }, "title"),
+        (NewEntry { tags: vec!["two words".into()], ..note("note", "x") }, "tags"),
+        (note("note", &"x".repeat(MAX_CONTENT + 1)), "content"),
+    ];
+    for (entry, field) in cases {
+        assert_eq!(remember(store, "alpha", &entry, None).unwrap_err().field.as_deref(), Some(field));
+    }
+    let missing = remember(store, "nope", &note("note", "x"), None).unwrap_err();
+    assert_eq!((missing.code, missing.field.as_deref()), (ErrorCode::NotFound, Some("project")));
+    h.archive("beta");
+    let err = remember(store, "beta", &note("note", "x"), None).unwrap_err();
+    assert!(err.message.contains("read-only"), "{}", err.message);
+    assert_eq!(count(h, "alpha") + count(h, "beta"), 0, "nothing half-written");
+}
+
+fn pages_newest_first_with_filters(h: &dyn Host) {
+    let store = h.backend();
+    for i in 0..5 {
+        remember(store, "alpha", &note("note", &format!("note {i}")), None).unwrap();
+    }
+    remember(store, "alpha", &note("blocker", "stuck"), None).unwrap();
+    let first = list(store, "alpha", &ListQuery { limit: Some(4), ..Default::default() }).unwrap();
+    assert_eq!(first.entries.len(), 4);
+    assert_eq!(first.entries[0].content, "stuck");
+    let rest =
+        list(store, "alpha", &ListQuery { limit: Some(4), before: first.next_before, ..Default::default() })
+            .unwrap();
+    assert_eq!(rest.entries.len(), 2);
+    assert_eq!(rest.next_before, None);
+    assert_eq!(rest.entries[1].content, "note 0");
+    let open = ListQuery { kind: Some("blocker".into()), status: Some("open".into()), ..Default::default() };
+    assert_eq!(list(store, "alpha", &open).unwrap().entries.len(), 1);
+    assert_eq!(count(h, "beta"), 0, "projects keep their own memory");
+    for (q, field) in [
+        (ListQuery { limit: Some(0), ..Default::default() }, "limit"),
+        (ListQuery { limit: Some(201), ..Default::default() }, "limit"),
+        (ListQuery { status: Some("done".into()), ..Default::default() }, "status"),
+        (ListQuery { kind: Some("x".into()), ..Default::default() }, "kind"),
+    ] {
+        assert_eq!(list(store, "alpha", &q).unwrap_err().field.as_deref(), Some(field));
+    }
+}
+
+fn blockers_resolve_once_and_forget_hides_everywhere(h: &dyn Host) {
+    let store = h.backend();
+    let b = remember(store, "alpha", &note("blocker", "waiting on certificates"), None).unwrap();
+    let d = remember(store, "alpha", &note("decision", "certificates from the internal CA"), None).unwrap();
+    assert_eq!(resolve_blocker(store, "alpha", d.id, None).unwrap_err().field.as_deref(), Some("id"));
+    let r = resolve_blocker(store, "alpha", b.id, Some("SRE sent them")).unwrap();
+    assert_eq!(r.status.as_deref(), Some("resolved"));
+    assert_eq!(r.resolution.as_deref(), Some("SRE sent them"));
+    assert_eq!(resolve_blocker(store, "alpha", b.id, None).unwrap_err().code, ErrorCode::Conflict);
+    let elsewhere = resolve_blocker(store, "beta", b.id, None).unwrap_err();
+    assert_eq!(
+        (elsewhere.code, elsewhere.field.as_deref()),
+        (ErrorCode::NotFound, Some("id")),
+        "ids are per project"
+    );
+
+    assert_eq!(search(store, "certificates", Some("alpha"), None, 10).unwrap().len(), 2);
+    forget(store, "alpha", d.id).unwrap();
+    assert_eq!(search(store, "certificates", Some("alpha"), None, 10).unwrap().len(), 1);
+    assert!(list(store, "alpha", &ListQuery::default()).unwrap().entries.iter().all(|e| e.id != d.id));
+    assert_eq!(forget(store, "alpha", d.id).unwrap_err().code, ErrorCode::NotFound);
+    let kinds = h.event_kinds("alpha");
+    assert!(kinds.ends_with(&["blocker_resolved".to_owned(), "memory_forgotten".to_owned()]), "{kinds:?}");
+}
+
+fn search_ranks_titles_first_and_scopes_projects(h: &dyn Host) {
+    let store = h.backend();
+    remember(store, "alpha", &note("note", "the raft leader is elected by majority"), None).unwrap();
+    let titled = NewEntry { title: Some("Raft".into()), ..note("decision", "we use it for consensus") };
+    remember(store, "alpha", &titled, None).unwrap();
+    remember(store, "beta", &note("note", "raft boats on the river"), None).unwrap();
+    let hits = search(store, "raft", Some("alpha"), None, 10).unwrap();
+    assert_eq!(hits.len(), 2);
+    assert_eq!(hits[0].entry.title, "Raft", "a title match outranks a body match");
+    assert!(hits[0].score >= hits[1].score);
+    assert!(hits.iter().all(|h| h.entry.project == "alpha"));
+    let everywhere = search(store, "raft", None, None, 10).unwrap();
+    assert_eq!(everywhere.len(), 3);
+    assert!(everywhere.iter().any(|h| h.entry.project == "beta"));
+    assert_eq!(search(store, "raft", None, Some("decision"), 10).unwrap().len(), 1);
+    assert!(search(store, "lead*", Some("alpha"), None, 10).unwrap()[0].snippet.contains("[leader]"));
+    assert_eq!(search(store, "elected", Some("alpha"), None, 10).unwrap().len(), 1, "stemmed: elect");
+    assert!(search(store, "Raft OR river", None, None, 10).unwrap().is_empty(), "every word required");
+    assert_eq!(search(store, "!!", None, None, 10).unwrap_err().field.as_deref(), Some("query"));
+    assert_eq!(search(store, "raft", Some("nope"), None, 10).unwrap_err().code, ErrorCode::NotFound);
+}
+
+fn a_kind_filter_applies_before_the_limit(h: &dyn Host) {
+    let store = h.backend();
+    for i in 0..12 {
+        let title = Some(format!("Raft raft {i}"));
+        remember(store, "alpha", &NewEntry { title, ..note("note", "raft raft raft") }, None).unwrap();
+    }
+    remember(store, "alpha", &note("decision", "we keep raft for consensus"), None).unwrap();
+    let top = search(store, "raft", Some("alpha"), None, 5).unwrap();
+    assert_eq!(top.len(), 5);
+    assert!(top.iter().all(|h| h.entry.kind.as_str() == "note"), "the notes rank above the decision");
+    let decisions = search(store, "raft", Some("alpha"), Some("decision"), 1).unwrap();
+    assert_eq!(decisions.len(), 1);
+    assert_eq!(decisions[0].entry.kind.as_str(), "decision");
+    assert!(decisions[0].snippet.contains("[raft]"), "{}", decisions[0].snippet);
+}
+
+fn batches_land_whole_or_not_at_all(h: &dyn Host) {
+    let store = h.backend();
+    let good: Vec<NewEntry> = (0..50).map(|i| note("note", &format!("n{i}"))).collect();
+    assert_eq!(remember_batch(store, "alpha", &good, None).unwrap(), 50);
+    let page = list(store, "alpha", &ListQuery { limit: Some(2), ..Default::default() }).unwrap();
+    assert_eq!(page.entries[0].content, "n49", "a batch keeps its order");
+    let mut bad = good.clone();
+    bad[30].content = " ".into();
+    let err = remember_batch(store, "alpha", &bad, None).unwrap_err();
+    assert!(err.message.starts_with("entry 30:"), "{}", err.message);
+    assert_eq!(count(h, "alpha"), 50);
+}
+
+fn secrets_never_reach_the_store(h: &dyn Host) {
+    let store = h.backend();
+    // Built at run time so the source holds no key-shaped string.
+    let key = format!("{}{}", "AKIA", "QZ7R2XK4M6P5T3VW");
+    let stored =
+        remember(store, "alpha", &note("note", &format!("deploy key {key} for staging")), None).unwrap();
+    assert!(!stored.content.contains(&key), "{}", stored.content);
+    assert!(stored.redacted.is_some());
+    let again = list(store, "alpha", &ListQuery::default()).unwrap();
+    assert!(!again.entries[0].content.contains(&key));
+    assert!(search(store, &key, None, None, 10).unwrap().is_empty());
+}

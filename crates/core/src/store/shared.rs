@@ -1,0 +1,185 @@
+//! The SQLite side of the storage seam (`crate::backend`): a project's memory in the
+//! embedded store, each call one transaction.
+
+use serde_json::json;
+
+use super::memory::{self as q, Filter, MemoryRow, NewMemory};
+use super::{Cached as _, Store, events, projects};
+use crate::backend::{MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word};
+use crate::error::Result;
+use crate::humanize::now;
+use crate::registry::find_row;
+
+impl MemoryBackend for Store {
+    fn insert_memory(
+        &self,
+        slug: &str,
+        rows: &[NewRow<'_>],
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, Vec<MemoryRow>)> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let stamp = now();
+            let written_by: Option<String> = match session {
+                Some(id) => tx
+                    .row("SELECT client_name FROM sessions WHERE id = ?1", [id], |r| r.get(0))
+                    .ok()
+                    .flatten(),
+                None => None,
+            };
+            let mut stored = Vec::with_capacity(rows.len());
+            for r in rows {
+                let new = NewMemory {
+                    project_id: project.id,
+                    kind: r.kind,
+                    title: r.title,
+                    content: r.content,
+                    tags: r.tags,
+                    status: r.status,
+                    data: None,
+                    session_id: session,
+                    now: &stamp,
+                };
+                let id = q::insert(tx, &new)?;
+                stored.push(MemoryRow {
+                    id,
+                    project_id: project.id,
+                    kind: r.kind.to_owned(),
+                    title: r.title.to_owned(),
+                    content: r.content.to_owned(),
+                    tags: r.tags.to_owned(),
+                    status: r.status.map(str::to_owned),
+                    data: None,
+                    written_by: written_by.clone(),
+                    created_at: stamp.clone(),
+                    updated_at: stamp.clone(),
+                    forgotten_at: None,
+                });
+            }
+            let detail = match stored.as_slice() {
+                [one] => json!({ "id": one.id, "kind": one.kind }),
+                many => json!({ "count": many.len() }),
+            };
+            projects::mark_used(tx, project.id, &stamp)?;
+            events::record(tx, project.id, &project.slug, "memory_added", &detail, &stamp)?;
+            Ok((project.slug, stored))
+        })
+    }
+
+    fn memory_page(&self, slug: &str, f: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            let filter = Filter { kind: f.kind, status: f.status, before: f.before, limit: f.limit };
+            Ok((project.slug, q::list(c, project.id, &filter)?))
+        })
+    }
+
+    fn resolve_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        data: &str,
+        check: ProjectCheck,
+        row_check: RowCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let Some(row) = live(tx, project.id, id)? else { return Ok(None) };
+            row_check(&row)?;
+            let stamp = now();
+            q::resolve(tx, id, data, &stamp)?;
+            events::record(tx, project.id, &project.slug, "blocker_resolved", &json!({ "id": id }), &stamp)?;
+            let row = q::get(tx, project.id, id)?;
+            Ok(row.map(|r| (project.slug, r)))
+        })
+    }
+
+    fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let Some(row) = live(tx, project.id, id)? else { return Ok(None) };
+            let stamp = now();
+            q::forget(tx, id, &stamp)?;
+            let detail = json!({ "id": id, "kind": row.kind, "title": row.title });
+            events::record(tx, project.id, &project.slug, "memory_forgotten", &detail, &stamp)?;
+            Ok(Some((project.slug, row)))
+        })
+    }
+
+    fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
+        let terms = fts_terms(query.words);
+        self.read(|c| {
+            // The words match title, content and tags only: the scope column is for
+            // filtering, and a word must not match every entry of the project it names.
+            // Only a word that could be a scope token needs the column filter (measured
+            // with bm25, where it doubled the cost of ranking a common word; with
+            // mooring_rank not measured again).
+            let words = if may_name_a_scope(query.words) {
+                format!("{{title content tags}} : ({terms})")
+            } else {
+                format!("({terms})")
+            };
+            let fts = match query.project {
+                Some(slug) => {
+                    let p = find_row(c, "project", slug)?;
+                    format!("scope:p{} AND {words}", p.id)
+                }
+                None => words,
+            };
+            let hits = q::search(c, &fts, query.kind, query.limit)?;
+            Ok(hits
+                .into_iter()
+                .map(|h| RowHit { row: h.row, slug: h.slug, snippet: h.snippet, score: -h.rank })
+                .collect())
+        })
+    }
+}
+
+/// A live (not forgotten) row of a project.
+fn live(conn: &rusqlite::Connection, project_id: i64, id: i64) -> Result<Option<MemoryRow>> {
+    Ok(q::get(conn, project_id, id)?.filter(|r| r.forgotten_at.is_none()))
+}
+
+/// The words as an FTS5 query: each quoted (operators and punctuation stay plain text),
+/// all required, a prefix word with its `*`.
+pub fn fts_terms(words: &[Word]) -> String {
+    let quoted: Vec<String> =
+        words.iter().map(|w| format!("\"{}\"{}", w.text, if w.prefix { "*" } else { "" })).collect();
+    quoted.join(" ")
+}
+
+/// Whether a word could match a scope token (`p` and digits): `p…` followed by a digit,
+/// or `p` itself (as a prefix). Porter stemming could turn `p12s` into `p12`, so anything
+/// after the digits does not clear it.
+fn may_name_a_scope(words: &[Word]) -> bool {
+    words.iter().any(|w| {
+        let b = w.text.as_bytes();
+        b.first() == Some(&b'p') && b.get(1).is_none_or(u8::is_ascii_digit)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_words_that_could_be_a_scope_token_need_the_column_filter() {
+        for (q, needs) in
+            [("p12", true), ("p*", true), ("p1s", true), ("plan", false), ("leader p", true), ("up1", false)]
+        {
+            assert_eq!(may_name_a_scope(&crate::search::words(q)), needs, "{q}");
+        }
+    }
+
+    #[test]
+    fn words_are_quoted_and_prefixes_keep_their_star() {
+        assert_eq!(
+            fts_terms(&crate::search::words("Etc* leader-election")),
+            "\"etc\"* \"leader\" \"election\""
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! Team mode: a team's shared projects and memory in PostgreSQL, behind the storage seam
+//! of `mooring_core::backend`. Each machine keeps its own SQLite store for what is local
+//! (code paths, focus, agent sessions, questions, settings).
+//!
+//! The domain is synchronous (SQLite answers in microseconds), PostgreSQL is reached with
+//! `tokio-postgres`. A [`PgStore`] owns a small runtime of its own and hands each call to
+//! it, waiting for the answer: a caller on any runtime (or none) blocks only itself, as
+//! it would on a SQLite read, and never enters a runtime inside another.
+
+mod access;
+mod errors;
+mod memory;
+mod projects;
+mod rows;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+use std::future::Future;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use mooring_core::{Error, Result};
+use tokio_postgres::NoTls;
+use tokio_postgres::config::SslMode;
+
+pub use access::{Role, Seen};
+pub use errors::db_error;
+
+refinery::embed_migrations!("migrations");
+
+/// Most connections one Mooring holds to the team database.
+const POOL_SIZE: usize = 8;
+/// Key of the advisory lock that lets one instance migrate at a time.
+const MIGRATION_LOCK: i64 = 0x6d6f_6f72_696e_6701;
+/// How long a call waits for a connection before saying the database is unreachable.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The team database.
+pub struct PgStore {
+    runtime: Option<tokio::runtime::Runtime>,
+    pool: Pool,
+    /// The person this instance acts for: their name and id in the team.
+    person: String,
+    person_id: i64,
+    /// Since when the database has been out of reach, if it is.
+    down_since: std::sync::Mutex<Option<String>>,
+}
+
+impl PgStore {
+    /// Connect to `url` (a `postgres://` URL; the password comes separately so it never
+    /// sits in a URL, a command line or a log) as the person named `person` (joining the
+    /// team under that name the first time), and bring the schema up to date.
+    pub fn connect(url: &str, password: Option<&str>, person: &str) -> Result<Self> {
+        let person = person.trim().to_owned();
+        if person.is_empty() || person.chars().count() > 100 || person.chars().any(char::is_control) {
+            return Err(Error::invalid("person", "a person's name is 1 to 100 printable characters"));
+        }
+        let mut config: tokio_postgres::Config = url.parse().map_err(|e| {
+            Error::invalid(
+                "url",
+                format!("'{url}' is not a PostgreSQL URL ({e}); use postgres://user@host:port/db"),
+            )
+        })?;
+        if config.get_password().is_some() {
+            return Err(Error::invalid(
+                "url",
+                "the URL carries a password; leave it out and give it from a file or the prompt",
+            ));
+        }
+        if config.get_ssl_mode() == SslMode::Require {
+            return Err(Error::invalid(
+                "url",
+                "sslmode=require needs TLS, which this build does not have yet; use a loopback or \
+                 tunnelled connection with sslmode=disable or prefer",
+            ));
+        }
+        if let Some(p) = password {
+            config.password(p);
+        }
+        config.application_name("mooring");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("mooring-team")
+            .enable_all()
+            .build()
+            .map_err(|e| Error::storage(format!("cannot start the team database worker: {e}")))?;
+        let manager =
+            Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool = {
+            let _inside = runtime.enter();
+            Pool::builder(manager)
+                .max_size(POOL_SIZE)
+                .runtime(deadpool_postgres::Runtime::Tokio1)
+                .create_timeout(Some(CONNECT_TIMEOUT))
+                .wait_timeout(Some(CONNECT_TIMEOUT))
+                .build()
+                .map_err(|e| Error::storage(format!("cannot set up the team database pool: {e}")))?
+        };
+        let mut store = Self {
+            runtime: Some(runtime),
+            pool,
+            person: person.clone(),
+            person_id: 0,
+            down_since: std::sync::Mutex::new(None),
+        };
+        store.person_id = store.run(|pool| async move {
+            let mut client = pool.get().await.map_err(errors::pool_error)?;
+            client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK]).await.map_err(db_error)?;
+            let done = migrations::runner().run_async(&mut **client).await;
+            client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]).await.map_err(db_error)?;
+            done.map_err(|e| Error::storage(format!("cannot bring the team database up to date: {e}")))?;
+            let row = client
+                .query_one(
+                    "INSERT INTO people (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = excluded.name
+                     RETURNING id",
+                    &[&person],
+                )
+                .await
+                .map_err(db_error)?;
+            Ok(row.get(0))
+        })?;
+        Ok(store)
+    }
+
+    /// The person this instance acts for.
+    pub fn person(&self) -> &str {
+        &self.person
+    }
+
+    /// Since when the team database has been out of reach (RFC 3339), if it is now.
+    pub fn down_since(&self) -> Option<String> {
+        self.down_since.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Run `work` on the store's runtime with a handle to the pool; wait for its answer.
+    fn run<T, F, Fut>(&self, work: F) -> Result<T>
+    where
+        F: FnOnce(Pool) -> Fut,
+        Fut: Future<Output = Result<T>> + Send + 'static,
+        T: Send + 'static,
+    {
+        let runtime = self.runtime.as_ref().ok_or_else(|| Error::storage("the team database is closed"))?;
+        let future = work(self.pool.clone());
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        runtime.spawn(async move {
+            let _ = tx.send(future.await);
+        });
+        let result = rx.recv().map_err(|_| Error::storage("the team database worker stopped"))?;
+        self.note_reach(result)
+    }
+
+    /// Remember when the database went out of reach and say so in the error; forget it
+    /// at the first answer.
+    fn note_reach<T>(&self, result: Result<T>) -> Result<T> {
+        let mut since = self.down_since.lock().unwrap_or_else(|p| p.into_inner());
+        match result {
+            Err(mut e) if e.code == mooring_core::ErrorCode::Unavailable => {
+                let at = since.get_or_insert_with(mooring_core::humanize::now);
+                e.message = format!("the team database has been unreachable since {at}: {}", e.message);
+                Err(e)
+            }
+            other => {
+                *since = None;
+                other
+            }
+        }
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // Dropped from async code (the server's), a runtime must not wait for its tasks.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}

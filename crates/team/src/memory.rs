@@ -1,0 +1,256 @@
+//! The PostgreSQL side of the storage seam: a team project's memory, each call one
+//! transaction; search with `tsvector` and a GIN index, ranked, with snippets.
+
+use deadpool_postgres::GenericClient;
+use mooring_core::backend::{
+    MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
+};
+use mooring_core::store::memory::MemoryRow;
+use mooring_core::{Project, Result};
+use serde_json::json;
+
+use crate::errors::pool_error;
+use crate::projects::{record, seen};
+use crate::rows::{MEMORY_COLUMNS, memory};
+use crate::{PgStore, db_error};
+
+/// Owned copy of a new row, to cross into the store's runtime.
+struct Owned {
+    kind: String,
+    title: String,
+    content: String,
+    tags: String,
+    status: Option<String>,
+}
+
+impl MemoryBackend for PgStore {
+    fn insert_memory(
+        &self,
+        slug: &str,
+        rows: &[NewRow<'_>],
+        _session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, Vec<MemoryRow>)> {
+        // Agent sessions are each machine's own (and their ids secret): the team sees
+        // the person who wrote an entry.
+        let (slug, person, me) = (slug.to_owned(), self.person.clone(), self.person_id);
+        let rows: Vec<Owned> = rows
+            .iter()
+            .map(|r| Owned {
+                kind: r.kind.to_owned(),
+                title: r.title.to_owned(),
+                content: r.content.to_owned(),
+                tags: r.tags.to_owned(),
+                status: r.status.map(str::to_owned),
+            })
+            .collect();
+        self.run(|pool| async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            let tx = client.transaction().await.map_err(db_error)?;
+            let found = seen(&tx, &slug, me, true).await?;
+            found.may_write()?;
+            check(&found.project)?;
+            let project = found.project;
+            let column = |f: fn(&Owned) -> Option<&str>| rows.iter().map(f).collect::<Vec<_>>();
+            let sql = format!(
+                "WITH new AS (
+                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, written_by, person_id)
+                   SELECT $1, kind, title, content, tags, status, $7, $8
+                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+                        WITH ORDINALITY AS n(kind, title, content, tags, status, ord)
+                   ORDER BY ord
+                   RETURNING {MEMORY_COLUMNS})
+                 SELECT * FROM new ORDER BY 1"
+            );
+            let stored = tx
+                .query(
+                    &sql,
+                    &[
+                        &project.id,
+                        &column(|r| Some(&r.kind)),
+                        &column(|r| Some(&r.title)),
+                        &column(|r| Some(&r.content)),
+                        &column(|r| Some(&r.tags)),
+                        &column(|r| r.status.as_deref()),
+                        &person,
+                        &me,
+                    ],
+                )
+                .await
+                .map_err(db_error)?;
+            let stored: Vec<MemoryRow> = stored.iter().map(memory).collect();
+            let detail = match stored.as_slice() {
+                [one] => json!({ "id": one.id, "kind": one.kind }),
+                many => json!({ "count": many.len() }),
+            };
+            tx.execute("UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id])
+                .await
+                .map_err(db_error)?;
+            record(&tx, &project, "memory_added", &detail, me).await?;
+            tx.commit().await.map_err(db_error)?;
+            Ok((project.slug, stored))
+        })
+    }
+
+    fn memory_page(&self, slug: &str, f: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
+        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (kind, status, before, limit) =
+            (f.kind.map(str::to_owned), f.status.map(str::to_owned), f.before, i64::from(f.limit));
+        self.run(|pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project = seen(&client, &slug, me, false).await?.project;
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memory m
+                 WHERE m.project_id = $1 AND m.forgotten_at IS NULL
+                   AND ($2::text IS NULL OR m.kind = $2) AND ($3::text IS NULL OR m.status = $3)
+                   AND ($4::bigint IS NULL OR m.id < $4)
+                 ORDER BY m.id DESC LIMIT $5"
+            );
+            let rows = client
+                .query(&sql, &[&project.id, &kind, &status, &before, &limit])
+                .await
+                .map_err(db_error)?;
+            Ok((project.slug, rows.iter().map(memory).collect()))
+        })
+    }
+
+    fn resolve_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        data: &str,
+        check: ProjectCheck,
+        row_check: RowCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        let (slug, data, me) = (slug.to_owned(), data.to_owned(), self.person_id);
+        self.change(slug, id, check, move |tx, project, row| {
+            Box::pin(async move {
+                row_check(&row)?;
+                let sql = format!(
+                    "UPDATE memory AS m SET status = 'resolved', data = $2::text::jsonb, updated_at = now()
+                     WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
+                );
+                let updated = tx.query_one(&sql, &[&id, &data]).await.map_err(db_error)?;
+                record(tx, &project, "blocker_resolved", &json!({ "id": id }), me).await?;
+                Ok(memory(&updated))
+            })
+        })
+    }
+
+    fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>> {
+        let (slug, me) = (slug.to_owned(), self.person_id);
+        self.change(slug, id, check, move |tx, project, row| {
+            Box::pin(async move {
+                tx.execute(
+                    "UPDATE memory SET forgotten_at = now(), updated_at = now() WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .map_err(db_error)?;
+                let detail = json!({ "id": id, "kind": row.kind, "title": row.title });
+                record(tx, &project, "memory_forgotten", &detail, me).await?;
+                Ok(row)
+            })
+        })
+    }
+
+    fn search_memory(&self, q: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
+        let tsquery = tsquery(q.words);
+        let (slug, kind, limit) =
+            (q.project.map(str::to_owned), q.kind.map(str::to_owned), i64::from(q.limit));
+        let me = self.person_id;
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project_id = match &slug {
+                Some(s) => Some(seen(&client, s, me, false).await?.project.id),
+                None => None,
+            };
+            // Rank every match (a title match weighs most; scores divided by 1 + the log of
+            // the entry's length, as BM25 favours the shorter of two equal matches), then
+            // cut snippets for the few that are shown.
+            let sql = format!(
+                "WITH q AS (SELECT to_tsquery('mooring', $1) AS q),
+                 top AS (
+                   SELECT m.id, ts_rank(m.search, q.q, 1) AS score
+                   FROM memory m, q
+                   WHERE m.search @@ q.q AND m.forgotten_at IS NULL
+                     AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
+                     AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)
+                   ORDER BY score DESC, m.id DESC LIMIT $4)
+                 SELECT {MEMORY_COLUMNS}, p.slug,
+                        ts_headline('mooring', m.content, q.q,
+                          'StartSel=[, StopSel=], MaxWords=24, MinWords=8, MaxFragments=2, FragmentDelimiter=\" … \"'),
+                        top.score::float8
+                 FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id, q
+                 ORDER BY top.score DESC, m.id DESC"
+            );
+            let rows = client.query(&sql, &[&tsquery, &project_id, &kind, &limit, &me]).await.map_err(db_error)?;
+            Ok(rows
+                .iter()
+                .map(|r| RowHit { row: memory(r), slug: r.get(12), snippet: r.get(13), score: r.get(14) })
+                .collect())
+        })
+    }
+}
+
+impl PgStore {
+    /// Change one live entry of a project that passes `check`, in one transaction with
+    /// the project's row held; `None` if there is no such live entry.
+    fn change<C>(
+        &self,
+        slug: String,
+        id: i64,
+        check: ProjectCheck,
+        change: C,
+    ) -> Result<Option<(String, MemoryRow)>>
+    where
+        C: for<'a> FnOnce(
+                &'a deadpool_postgres::Transaction<'a>,
+                Project,
+                MemoryRow,
+            ) -> std::pin::Pin<
+                Box<dyn std::future::Future<Output = Result<MemoryRow>> + Send + 'a>,
+            > + Send
+            + 'static,
+    {
+        let me = self.person_id;
+        self.run(move |pool| async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            let tx = client.transaction().await.map_err(db_error)?;
+            let found = seen(&tx, &slug, me, true).await?;
+            found.may_write()?;
+            check(&found.project)?;
+            let project = found.project;
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memory m
+                 WHERE m.project_id = $1 AND m.id = $2 AND m.forgotten_at IS NULL FOR UPDATE"
+            );
+            let Some(row) = tx.query_opt(&sql, &[&project.id, &id]).await.map_err(db_error)? else {
+                return Ok(None);
+            };
+            let slug = project.slug.clone();
+            let row = change(&tx, project, memory(&row)).await?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(Some((slug, row)))
+        })
+    }
+}
+
+/// The words as a `tsquery`: all required, a prefix word with `:*`. Words are letters,
+/// digits and `_` only (see `search::words`), so quoting each keeps operators out.
+fn tsquery(words: &[Word]) -> String {
+    let quoted: Vec<String> =
+        words.iter().map(|w| format!("'{}'{}", w.text, if w.prefix { ":*" } else { "" })).collect();
+    quoted.join(" & ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_word_is_quoted_and_required() {
+        let words = mooring_core::search::words("Leader's elect* OR 'x'");
+        assert_eq!(tsquery(&words), "'leader' & 's' & 'elect':* & 'or' & 'x'");
+    }
+}

@@ -1,0 +1,136 @@
+//! A real PostgreSQL for the tests: Debian's server binaries, `initdb` into a temporary
+//! directory and `pg_ctl` on a free loopback port, as the `postgres` user when the tests
+//! run as root (initdb refuses root), stopped when dropped. Without the binaries the
+//! tests fail and say how to install them (`MOORING_PG_BIN` points elsewhere). Built with
+//! the `testing` feature, for this crate's tests and the benchmarks.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// The role the tests connect as, and its password.
+pub const USER: &str = "mooring";
+/// The password of [`USER`].
+pub const PASSWORD: &str = "team-test-password";
+
+/// A running PostgreSQL server.
+pub struct Postgres {
+    bin: PathBuf,
+    data: PathBuf,
+    /// The loopback port it listens on.
+    pub port: u16,
+    _dir: tempfile::TempDir,
+    next_db: AtomicU32,
+}
+
+fn bin_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("MOORING_PG_BIN") {
+        return PathBuf::from(dir);
+    }
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|d| d.flatten().map(|e| e.path().join("bin")).filter(|p| p.join("initdb").is_file()).collect())
+        .unwrap_or_default();
+    versions.sort();
+    versions.pop().unwrap_or_else(|| {
+        panic!("PostgreSQL server binaries not found: apt-get install postgresql (or set MOORING_PG_BIN)")
+    })
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Run a server binary, as `postgres` when we are root.
+fn run(bin: &Path, tool: &str, args: &[&str]) {
+    let exe = bin.join(tool);
+    let mut cmd = if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(&exe);
+        c
+    } else {
+        Command::new(&exe)
+    };
+    let out = cmd.args(args).output().unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    assert!(
+        out.status.success(),
+        "{tool} {args:?} failed: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+impl Postgres {
+    /// Initialise and start a server.
+    pub fn start() -> Self {
+        let bin = bin_dir();
+        let dir = tempfile::Builder::new().prefix("mooring-pg-").tempdir().unwrap();
+        let data = dir.path().join("data");
+        let pwfile = dir.path().join("pw");
+        std::fs::write(&pwfile, PASSWORD).unwrap();
+        if is_root() {
+            let ok =
+                Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()).status().unwrap();
+            assert!(ok.success(), "chown to postgres failed");
+        }
+        let (d, pw, sock) = (data.to_str().unwrap(), pwfile.to_str().unwrap(), dir.path().to_str().unwrap());
+        run(
+            &bin,
+            "initdb",
+            &["-D", d, "-U", USER, "--auth=scram-sha-256", "--pwfile", pw, "-E", "UTF8", "--locale=C"],
+        );
+        let port = free_port();
+        let opts = format!("-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off");
+        let log = dir.path().join("server.log");
+        run(&bin, "pg_ctl", &["-D", d, "-o", &opts, "-l", log.to_str().unwrap(), "-w", "-t", "60", "start"]);
+        Self { bin, data, port, _dir: dir, next_db: AtomicU32::new(0) }
+    }
+
+    /// The URL of database `db` (without the password).
+    pub fn url(&self, db: &str) -> String {
+        format!("postgres://{USER}@127.0.0.1:{}/{db}?sslmode=disable", self.port)
+    }
+
+    /// A new empty database; its URL.
+    pub fn fresh_db(&self) -> String {
+        let name = format!("case_{}", self.next_db.fetch_add(1, Ordering::Relaxed));
+        let out = Command::new(self.bin.join("createdb"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", USER, &name])
+            .env("PGPASSWORD", PASSWORD)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "createdb failed: {}", String::from_utf8_lossy(&out.stderr));
+        self.url(&name)
+    }
+
+    /// Stop the server (fast shutdown), as an outage would.
+    pub fn stop(&self) {
+        run(&self.bin, "pg_ctl", &["-D", self.data.to_str().unwrap(), "-m", "fast", "-w", "stop"]);
+    }
+
+    /// Start the stopped server again on the same port.
+    pub fn restart(&self) {
+        let sock = self.data.parent().unwrap().to_str().unwrap();
+        let opts = format!("-p {} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off", self.port);
+        let log = self.data.parent().unwrap().join("server.log");
+        let (d, l) = (self.data.to_str().unwrap(), log.to_str().unwrap());
+        run(&self.bin, "pg_ctl", &["-D", d, "-o", &opts, "-l", l, "-w", "-t", "60", "start"]);
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let exe = self.bin.join("pg_ctl");
+        let data = self.data.to_string_lossy().into_owned();
+        let args = ["-D", data.as_str(), "-m", "immediate", "stop"];
+        let _ = if is_root() {
+            Command::new("runuser").args(["-u", "postgres", "--"]).arg(&exe).args(args).output()
+        } else {
+            Command::new(&exe).args(args).output()
+        };
+    }
+}
