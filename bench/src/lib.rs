@@ -41,7 +41,14 @@ pub fn seed_memory(dir: &Path, entries: usize) -> PathBuf {
     })
     .unwrap();
     reg.create(NewProject { name: "Other".into(), ..Default::default() }).unwrap();
-    let batch: Vec<NewEntry> = (0..entries)
+    remember_batch(&store, "le", &seed_entries(entries), None).unwrap();
+    code.canonicalize().unwrap()
+}
+
+/// The entries [`seed_memory`] writes: titles on lease renewal, a rare word ("zeppelin")
+/// in 1 % of them.
+pub fn seed_entries(entries: usize) -> Vec<NewEntry> {
+    (0..entries)
         .map(|i| NewEntry {
             kind: ["decision", "note", "summary"][i % 3].into(),
             title: Some(format!("Entry {i} on lease renewal")),
@@ -51,7 +58,5 @@ pub fn seed_memory(dir: &Path, entries: usize) -> PathBuf {
             ),
             tags: vec![],
         })
-        .collect();
-    remember_batch(&store, "le", &batch, None).unwrap();
-    code.canonicalize().unwrap()
+        .collect()
 }

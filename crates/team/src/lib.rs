@@ -12,6 +12,7 @@ mod errors;
 mod memory;
 mod projects;
 mod rows;
+mod sql;
 #[cfg(feature = "testing")]
 pub mod testing;
 

@@ -12,7 +12,7 @@ use serde_json::json;
 use crate::errors::pool_error;
 use crate::projects::{record, seen};
 use crate::rows::{MEMORY_COLUMNS, memory};
-use crate::{PgStore, db_error};
+use crate::{PgStore, db_error, sql};
 
 /// Owned copy of a new row, to cross into the store's runtime.
 struct Owned {
@@ -62,8 +62,7 @@ impl MemoryBackend for PgStore {
                    RETURNING {MEMORY_COLUMNS})
                  SELECT * FROM new ORDER BY 1"
             );
-            let stored = tx
-                .query(
+            let stored = sql::rows(&tx,
                     &sql,
                     &[
                         &project.id,
@@ -76,16 +75,14 @@ impl MemoryBackend for PgStore {
                         &me,
                     ],
                 )
-                .await
-                .map_err(db_error)?;
+                .await?;
             let stored: Vec<MemoryRow> = stored.iter().map(memory).collect();
             let detail = match stored.as_slice() {
                 [one] => json!({ "id": one.id, "kind": one.kind }),
                 many => json!({ "count": many.len() }),
             };
-            tx.execute("UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id])
-                .await
-                .map_err(db_error)?;
+            sql::exec(&tx, "UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id])
+                .await?;
             record(&tx, &project, "memory_added", &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
             Ok((project.slug, stored))
@@ -106,10 +103,7 @@ impl MemoryBackend for PgStore {
                    AND ($4::bigint IS NULL OR m.id < $4)
                  ORDER BY m.id DESC LIMIT $5"
             );
-            let rows = client
-                .query(&sql, &[&project.id, &kind, &status, &before, &limit])
-                .await
-                .map_err(db_error)?;
+            let rows = sql::rows(&client, &sql, &[&project.id, &kind, &status, &before, &limit]).await?;
             Ok((project.slug, rows.iter().map(memory).collect()))
         })
     }
@@ -130,7 +124,7 @@ impl MemoryBackend for PgStore {
                     "UPDATE memory AS m SET status = 'resolved', data = $2::text::jsonb, updated_at = now()
                      WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
                 );
-                let updated = tx.query_one(&sql, &[&id, &data]).await.map_err(db_error)?;
+                let updated = sql::row(tx, &sql, &[&id, &data]).await?;
                 record(tx, &project, "blocker_resolved", &json!({ "id": id }), me).await?;
                 Ok(memory(&updated))
             })
@@ -141,12 +135,12 @@ impl MemoryBackend for PgStore {
         let (slug, me) = (slug.to_owned(), self.person_id);
         self.change(slug, id, check, move |tx, project, row| {
             Box::pin(async move {
-                tx.execute(
+                sql::exec(
+                    tx,
                     "UPDATE memory SET forgotten_at = now(), updated_at = now() WHERE id = $1",
                     &[&id],
                 )
-                .await
-                .map_err(db_error)?;
+                .await?;
                 let detail = json!({ "id": id, "kind": row.kind, "title": row.title });
                 record(tx, &project, "memory_forgotten", &detail, me).await?;
                 Ok(row)
@@ -184,7 +178,7 @@ impl MemoryBackend for PgStore {
                  FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id, q
                  ORDER BY top.score DESC, m.id DESC"
             );
-            let rows = client.query(&sql, &[&tsquery, &project_id, &kind, &limit, &me]).await.map_err(db_error)?;
+            let rows = sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me]).await?;
             Ok(rows
                 .iter()
                 .map(|r| RowHit { row: memory(r), slug: r.get(12), snippet: r.get(13), score: r.get(14) })
@@ -225,7 +219,7 @@ impl PgStore {
                 "SELECT {MEMORY_COLUMNS} FROM memory m
                  WHERE m.project_id = $1 AND m.id = $2 AND m.forgotten_at IS NULL FOR UPDATE"
             );
-            let Some(row) = tx.query_opt(&sql, &[&project.id, &id]).await.map_err(db_error)? else {
+            let Some(row) = sql::row_opt(&tx, &sql, &[&project.id, &id]).await? else {
                 return Ok(None);
             };
             let slug = project.slug.clone();

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::access::{Role, Seen};
 use crate::rows::{PROJECT_COLUMNS, project, ts};
-use crate::{PgStore, db_error, errors::pool_error};
+use crate::{PgStore, db_error, errors::pool_error, sql};
 
 impl PgStore {
     /// Create a team project (name, slug, description and repository checked as for a
@@ -31,17 +31,14 @@ impl PgStore {
                 "INSERT INTO projects AS p (slug, name, description, repo_url, owner_id) VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (slug) DO NOTHING RETURNING {PROJECT_COLUMNS}"
             );
-            let row = tx
-                .query_opt(&sql, &[&slug, &name, &description, &repo_url, &me])
-                .await
-                .map_err(db_error)?
+            let row = sql::row_opt(&tx, &sql, &[&slug, &name, &description, &repo_url, &me])
+                .await?
                 .ok_or_else(|| {
                     Error::conflict("slug", format!("slug '{slug}' is already taken in the team; choose another"))
                 })?;
             let created = project(&row);
-            tx.execute("INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, 'owner')", &[&created.id, &me])
-                .await
-                .map_err(db_error)?;
+            sql::exec(&tx, "INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, 'owner')", &[&created.id, &me])
+                .await?;
             record(&tx, &created, "created", &json!({ "name": created.name }), me).await?;
             tx.commit().await.map_err(db_error)?;
             Ok(created)
@@ -63,7 +60,7 @@ impl PgStore {
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
             let sql = format!("{SEEN} WHERE mb.role IS NOT NULL ORDER BY p.slug");
-            let rows = client.query(&sql, &[&me]).await.map_err(db_error)?;
+            let rows = sql::rows(&client, &sql, &[&me]).await?;
             Ok(rows.iter().filter_map(seen_row).collect())
         })
     }
@@ -81,7 +78,7 @@ impl PgStore {
                    archived_at = CASE WHEN $2 = 'archived' THEN now() END
                  WHERE id = $1 RETURNING {PROJECT_COLUMNS}"
             );
-            let row = tx.query_one(&sql, &[&found.project.id, &status.as_str()]).await.map_err(db_error)?;
+            let row = sql::row(&tx, &sql, &[&found.project.id, &status.as_str()]).await?;
             let kind = if status == ProjectStatus::Archived { "archived" } else { "status_changed" };
             record(&tx, &found.project, kind, &json!({ "status": status.as_str() }), me).await?;
             tx.commit().await.map_err(db_error)?;
@@ -110,13 +107,13 @@ impl PgStore {
                     "you own this project; hand it off before changing your own role",
                 ));
             }
-            tx.execute(
+            sql::exec(
+                &tx,
                 "INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, $3)
                  ON CONFLICT (project_id, person_id) DO UPDATE SET role = excluded.role",
                 &[&found.project.id, &them, &role.as_str()],
             )
-            .await
-            .map_err(db_error)?;
+            .await?;
             let detail = json!({ "person": person, "role": role.as_str() });
             record(&tx, &found.project, "member_set", &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
@@ -138,20 +135,18 @@ impl PgStore {
                 return Err(Error::invalid("person", format!("you already own '{}'", found.project.slug)));
             }
             let id = found.project.id;
-            tx.execute("UPDATE members SET role = 'member' WHERE project_id = $1 AND person_id = $2", &[&id, &me])
-                .await
-                .map_err(db_error)?;
-            tx.execute(
+            sql::exec(&tx, "UPDATE members SET role = 'member' WHERE project_id = $1 AND person_id = $2", &[&id, &me])
+                .await?;
+            sql::exec(&tx,
                 "INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, 'owner')
                  ON CONFLICT (project_id, person_id) DO UPDATE SET role = 'owner'",
                 &[&id, &them],
             )
-            .await
-            .map_err(db_error)?;
+            .await?;
             let sql = format!(
                 "UPDATE projects AS p SET owner_id = $2, updated_at = now() WHERE id = $1 RETURNING {PROJECT_COLUMNS}"
             );
-            let row = tx.query_one(&sql, &[&id, &them]).await.map_err(db_error)?;
+            let row = sql::row(&tx, &sql, &[&id, &them]).await?;
             let from = found.owner.clone();
             record(&tx, &found.project, "handed_off", &json!({ "from": from, "to": person }), me).await?;
             tx.commit().await.map_err(db_error)?;
@@ -168,7 +163,7 @@ impl PgStore {
             let found = seen(&tx, &slug, me, true).await?;
             found.must_own("delete it")?;
             record(&tx, &found.project, "deleted", &json!({ "name": found.project.name }), me).await?;
-            tx.execute("DELETE FROM projects WHERE id = $1", &[&found.project.id]).await.map_err(db_error)?;
+            sql::exec(&tx, "DELETE FROM projects WHERE id = $1", &[&found.project.id]).await?;
             tx.commit().await.map_err(db_error)?;
             Ok(())
         })
@@ -185,7 +180,7 @@ impl PgStore {
                 ts!("e.at"),
                 ", p.name FROM events e LEFT JOIN people p ON p.id = e.person_id WHERE e.project_id = $1 ORDER BY e.id"
             );
-            let rows = client.query(sql, &[&found.project.id]).await.map_err(db_error)?;
+            let rows = sql::rows(&client, sql, &[&found.project.id]).await?;
             Ok(rows
                 .iter()
                 .map(|r| {
@@ -228,7 +223,7 @@ fn seen_row(r: &tokio_postgres::Row) -> Option<Seen> {
 pub(crate) async fn seen(client: &impl GenericClient, slug: &str, me: i64, lock: bool) -> Result<Seen> {
     let wanted = slug.trim().to_ascii_lowercase();
     let sql = format!("{SEEN} WHERE p.slug = $2{}", if lock { " FOR NO KEY UPDATE OF p" } else { "" });
-    let row = client.query_opt(&sql, &[&me, &wanted]).await.map_err(db_error)?;
+    let row = sql::row_opt(client, &sql, &[&me, &wanted]).await?;
     row.as_ref().and_then(seen_row).ok_or_else(|| {
         Error::not_found(
             "project",
@@ -241,7 +236,7 @@ pub(crate) async fn seen(client: &impl GenericClient, slug: &str, me: i64, lock:
 }
 
 async fn person_named(client: &impl GenericClient, name: &str) -> Result<i64> {
-    let row = client.query_opt("SELECT id FROM people WHERE name = $1", &[&name]).await.map_err(db_error)?;
+    let row = sql::row_opt(client, "SELECT id FROM people WHERE name = $1", &[&name]).await?;
     row.map(|r| r.get(0)).ok_or_else(|| {
         Error::not_found(
             "person",
@@ -258,12 +253,11 @@ pub(crate) async fn record(
     detail: &serde_json::Value,
     person: i64,
 ) -> Result<()> {
-    client
-        .execute(
-            "INSERT INTO events (project_id, project, kind, detail, person_id) VALUES ($1, $2, $3, $4, $5)",
-            &[&project.id, &project.slug, &kind, detail, &person],
-        )
-        .await
-        .map_err(db_error)?;
+    sql::exec(
+        client,
+        "INSERT INTO events (project_id, project, kind, detail, person_id) VALUES ($1, $2, $3, $4, $5)",
+        &[&project.id, &project.slug, &kind, detail, &person],
+    )
+    .await?;
     Ok(())
 }
