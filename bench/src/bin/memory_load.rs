@@ -209,7 +209,7 @@ fn main() {
     for _ in 0..100 {
         let slug = format!("project-{}", rng.next() as usize % projects);
         let t = Instant::now();
-        tokens = preamble::build(&store, &slug, None, caps).expect("preamble").tokens;
+        tokens = preamble::build(&store, &store, &slug, None, caps).expect("preamble").tokens;
         builds.push(t.elapsed());
     }
     report("preamble build (4000-token budget)", builds);

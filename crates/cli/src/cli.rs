@@ -49,6 +49,8 @@ pub enum Command {
     Doctor,
     /// A client's session-start hook: print the project's context in its hook format
     Hook(HookArgs),
+    /// Share projects with a team through PostgreSQL: join, status, leave, new, member, handoff
+    Team(TeamArgs),
     /// Show or change settings (auto_pause_days, preamble_max_*)
     Config {
         /// Setting to show or change (all when omitted)
@@ -362,5 +364,68 @@ pub enum ChoiceAction {
         /// Submit single-choice questions on the first click (true/false)
         #[arg(long)]
         single_submit: Option<bool>,
+    },
+}
+
+/// `mooring team …`.
+#[derive(Debug, Args)]
+pub struct TeamArgs {
+    /// What to do
+    #[command(subcommand)]
+    pub action: TeamAction,
+}
+
+/// Team subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TeamAction {
+    /// Join a team database (postgres://USER@HOST:PORT/DB?sslmode=...); the password comes
+    /// from --password-file or a prompt, never the URL or the command line
+    Join {
+        /// The database URL, without a password
+        url: String,
+        /// Your name in the team (how your entries and changes are signed)
+        #[arg(long)]
+        name: String,
+        /// Read the password from this file ("-" for standard input)
+        #[arg(long, value_name = "FILE")]
+        password_file: Option<PathBuf>,
+    },
+    /// Show the team database, who you are in it, whether it answers and how fast
+    Status,
+    /// Leave the team: its projects leave this machine (their memory stays in the team)
+    Leave,
+    /// Create a team project that you own, with this machine's checkout if given
+    New {
+        /// Display name
+        name: String,
+        /// Slug (derived from the name when omitted)
+        #[arg(long)]
+        slug: Option<String>,
+        /// Description
+        #[arg(long)]
+        description: Option<String>,
+        /// Repository URL (teammates' clones resolve by it)
+        #[arg(long)]
+        repo_url: Option<String>,
+        /// This machine's checkout of it (repeatable)
+        #[arg(long = "code-path", value_name = "DIR")]
+        code_paths: Vec<String>,
+    },
+    /// Give a person a role in a team project you own
+    Member {
+        /// Project slug
+        slug: String,
+        /// The person's name in the team
+        person: String,
+        /// member (reads and writes) or viewer (reads)
+        #[arg(long, default_value = "member")]
+        role: String,
+    },
+    /// Hand a team project you own to another person (you stay a member)
+    Handoff {
+        /// Project slug
+        slug: String,
+        /// The person's name in the team
+        person: String,
     },
 }

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         Command::Setup(args) => commands::setup::run(&ctx, args),
         Command::Doctor => commands::doctor::run(&ctx),
         Command::Hook(args) => commands::hook::run(&ctx, args),
+        Command::Team(args) => commands::team::run(&ctx, args),
         Command::Config { key, value } => commands::memory::config(&ctx, key, value),
     });
     match result {

@@ -24,6 +24,7 @@ pub mod recommend;
 pub mod redact;
 pub mod registry;
 pub mod resolve;
+pub mod routing;
 pub mod search;
 pub mod secret;
 pub mod session;

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::backend::MemoryBackend;
 use crate::error::{Error, Result};
 use crate::handover;
 use crate::locks;
@@ -97,7 +98,15 @@ struct Section {
 }
 
 /// Build the preamble of `slug` within `budget` tokens.
-pub fn build(store: &Store, slug: &str, budget: Option<usize>, caps: Caps) -> Result<Preamble> {
+/// The project list and handover come from `store`, memory from `memory` (where the
+/// project's memory lives: the same store, or the team database).
+pub fn build(
+    store: &Store,
+    memory: &dyn MemoryBackend,
+    slug: &str,
+    budget: Option<usize>,
+    caps: Caps,
+) -> Result<Preamble> {
     let budget = budget.unwrap_or(DEFAULT_BUDGET);
     if !(MIN_BUDGET..=MAX_BUDGET).contains(&budget) {
         return Err(Error::invalid(
@@ -112,12 +121,12 @@ pub fn build(store: &Store, slug: &str, budget: Option<usize>, caps: Caps) -> Re
         .into_iter()
         .filter(|p| p.slug != project.slug && p.status != ProjectStatus::Archived)
         .collect();
-    let sections = gather(store, &project, &others, caps)?;
+    let sections = gather(store, memory, &project, &others, caps)?;
     Ok(fit(&project, sections, budget))
 }
 
 fn recent(
-    store: &Store,
+    store: &dyn MemoryBackend,
     slug: &str,
     kind: &str,
     status: Option<&str>,
@@ -137,7 +146,13 @@ fn recent(
     Ok((page.entries, more))
 }
 
-fn gather(store: &Store, p: &Project, others: &[Project], caps: Caps) -> Result<Vec<Section>> {
+fn gather(
+    store: &Store,
+    memory: &dyn MemoryBackend,
+    p: &Project,
+    others: &[Project],
+    caps: Caps,
+) -> Result<Vec<Section>> {
     let line = |e: &Entry| {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
         // A title that only repeats the content's first line adds nothing.
@@ -147,9 +162,9 @@ fn gather(store: &Store, p: &Project, others: &[Project], caps: Caps) -> Result<
         let body = if derived { content } else { format!("{}: {content}", e.title) };
         format!("- [{day}] (#{}) {body}\n", e.id)
     };
-    let (blockers, more_b) = recent(store, &p.slug, "blocker", Some("open"), caps.blockers)?;
-    let (decisions, more_d) = recent(store, &p.slug, "decision", None, caps.decisions)?;
-    let (summaries, more_s) = recent(store, &p.slug, "summary", None, caps.summaries)?;
+    let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
+    let (decisions, more_d) = recent(memory, &p.slug, "decision", None, caps.decisions)?;
+    let (summaries, more_s) = recent(memory, &p.slug, "summary", None, caps.summaries)?;
     let over = |shown: usize, total: u64, more: usize| (total as usize).saturating_sub(shown).max(more);
     let mut sections = vec![
         Section {

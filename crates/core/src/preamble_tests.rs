@@ -48,7 +48,7 @@ fn holds_every_section_in_priority_order_with_the_index() {
         None,
     )
     .unwrap();
-    let p = build(&store, "leader-election", None, Caps::default()).unwrap();
+    let p = build(&store, &store, "leader-election", None, Caps::default()).unwrap();
     let t = &p.text;
     for needle in [
         "# Project: Leader Election",
@@ -97,7 +97,7 @@ fn never_exceeds_the_budget_and_says_what_it_left_out() {
         add(&store, "blocker", &format!("Blocker {i} waiting on another team"));
     }
     for budget in [MIN_BUDGET, 500, 1_000, 4_000] {
-        let p = build(&store, "leader-election", Some(budget), Caps::default()).unwrap();
+        let p = build(&store, &store, "leader-election", Some(budget), Caps::default()).unwrap();
         assert!(p.tokens <= budget, "{} tokens for a budget of {budget}", p.tokens);
         assert_eq!(p.tokens, count_tokens(&p.text));
         assert!(p.text.contains("Left out to fit"), "no omission note at {budget}");
@@ -110,7 +110,8 @@ fn never_exceeds_the_budget_and_says_what_it_left_out() {
         }
     }
     let capped =
-        build(&store, "leader-election", Some(100_000), Caps { decisions: 3, ..Caps::default() }).unwrap();
+        build(&store, &store, "leader-election", Some(100_000), Caps { decisions: 3, ..Caps::default() })
+            .unwrap();
     assert_eq!(capped.sections[1].included, 3);
     assert_eq!(capped.sections[1].omitted, 57);
     assert!(capped.text.contains("57 decisions (list_memory"));
@@ -121,7 +122,7 @@ fn budget_out_of_range_is_refused() {
     let store = setup();
     for b in [0, 50, MAX_BUDGET + 1] {
         assert_eq!(
-            build(&store, "leader-election", Some(b), Caps::default()).unwrap_err().field.as_deref(),
+            build(&store, &store, "leader-election", Some(b), Caps::default()).unwrap_err().field.as_deref(),
             Some("budget_tokens")
         );
     }

@@ -124,6 +124,11 @@ pub async fn start_with_store(
         state.conformance_fixtures = config.conformance_fixtures;
     }
     state.data_dir = Some(config.data_dir.clone());
+    // A joined team: its projects' memory goes to the team database (an unreachable one
+    // is reported on each call to a team project; local projects are unaffected).
+    let (memory, _team) = mooring_team::memory_for(&config.data_dir, state.store.clone())
+        .map_err(|e| StartError::Other(e.message))?;
+    state.memory = Arc::new(memory);
     state.sealer = sealer;
     state.base_url = Some(format!("http://{addr}"));
     let state = Arc::new(state);

@@ -34,6 +34,8 @@ pub struct LocalContext {
 pub struct AppState {
     /// The database.
     pub store: Arc<Store>,
+    /// Where each project's memory lives: `store`, or the team database for team projects.
+    pub memory: Arc<dyn mooring_core::backend::MemoryBackend>,
     /// Desktop windows, or none.
     pub surfaces: Arc<dyn Surfaces>,
     /// How long to wait for a pick in a window.
@@ -75,6 +77,7 @@ impl AppState {
         local: Option<Arc<LocalContext>>,
     ) -> Self {
         Self {
+            memory: Arc::new(mooring_core::routing::Routed::local(store.clone())),
             store,
             surfaces,
             pick_timeout,

@@ -146,6 +146,10 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
         state.sealer = crate::sealed::Sealer::load_or_create(dir)
             .map_err(|e| format!("cannot create the install secret in {}: {e}", dir.display()))?;
     }
+    if let Some(dir) = &data_dir {
+        let (memory, _team) = mooring_team::memory_for(dir, state.store.clone()).map_err(|e| e.message)?;
+        state.memory = Arc::new(memory);
+    }
     state.data_dir = data_dir;
     let state = Arc::new(state);
     let service = MooringMcp::new(state)

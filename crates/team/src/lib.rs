@@ -8,11 +8,13 @@
 //! it would on a SQLite read, and never enters a runtime inside another.
 
 mod access;
+pub mod config;
 mod errors;
 mod memory;
 mod projects;
 mod rows;
 mod sql;
+pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -41,7 +43,10 @@ pub struct PgStore {
     pool: Pool,
     /// The person this instance acts for: their name and id in the team.
     person: String,
-    person_id: i64,
+    /// The person's id, known once the database has answered (schema brought up to
+    /// date and the person registered at first contact, so a Mooring that starts during
+    /// an outage connects when the database returns).
+    person_id: std::sync::OnceLock<i64>,
     /// Since when the database has been out of reach, if it is.
     down_since: std::sync::Mutex<Option<String>>,
 }
@@ -51,6 +56,14 @@ impl PgStore {
     /// sits in a URL, a command line or a log) as the person named `person` (joining the
     /// team under that name the first time), and bring the schema up to date.
     pub fn connect(url: &str, password: Option<&str>, person: &str) -> Result<Self> {
+        let store = Self::open(url, password, person)?;
+        store.me()?;
+        Ok(store)
+    }
+
+    /// Set up the connection to `url` without reaching the database yet: the first call
+    /// that needs it does (and every call after an outage).
+    pub fn open(url: &str, password: Option<&str>, person: &str) -> Result<Self> {
         let person = person.trim().to_owned();
         if person.is_empty() || person.chars().count() > 100 || person.chars().any(char::is_control) {
             return Err(Error::invalid("person", "a person's name is 1 to 100 printable characters"));
@@ -96,14 +109,23 @@ impl PgStore {
                 .build()
                 .map_err(|e| Error::storage(format!("cannot set up the team database pool: {e}")))?
         };
-        let mut store = Self {
+        Ok(Self {
             runtime: Some(runtime),
             pool,
-            person: person.clone(),
-            person_id: 0,
+            person,
+            person_id: std::sync::OnceLock::new(),
             down_since: std::sync::Mutex::new(None),
-        };
-        store.person_id = store.run(|pool| async move {
+        })
+    }
+
+    /// The acting person's id: at first contact, bring the schema up to date and
+    /// register the person.
+    fn me(&self) -> Result<i64> {
+        if let Some(id) = self.person_id.get() {
+            return Ok(*id);
+        }
+        let person = self.person.clone();
+        let id = self.run(|pool| async move {
             let mut client = pool.get().await.map_err(errors::pool_error)?;
             client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK]).await.map_err(db_error)?;
             let done = migrations::runner().run_async(&mut **client).await;
@@ -117,9 +139,9 @@ impl PgStore {
                 )
                 .await
                 .map_err(db_error)?;
-            Ok(row.get(0))
+            Ok(row.get::<_, i64>(0))
         })?;
-        Ok(store)
+        Ok(*self.person_id.get_or_init(|| id))
     }
 
     /// The person this instance acts for.
@@ -174,4 +196,38 @@ impl Drop for PgStore {
             runtime.shutdown_background();
         }
     }
+}
+
+impl PgStore {
+    /// One round trip to the database: how long it took.
+    pub fn ping(&self) -> Result<std::time::Duration> {
+        self.me()?;
+        self.run(|pool| async move {
+            let client = pool.get().await.map_err(errors::pool_error)?;
+            let started = std::time::Instant::now();
+            client.simple_query("SELECT 1").await.map_err(db_error)?;
+            Ok(started.elapsed())
+        })
+    }
+}
+
+/// The memory backend for a data directory: with a joined team, team projects go to the
+/// team database (its project list brought onto this machine first, if it answers) and
+/// the rest stay local; without one, everything is local.
+pub fn memory_for(
+    data_dir: &std::path::Path,
+    local: std::sync::Arc<mooring_core::Store>,
+) -> Result<(mooring_core::routing::Routed, Option<std::sync::Arc<PgStore>>)> {
+    let Some(config) = config::load(data_dir)? else {
+        return Ok((mooring_core::routing::Routed::local(local), None));
+    };
+    let team = std::sync::Arc::new(PgStore::open(&config.url, config.password.as_deref(), &config.person)?);
+    match sync::refresh(&local, &team) {
+        Ok(synced) if !synced.clashes.is_empty() => {
+            tracing::warn!(clashes = ?synced.clashes, "team projects whose slug a local project uses are left out");
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "team project list not refreshed"),
+    }
+    Ok((mooring_core::routing::Routed::with_team(local, team.clone()), Some(team)))
 }

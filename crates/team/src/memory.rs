@@ -33,7 +33,7 @@ impl MemoryBackend for PgStore {
     ) -> Result<(String, Vec<MemoryRow>)> {
         // Agent sessions are each machine's own (and their ids secret): the team sees
         // the person who wrote an entry.
-        let (slug, person, me) = (slug.to_owned(), self.person.clone(), self.person_id);
+        let (slug, person, me) = (slug.to_owned(), self.person.clone(), self.me()?);
         let rows: Vec<Owned> = rows
             .iter()
             .map(|r| Owned {
@@ -90,7 +90,7 @@ impl MemoryBackend for PgStore {
     }
 
     fn memory_page(&self, slug: &str, f: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
-        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (slug, me) = (slug.to_owned(), self.me()?);
         let (kind, status, before, limit) =
             (f.kind.map(str::to_owned), f.status.map(str::to_owned), f.before, i64::from(f.limit));
         self.run(|pool| async move {
@@ -116,7 +116,7 @@ impl MemoryBackend for PgStore {
         check: ProjectCheck,
         row_check: RowCheck,
     ) -> Result<Option<(String, MemoryRow)>> {
-        let (slug, data, me) = (slug.to_owned(), data.to_owned(), self.person_id);
+        let (slug, data, me) = (slug.to_owned(), data.to_owned(), self.me()?);
         self.change(slug, id, check, move |tx, project, row| {
             Box::pin(async move {
                 row_check(&row)?;
@@ -132,7 +132,7 @@ impl MemoryBackend for PgStore {
     }
 
     fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>> {
-        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (slug, me) = (slug.to_owned(), self.me()?);
         self.change(slug, id, check, move |tx, project, row| {
             Box::pin(async move {
                 sql::exec(
@@ -152,7 +152,7 @@ impl MemoryBackend for PgStore {
         let tsquery = tsquery(q.words);
         let (slug, kind, limit) =
             (q.project.map(str::to_owned), q.kind.map(str::to_owned), i64::from(q.limit));
-        let me = self.person_id;
+        let me = self.me()?;
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
             let project_id = match &slug {
@@ -207,7 +207,7 @@ impl PgStore {
             > + Send
             + 'static,
     {
-        let me = self.person_id;
+        let me = self.me()?;
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;

@@ -23,7 +23,7 @@ impl PgStore {
         };
         let description = validate::description(new.description.as_deref().unwrap_or(""))?;
         let repo_url = validate::repo_url(new.repo_url.as_deref().unwrap_or(""))?;
-        let me = self.person_id;
+        let me = self.me()?;
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
@@ -47,7 +47,7 @@ impl PgStore {
 
     /// One team project this person is in, with their role.
     pub fn project(&self, slug: &str) -> Result<Seen> {
-        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (slug, me) = (slug.to_owned(), self.me()?);
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
             seen(&client, &slug, me, false).await
@@ -56,7 +56,7 @@ impl PgStore {
 
     /// The team projects this person is in, by slug.
     pub fn projects(&self) -> Result<Vec<Seen>> {
-        let me = self.person_id;
+        let me = self.me()?;
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
             let sql = format!("{SEEN} WHERE mb.role IS NOT NULL ORDER BY p.slug");
@@ -67,7 +67,7 @@ impl PgStore {
 
     /// Change a team project's status (the owner's call; archived projects are read-only).
     pub fn set_status(&self, slug: &str, status: ProjectStatus) -> Result<Project> {
-        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (slug, me) = (slug.to_owned(), self.me()?);
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
@@ -94,7 +94,7 @@ impl PgStore {
                 "a project has one owner; hand it off to make someone its owner",
             ));
         }
-        let (slug, person, me) = (slug.to_owned(), person.trim().to_owned(), self.person_id);
+        let (slug, person, me) = (slug.to_owned(), person.trim().to_owned(), self.me()?);
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
@@ -124,7 +124,7 @@ impl PgStore {
     /// Hand a project to `person` (the owner's call): they own it, the old owner stays a
     /// member. An event records it.
     pub fn handoff(&self, slug: &str, person: &str) -> Result<Project> {
-        let (slug, person, me) = (slug.to_owned(), person.trim().to_owned(), self.person_id);
+        let (slug, person, me) = (slug.to_owned(), person.trim().to_owned(), self.me()?);
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
@@ -156,7 +156,7 @@ impl PgStore {
 
     /// Delete a project with its memory (the owner's call); the event log keeps that it was.
     pub fn delete_project(&self, slug: &str) -> Result<()> {
-        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (slug, me) = (slug.to_owned(), self.me()?);
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
@@ -171,7 +171,7 @@ impl PgStore {
 
     /// A team project's events, oldest first, each with who made the change (`by`).
     pub fn events(&self, slug: &str) -> Result<Vec<Event>> {
-        let (slug, me) = (slug.to_owned(), self.person_id);
+        let (slug, me) = (slug.to_owned(), self.me()?);
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
             let found = seen(&client, &slug, me, false).await?;

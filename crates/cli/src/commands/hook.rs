@@ -66,12 +66,12 @@ fn answer(ctx: &Ctx, client: Client) -> Result<Option<String>, String> {
     if !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
-    let store = ctx.store().map_err(|e| describe(&e))?;
+    let (store, memory) = ctx.memory().map_err(|e| describe(&e))?;
     let Some(slug) = project_of_dir(&store, &dir, ctx, false).map_err(|e| describe(&e))? else {
         return Ok(None);
     };
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
-    let p = preamble::build(&store, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
+    let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
     Ok(Some(hook_output(client, &p.text)))
 }
 

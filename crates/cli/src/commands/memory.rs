@@ -16,7 +16,7 @@ use crate::output::{Failure, print_json};
 
 /// Dispatch `memory`.
 pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
-    let store = ctx.store()?;
+    let (_store, store) = ctx.memory()?;
     match args.action {
         MemoryAction::Add { slug, kind, title, tags, text } => {
             let content = if text == "-" {
@@ -64,7 +64,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
 
 /// `context`: the preamble of a project named or resolved from a directory.
 pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
-    let store = ctx.store()?;
+    let (store, memory) = ctx.memory()?;
     let slug = match args.slug {
         Some(s) => s,
         None => {
@@ -82,7 +82,7 @@ pub fn context(ctx: &Ctx, args: ContextArgs) -> Result<(), Failure> {
         }
     };
     let caps = Caps::load(&store)?;
-    let p = preamble::build(&store, &slug, Some(args.budget), caps)?;
+    let p = preamble::build(&store, &memory, &slug, Some(args.budget), caps)?;
     if ctx.json {
         print_json(&p);
     } else {

@@ -9,6 +9,7 @@ pub mod resolve;
 pub mod serve;
 pub mod setup;
 pub mod stdio;
+pub mod team;
 pub mod transfer;
 
 use std::path::PathBuf;
@@ -52,6 +53,14 @@ impl Ctx {
     /// Open the database, migrating it if needed.
     pub fn store(&self) -> Result<Store, Failure> {
         Ok(Store::open_in(&self.data_dir)?)
+    }
+
+    /// The database, and where each project's memory lives (the team database for team
+    /// projects, once a team is joined).
+    pub fn memory(&self) -> Result<(std::sync::Arc<Store>, mooring_core::routing::Routed), Failure> {
+        let store = std::sync::Arc::new(self.store()?);
+        let (memory, _team) = mooring_team::memory_for(&self.data_dir, store.clone())?;
+        Ok((store, memory))
     }
 }
 

@@ -13,6 +13,7 @@ mod readers;
 pub mod sessions;
 pub mod settings;
 pub mod shared;
+pub mod team_projects;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};

@@ -105,7 +105,7 @@ pub fn read(state: &AppState, uri: &str) -> Result<Option<ReadResourceResult>, E
         text,
         meta: None,
     };
-    let store = &state.store;
+    let (store, memory) = (&state.store, &*state.memory);
     let contents = match target {
         Target::Projects => {
             let projects = Registry::new(store).list(None).map_err(internal)?;
@@ -113,13 +113,14 @@ pub fn read(state: &AppState, uri: &str) -> Result<Option<ReadResourceResult>, E
         }
         Target::Context(slug) => {
             let caps = Caps::load(store).map_err(internal)?;
-            text("text/markdown", preamble::build(store, &slug, None, caps).map_err(internal)?.text)
+            text("text/markdown", preamble::build(store, memory, &slug, None, caps).map_err(internal)?.text)
         }
         Target::Memory(slug, kind) => {
             let q = ListQuery { kind: Some(kind.as_str().into()), limit: Some(50), ..Default::default() };
             text(
                 "application/json",
-                serde_json::to_string(&memory::list(store, &slug, &q).map_err(internal)?).unwrap_or_default(),
+                serde_json::to_string(&memory::list(memory, &slug, &q).map_err(internal)?)
+                    .unwrap_or_default(),
             )
         }
         Target::Handover(slug) => {
@@ -160,7 +161,7 @@ pub fn prompt(
         ErrorData::invalid_params("resume needs the argument 'project' (a project slug)", None)
     })?;
     let caps = Caps::load(&state.store).map_err(internal)?;
-    let p = preamble::build(&state.store, slug, None, caps).map_err(internal)?;
+    let p = preamble::build(&state.store, &*state.memory, slug, None, caps).map_err(internal)?;
     let text = format!(
         "{}\n---\nContinue this project from here. Tell me briefly where things stand and what you will do next.",
         p.text

@@ -37,7 +37,7 @@ impl Scope {
 /// `remember`.
 pub fn remember(state: &AppState, s: Scope, p: params::Remember) -> CallToolResult {
     let new = NewEntry { kind: p.kind, title: p.title, content: p.content, tags: p.tags };
-    let r = memory::remember(&state.store, &s.project, &new, s.session.as_deref())
+    let r = memory::remember(&*state.memory, &s.project, &new, s.session.as_deref())
         .map(|entry| EntryResult { entry });
     s.reply(r)
 }
@@ -45,26 +45,26 @@ pub fn remember(state: &AppState, s: Scope, p: params::Remember) -> CallToolResu
 /// `list_memory`.
 pub fn list(state: &AppState, s: Scope, p: params::ListMemory) -> CallToolResult {
     let q = ListQuery { kind: p.kind, status: p.status, limit: p.limit, before: p.before };
-    let r: CoreResult<Page> = memory::list(&state.store, &s.project, &q);
+    let r: CoreResult<Page> = memory::list(&*state.memory, &s.project, &q);
     s.reply(r)
 }
 
 /// `resolve_blocker`.
 pub fn resolve_blocker(state: &AppState, s: Scope, p: params::ResolveBlocker) -> CallToolResult {
-    let r = memory::resolve_blocker(&state.store, &s.project, p.id, p.resolution.as_deref())
+    let r = memory::resolve_blocker(&*state.memory, &s.project, p.id, p.resolution.as_deref())
         .map(|entry| EntryResult { entry });
     s.reply(r)
 }
 
 /// `forget`.
 pub fn forget(state: &AppState, s: Scope, p: params::Forget) -> CallToolResult {
-    let r = memory::forget(&state.store, &s.project, p.id).map(|entry| EntryResult { entry });
+    let r = memory::forget(&*state.memory, &s.project, p.id).map(|entry| EntryResult { entry });
     s.reply(r)
 }
 
 /// `search_memory` in every project (needs no session project).
 pub fn search_all(state: &AppState, p: &params::SearchMemory) -> CallToolResult {
-    match search::search(&state.store, &p.query, None, p.kind.as_deref(), p.limit.unwrap_or(10)) {
+    match search::search(&*state.memory, &p.query, None, p.kind.as_deref(), p.limit.unwrap_or(10)) {
         Ok(hits) => ok(&SearchResults { project: None, hits }),
         Err(e) => fail(&e),
     }
@@ -73,7 +73,7 @@ pub fn search_all(state: &AppState, p: &params::SearchMemory) -> CallToolResult 
 /// `search_memory` in one project.
 pub fn search_one(state: &AppState, s: Scope, p: params::SearchMemory) -> CallToolResult {
     let r =
-        search::search(&state.store, &p.query, Some(&s.project), p.kind.as_deref(), p.limit.unwrap_or(10))
+        search::search(&*state.memory, &p.query, Some(&s.project), p.kind.as_deref(), p.limit.unwrap_or(10))
             .map(|hits| SearchResults { project: Some(s.project.clone()), hits });
     s.reply(r)
 }
@@ -101,7 +101,7 @@ pub fn recall(state: &AppState, s: Scope, p: params::RecallContext) -> CallToolR
 /// `project_context`: the budgeted preamble.
 pub fn context(state: &AppState, s: Scope, p: params::ProjectContext) -> CallToolResult {
     let r = Caps::load(&state.store)
-        .and_then(|caps| preamble::build(&state.store, &s.project, p.budget_tokens, caps))
+        .and_then(|caps| preamble::build(&state.store, &*state.memory, &s.project, p.budget_tokens, caps))
         .map(Context::from);
     s.reply(r)
 }

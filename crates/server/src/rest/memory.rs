@@ -29,7 +29,7 @@ pub async fn list(
 ) -> ApiResult<Json<Page>> {
     let Query(q) = q?;
     let query = ListQuery { kind: q.kind, status: q.status, limit: q.limit, before: q.before };
-    Ok(Json(memory::list(&api.state.store, &slug, &query)?))
+    Ok(Json(memory::list(&*api.state.memory, &slug, &query)?))
 }
 
 /// Body of `POST /projects/{slug}/memory`.
@@ -50,7 +50,7 @@ pub async fn add(
     super::body::Body(b): super::body::Body<AddBody>,
 ) -> ApiResult<(StatusCode, Json<Entry>)> {
     let new = NewEntry { kind: b.kind, title: b.title, content: b.content, tags: b.tags };
-    Ok((StatusCode::CREATED, Json(memory::remember(&api.state.store, &slug, &new, None)?)))
+    Ok((StatusCode::CREATED, Json(memory::remember(&*api.state.memory, &slug, &new, None)?)))
 }
 
 /// `?budget=`.
@@ -68,5 +68,5 @@ pub async fn context(
 ) -> ApiResult<Json<Preamble>> {
     let Query(q) = q?;
     let caps = Caps::load(&api.state.store)?;
-    Ok(Json(preamble::build(&api.state.store, &slug, q.budget, caps)?))
+    Ok(Json(preamble::build(&api.state.store, &*api.state.memory, &slug, q.budget, caps)?))
 }

@@ -134,6 +134,6 @@ async fn search(
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     let axum::extract::Query(q) = q?;
     let project = q.project.as_deref().filter(|p| !p.is_empty());
-    let hits = mooring_core::search::search(&api.state.store, &q.q, project, None, q.limit.unwrap_or(20))?;
+    let hits = mooring_core::search::search(&*api.state.memory, &q.q, project, None, q.limit.unwrap_or(20))?;
     Ok(axum::Json(serde_json::json!({ "hits": hits })))
 }

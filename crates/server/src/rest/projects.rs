@@ -92,9 +92,12 @@ pub struct Detail {
 pub async fn get(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Detail>> {
     let registry = Registry::new(&api.state.store);
     let project = registry.get(&slug)?;
-    let recent_memory =
-        memory::list(&api.state.store, &project.slug, &ListQuery { limit: Some(10), ..Default::default() })?
-            .entries;
+    let recent_memory = memory::list(
+        &*api.state.memory,
+        &project.slug,
+        &ListQuery { limit: Some(10), ..Default::default() },
+    )?
+    .entries;
     let (recent_events, _) = registry.events_page(&project.slug, 10, 0)?;
     Ok(Json(Detail { project, recent_memory, recent_events }))
 }

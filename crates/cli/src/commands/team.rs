@@ -1,0 +1,179 @@
+//! `mooring team …`: join a team database, see how it is doing, leave it, and the team
+//! projects' owner calls (new, member, handoff).
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+
+use mooring_core::{Error, NewProject, ProjectEdit, Registry};
+use mooring_team::config::{self, TeamConfig};
+use mooring_team::{PgStore, Role, sync};
+use serde_json::json;
+
+use super::Ctx;
+use crate::cli::{TeamAction, TeamArgs};
+use crate::output::{Failure, print_json};
+
+/// Dispatch `team`.
+pub fn run(ctx: &Ctx, args: TeamArgs) -> Result<(), Failure> {
+    match args.action {
+        TeamAction::Join { url, name, password_file } => join(ctx, &url, &name, password_file.as_deref()),
+        TeamAction::Status => status(ctx),
+        TeamAction::Leave => leave(ctx),
+        TeamAction::New { name, slug, description, repo_url, code_paths } => {
+            let (store, team) = joined(ctx)?;
+            let created =
+                team.create_project(NewProject { name, slug, description, repo_url, ..Default::default() })?;
+            sync::refresh(&store, &team)?;
+            if !code_paths.is_empty() {
+                let edit = ProjectEdit { add_code_paths: code_paths, ..Default::default() };
+                Registry::new(&store).with_base_dir(&ctx.cwd).edit(&created.slug, edit)?;
+            }
+            done(ctx, &json!({ "created": created.slug }), &format!("Created team project {}", created.slug));
+            Ok(())
+        }
+        TeamAction::Member { slug, person, role } => {
+            let (_, team) = joined(ctx)?;
+            let role = Role::parse("role", &role)?;
+            team.set_member(&slug, &person, role)?;
+            let text = format!("{} is now a {} of {slug}", person.trim(), role.as_str());
+            done(ctx, &json!({ "project": slug, "person": person.trim(), "role": role.as_str() }), &text);
+            Ok(())
+        }
+        TeamAction::Handoff { slug, person } => {
+            let (_, team) = joined(ctx)?;
+            let project = team.handoff(&slug, &person)?;
+            let text = format!("{} now owns {}; you stay a member", person.trim(), project.slug);
+            done(ctx, &json!({ "project": project.slug, "owner": person.trim() }), &text);
+            Ok(())
+        }
+    }
+}
+
+fn done(ctx: &Ctx, value: &serde_json::Value, text: &str) {
+    if ctx.json {
+        print_json(value);
+    } else {
+        println!("{text}");
+    }
+}
+
+/// The local store and the joined team.
+fn joined(ctx: &Ctx) -> Result<(mooring_core::Store, PgStore), Failure> {
+    let Some(c) = config::load(&ctx.data_dir)? else {
+        return Err(Error::invalid(
+            "team",
+            "not in a team; join one with: mooring team join postgres://… --name NAME",
+        )
+        .into());
+    };
+    Ok((ctx.store()?, PgStore::open(&c.url, c.password.as_deref(), &c.person)?))
+}
+
+fn read_password(file: Option<&Path>) -> Result<Option<String>, Failure> {
+    let text = match file {
+        Some(p) if p == Path::new("-") => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| Error::invalid("password_file", format!("cannot read standard input: {e}")))?;
+            s
+        }
+        Some(p) => std::fs::read_to_string(p).map_err(|e| {
+            Error::invalid("password_file", format!("cannot read {}: {e}; give a readable file", p.display()))
+        })?,
+        None if std::io::stdin().is_terminal() => dialoguer::Password::new()
+            .with_prompt("Team database password (empty if none)")
+            .allow_empty_password(true)
+            .interact()
+            .map_err(|e| Error::invalid("password", format!("cannot read the password: {e}")))?,
+        None => String::new(),
+    };
+    let password = text.lines().next().unwrap_or_default().to_owned();
+    Ok((!password.is_empty()).then_some(password))
+}
+
+fn join(ctx: &Ctx, url: &str, name: &str, password_file: Option<&Path>) -> Result<(), Failure> {
+    if let Some(c) = config::load(&ctx.data_dir)? {
+        return Err(Error::conflict(
+            "team",
+            format!("this Mooring is in a team already ({}); mooring team leave first", c.url),
+        )
+        .into());
+    }
+    let password = read_password(password_file)?;
+    let team = PgStore::connect(url, password.as_deref(), name)?;
+    let store = ctx.store()?;
+    let config = TeamConfig { url: url.to_owned(), person: team.person().to_owned(), password };
+    config::save(&ctx.data_dir, &config)?;
+    let synced = sync::refresh(&store, &team)?;
+    let value =
+        json!({ "url": url, "person": team.person(), "projects": synced.added, "clashes": synced.clashes });
+    let mut text = format!("Joined the team at {url} as {}.", team.person());
+    if !synced.added.is_empty() {
+        text.push_str(&format!(" Team projects here now: {}.", synced.added.join(", ")));
+    }
+    for slug in &synced.clashes {
+        text.push_str(&format!("\nTeam project {slug} is left out: a project of yours here has that slug."));
+    }
+    done(ctx, &value, &text);
+    Ok(())
+}
+
+fn status(ctx: &Ctx) -> Result<(), Failure> {
+    let Some(c) = config::load(&ctx.data_dir)? else {
+        done(
+            ctx,
+            &json!({ "team": null }),
+            "Not in a team. Join one with: mooring team join postgres://… --name NAME",
+        );
+        return Ok(());
+    };
+    let store = ctx.store()?;
+    let team = PgStore::open(&c.url, c.password.as_deref(), &c.person)?;
+    let reach = team.ping().and_then(|lag| sync::refresh(&store, &team).map(|s| (lag, s)));
+    let projects = store.read(mooring_core::store::team_projects::all)?;
+    let slugs: Vec<&str> = projects.iter().map(|(_, _, s)| s.as_str()).collect();
+    let (reachable, lag_ms, problem) = match &reach {
+        Ok((lag, _)) => (true, Some(lag.as_secs_f64() * 1e3), None),
+        Err(e) => (false, None, Some(e.message.clone())),
+    };
+    let value = json!({ "url": c.url, "person": c.person, "reachable": reachable, "lag_ms": lag_ms,
+        "problem": problem, "projects": slugs });
+    let text = match (&reach, lag_ms) {
+        (Ok(_), Some(ms)) => format!(
+            "Team database: {}\nYou: {}\nReachable: yes ({ms:.1} ms round trip)\nTeam projects here: {}",
+            c.url,
+            c.person,
+            if slugs.is_empty() { "none".to_owned() } else { slugs.join(", ") }
+        ),
+        _ => format!(
+            "Team database: {}\nYou: {}\nReachable: no — {}\nLocal projects keep working.",
+            c.url,
+            c.person,
+            problem.as_deref().unwrap_or("")
+        ),
+    };
+    done(ctx, &value, &text);
+    Ok(())
+}
+
+fn leave(ctx: &Ctx) -> Result<(), Failure> {
+    if !config::remove(&ctx.data_dir)? {
+        done(ctx, &json!({ "left": false }), "Not in a team.");
+        return Ok(());
+    }
+    let store = ctx.store()?;
+    let removed = store.write(|tx| {
+        let all = mooring_core::store::team_projects::all(tx)?;
+        for (id, _, _) in &all {
+            mooring_core::store::projects::delete(tx, *id)?;
+        }
+        Ok(all.into_iter().map(|(_, _, slug)| slug).collect::<Vec<_>>())
+    })?;
+    let text = format!(
+        "Left the team; its projects left this machine ({}). Their memory stays in the team.",
+        if removed.is_empty() { "none here".to_owned() } else { removed.join(", ") }
+    );
+    done(ctx, &json!({ "left": true, "removed": removed }), &text);
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! Two people's Moorings (two data directories, two homes: two machines) on one team
+//! PostgreSQL, driven through the real CLI and `mooring stdio` as an agent client
+//! launches it: a decision recorded by one person's agent appears in the other person's
+//! agent's context preamble, each resolving the project by their own checkout's path.
+
+mod common;
+
+use std::path::Path;
+
+use common::Sandbox;
+use mooring_team::testing::{PASSWORD, Postgres};
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+/// One tool call from an agent whose client started `mooring stdio` in `cwd`.
+async fn agent_call(sb: &Sandbox, cwd: &Path, tool: &str, args: Value) -> Value {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mooring"));
+    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").current_dir(cwd);
+    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
+    let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("MCP handshake");
+    let params =
+        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
+    let result = client.call_tool(params).await.unwrap();
+    client.cancel().await.unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    result.structured_content.unwrap()
+}
+
+fn join(sb: &Sandbox, url: &str, name: &str) -> Value {
+    let pw = sb.home.join("team-password");
+    std::fs::write(&pw, format!("{PASSWORD}\n")).unwrap();
+    sb.json_ok(&["team", "join", url, "--name", name, "--password-file", pw.to_str().unwrap()], None)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_their_own_checkout() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let (ada, bob) = (Sandbox::new(), Sandbox::new());
+    let ada_code = ada.mkdir("work/billing");
+    let bob_code = bob.mkdir("src/billing-clone");
+    let bob_deep = bob.mkdir("src/billing-clone/lib");
+
+    join(&ada, &url, "Ada");
+    let joined = join(&bob, &url, "Bob");
+    assert_eq!(joined["person"], "Bob");
+    // The password is kept privately, never in the URL or the output.
+    assert!(!joined.to_string().contains(PASSWORD));
+    let stored = ada.data.join("team.json");
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&stored).unwrap().permissions().mode() & 0o777, 0o600);
+
+    ada.json_ok(&["team", "new", "Billing", "--code-path", ada_code.to_str().unwrap()], None);
+    ada.json_ok(&["team", "member", "billing", "Bob"], None);
+    // Bob's machine learns of the project and binds his own checkout to it.
+    let status = bob.json_ok(&["team", "status"], None);
+    assert_eq!((status["reachable"].as_bool(), status["projects"].clone()), (Some(true), json!(["billing"])));
+    bob.json_ok(&["projects", "billing", "--add-code-path", bob_code.to_str().unwrap()], None);
+
+    // Ada's agent, in her checkout, records a decision.
+    let r = agent_call(
+        &ada,
+        &ada_code,
+        "remember",
+        json!({ "kind": "decision", "content": "Invoices go through Stripe, not our own ledger" }),
+    )
+    .await;
+    assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("billing"), Some("cwd")));
+
+    // Bob's agent, deep in his own clone, gets it in its preamble.
+    let ctx = agent_call(&bob, &bob_deep, "project_context", json!({})).await;
+    assert_eq!((ctx["project"].as_str(), ctx["decided_by"].as_str()), (Some("billing"), Some("cwd")));
+    let text = ctx["text"].as_str().unwrap();
+    assert!(text.contains("Invoices go through Stripe"), "{text}");
+    // And the entry says who wrote it.
+    let listed = bob.json_ok(&["memory", "list", "billing"], None);
+    assert_eq!(listed["entries"][0]["written_by"], "Ada");
+
+    // A local project on Bob's machine stays local: Ada never sees it.
+    bob.json_ok(&["projects", "new", "Scratch"], None);
+    bob.json_ok(&["memory", "add", "scratch", "--kind", "note", "local only"], None);
+    let hits = ada.json_ok(&["memory", "search", "local"], None);
+    assert_eq!(hits["hits"].as_array().unwrap().len(), 0);
+
+    // Leaving takes the team's projects off the machine; the memory stays in the team.
+    bob.json_ok(&["team", "leave"], None);
+    let left = bob.cmd().args(["memory", "list", "billing"]).output().unwrap();
+    assert!(!left.status.success());
+    let still = ada.json_ok(&["memory", "list", "billing"], None);
+    assert_eq!(still["entries"].as_array().unwrap().len(), 1);
+}

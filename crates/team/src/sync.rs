@@ -1,0 +1,67 @@
+//! Team projects on this machine: each team project the person is in gets a local row
+//! (slug, name, description, status, repository URL), so this machine's resolution finds
+//! it by its own code paths, markers and remotes; its memory stays in the team database.
+//! Only the project list is mirrored, never memory.
+
+use mooring_core::humanize::now;
+use mooring_core::store::projects::{self, NewRow, TextColumn};
+use mooring_core::store::team_projects;
+use mooring_core::{Result, Store};
+
+use crate::PgStore;
+
+/// What a refresh changed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Synced {
+    /// Team projects new on this machine.
+    pub added: Vec<String>,
+    /// Team projects this person is no longer in (their local row is gone; code paths too).
+    pub removed: Vec<String>,
+    /// Team projects whose slug a local project already uses (left alone).
+    pub clashes: Vec<String>,
+}
+
+/// Bring this machine's rows for team projects in line with the team.
+pub fn refresh(local: &Store, team: &PgStore) -> Result<Synced> {
+    let shared = team.projects()?;
+    let stamp = now();
+    local.write(|tx| {
+        let mut out = Synced::default();
+        let known = team_projects::all(tx)?;
+        for seen in &shared {
+            let p = &seen.project;
+            let mine = known.iter().find(|(_, team_id, _)| *team_id == p.id);
+            let local_id = match mine {
+                Some((id, _, _)) => *id,
+                None if projects::slug_exists(tx, &p.slug)? => {
+                    out.clashes.push(p.slug.clone());
+                    continue;
+                }
+                None => {
+                    out.added.push(p.slug.clone());
+                    let row = NewRow {
+                        slug: &p.slug,
+                        name: &p.name,
+                        description: &p.description,
+                        repo_url: p.repo_url.as_deref(),
+                        notes_path: None,
+                        now: &stamp,
+                    };
+                    projects::insert(tx, &row)?
+                }
+            };
+            projects::set_text(tx, local_id, TextColumn::Name, Some(&p.name), &stamp)?;
+            projects::set_text(tx, local_id, TextColumn::Description, Some(&p.description), &stamp)?;
+            projects::set_text(tx, local_id, TextColumn::RepoUrl, p.repo_url.as_deref(), &stamp)?;
+            projects::set_status(tx, local_id, p.status, &stamp)?;
+            team_projects::mark(tx, local_id, p.id, &stamp)?;
+        }
+        for (local_id, team_id, slug) in known {
+            if !shared.iter().any(|s| s.project.id == team_id) {
+                projects::delete(tx, local_id)?;
+                out.removed.push(slug);
+            }
+        }
+        Ok(out)
+    })
+}
