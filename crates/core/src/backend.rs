@@ -27,6 +27,19 @@ pub struct NewRow<'a> {
     pub tags: &'a str,
     /// `open` for a new blocker.
     pub status: Option<&'a str>,
+    /// The structured form (JSON) of a kind that has one (a handover's fields).
+    pub data: Option<&'a str>,
+}
+
+/// The event a write of `rows` leaves in the project's log, the same on every backend:
+/// `handover_saved` for a handover, else `memory_added` (one entry's id and kind, or a
+/// batch's count).
+pub fn added_event(rows: &[MemoryRow]) -> (&'static str, serde_json::Value) {
+    match rows {
+        [one] if one.kind == "handover" => ("handover_saved", serde_json::json!({ "memory_id": one.id })),
+        [one] => ("memory_added", serde_json::json!({ "id": one.id, "kind": one.kind })),
+        many => ("memory_added", serde_json::json!({ "count": many.len() })),
+    }
 }
 
 /// Which entries a page holds, newest first.
@@ -80,7 +93,8 @@ pub struct RowHit {
 /// Where a project's memory lives.
 pub trait MemoryBackend: Send + Sync {
     /// Store entries in one project in one transaction (all or none) if the project
-    /// passes `check`, with a `memory_added` event; the project's slug and the stored rows.
+    /// passes `check`, with the event of [`added_event`]; the project's slug and the
+    /// stored rows.
     fn insert_memory(
         &self,
         slug: &str,

@@ -32,6 +32,7 @@ pub const CASES: &[(&str, Case)] = &[
     ("a_kind_filter_applies_before_the_limit", a_kind_filter_applies_before_the_limit),
     ("batches_land_whole_or_not_at_all", batches_land_whole_or_not_at_all),
     ("secrets_never_reach_the_store", secrets_never_reach_the_store),
+    ("handovers_keep_their_fields_and_the_newest_wins", handovers_keep_their_fields_and_the_newest_wins),
 ];
 
 fn note(kind: &str, content: &str) -> NewEntry {
@@ -200,4 +201,32 @@ fn secrets_never_reach_the_store(h: &dyn Host) {
     let again = list(store, "alpha", &ListQuery::default()).unwrap();
     assert!(!again.entries[0].content.contains(&key));
     assert!(search(store, &key, None, None, 10).unwrap().is_empty());
+}
+
+fn handovers_keep_their_fields_and_the_newest_wins(h: &dyn Host) {
+    use crate::handover::{HandoverInput, last, save};
+    let store = h.backend();
+    assert!(last(store, "alpha").unwrap().is_none());
+    let first = HandoverInput {
+        work_done: "wired the importer".into(),
+        next_steps: "tests".into(),
+        ..Default::default()
+    };
+    save(store, "alpha", &first, None).unwrap();
+    let second = HandoverInput {
+        work_done: "importer tested".into(),
+        next_steps: "ship it".into(),
+        open_questions: Some("which release?".into()),
+        files: vec!["src/import.rs".into()],
+    };
+    let saved = save(store, "alpha", &second, None).unwrap();
+    let newest = last(store, "alpha").unwrap().unwrap();
+    assert_eq!(newest.id, saved.id);
+    assert_eq!((newest.work_done.as_str(), newest.next_steps.as_str()), ("importer tested", "ship it"));
+    assert_eq!(newest.open_questions.as_deref(), Some("which release?"));
+    assert_eq!(newest.files, ["src/import.rs"]);
+    assert!(last(store, "beta").unwrap().is_none(), "per project");
+    assert_eq!(h.event_kinds("alpha"), ["handover_saved", "handover_saved"]);
+    h.archive("beta");
+    assert!(save(store, "beta", &first, None).unwrap_err().message.contains("read-only"));
 }

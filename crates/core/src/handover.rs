@@ -2,14 +2,11 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
+use crate::backend::{MemoryBackend, NewRow, PageFilter};
 use crate::error::{Error, Result};
-use crate::humanize::{ago, now};
-use crate::model::ProjectStatus;
-use crate::registry::find_row;
-use crate::store::memory::{self, NewMemory};
-use crate::store::{Store, events, projects};
+use crate::humanize::ago;
+use crate::store::memory::MemoryRow;
 
 /// Longest text field of a handover.
 pub const MAX_TEXT: usize = 20_000;
@@ -120,7 +117,12 @@ fn scrub(input: &HandoverInput) -> (HandoverInput, crate::redact::Redactions) {
 }
 
 /// Save a handover for a project (not archived).
-pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option<&str>) -> Result<Handover> {
+pub fn save(
+    store: &dyn MemoryBackend,
+    slug: &str,
+    input: &HandoverInput,
+    session_id: Option<&str>,
+) -> Result<Handover> {
     check(input)?;
     let (scrubbed, redacted) = scrub(input);
     let input = &scrubbed;
@@ -128,71 +130,53 @@ pub fn save(store: &Store, slug: &str, input: &HandoverInput, session_id: Option
         serde_json::to_string(input).map_err(|e| Error::storage(format!("cannot encode handover: {e}")))?;
     let title = input.work_done.lines().next().unwrap_or_default().chars().take(120).collect::<String>();
     let content = markdown(input);
-    let (id, project) = store.write(|tx| {
-        let project = find_row(tx, "project", slug)?;
-        if project.status == ProjectStatus::Archived {
-            return Err(Error::invalid(
-                "project",
-                format!("project '{}' is archived and read-only; resume it first", project.slug),
-            ));
-        }
-        let stamp = now();
-        let id = memory::insert(
-            tx,
-            &NewMemory {
-                project_id: project.id,
-                kind: "handover",
-                title: &title,
-                content: &content,
-                tags: "",
-                status: None,
-                data: Some(&data),
-                session_id,
-                now: &stamp,
-            },
-        )?;
-        projects::mark_used(tx, project.id, &stamp)?;
-        events::record(tx, project.id, &project.slug, "handover_saved", &json!({ "memory_id": id }), &stamp)?;
-        Ok((id, project.slug))
-    })?;
-    let mut saved = last(store, &project)?
-        .filter(|h| h.id == id)
-        .ok_or_else(|| Error::storage("the handover was saved but could not be read back"))?;
+    let row = NewRow {
+        kind: "handover",
+        title: &title,
+        content: &content,
+        tags: "",
+        status: None,
+        data: Some(&data),
+    };
+    let (slug, rows) = store.insert_memory(slug, &[row], session_id, crate::memory::check_writable)?;
+    let row =
+        rows.into_iter().next().ok_or_else(|| Error::storage("the handover was saved but not returned"))?;
+    let mut saved = from_row(row, &slug);
     saved.redacted = redacted.into_option();
     Ok(saved)
 }
 
 /// The newest handover of a project.
-pub fn last(store: &Store, slug: &str) -> Result<Option<Handover>> {
-    store.read(|c| {
-        let project = find_row(c, "project", slug)?;
-        let Some(row) = memory::latest(c, project.id, "handover")? else {
-            return Ok(None);
-        };
-        let input: HandoverInput = row
-            .data
-            .as_deref()
-            .and_then(|d| serde_json::from_str(d).ok())
-            .unwrap_or_else(|| HandoverInput { work_done: row.content.clone(), ..Default::default() });
-        Ok(Some(Handover {
-            id: row.id,
-            project: project.slug,
-            work_done: input.work_done,
-            next_steps: input.next_steps,
-            open_questions: input.open_questions,
-            files: input.files,
-            written_by: row.written_by,
-            created: ago(Some(&row.created_at), chrono::Utc::now()),
-            created_at: row.created_at,
-            redacted: None,
-        }))
-    })
+pub fn last(store: &dyn MemoryBackend, slug: &str) -> Result<Option<Handover>> {
+    let filter = PageFilter { kind: Some("handover"), status: None, before: None, limit: 1 };
+    let (slug, rows) = store.memory_page(slug, &filter)?;
+    Ok(rows.into_iter().next().map(|row| from_row(row, &slug)))
+}
+
+fn from_row(row: MemoryRow, slug: &str) -> Handover {
+    let input: HandoverInput = row
+        .data
+        .as_deref()
+        .and_then(|d| serde_json::from_str(d).ok())
+        .unwrap_or_else(|| HandoverInput { work_done: row.content.clone(), ..Default::default() });
+    Handover {
+        id: row.id,
+        project: slug.to_owned(),
+        work_done: input.work_done,
+        next_steps: input.next_steps,
+        open_questions: input.open_questions,
+        files: input.files,
+        written_by: row.written_by,
+        created: ago(Some(&row.created_at), chrono::Utc::now()),
+        created_at: row.created_at,
+        redacted: None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{NewProject, Registry};
+    use crate::{NewProject, Registry, Store};
 
     fn setup() -> Store {
         let store = Store::open_in_memory().unwrap();

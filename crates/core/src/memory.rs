@@ -286,6 +286,7 @@ impl Prepared {
             content: &self.content,
             tags: &self.tags,
             status: (self.kind == Kind::Blocker).then_some("open"),
+            data: None,
         }
     }
 }

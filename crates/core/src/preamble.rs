@@ -182,7 +182,7 @@ fn gather(
             how_to_get: "list_memory with kind \"decision\"".into(),
         },
     ];
-    let handover_items = match handover::last(store, &p.slug)? {
+    let handover_items = match handover::last(memory, &p.slug)? {
         Some(h) => {
             let mut s = format!(
                 "Saved {} ({}).\nWork done: {}\nNext steps: {}\n",

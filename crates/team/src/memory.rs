@@ -3,7 +3,7 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::backend::{
-    MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
+    MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
 };
 use mooring_core::store::memory::MemoryRow;
 use mooring_core::{Project, Result};
@@ -21,6 +21,7 @@ struct Owned {
     content: String,
     tags: String,
     status: Option<String>,
+    data: Option<String>,
 }
 
 impl MemoryBackend for PgStore {
@@ -42,6 +43,7 @@ impl MemoryBackend for PgStore {
                 content: r.content.to_owned(),
                 tags: r.tags.to_owned(),
                 status: r.status.map(str::to_owned),
+                data: r.data.map(str::to_owned),
             })
             .collect();
         self.run(|pool| async move {
@@ -54,10 +56,10 @@ impl MemoryBackend for PgStore {
             let column = |f: fn(&Owned) -> Option<&str>| rows.iter().map(f).collect::<Vec<_>>();
             let sql = format!(
                 "WITH new AS (
-                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, written_by, person_id)
-                   SELECT $1, kind, title, content, tags, status, $7, $8
-                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-                        WITH ORDINALITY AS n(kind, title, content, tags, status, ord)
+                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, data, written_by, person_id)
+                   SELECT $1, kind, title, content, tags, status, data::jsonb, $7, $8
+                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::text[])
+                        WITH ORDINALITY AS n(kind, title, content, tags, status, data, ord)
                    ORDER BY ord
                    RETURNING {MEMORY_COLUMNS})
                  SELECT * FROM new ORDER BY 1"
@@ -73,17 +75,15 @@ impl MemoryBackend for PgStore {
                         &column(|r| r.status.as_deref()),
                         &person,
                         &me,
+                        &column(|r| r.data.as_deref()),
                     ],
                 )
                 .await?;
             let stored: Vec<MemoryRow> = stored.iter().map(memory).collect();
-            let detail = match stored.as_slice() {
-                [one] => json!({ "id": one.id, "kind": one.kind }),
-                many => json!({ "count": many.len() }),
-            };
+            let (event, detail) = added_event(&stored);
             sql::exec(&tx, "UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id])
                 .await?;
-            record(&tx, &project, "memory_added", &detail, me).await?;
+            record(&tx, &project, event, &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
             Ok((project.slug, stored))
         })

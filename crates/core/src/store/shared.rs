@@ -5,7 +5,9 @@ use serde_json::json;
 
 use super::memory::{self as q, Filter, MemoryRow, NewMemory};
 use super::{Cached as _, Store, events, projects};
-use crate::backend::{MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word};
+use crate::backend::{
+    MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
+};
 use crate::error::Result;
 use crate::humanize::now;
 use crate::registry::find_row;
@@ -38,7 +40,7 @@ impl MemoryBackend for Store {
                     content: r.content,
                     tags: r.tags,
                     status: r.status,
-                    data: None,
+                    data: r.data,
                     session_id: session,
                     now: &stamp,
                 };
@@ -51,19 +53,16 @@ impl MemoryBackend for Store {
                     content: r.content.to_owned(),
                     tags: r.tags.to_owned(),
                     status: r.status.map(str::to_owned),
-                    data: None,
+                    data: r.data.map(str::to_owned),
                     written_by: written_by.clone(),
                     created_at: stamp.clone(),
                     updated_at: stamp.clone(),
                     forgotten_at: None,
                 });
             }
-            let detail = match stored.as_slice() {
-                [one] => json!({ "id": one.id, "kind": one.kind }),
-                many => json!({ "count": many.len() }),
-            };
+            let (event, detail) = added_event(&stored);
             projects::mark_used(tx, project.id, &stamp)?;
-            events::record(tx, project.id, &project.slug, "memory_added", &detail, &stamp)?;
+            events::record(tx, project.id, &project.slug, event, &detail, &stamp)?;
             Ok((project.slug, stored))
         })
     }

@@ -124,7 +124,7 @@ pub fn read(state: &AppState, uri: &str) -> Result<Option<ReadResourceResult>, E
             )
         }
         Target::Handover(slug) => {
-            let h = handover::last(store, &slug).map_err(internal)?;
+            let h = handover::last(memory, &slug).map_err(internal)?;
             text("application/json", json!({ "project": slug, "handover": h }).to_string())
         }
     };

@@ -18,7 +18,7 @@ pub fn save(state: &AppState, s: Scope, p: params::SaveHandover) -> CallToolResu
         open_questions: p.open_questions,
         files: p.files,
     };
-    match handover::save(&state.store, project, &input, s.session.as_deref()) {
+    match handover::save(&*state.memory, project, &input, s.session.as_deref()) {
         Ok(h) => ok(&HandoverSaved {
             project: project.to_owned(),
             decided_by: decided_by.to_owned(),
@@ -32,7 +32,7 @@ pub fn save(state: &AppState, s: Scope, p: params::SaveHandover) -> CallToolResu
 /// `get_last_handover` in a decided project.
 pub fn last(state: &AppState, s: Scope, _p: params::GetLastHandover) -> CallToolResult {
     let (project, decided_by, note) = (s.project.as_str(), s.decided_by.as_str(), s.note);
-    match handover::last(&state.store, project) {
+    match handover::last(&*state.memory, project) {
         Ok(h) => {
             let summary = match &h {
                 Some(h) => format!("Last handover for '{project}' ({}).", h.created),

@@ -107,7 +107,7 @@ pub fn select(state: &AppState, caller: &Caller, p: params::SelectProject) -> Ca
             }
         };
         state.surfaces.projects_changed();
-        let handover = handover::last(&state.store, &project.slug)?;
+        let handover = handover::last(&*state.memory, &project.slug)?;
         let mut message = format!("Project '{}' selected.", project.slug);
         match &handover {
             Some(h) => message.push_str(&format!(
