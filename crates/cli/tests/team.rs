@@ -84,6 +84,22 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
     let hits = ada.json_ok(&["memory", "search", "local"], None);
     assert_eq!(hits["hits"].as_array().unwrap().len(), 0);
 
+    // Bob's running Mooring hears of a project Ada creates and offers it without a
+    // restart (the team announces every change; his hub refreshes its project list).
+    let hub = bob.start_hub();
+    let started = std::time::Instant::now();
+    ada.json_ok(&["team", "new", "Payments"], None);
+    ada.json_ok(&["team", "member", "payments", "Bob"], None);
+    loop {
+        let projects = bob.json_ok(&["projects", "list"], None);
+        if projects.to_string().contains("\"payments\"") {
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "never arrived: {projects}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    drop(hub);
+
     // Leaving takes the team's projects off the machine; the memory stays in the team.
     bob.json_ok(&["team", "leave"], None);
     let left = bob.cmd().args(["memory", "list", "billing"]).output().unwrap();

@@ -24,6 +24,7 @@ pub mod session_store;
 pub mod state;
 pub mod stdio;
 pub mod surfaces;
+pub mod team_changes;
 pub mod token;
 
 pub use config::{DEFAULT_PORT, ServerConfig, loopback_host};

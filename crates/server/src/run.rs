@@ -126,7 +126,7 @@ pub async fn start_with_store(
     state.data_dir = Some(config.data_dir.clone());
     // A joined team: its projects' memory goes to the team database (an unreachable one
     // is reported on each call to a team project; local projects are unaffected).
-    let (memory, _team) = mooring_team::memory_for(&config.data_dir, state.store.clone())
+    let (memory, team) = mooring_team::memory_for(&config.data_dir, state.store.clone())
         .map_err(|e| StartError::Other(e.message))?;
     state.memory = Arc::new(memory);
     state.sealer = sealer;
@@ -146,6 +146,9 @@ pub async fn start_with_store(
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
     tokio::spawn(crate::idle_trim::run(state.store.clone(), cancel.clone()));
+    if let Some(team) = team {
+        crate::team_changes::follow(state.clone(), team, cancel.clone());
+    }
     let watcher = start_watcher(&state).await;
     let endpoint_dir = if config.write_endpoint_file {
         let ep = Endpoint {

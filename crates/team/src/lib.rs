@@ -10,6 +10,7 @@
 mod access;
 pub mod config;
 mod errors;
+pub mod listen;
 mod memory;
 mod projects;
 mod rows;
@@ -41,6 +42,8 @@ const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 pub struct PgStore {
     runtime: Option<tokio::runtime::Runtime>,
     pool: Pool,
+    /// How to connect (for the connection that listens for changes).
+    config: tokio_postgres::Config,
     /// The person this instance acts for: their name and id in the team.
     person: String,
     /// The person's id, known once the database has answered (schema brought up to
@@ -91,14 +94,18 @@ impl PgStore {
             config.password(p);
         }
         config.application_name("mooring");
+        config.connect_timeout(CONNECT_TIMEOUT);
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("mooring-team")
             .enable_all()
             .build()
             .map_err(|e| Error::storage(format!("cannot start the team database worker: {e}")))?;
-        let manager =
-            Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig { recycling_method: RecyclingMethod::Fast },
+        );
         let pool = {
             let _inside = runtime.enter();
             Pool::builder(manager)
@@ -112,6 +119,7 @@ impl PgStore {
         Ok(Self {
             runtime: Some(runtime),
             pool,
+            config,
             person,
             person_id: std::sync::OnceLock::new(),
             down_since: std::sync::Mutex::new(None),

@@ -164,3 +164,56 @@ fn an_outage_is_named_local_work_goes_on_and_service_resumes_by_itself() {
         .collect();
     assert_eq!(contents, ["after the outage", "kept across the outage"], "nothing lost, nothing queued");
 }
+
+#[test]
+fn changes_are_announced_to_other_machines_and_resume_after_an_outage() {
+    use mooring_team::listen::Change;
+    use std::time::{Duration, Instant};
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
+    let bob = PgStore::connect(&url, Some(PASSWORD), "Bob").unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Change>();
+    let tx = std::sync::Mutex::new(tx);
+    bob.listen(Arc::new(move |c| {
+        let _ = tx.lock().unwrap().send(c);
+    }));
+    // Wait until Bob listens: announcements before that are not replayed.
+    let wait_for = |want: &dyn Fn(&Change) -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let change = rx.recv_timeout(left).expect("the change was announced");
+            if want(&change) {
+                return;
+            }
+        }
+    };
+    let started = Instant::now();
+    loop {
+        ada.create_project(project(&format!("Probe {}", started.elapsed().as_nanos()))).unwrap();
+        if rx.recv_timeout(Duration::from_millis(300)).is_ok() {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "never announced");
+    }
+    ada.create_project(project("Billing")).unwrap();
+    wait_for(&|c| c.project == "billing" && c.kind == "created" && c.changes_projects());
+    ada.set_member("billing", "Bob", Role::Member).unwrap();
+    remember(&ada, "billing", &note("decision", "announced"), None).unwrap();
+    wait_for(&|c| c.project == "billing" && c.kind == "memory_added" && !c.changes_projects());
+
+    pg.stop();
+    pg.restart();
+    // Announcements resume by themselves once the database is back.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        remember(&ada, "billing", &note("note", "after the restart"), None).unwrap();
+        if let Ok(c) = rx.recv_timeout(Duration::from_millis(500))
+            && c.kind == "memory_added"
+        {
+            break;
+        }
+        assert!(Instant::now() < deadline, "announcements did not resume");
+    }
+}

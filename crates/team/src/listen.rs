@@ -1,0 +1,82 @@
+//! Changes made on other machines, as they happen: a connection of its own LISTENs on
+//! `mooring_changes` (announced by a trigger on every event) and hands each change to a
+//! callback. A lost connection is made again after a pause, so announcements resume by
+//! themselves after an outage; what changed meanwhile is read on the next call anyway.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+use crate::PgStore;
+
+/// One change to a team project.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Change {
+    /// The project's slug.
+    pub project: String,
+    /// What happened (the event's kind: `memory_added`, `handed_off`, …).
+    pub kind: String,
+}
+
+impl Change {
+    /// Whether the project list itself changed (not only a project's memory).
+    pub fn changes_projects(&self) -> bool {
+        matches!(
+            self.kind.as_str(),
+            "created" | "deleted" | "member_set" | "handed_off" | "archived" | "status_changed"
+        )
+    }
+}
+
+/// Pause before connecting again.
+const RETRY: Duration = Duration::from_secs(1);
+
+impl PgStore {
+    /// Call `on_change` for every change to a team project, from whichever machine,
+    /// until the store is dropped.
+    pub fn listen(&self, on_change: Arc<dyn Fn(Change) + Send + Sync>) {
+        let Some(runtime) = self.runtime.as_ref() else { return };
+        let config = self.config.clone();
+        runtime.spawn(async move {
+            loop {
+                if let Err(e) = listen_once(&config, &on_change).await {
+                    tracing::debug!(error = %e, "team change announcements interrupted");
+                }
+                tokio::time::sleep(RETRY).await;
+            }
+        });
+    }
+}
+
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    on_change: &Arc<dyn Fn(Change) + Send + Sync>,
+) -> Result<(), tokio_postgres::Error> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    // The connection only makes progress while polled: drive it, passing announcements on.
+    let driver = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => {
+                    if tx.send(n.payload().to_owned()).is_err() {
+                        return;
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return,
+            }
+        }
+    });
+    client.batch_execute("LISTEN mooring_changes").await?;
+    while let Some(payload) = rx.recv().await {
+        match serde_json::from_str::<Change>(&payload) {
+            Ok(change) => on_change(change),
+            Err(e) => tracing::debug!(error = %e, "unreadable team change announcement"),
+        }
+    }
+    driver.abort();
+    Ok(())
+}
