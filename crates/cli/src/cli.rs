@@ -135,6 +135,9 @@ pub enum MemoryAction {
         /// How many (1 to 200)
         #[arg(long, default_value_t = 20)]
         limit: u32,
+        /// Only entries older than this id (the next page: `next_before` of the last)
+        #[arg(long, value_name = "ID")]
+        before: Option<i64>,
     },
     /// Full-text search
     Search {

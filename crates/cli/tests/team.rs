@@ -107,3 +107,74 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
     let still = ada.json_ok(&["memory", "list", "billing"], None);
     assert_eq!(still["entries"].as_array().unwrap().len(), 1);
 }
+
+/// An agent's session: `mooring stdio` in `cwd`, kept open for many calls.
+async fn agent(sb: &Sandbox, cwd: &Path) -> (rmcp::service::RunningService<rmcp::RoleClient, ()>, u32) {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mooring"));
+    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").current_dir(cwd);
+    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
+    let transport = TokioChildProcess::new(cmd).unwrap();
+    let pid = transport.id().unwrap();
+    (().serve(transport).await.expect("MCP handshake"), pid)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_instance_loses_no_acknowledged_write_of_either_writer() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let (ada, bob) = (Sandbox::new(), Sandbox::new());
+    let (ada_code, bob_code) = (ada.mkdir("work/billing"), bob.mkdir("src/billing"));
+    join(&ada, &url, "Ada");
+    join(&bob, &url, "Bob");
+    ada.json_ok(&["team", "new", "Billing", "--code-path", ada_code.to_str().unwrap()], None);
+    ada.json_ok(&["team", "member", "billing", "Bob"], None);
+    bob.json_ok(&["team", "status"], None);
+    bob.json_ok(&["projects", "billing", "--add-code-path", bob_code.to_str().unwrap()], None);
+
+    let write = |client: rmcp::service::RunningService<rmcp::RoleClient, ()>, who: &'static str| {
+        tokio::spawn(async move {
+            let mut acknowledged = Vec::new();
+            for i in 0..400 {
+                let args = json!({ "kind": "note", "content": format!("{who} note {i}") });
+                let params =
+                    CallToolRequestParams::new("remember").with_arguments(args.as_object().cloned().unwrap());
+                match client.call_tool(params).await {
+                    Ok(r) if r.is_error != Some(true) => acknowledged.push(format!("{who} note {i}")),
+                    _ => break,
+                }
+            }
+            acknowledged
+        })
+    };
+    let (ada_agent, _) = agent(&ada, &ada_code).await;
+    let (bob_agent, bob_pid) = agent(&bob, &bob_code).await;
+    let ada_writes = write(ada_agent, "ada");
+    let bob_writes = write(bob_agent, "bob");
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let killed = std::process::Command::new("kill").args(["-9", &bob_pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    let (ada_acked, bob_acked) = (ada_writes.await.unwrap(), bob_writes.await.unwrap());
+    assert!(!bob_acked.is_empty() && bob_acked.len() < 400, "Bob was killed mid-run: {}", bob_acked.len());
+    assert_eq!(ada_acked.len(), 400, "Ada's writes go on");
+
+    let mut stored = Vec::new();
+    let mut before: Option<i64> = None;
+    loop {
+        let mut args = vec!["memory", "list", "billing", "--limit", "200"];
+        let b = before.map(|b| b.to_string());
+        if let Some(b) = &b {
+            args.extend(["--before", b]);
+        }
+        let page = ada.json_ok(&args, None);
+        stored.extend(
+            page["entries"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap().to_owned()),
+        );
+        match page["next_before"].as_i64() {
+            Some(b) => before = Some(b),
+            None => break,
+        }
+    }
+    for note in ada_acked.iter().chain(&bob_acked) {
+        assert!(stored.contains(note), "acknowledged but missing: {note}");
+    }
+}

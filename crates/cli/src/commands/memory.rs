@@ -41,9 +41,8 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                 );
             }
         }
-        MemoryAction::List { slug, kind, status, limit } => {
-            let page =
-                memory::list(&store, &slug, &ListQuery { kind, status, limit: Some(limit), before: None })?;
+        MemoryAction::List { slug, kind, status, limit, before } => {
+            let page = memory::list(&store, &slug, &ListQuery { kind, status, limit: Some(limit), before })?;
             if ctx.json {
                 print_json(&page);
             } else {
