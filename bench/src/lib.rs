@@ -60,3 +60,29 @@ pub fn seed_entries(entries: usize) -> Vec<NewEntry> {
         })
         .collect()
 }
+
+/// The same data directory as [`seed_memory`], but a member of a team on the PostgreSQL
+/// at `url` (database password `password`): `le` and `other` are team projects whose
+/// memory lives there, `le` bound to this machine's checkout `dir/code/le`.
+pub fn seed_team_memory(dir: &Path, entries: usize, url: &str, password: &str) -> PathBuf {
+    use mooring_team::config::{self, TeamConfig};
+    let team = mooring_team::PgStore::connect(url, Some(password), "Bench").unwrap();
+    for (name, slug) in [("Leader Election", "le"), ("Other", "other")] {
+        team.create_project(NewProject { name: name.into(), slug: Some(slug.into()), ..Default::default() })
+            .unwrap();
+    }
+    remember_batch(&team, "le", &seed_entries(entries), None).unwrap();
+    let store = Store::open_in(dir).unwrap();
+    config::save(
+        dir,
+        &TeamConfig { url: url.into(), person: "Bench".into(), password: Some(password.into()) },
+    )
+    .unwrap();
+    mooring_team::sync::refresh(&store, &team).unwrap();
+    let code = dir.join("code/le");
+    std::fs::create_dir_all(&code).unwrap();
+    let edit =
+        mooring_core::ProjectEdit { add_code_paths: vec![code.display().to_string()], ..Default::default() };
+    Registry::new(&store).edit("le", edit).unwrap();
+    code.canonicalize().unwrap()
+}

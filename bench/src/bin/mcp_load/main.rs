@@ -8,7 +8,10 @@
 //! an rmcp server with one trivial tool on each transport: what the SDK adds.
 //!
 //!     cargo build --release -p mooring-cli
-//!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--peer] [--json]
+//!     cargo run --release -p mooring-bench --bin mcp-load -- [--secs S] [--entries N] [--peer] [--team] [--json]
+//!
+//! `--team` makes the two projects team projects in a PostgreSQL the run starts (Debian's
+//! server binaries), so the same rows show what team mode costs.
 //!
 //! `--peer` also runs `@modelcontextprotocol/server-memory` (installed by
 //! scripts/test-tools.sh) over stdio with its nearest tools (add_observations,
@@ -304,7 +307,15 @@ fn main() {
     let bin = mooring_bin();
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
-    let code = mooring_bench::seed_memory(&data, entries);
+    // `--team`: the projects are team projects in a PostgreSQL started here (memory there,
+    // everything else as usual), to compare against the embedded store.
+    let pg = std::env::args().any(|a| a == "--team").then(mooring_team::testing::Postgres::start);
+    let code = match &pg {
+        Some(pg) => {
+            mooring_bench::seed_team_memory(&data, entries, &pg.fresh_db(), mooring_team::testing::PASSWORD)
+        }
+        None => mooring_bench::seed_memory(&data, entries),
+    };
     let ws = code.display().to_string();
     let mut rows = Vec::new();
 
