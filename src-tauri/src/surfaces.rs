@@ -129,6 +129,10 @@ impl Surfaces for DesktopSurfaces {
         tray::refresh_now(&self.app);
     }
 
+    fn notify(&self, title: &str, body: &str) {
+        notify(&self.app, title, body);
+    }
+
     fn waiting_changed(&self) {
         tray::refresh_now(&self.app);
     }

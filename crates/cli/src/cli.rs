@@ -255,6 +255,9 @@ pub struct EditFlags {
     /// (also "all")
     #[arg(long)]
     pub status: Option<String>,
+    /// Hand a team project you own to another person of the team
+    #[arg(long, value_name = "PERSON")]
+    pub handoff: Option<String>,
     /// Delete the project and everything it holds (needs --yes)
     #[arg(long)]
     pub delete: bool,
@@ -423,6 +426,12 @@ pub enum TeamAction {
         /// member (reads and writes) or viewer (reads)
         #[arg(long, default_value = "member")]
         role: String,
+    },
+    /// Move one of your projects into the team: the project, its memory and its history,
+    /// in one transaction (your code paths here stay bound to it)
+    Share {
+        /// Project slug
+        slug: String,
     },
     /// Hand a team project you own to another person (you stay a member)
     Handoff {

@@ -100,6 +100,25 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
     }
     drop(hub);
 
+    // Ownership moves with --handoff; the old owner can no longer delete.
+    ada.json_ok(&["projects", "payments", "--handoff", "Bob"], None);
+    let refused = ada.cmd().args(["projects", "payments", "--delete", "--yes"]).output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("only the owner"), "{refused:?}");
+    bob.json_ok(&["projects", "payments", "--status", "archived"], None);
+
+    // Bob moves his own project in, memory and all; Ada, made a viewer, reads it and
+    // cannot write.
+    let shared = bob.json_ok(&["team", "share", "scratch"], None);
+    assert_eq!(shared["entries"], 1);
+    bob.json_ok(&["team", "member", "scratch", "Ada", "--role", "viewer"], None);
+    ada.json_ok(&["team", "status"], None);
+    let seen = ada.json_ok(&["memory", "list", "scratch"], None);
+    assert_eq!(seen["entries"][0]["content"], "local only");
+    let write = ada.cmd().args(["memory", "add", "scratch", "--kind", "note", "mine now?"]).output().unwrap();
+    assert!(!write.status.success());
+    assert!(String::from_utf8_lossy(&write.stderr).contains("viewer"), "{write:?}");
+
     // Leaving takes the team's projects off the machine; the memory stays in the team.
     bob.json_ok(&["team", "leave"], None);
     let left = bob.cmd().args(["memory", "list", "billing"]).output().unwrap();

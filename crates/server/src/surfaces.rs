@@ -17,6 +17,9 @@ pub trait Surfaces: Send + Sync + 'static {
     fn pick_closed(&self, _pick_id: &str) {}
     /// Projects changed: refresh menus.
     fn projects_changed(&self) {}
+    /// Tell the person something that happened elsewhere (a project handed to them);
+    /// never the only signal, as the tray and dashboard show the same.
+    fn notify(&self, _title: &str, _body: &str) {}
     /// Something started or stopped waiting for the person.
     fn waiting_changed(&self) {}
     /// Bring the dashboard forward; false where there is no window to show.

@@ -30,6 +30,10 @@ pub fn follow(state: Arc<AppState>, team: Arc<PgStore>, cancel: CancellationToke
                     Ok(Ok(_)) => {}
                 }
             }
+            if let Some(from) = change.handed_to(team.person()) {
+                let body = format!("{from} handed you {}: you own it now.", change.project);
+                state.surfaces.notify("A project is yours now", &body);
+            }
             state.project_changed(&change.project);
         }
     });

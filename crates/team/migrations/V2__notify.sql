@@ -3,7 +3,7 @@
 -- resource subscribers refresh within a second instead of polling.
 CREATE FUNCTION mooring_announce() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM pg_notify('mooring_changes', json_build_object('project', NEW.project, 'kind', NEW.kind)::text);
+    PERFORM pg_notify('mooring_changes', json_build_object('project', NEW.project, 'kind', NEW.kind, 'detail', NEW.detail)::text);
     RETURN NULL;
 END
 $$;

@@ -14,6 +14,7 @@ pub mod listen;
 mod memory;
 mod projects;
 mod rows;
+mod share;
 mod sql;
 pub mod sync;
 #[cfg(feature = "testing")]

@@ -12,15 +12,24 @@ use tokio_postgres::{AsyncMessage, NoTls};
 use crate::PgStore;
 
 /// One change to a team project.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Change {
     /// The project's slug.
     pub project: String,
     /// What happened (the event's kind: `memory_added`, `handed_off`, …).
     pub kind: String,
+    /// The event's details (for a handoff: `from` and `to`).
+    #[serde(default)]
+    pub detail: serde_json::Value,
 }
 
 impl Change {
+    /// For a handoff to `person`: who handed it over.
+    pub fn handed_to(&self, person: &str) -> Option<&str> {
+        (self.kind == "handed_off" && self.detail["to"].as_str() == Some(person))
+            .then(|| self.detail["from"].as_str().unwrap_or("its owner"))
+    }
+
     /// Whether the project list itself changed (not only a project's memory).
     pub fn changes_projects(&self) -> bool {
         matches!(
@@ -79,4 +88,22 @@ async fn listen_once(
     }
     driver.abort();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_handoff_names_who_gave_it_only_to_the_new_owner() {
+        let change: Change = serde_json::from_str(
+            r#"{"project":"billing","kind":"handed_off","detail":{"from":"Ada","to":"Bob"}}"#,
+        )
+        .unwrap();
+        assert_eq!(change.handed_to("Bob"), Some("Ada"));
+        assert_eq!(change.handed_to("Ada"), None);
+        assert!(change.changes_projects());
+        let plain: Change = serde_json::from_str(r#"{"project":"billing","kind":"memory_added"}"#).unwrap();
+        assert_eq!((plain.handed_to("Bob"), plain.changes_projects()), (None, false));
+    }
 }

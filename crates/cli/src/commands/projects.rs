@@ -75,6 +75,18 @@ fn create(ctx: &Ctx, args: NewArgs) -> Result<(), Failure> {
 
 fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> {
     let store = ctx.store()?;
+    if store.read(|c| mooring_core::store::team_projects::is_team(c, slug))? {
+        if let Some(done) = super::team::edit_team_project(ctx, &store, slug, &flags)? {
+            return Ok(done);
+        }
+    } else if flags.handoff.is_some() {
+        return Err(Failure::usage(
+            "handoff",
+            format!(
+                "'{slug}' is your own project, not a team's; move it in first with mooring team share {slug}"
+            ),
+        ));
+    }
     let registry = Registry::new(&store).with_base_dir(&ctx.cwd);
     if flags.delete {
         if let Some(flag) = edit_flag_given(&flags) {

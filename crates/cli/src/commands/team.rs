@@ -39,6 +39,14 @@ pub fn run(ctx: &Ctx, args: TeamArgs) -> Result<(), Failure> {
             done(ctx, &json!({ "project": slug, "person": person.trim(), "role": role.as_str() }), &text);
             Ok(())
         }
+        TeamAction::Share { slug } => {
+            let (store, team) = joined(ctx)?;
+            let (project, entries) = team.share(&store, &slug)?;
+            let text =
+                format!("Moved {} into the team with {entries} memory entries; you own it", project.slug);
+            done(ctx, &json!({ "project": project.slug, "entries": entries }), &text);
+            Ok(())
+        }
         TeamAction::Handoff { slug, person } => {
             let (_, team) = joined(ctx)?;
             let project = team.handoff(&slug, &person)?;
@@ -176,4 +184,58 @@ fn leave(ctx: &Ctx) -> Result<(), Failure> {
     );
     done(ctx, &json!({ "left": true, "removed": removed }), &text);
     Ok(())
+}
+
+/// `mooring projects SLUG …` on a team project: status, deletion and handoff are the
+/// team's (the owner's calls, checked there); code paths stay this machine's, so those
+/// edits fall through to the local row (`None`).
+pub fn edit_team_project(
+    ctx: &Ctx,
+    store: &mooring_core::Store,
+    slug: &str,
+    flags: &crate::cli::EditFlags,
+) -> Result<Option<()>, Failure> {
+    if flags.name.is_some()
+        || flags.description.is_some()
+        || flags.repo_url.is_some()
+        || flags.notes_path.is_some()
+    {
+        return Err(Error::invalid(
+            "project",
+            format!("'{slug}' is a team project: its name, description and repository are the team's and cannot be edited here yet"),
+        )
+        .into());
+    }
+    if flags.handoff.is_none() && flags.status.is_none() && !flags.delete {
+        return Ok(None);
+    }
+    let (_, team) = joined(ctx)?;
+    if let Some(person) = &flags.handoff {
+        let project = team.handoff(slug, person)?;
+        sync::refresh(store, &team)?;
+        let text = format!("{} now owns {}; you stay a member", person.trim(), project.slug);
+        done(ctx, &json!({ "project": project.slug, "owner": person.trim() }), &text);
+        return Ok(Some(()));
+    }
+    if flags.delete {
+        if !flags.yes {
+            return Err(Failure::usage(
+                "yes",
+                format!("deleting team project '{slug}' removes its memory for everyone; add --yes"),
+            ));
+        }
+        team.delete_project(slug)?;
+        sync::refresh(store, &team)?;
+        done(ctx, &json!({ "deleted": slug }), &format!("Deleted team project {slug} for everyone."));
+        return Ok(Some(()));
+    }
+    let status = flags.status.as_deref().unwrap_or_default().parse::<mooring_core::ProjectStatus>()?;
+    let project = team.set_status(slug, status)?;
+    sync::refresh(store, &team)?;
+    done(
+        ctx,
+        &json!({ "project": project.slug, "status": status.as_str() }),
+        &format!("{} is now {}", project.slug, status.as_str()),
+    );
+    Ok(Some(()))
 }
