@@ -1,6 +1,7 @@
 //! The `mooring` command.
 
 mod cli;
+mod cli_team;
 mod commands;
 mod format;
 mod output;
