@@ -64,6 +64,7 @@ pub struct Toggles {
 /// The menu for these projects, focus project, server status and waiting items.
 pub fn menu_model(
     projects: &[Project],
+    team: &[String],
     focus: Option<&str>,
     server: &Status,
     waiting: &[Waiting],
@@ -92,11 +93,11 @@ pub fn menu_model(
         entries.push(Entry::Separator);
     }
     // Most recently used first (the registry lists them that way).
-    entries.extend(active.iter().map(|p| project_entry(p, focus)));
+    entries.extend(active.iter().map(|p| project_entry(p, team, focus)));
     let paused: Vec<Entry> = projects
         .iter()
         .filter(|p| p.status == ProjectStatus::Paused)
-        .map(|p| project_entry(p, focus))
+        .map(|p| project_entry(p, team, focus))
         .collect();
     if !paused.is_empty() {
         entries.push(Entry::Submenu { label: format!("Paused ({})", paused.len()), items: paused });
@@ -130,9 +131,11 @@ pub fn menu_model(
     entries
 }
 
-/// "Leader Election — 12 locks · 2 hours ago", checked when it is the focus project.
-fn project_entry(p: &Project, focus: Option<&str>) -> Entry {
+/// "Leader Election — 12 locks · 2 hours ago" ("— team · …" for a team project),
+/// checked when it is the focus project.
+fn project_entry(p: &Project, team: &[String], focus: Option<&str>) -> Entry {
     let locks = match p.stats.context_locks {
+        _ if team.contains(&p.slug) => "team".to_owned(),
         1 => "1 lock".to_owned(),
         n => format!("{n} locks"),
     };
@@ -146,6 +149,20 @@ fn project_entry(p: &Project, focus: Option<&str>) -> Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn team_projects_are_marked_as_such() {
+        let p = Project {
+            slug: "billing".into(),
+            name: "Billing".into(),
+            last_used: "now".into(),
+            ..Default::default()
+        };
+        let Entry::Project { label, .. } = project_entry(&p, &["billing".to_owned()], None) else { panic!() };
+        assert_eq!(label, "Billing — team · now");
+        let Entry::Project { label, .. } = project_entry(&p, &[], None) else { panic!() };
+        assert_eq!(label, "Billing — 0 locks · now");
+    }
     use mooring_core::{NewProject, Registry, Store};
 
     #[test]
@@ -168,6 +185,7 @@ mod tests {
         let waiting = [Waiting { id: "wait:pick:p-1".into(), label: "claude needs a project".into() }];
         let model = menu_model(
             &projects,
+            &[],
             Some("zeta"),
             &Status::Serving("http://127.0.0.1:7423/mcp".into()),
             &waiting,
@@ -222,8 +240,15 @@ mod tests {
 
     #[test]
     fn empty_registry_still_offers_quit() {
-        let model =
-            menu_model(&[], None, &Status::Failed("port 7423 is in use".into()), &[], 0, Toggles::default());
+        let model = menu_model(
+            &[],
+            &[],
+            None,
+            &Status::Failed("port 7423 is in use".into()),
+            &[],
+            0,
+            Toggles::default(),
+        );
         assert!(
             !model.iter().any(|e| matches!(e, Entry::Action { id: COPY_URL, .. })),
             "nothing to copy without a server"

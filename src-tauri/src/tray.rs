@@ -150,6 +150,7 @@ fn snapshot(
         Toggles { questions_paused: crate::surfaces::questions_paused(), autostart: autostart_enabled(app) };
     let entries = menu_model(
         &now.projects,
+        &now.team,
         focus.as_deref(),
         &server.status(),
         &waiting(server, &now.open),
@@ -163,6 +164,8 @@ fn snapshot(
 /// The projects and open questions, read once for the menu and the notifications.
 struct Look {
     projects: Vec<Project>,
+    /// Which of them are team projects.
+    team: Vec<String>,
     open: Vec<Interaction>,
 }
 
@@ -175,7 +178,11 @@ fn look(store: &Store) -> Look {
         tracing::warn!(error = %e, "could not read open questions for the tray");
         Vec::new()
     });
-    Look { projects, open }
+    let team = store
+        .read(mooring_core::store::team_projects::all)
+        .map(|all| all.into_iter().map(|(_, _, slug)| slug).collect())
+        .unwrap_or_default();
+    Look { projects, team, open }
 }
 
 /// Notifications owed since the last look: questions that timed out, paths gone missing.

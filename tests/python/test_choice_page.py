@@ -182,6 +182,7 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         {"expectText": ["projects", "leader-election"]},
         {"expectText": ["projects", "missing"]},
         {"expectText": ["projects", "1 decisions"]},
+        {"expectText": ["shared-leader-election", "local"]},
         {"fill": ["query", "etcd"]}, {"click": "search"},
         {"expectText": ["hits", "[etcd]"]},
         {"expectText": ["events", "memory added"]},

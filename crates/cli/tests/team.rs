@@ -98,6 +98,42 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
         assert!(started.elapsed() < std::time::Duration::from_secs(10), "never arrived: {projects}");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
+    // The dashboard's API says whose it is and who is in it; an owner's call from a
+    // member is refused by the team.
+    let api = hub.url.trim_end_matches("/mcp").to_owned() + "/api/v1";
+    let token = String::from_utf8(bob.cmd().arg("token").output().unwrap().stdout).unwrap().trim().to_owned();
+    let curl = |method: &str, path: &str| -> (u16, Value) {
+        let out = std::process::Command::new("curl")
+            .args([
+                "-s",
+                "-X",
+                method,
+                "-H",
+                &format!("Authorization: Bearer {token}"),
+                "-w",
+                "\n%{http_code}",
+            ])
+            .arg(format!("{api}{path}"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let (body, code) = text.rsplit_once('\n').unwrap();
+        (code.parse().unwrap(), serde_json::from_str(body).unwrap_or(Value::Null))
+    };
+    let (code, listed) = curl("GET", "/projects?status=all");
+    assert_eq!(code, 200);
+    let payments =
+        listed["projects"].as_array().unwrap().iter().find(|p| p["slug"] == "payments").unwrap().clone();
+    assert_eq!(
+        (payments["team"]["owner"].as_str(), payments["team"]["role"].as_str()),
+        (Some("Ada"), Some("member"))
+    );
+    assert_eq!(payments["team"]["members"].as_array().unwrap().len(), 2);
+    let scratch =
+        listed["projects"].as_array().unwrap().iter().find(|p| p["slug"] == "scratch").unwrap().clone();
+    assert!(scratch["team"].is_null(), "Bob's own project is local");
+    let (code, refused) = curl("POST", "/projects/payments/archive");
+    assert_eq!(code, 403, "{refused}");
     drop(hub);
 
     // Ownership moves with --handoff; the old owner can no longer delete.

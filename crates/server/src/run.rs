@@ -129,6 +129,7 @@ pub async fn start_with_store(
     let (memory, team) = mooring_team::memory_for(&config.data_dir, state.store.clone())
         .map_err(|e| StartError::Other(e.message))?;
     state.memory = Arc::new(memory);
+    state.team = team.clone();
     state.sealer = sealer;
     state.base_url = Some(format!("http://{addr}"));
     let state = Arc::new(state);

@@ -36,6 +36,8 @@ pub struct AppState {
     pub store: Arc<Store>,
     /// Where each project's memory lives: `store`, or the team database for team projects.
     pub memory: Arc<dyn mooring_core::backend::MemoryBackend>,
+    /// The joined team's database, if any.
+    pub team: Option<Arc<mooring_team::PgStore>>,
     /// Desktop windows, or none.
     pub surfaces: Arc<dyn Surfaces>,
     /// How long to wait for a pick in a window.
@@ -78,6 +80,7 @@ impl AppState {
     ) -> Self {
         Self {
             memory: Arc::new(mooring_core::routing::Routed::local(store.clone())),
+            team: None,
             store,
             surfaces,
             pick_timeout,

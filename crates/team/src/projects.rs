@@ -65,6 +65,26 @@ impl PgStore {
         })
     }
 
+    /// The people of a team project you are in, with their roles, the owner first.
+    pub fn members(&self, slug: &str) -> Result<Vec<(String, Role)>> {
+        let (slug, me) = (slug.to_owned(), self.me()?);
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let found = seen(&client, &slug, me, false).await?;
+            let rows = sql::rows(
+                &client,
+                "SELECT pe.name, m.role FROM members m JOIN people pe ON pe.id = m.person_id
+                 WHERE m.project_id = $1 ORDER BY m.role = 'owner' DESC, pe.name",
+                &[&found.project.id],
+            )
+            .await?;
+            Ok(rows
+                .iter()
+                .filter_map(|r| Some((r.get::<_, String>(0), Role::parse("role", r.get::<_, &str>(1)).ok()?)))
+                .collect())
+        })
+    }
+
     /// Change a team project's status (the owner's call; archived projects are read-only).
     pub fn set_status(&self, slug: &str, status: ProjectStatus) -> Result<Project> {
         let (slug, me) = (slug.to_owned(), self.me()?);

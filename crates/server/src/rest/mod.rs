@@ -6,6 +6,7 @@ mod error;
 mod memory;
 mod projects;
 mod settings;
+mod team;
 
 use std::sync::Arc;
 

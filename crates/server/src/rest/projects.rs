@@ -47,6 +47,15 @@ pub async fn list(
     let all = Registry::new(&api.state.store).list(status)?;
     let total = all.len();
     let projects: Vec<Project> = all.into_iter().skip(offset as usize).take(limit as usize).collect();
+    let team = super::team::team_slugs(&api.state)?;
+    let projects: Vec<Value> = projects
+        .iter()
+        .map(|p| {
+            let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+            v["team"] = super::team::team_field(&api.state, &p.slug, &team);
+            v
+        })
+        .collect();
     Ok(Json(json!({ "projects": projects, "total": total, "limit": limit, "offset": offset })))
 }
 
@@ -142,6 +151,9 @@ pub async fn edit(
 
 /// `DELETE /projects/{slug}` → 204.
 pub async fn delete(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<StatusCode> {
+    if super::team::owner_call(&api.state, &slug, None)?.is_some() {
+        return Ok(StatusCode::NO_CONTENT);
+    }
     Registry::new(&api.state.store).delete(&slug)?;
     api.state.surfaces.projects_changed();
     Ok(StatusCode::NO_CONTENT)
@@ -149,6 +161,9 @@ pub async fn delete(State(api): State<Api>, Path(slug): Path<String>) -> ApiResu
 
 /// `POST /projects/{slug}/archive`.
 pub async fn archive(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Changed>> {
+    if let Some(changed) = super::team::owner_call(&api.state, &slug, Some(ProjectStatus::Archived))? {
+        return Ok(Json(changed));
+    }
     let changed = Registry::new(&api.state.store).archive(&slug)?;
     api.state.surfaces.projects_changed();
     Ok(Json(changed))
@@ -156,6 +171,9 @@ pub async fn archive(State(api): State<Api>, Path(slug): Path<String>) -> ApiRes
 
 /// `POST /projects/{slug}/resume`.
 pub async fn resume(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Changed>> {
+    if let Some(changed) = super::team::owner_call(&api.state, &slug, Some(ProjectStatus::Active))? {
+        return Ok(Json(changed));
+    }
     let changed = Registry::new(&api.state.store).resume(&slug)?;
     api.state.surfaces.projects_changed();
     Ok(Json(changed))
