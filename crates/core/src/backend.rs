@@ -7,6 +7,7 @@
 
 use crate::error::Result;
 use crate::model::Project;
+use crate::store::locks::LockRow;
 use crate::store::memory::MemoryRow;
 
 /// A rule a project must pass before a write (e.g. "not archived").
@@ -123,6 +124,34 @@ pub trait MemoryBackend: Send + Sync {
 
     /// Full-text search over live entries, best first.
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>>;
+
+    /// Lock the next version of a context topic (validated, scrubbed) if the project
+    /// passes `check`, with a `context_locked` event; versions never collide, however
+    /// many write at once.
+    fn lock_next(
+        &self,
+        slug: &str,
+        lock: &NewLock<'_>,
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, LockRow)>;
+
+    /// A topic's latest version, or the one asked for.
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)>;
+
+    /// The latest version of every topic, most recent first.
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)>;
+}
+
+/// A validated context lock, ready to store.
+#[derive(Debug, Clone, Copy)]
+pub struct NewLock<'a> {
+    /// Topic (normalised).
+    pub topic: &'a str,
+    /// Content, secrets already taken out.
+    pub content: &'a str,
+    /// Tags, space separated.
+    pub tags: &'a str,
 }
 
 impl<T: MemoryBackend + ?Sized> MemoryBackend for std::sync::Arc<T> {
@@ -157,5 +186,23 @@ impl<T: MemoryBackend + ?Sized> MemoryBackend for std::sync::Arc<T> {
 
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         (**self).search_memory(query)
+    }
+
+    fn lock_next(
+        &self,
+        slug: &str,
+        lock: &NewLock<'_>,
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, LockRow)> {
+        (**self).lock_next(slug, lock, session, check)
+    }
+
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
+        (**self).lock_get(slug, topic, version)
+    }
+
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
+        (**self).lock_topics(slug)
     }
 }

@@ -33,6 +33,7 @@ pub const CASES: &[(&str, Case)] = &[
     ("batches_land_whole_or_not_at_all", batches_land_whole_or_not_at_all),
     ("secrets_never_reach_the_store", secrets_never_reach_the_store),
     ("handovers_keep_their_fields_and_the_newest_wins", handovers_keep_their_fields_and_the_newest_wins),
+    ("context_locks_add_versions_and_keep_every_one", context_locks_add_versions_and_keep_every_one),
 ];
 
 fn note(kind: &str, content: &str) -> NewEntry {
@@ -229,4 +230,30 @@ fn handovers_keep_their_fields_and_the_newest_wins(h: &dyn Host) {
     assert_eq!(h.event_kinds("alpha"), ["handover_saved", "handover_saved"]);
     h.archive("beta");
     assert!(save(store, "beta", &first, None).unwrap_err().message.contains("read-only"));
+}
+
+fn context_locks_add_versions_and_keep_every_one(h: &dyn Host) {
+    use crate::locks::{lock, recall, topics};
+    let store = h.backend();
+    let v1 = lock(store, "alpha", "API-Contract", "v1 text", &[], Some("s")).unwrap();
+    let v2 = lock(store, "alpha", "api-contract", "v2 text", &["api".into()], None).unwrap();
+    lock(store, "alpha", "release", "friday", &[], None).unwrap();
+    assert_eq!((v1.version, v2.version, v2.project.as_str()), (1, 2, "alpha"));
+    assert_eq!(v2.tags, ["api"]);
+    assert_eq!(recall(store, "alpha", "api-contract", None).unwrap().content, "v2 text");
+    assert_eq!(recall(store, "alpha", "api-contract", Some(1)).unwrap().content, "v1 text");
+    let latest: Vec<(String, i64)> =
+        topics(store, "alpha").unwrap().into_iter().map(|l| (l.topic, l.version)).collect();
+    assert_eq!(latest.len(), 2);
+    assert!(latest.contains(&("api-contract".into(), 2)) && latest.contains(&("release".into(), 1)));
+    assert!(topics(store, "beta").unwrap().is_empty(), "per project");
+    assert_eq!(recall(store, "alpha", "api-contract", Some(3)).unwrap_err().field.as_deref(), Some("topic"));
+    assert_eq!(
+        lock(store, "alpha", "has space", "c", &[], None).unwrap_err().field.as_deref(),
+        Some("topic")
+    );
+    let kinds = h.event_kinds("alpha");
+    assert_eq!(kinds.iter().filter(|k| *k == "context_locked").count(), 3);
+    h.archive("beta");
+    assert!(lock(store, "beta", "t", "c", &[], None).unwrap_err().message.contains("read-only"));
 }

@@ -3,14 +3,12 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
+use crate::backend::{MemoryBackend, NewLock};
 use crate::error::{Error, Result};
-use crate::humanize::{ago, now};
-use crate::memory::{MAX_CONTENT, tags, writable};
-use crate::registry::find_row;
-use crate::store::locks::{self as q, LockRow};
-use crate::store::{Store, events, projects};
+use crate::humanize::ago;
+use crate::memory::{MAX_CONTENT, check_writable, tags};
+use crate::store::locks::LockRow;
 
 /// A lock version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -89,7 +87,7 @@ pub fn check_version(topic_in: &str, content: &str) -> Result<String> {
 
 /// Lock a new version of a topic.
 pub fn lock(
-    store: &Store,
+    store: &dyn MemoryBackend,
     slug: &str,
     topic_in: &str,
     content: &str,
@@ -100,64 +98,38 @@ pub fn lock(
     let content = content.trim();
     let tags = tags("tags", tag_in)?.join(" ");
     let (content, redacted) = crate::redact::scrub(content);
-    let content = content.as_str();
-    store.write(|tx| {
-        let project = writable(tx, slug)?;
-        let stamp = now();
-        let version = q::insert_next(tx, project.id, &topic, content, &tags, session, &stamp)?;
-        projects::mark_used(tx, project.id, &stamp)?;
-        events::record(
-            tx,
-            project.id,
-            &project.slug,
-            "context_locked",
-            &json!({ "topic": topic, "version": version }),
-            &stamp,
-        )?;
-        let row = q::get(tx, project.id, &topic, Some(version))?
-            .ok_or_else(|| Error::storage("the lock vanished"))?;
-        let mut stored = Lock::from_row(row, &project.slug);
-        stored.redacted = redacted.clone().into_option();
-        Ok(stored)
-    })
+    let new = NewLock { topic: &topic, content: &content, tags: &tags };
+    let (slug, row) = store.lock_next(slug, &new, session, check_writable)?;
+    let mut stored = Lock::from_row(row, &slug);
+    stored.redacted = redacted.into_option();
+    Ok(stored)
 }
 
 /// A topic's latest version, or the version asked for.
-pub fn recall(store: &Store, slug: &str, topic_in: &str, version: Option<i64>) -> Result<Lock> {
+pub fn recall(store: &dyn MemoryBackend, slug: &str, topic_in: &str, version: Option<i64>) -> Result<Lock> {
     let topic = topic(topic_in)?;
     if version.is_some_and(|v| v < 1) {
         return Err(Error::invalid("version", "version starts at 1"));
     }
-    store.read(|c| {
-        let project = find_row(c, "project", slug)?;
-        let row = q::get(c, project.id, &topic, version)?.ok_or_else(|| {
-            let what = version
-                .map(|v| format!("version {v} of topic '{topic}'"))
-                .unwrap_or(format!("topic '{topic}'"));
-            Error::not_found(
-                "topic",
-                format!("no {what} in '{}'; recall_context without a topic lists them", project.slug),
-            )
-        })?;
-        Ok(Lock::from_row(row, &project.slug))
-    })
+    let (slug, row) = store.lock_get(slug, &topic, version)?;
+    let row = row.ok_or_else(|| {
+        let what =
+            version.map(|v| format!("version {v} of topic '{topic}'")).unwrap_or(format!("topic '{topic}'"));
+        Error::not_found("topic", format!("no {what} in '{slug}'; recall_context without a topic lists them"))
+    })?;
+    Ok(Lock::from_row(row, &slug))
 }
 
 /// The latest version of every topic.
-pub fn topics(store: &Store, slug: &str) -> Result<Vec<Lock>> {
-    store.read(|c| {
-        let project = find_row(c, "project", slug)?;
-        Ok(q::latest_per_topic(c, project.id)?
-            .into_iter()
-            .map(|r| Lock::from_row(r, &project.slug))
-            .collect())
-    })
+pub fn topics(store: &dyn MemoryBackend, slug: &str) -> Result<Vec<Lock>> {
+    let (slug, rows) = store.lock_topics(slug)?;
+    Ok(rows.into_iter().map(|r| Lock::from_row(r, &slug)).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{NewProject, Registry};
+    use crate::{NewProject, Registry, Store};
 
     #[test]
     fn locking_twice_adds_versions_and_keeps_both() {

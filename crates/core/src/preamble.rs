@@ -121,7 +121,7 @@ pub fn build(
         .into_iter()
         .filter(|p| p.slug != project.slug && p.status != ProjectStatus::Archived)
         .collect();
-    let sections = gather(store, memory, &project, &others, caps)?;
+    let sections = gather(memory, &project, &others, caps)?;
     Ok(fit(&project, sections, budget))
 }
 
@@ -146,13 +146,7 @@ fn recent(
     Ok((page.entries, more))
 }
 
-fn gather(
-    store: &Store,
-    memory: &dyn MemoryBackend,
-    p: &Project,
-    others: &[Project],
-    caps: Caps,
-) -> Result<Vec<Section>> {
+fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Caps) -> Result<Vec<Section>> {
     let line = |e: &Entry| {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
         // A title that only repeats the content's first line adds nothing.
@@ -208,7 +202,7 @@ fn gather(
         over_cap: 0,
         how_to_get: "get_last_handover".into(),
     });
-    let topics = locks::topics(store, &p.slug)?;
+    let topics = locks::topics(memory, &p.slug)?;
     sections.push(Section {
         name: "context_locks",
         heading: "## Context locks (recall_context TOPIC for the text)\n".into(),

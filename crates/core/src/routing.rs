@@ -4,8 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::backend::{MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery};
+use crate::backend::{
+    MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
+};
 use crate::error::Result;
+use crate::store::locks::LockRow;
 use crate::store::memory::MemoryRow;
 use crate::store::{Store, team_projects};
 
@@ -87,5 +90,23 @@ impl MemoryBackend for Routed {
             hits.truncate(query.limit as usize);
         }
         Ok(hits)
+    }
+
+    fn lock_next(
+        &self,
+        slug: &str,
+        lock: &NewLock<'_>,
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, LockRow)> {
+        self.pick(slug)?.lock_next(slug, lock, session, check)
+    }
+
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
+        self.pick(slug)?.lock_get(slug, topic, version)
+    }
+
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
+        self.pick(slug)?.lock_topics(slug)
     }
 }

@@ -11,6 +11,7 @@ mod access;
 pub mod config;
 mod errors;
 pub mod listen;
+mod locks;
 mod memory;
 mod projects;
 mod rows;

@@ -3,8 +3,10 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::backend::{
-    MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
+    MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
+    added_event,
 };
+use mooring_core::store::locks::LockRow;
 use mooring_core::store::memory::MemoryRow;
 use mooring_core::{Project, Result};
 use serde_json::json;
@@ -184,6 +186,24 @@ impl MemoryBackend for PgStore {
                 .map(|r| RowHit { row: memory(r), slug: r.get(12), snippet: r.get(13), score: r.get(14) })
                 .collect())
         })
+    }
+
+    fn lock_next(
+        &self,
+        slug: &str,
+        lock: &NewLock<'_>,
+        _session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, LockRow)> {
+        self.lock_next_in_team(slug, lock, check)
+    }
+
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
+        self.lock_get_in_team(slug, topic, version)
+    }
+
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
+        self.lock_topics_in_team(slug)
     }
 }
 

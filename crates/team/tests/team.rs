@@ -110,6 +110,24 @@ fn writers_on_two_machines_lose_no_update() {
             })
         })
         .collect();
+    // Meanwhile both lock versions of one context topic: every lock gets its own version.
+    let lockers: Vec<_> = [ada.clone(), bob.clone()]
+        .into_iter()
+        .map(|store| {
+            std::thread::spawn(move || {
+                (0..50)
+                    .map(|i| {
+                        mooring_core::locks::lock(&*store, "billing", "api", &format!("take {i}"), &[], None)
+                            .unwrap()
+                            .version
+                    })
+                    .collect::<Vec<i64>>()
+            })
+        })
+        .collect();
+    let mut versions: Vec<i64> = lockers.into_iter().flat_map(|t| t.join().unwrap()).collect();
+    versions.sort_unstable();
+    assert_eq!(versions, (1..=100).collect::<Vec<i64>>(), "no version lost or given twice");
     let results: Vec<_> = writers.into_iter().map(|t| t.join().unwrap()).collect();
     let acknowledged: Vec<i64> = results.iter().flat_map(|(ids, _)| ids.clone()).collect();
     let won = results.iter().filter(|(_, r)| r.is_ok()).count();

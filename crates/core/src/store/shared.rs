@@ -3,10 +3,12 @@
 
 use serde_json::json;
 
+use super::locks::{self as locks_q, LockRow};
 use super::memory::{self as q, Filter, MemoryRow, NewMemory};
 use super::{Cached as _, Store, events, projects};
 use crate::backend::{
-    MemoryBackend, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
+    MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
+    added_event,
 };
 use crate::error::Result;
 use crate::humanize::now;
@@ -134,6 +136,42 @@ impl MemoryBackend for Store {
                 .into_iter()
                 .map(|h| RowHit { row: h.row, slug: h.slug, snippet: h.snippet, score: -h.rank })
                 .collect())
+        })
+    }
+
+    fn lock_next(
+        &self,
+        slug: &str,
+        lock: &NewLock<'_>,
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, LockRow)> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let stamp = now();
+            let version =
+                locks_q::insert_next(tx, project.id, lock.topic, lock.content, lock.tags, session, &stamp)?;
+            projects::mark_used(tx, project.id, &stamp)?;
+            let detail = json!({ "topic": lock.topic, "version": version });
+            events::record(tx, project.id, &project.slug, "context_locked", &detail, &stamp)?;
+            let row = locks_q::get(tx, project.id, lock.topic, Some(version))?
+                .ok_or_else(|| crate::error::Error::storage("the lock vanished"))?;
+            Ok((project.slug, row))
+        })
+    }
+
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug.clone(), locks_q::get(c, project.id, topic, version)?))
+        })
+    }
+
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug.clone(), locks_q::latest_per_topic(c, project.id)?))
         })
     }
 }

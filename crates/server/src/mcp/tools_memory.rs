@@ -80,7 +80,7 @@ pub fn search_one(state: &AppState, s: Scope, p: params::SearchMemory) -> CallTo
 
 /// `lock_context`.
 pub fn lock(state: &AppState, s: Scope, p: params::LockContext) -> CallToolResult {
-    let r = locks::lock(&state.store, &s.project, &p.topic, &p.content, &p.tags, s.session.as_deref())
+    let r = locks::lock(&*state.memory, &s.project, &p.topic, &p.content, &p.tags, s.session.as_deref())
         .map(|lock| Locked { topic: lock.topic.clone(), version: lock.version, lock });
     s.reply(r)
 }
@@ -88,12 +88,12 @@ pub fn lock(state: &AppState, s: Scope, p: params::LockContext) -> CallToolResul
 /// `recall_context`.
 pub fn recall(state: &AppState, s: Scope, p: params::RecallContext) -> CallToolResult {
     let r = match p.topic.as_deref() {
-        Some(topic) => locks::recall(&state.store, &s.project, topic, p.version)
+        Some(topic) => locks::recall(&*state.memory, &s.project, topic, p.version)
             .map(|lock| Recalled { lock: Some(lock), topics: Vec::new() }),
         None if p.version.is_some() => {
             Err(mooring_core::Error::invalid("topic", "version needs a topic; give both"))
         }
-        None => locks::topics(&state.store, &s.project).map(|topics| Recalled { lock: None, topics }),
+        None => locks::topics(&*state.memory, &s.project).map(|topics| Recalled { lock: None, topics }),
     };
     s.reply(r)
 }
