@@ -7,7 +7,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mooring_core::Store;
-use mooring_core::memory::{self, ListQuery, NewEntry};
+use mooring_core::memory::{self, ListQuery};
+mod common;
+
 use rmcp::model::{CallToolResult, JsonRpcResponse, NumberOrString, RequestId, ServerResult};
 
 fn store_ops(c: &mut Criterion) {
@@ -15,28 +17,8 @@ fn store_ops(c: &mut Criterion) {
     let data = dir.path().join("data");
     mooring_bench::seed_memory(&data, 1_000);
     let store = Store::open_in(&data).unwrap();
+    common::memory_ops(c, "store", &store);
     let query = ListQuery { limit: Some(10), ..Default::default() };
-    let mut group = c.benchmark_group("store");
-    group.bench_function("list_memory limit 10", |b| {
-        b.iter(|| black_box(memory::list(&store, "le", &query).unwrap()))
-    });
-    group.bench_function("search_memory 1% word", |b| {
-        b.iter(|| black_box(mooring_core::search::search(&store, "zeppelin", Some("le"), None, 10).unwrap()))
-    });
-    let mut i = 0;
-    group.bench_function("remember", |b| {
-        b.iter(|| {
-            i += 1;
-            let new = NewEntry {
-                kind: "note".into(),
-                title: None,
-                content: format!("load note {i}"),
-                tags: vec![],
-            };
-            black_box(memory::remember(&store, "other", &new, None).unwrap())
-        })
-    });
-    group.finish();
 
     let page = memory::list(&store, "le", &query).unwrap();
     c.bench_function("encode list_memory result", |b| {

@@ -5,6 +5,16 @@ use std::path::{Path, PathBuf};
 use mooring_core::memory::{NewEntry, remember_batch};
 use mooring_core::{NewProject, PathState, ProjectIndex, ProjectStatus, Registry, Store};
 
+/// The value after `name` on the command line, or `default`.
+pub fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// An index of `projects` projects, each with one code path `root/pN`.
 pub fn index_with(projects: usize, root: &Path) -> ProjectIndex {
     let mut index = ProjectIndex::default();
@@ -59,6 +69,18 @@ pub fn seed_entries(entries: usize) -> Vec<NewEntry> {
             tags: vec![],
         })
         .collect()
+}
+
+/// Team projects `le` (holding `entries` seeded entries) and `other` in the team database
+/// at `url`, created by the person "Bench"; the store, acting as that person.
+pub fn seed_team_projects(url: &str, password: &str, entries: usize) -> mooring_team::PgStore {
+    let team = mooring_team::PgStore::connect(url, Some(password), "Bench").unwrap();
+    for (name, slug) in [("Leader Election", "le"), ("Other", "other")] {
+        team.create_project(NewProject { name: name.into(), slug: Some(slug.into()), ..Default::default() })
+            .unwrap();
+    }
+    remember_batch(&team, "le", &seed_entries(entries), None).unwrap();
+    team
 }
 
 /// The same data directory as [`seed_memory`], but a member of a team on the PostgreSQL

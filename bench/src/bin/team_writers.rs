@@ -1,26 +1,20 @@
 //! Two Moorings writing to one team project at once: each instance (its own store,
 //! connection pool and person) runs `--threads` writers calling `remember` for `--secs`,
 //! against a PostgreSQL started here. Reports writes/s in all and per instance with
-//! p50/p99, then checks every acknowledged write is stored.
+//! p50/p99, then checks every acknowledged write is stored, and how long a write takes to
+//! be announced to the other instance.
 //!
 //!     cargo run --release -p mooring-bench --bin team-writers -- [--secs S] [--threads N]
 
 use std::sync::Arc;
+
+use mooring_bench::arg;
 use std::time::{Duration, Instant};
 
 use mooring_core::NewProject;
 use mooring_core::memory::{ListQuery, NewEntry, list, remember};
 use mooring_team::testing::{PASSWORD, Postgres};
 use mooring_team::{PgStore, Role};
-
-fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn main() {
     let secs: f64 = arg("--secs", 3.0);
@@ -90,6 +84,31 @@ fn main() {
     }
     assert_eq!(stored, all.len(), "every acknowledged write is stored");
     println!("stored: {stored} (every acknowledged write)");
+
+    // How long a change takes to reach the other instance: from Ada's acknowledged write
+    // to Bob's announcement of it.
+    let (tx, rx) = std::sync::mpsc::channel::<Instant>();
+    let tx = std::sync::Mutex::new(tx);
+    bob.listen(Arc::new(move |_| {
+        let _ = tx.lock().unwrap().send(Instant::now());
+    }));
+    std::thread::sleep(Duration::from_millis(500));
+    while rx.try_recv().is_ok() {}
+    let mut lags = Vec::new();
+    for i in 0..50 {
+        let new = NewEntry { kind: "note".into(), content: format!("announced {i}"), ..Default::default() };
+        remember(&*ada, "billing", &new, None).expect("write");
+        let written = Instant::now();
+        let arrived = rx.recv_timeout(Duration::from_secs(5)).expect("announced");
+        lags.push(arrived.saturating_duration_since(written));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    lags.sort();
+    println!(
+        "announcement to the other instance after an acknowledged write: p50 {:.2} ms, max {:.2} ms (50 writes)",
+        ms(&lags, 0.5),
+        ms(&lags, 1.0)
+    );
 }
 
 fn ms(sorted: &[Duration], q: f64) -> f64 {

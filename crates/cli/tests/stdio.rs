@@ -3,38 +3,9 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::Sandbox;
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::transport::TokioChildProcess;
-use serde_json::{Value, json};
+use common::{Sandbox, agent_call as call_in};
+use serde_json::json;
 use std::os::unix::fs::PermissionsExt;
-
-async fn call_in(
-    sb: &Sandbox,
-    cwd: &Path,
-    env: &[(&str, &str)],
-    extra: &[&str],
-    tool: &str,
-    args: Value,
-) -> Value {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mooring"));
-    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").args(extra).current_dir(cwd);
-    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let transport = TokioChildProcess::new(cmd).unwrap();
-    let client = ().serve(transport).await.expect("the stdio server completes the MCP handshake");
-    let params =
-        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
-    let result = client.call_tool(params).await.unwrap();
-    client.cancel().await.unwrap();
-    assert_ne!(result.is_error, Some(true), "{result:?}");
-    result.structured_content.unwrap()
-}
 
 fn setup() -> (Sandbox, std::path::PathBuf) {
     let sb = Sandbox::new();

@@ -16,16 +16,7 @@ use serde_json::{Value, json};
 
 /// One tool call from an agent whose client started `mooring stdio` in `cwd`.
 async fn agent_call(sb: &Sandbox, cwd: &Path, tool: &str, args: Value) -> Value {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mooring"));
-    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").current_dir(cwd);
-    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
-    let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.expect("MCP handshake");
-    let params =
-        CallToolRequestParams::new(tool.to_owned()).with_arguments(args.as_object().cloned().unwrap());
-    let result = client.call_tool(params).await.unwrap();
-    client.cancel().await.unwrap();
-    assert_ne!(result.is_error, Some(true), "{result:?}");
-    result.structured_content.unwrap()
+    common::agent_call(sb, cwd, &[], &[], tool, args).await
 }
 
 fn join(sb: &Sandbox, url: &str, name: &str) -> Value {

@@ -9,7 +9,7 @@ use serde_json::json;
 use tokio_postgres::Row;
 
 use crate::errors::pool_error;
-use crate::projects::{record, seen};
+use crate::projects::{record, seen, writable};
 use crate::rows::ts;
 use crate::{PgStore, db_error, sql};
 
@@ -38,10 +38,7 @@ impl PgStore {
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
-            let found = seen(&tx, &slug, me, true).await?;
-            found.may_write()?;
-            check(&found.project)?;
-            let project = found.project;
+            let project = writable(&tx, &slug, me, check).await?;
             let insert = format!(
                 "INSERT INTO context_locks (project_id, topic, version, content, tags, written_by, person_id)
                  SELECT $1, $2, COALESCE(MAX(version), 0) + 1, $3, $4, $5, $6

@@ -12,7 +12,7 @@ use mooring_core::{Project, Result};
 use serde_json::json;
 
 use crate::errors::pool_error;
-use crate::projects::{record, seen};
+use crate::projects::{record, seen, writable};
 use crate::rows::{MEMORY_COLUMNS, memory};
 use crate::{PgStore, db_error, sql};
 
@@ -51,10 +51,7 @@ impl MemoryBackend for PgStore {
         self.run(|pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
-            let found = seen(&tx, &slug, me, true).await?;
-            found.may_write()?;
-            check(&found.project)?;
-            let project = found.project;
+            let project = writable(&tx, &slug, me, check).await?;
             let column = |f: fn(&Owned) -> Option<&str>| rows.iter().map(f).collect::<Vec<_>>();
             let sql = format!(
                 "WITH new AS (
@@ -231,10 +228,7 @@ impl PgStore {
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
-            let found = seen(&tx, &slug, me, true).await?;
-            found.may_write()?;
-            check(&found.project)?;
-            let project = found.project;
+            let project = writable(&tx, &slug, me, check).await?;
             let sql = format!(
                 "SELECT {MEMORY_COLUMNS} FROM memory m
                  WHERE m.project_id = $1 AND m.id = $2 AND m.forgotten_at IS NULL FOR UPDATE"

@@ -2,7 +2,8 @@
 //! their members, and handing a project to another person.
 
 use deadpool_postgres::GenericClient;
-use mooring_core::{Error, Event, NewProject, Project, ProjectStatus, Result, slug, validate};
+use mooring_core::registry::SharedFields;
+use mooring_core::{Error, Event, NewProject, Project, ProjectStatus, Result};
 use serde_json::json;
 
 use crate::access::{Role, Seen};
@@ -13,16 +14,7 @@ impl PgStore {
     /// Create a team project (name, slug, description and repository checked as for a
     /// local one), owned by this instance's person.
     pub fn create_project(&self, new: NewProject) -> Result<Project> {
-        let name = validate::name(&new.name)?;
-        let slug = match new.slug.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-            Some(s) => {
-                slug::validate(s)?;
-                s.to_owned()
-            }
-            None => slug::from_name(&name)?,
-        };
-        let description = validate::description(new.description.as_deref().unwrap_or(""))?;
-        let repo_url = validate::repo_url(new.repo_url.as_deref().unwrap_or(""))?;
+        let SharedFields { name, slug, description, repo_url } = SharedFields::check(&new)?;
         let me = self.me()?;
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
@@ -253,6 +245,20 @@ pub(crate) async fn seen(client: &impl GenericClient, slug: &str, me: i64, lock:
             ),
         )
     })
+}
+
+/// A project the person may write memory in (member or owner) that passes `check`, its
+/// row held for the transaction.
+pub(crate) async fn writable(
+    tx: &impl GenericClient,
+    slug: &str,
+    me: i64,
+    check: mooring_core::backend::ProjectCheck,
+) -> Result<Project> {
+    let found = seen(tx, slug, me, true).await?;
+    found.may_write()?;
+    check(&found.project)?;
+    Ok(found.project)
 }
 
 async fn person_named(client: &impl GenericClient, name: &str) -> Result<i64> {

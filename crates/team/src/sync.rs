@@ -31,12 +31,19 @@ pub fn refresh(local: &Store, team: &PgStore) -> Result<Synced> {
         for seen in &shared {
             let p = &seen.project;
             let mine = known.iter().find(|(_, team_id, _)| *team_id == p.id);
-            let local_id = match mine {
-                Some((id, _, _)) => *id,
+            let local = match mine {
+                Some((id, _, slug)) => projects::row_by_slug(tx, slug)?.filter(|r| r.id == *id),
                 None if projects::slug_exists(tx, &p.slug)? => {
                     out.clashes.push(p.slug.clone());
                     continue;
                 }
+                None => None,
+            };
+            // Only what differs is written: each write moves the project's `updated_at`,
+            // which makes every process rebuild its resolution index, and this runs at
+            // every start of `mooring stdio` and every hook.
+            let local_id = match &local {
+                Some(row) => row.id,
                 None => {
                     out.added.push(p.slug.clone());
                     let row = NewRow {
@@ -47,14 +54,25 @@ pub fn refresh(local: &Store, team: &PgStore) -> Result<Synced> {
                         notes_path: None,
                         now: &stamp,
                     };
-                    projects::insert(tx, &row)?
+                    let id = projects::insert(tx, &row)?;
+                    team_projects::mark(tx, id, p.id, &stamp)?;
+                    id
                 }
             };
-            projects::set_text(tx, local_id, TextColumn::Name, Some(&p.name), &stamp)?;
-            projects::set_text(tx, local_id, TextColumn::Description, Some(&p.description), &stamp)?;
-            projects::set_text(tx, local_id, TextColumn::RepoUrl, p.repo_url.as_deref(), &stamp)?;
-            projects::set_status(tx, local_id, p.status, &stamp)?;
-            team_projects::mark(tx, local_id, p.id, &stamp)?;
+            let same =
+                |f: fn(&mooring_core::Project) -> Option<&str>| local.as_ref().is_some_and(|l| f(l) == f(p));
+            if !same(|x| Some(&x.name)) {
+                projects::set_text(tx, local_id, TextColumn::Name, Some(&p.name), &stamp)?;
+            }
+            if !same(|x| Some(&x.description)) {
+                projects::set_text(tx, local_id, TextColumn::Description, Some(&p.description), &stamp)?;
+            }
+            if !same(|x| x.repo_url.as_deref()) {
+                projects::set_text(tx, local_id, TextColumn::RepoUrl, p.repo_url.as_deref(), &stamp)?;
+            }
+            if local.as_ref().is_none_or(|l| l.status != p.status) {
+                projects::set_status(tx, local_id, p.status, &stamp)?;
+            }
         }
         for (local_id, team_id, slug) in known {
             if !shared.iter().any(|s| s.project.id == team_id) {

@@ -235,3 +235,23 @@ fn changes_are_announced_to_other_machines_and_resume_after_an_outage() {
         assert!(Instant::now() < deadline, "announcements did not resume");
     }
 }
+
+#[test]
+fn a_refresh_writes_only_what_the_team_changed() {
+    let pg = Postgres::start();
+    let ada = PgStore::connect(&pg.fresh_db(), Some(PASSWORD), "Ada").unwrap();
+    ada.create_project(project("Billing")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let local = mooring_core::Store::open_in(dir.path()).unwrap();
+    let first = mooring_team::sync::refresh(&local, &ada).unwrap();
+    assert_eq!(first.added, ["billing"]);
+    let stamp = || mooring_core::Registry::new(&local).get("billing").unwrap().updated_at;
+    let before = stamp();
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let again = mooring_team::sync::refresh(&local, &ada).unwrap();
+    assert_eq!(again, mooring_team::sync::Synced::default());
+    assert_eq!(stamp(), before, "nothing new, nothing written");
+    ada.set_status("billing", ProjectStatus::Paused).unwrap();
+    mooring_team::sync::refresh(&local, &ada).unwrap();
+    assert_eq!(mooring_core::Registry::new(&local).get("billing").unwrap().status, ProjectStatus::Paused);
+}

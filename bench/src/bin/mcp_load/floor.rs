@@ -10,6 +10,17 @@ use serde_json::{Value, json};
 /// Serve a fixed JSON-RPC result on its own thread; returns the URL and the thread's id
 /// (its CPU time is readable at /proc/TID/stat).
 pub(crate) fn trivial_endpoint() -> (String, u32) {
+    serve_on_own_thread(|| {
+        axum::Router::new().route(
+            "/mcp",
+            axum::routing::post(|| async { axum::Json(json!({ "jsonrpc": "2.0", "id": 1, "result": {} })) }),
+        )
+    })
+}
+
+/// Serve the router `app` makes on a loopback port (TCP_NODELAY, as Mooring does) from a
+/// thread of its own with a single-thread runtime; the `/mcp` URL and the thread's id.
+pub(crate) fn serve_on_own_thread(app: impl FnOnce() -> axum::Router + Send + 'static) -> (String, u32) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let (tx, rx) = std::sync::mpsc::channel();
@@ -18,17 +29,12 @@ pub(crate) fn trivial_endpoint() -> (String, u32) {
         tx.send(unsafe { libc::gettid() } as u32).unwrap();
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async move {
-            use axum::routing::post;
             use axum::serve::ListenerExt;
-            let app = axum::Router::new().route(
-                "/mcp",
-                post(|| async { axum::Json(json!({ "jsonrpc": "2.0", "id": 1, "result": {} })) }),
-            );
             listener.set_nonblocking(true).unwrap();
             let l = tokio::net::TcpListener::from_std(listener).unwrap().tap_io(|tcp| {
                 let _ = tcp.set_nodelay(true);
             });
-            axum::serve(l, app).await.unwrap();
+            axum::serve(l, app()).await.unwrap();
         });
     });
     (url, rx.recv().unwrap())

@@ -23,6 +23,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use mooring_bench::arg;
 use serde_json::{Value, json};
 
 mod floor;
@@ -45,15 +46,6 @@ struct Row {
     errors: usize,
     /// Peak RSS of the process that did the work (stdio rows).
     peak_rss_mb: Option<f64>,
-}
-
-fn arg<T: std::str::FromStr>(name: &str, default: T) -> T {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
 }
 
 fn mooring_bin() -> PathBuf {

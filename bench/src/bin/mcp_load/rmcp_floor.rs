@@ -59,27 +59,12 @@ pub(crate) fn serve_http() -> (String, u32) {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // SAFETY: gettid has no preconditions.
-        tx.send(unsafe { libc::gettid() } as u32).unwrap();
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        rt.block_on(async move {
-            use axum::serve::ListenerExt;
-            let service = StreamableHttpService::new(
-                || Ok(Trivial),
-                Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default(),
-            );
-            let app = axum::Router::new().nest_service("/mcp", service);
-            listener.set_nonblocking(true).unwrap();
-            let l = tokio::net::TcpListener::from_std(listener).unwrap().tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(l, app).await.unwrap();
-        });
-    });
-    (url, rx.recv().unwrap())
+    super::floor::serve_on_own_thread(|| {
+        let service = StreamableHttpService::new(
+            || Ok(Trivial),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        );
+        axum::Router::new().nest_service("/mcp", service)
+    })
 }

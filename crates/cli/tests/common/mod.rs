@@ -112,3 +112,31 @@ impl Sandbox {
         Hub { child, url: v["url"].as_str().unwrap().to_owned() }
     }
 }
+
+/// One tool call from an agent whose client started `mooring stdio` in `cwd` (with `env`
+/// set and `extra` arguments after `stdio`); its structured result, which must not be an
+/// error.
+pub async fn agent_call(
+    sb: &Sandbox,
+    cwd: &Path,
+    env: &[(&str, &str)],
+    extra: &[&str],
+    tool: &str,
+    args: Value,
+) -> Value {
+    use rmcp::ServiceExt;
+    let mut cmd = tokio::process::Command::new(assert_cmd::cargo::cargo_bin("mooring"));
+    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").args(extra).current_dir(cwd);
+    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let transport = rmcp::transport::TokioChildProcess::new(cmd).unwrap();
+    let client = ().serve(transport).await.expect("the stdio server completes the MCP handshake");
+    let params = rmcp::model::CallToolRequestParams::new(tool.to_owned())
+        .with_arguments(args.as_object().cloned().unwrap());
+    let result = client.call_tool(params).await.unwrap();
+    client.cancel().await.unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    result.structured_content.unwrap()
+}

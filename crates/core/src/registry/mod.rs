@@ -17,6 +17,8 @@ use crate::store::projects::{NewRow, TextColumn};
 use crate::store::{Store, code_paths, events, projects, settings};
 use crate::validate;
 
+mod fields;
+pub use fields::SharedFields;
 mod activity;
 
 /// What `create` needs.
@@ -100,17 +102,7 @@ impl<'a> Registry<'a> {
 
     /// Create a project.
     pub fn create(&self, new: NewProject) -> Result<Changed> {
-        let name = validate::name(&new.name)?;
-        let explicit_slug = new.slug.as_deref().map(str::trim).filter(|s| !s.is_empty());
-        let slug = match explicit_slug {
-            Some(s) => {
-                slug::validate(s)?;
-                s.to_owned()
-            }
-            None => slug::from_name(&name)?,
-        };
-        let description = validate::description(new.description.as_deref().unwrap_or(""))?;
-        let repo_url = validate::repo_url(new.repo_url.as_deref().unwrap_or(""))?;
+        let SharedFields { name, slug, description, repo_url } = SharedFields::check(&new)?;
         let mut warnings = Vec::new();
         let notes_path = self.notes_path(new.notes_path.as_deref(), &mut warnings)?;
         let paths = self.normalize_all("code_path", &new.code_paths)?;

@@ -47,7 +47,7 @@ pub async fn list(
     let all = Registry::new(&api.state.store).list(status)?;
     let total = all.len();
     let projects: Vec<Project> = all.into_iter().skip(offset as usize).take(limit as usize).collect();
-    let team = super::team::team_slugs(&api.state)?;
+    let team = super::team::team_projects(&api.state);
     let projects: Vec<Value> = projects
         .iter()
         .map(|p| {
