@@ -89,8 +89,10 @@ fn main() {
     // to Bob's announcement of it.
     let (tx, rx) = std::sync::mpsc::channel::<Instant>();
     let tx = std::sync::Mutex::new(tx);
-    bob.listen(Arc::new(move |_| {
-        let _ = tx.lock().unwrap().send(Instant::now());
+    bob.listen(Arc::new(move |c| {
+        if !c.is_resync() {
+            let _ = tx.lock().unwrap().send(Instant::now());
+        }
     }));
     std::thread::sleep(Duration::from_millis(500));
     while rx.try_recv().is_ok() {}

@@ -124,12 +124,22 @@ impl AppState {
 
     /// A project's memory or settings changed: refresh the desktop, notify subscribers.
     pub fn project_changed(&self, slug: &str) {
-        self.surfaces.projects_changed();
         let uris = crate::mcp::resources::affected(slug);
+        self.notify_changed(|uri| uris.iter().any(|u| u == uri));
+    }
+
+    /// Anything may have changed (the team was out of earshot): refresh the desktop and
+    /// notify every subscriber, which costs one re-read each and misses nothing.
+    pub fn everything_changed(&self) {
+        self.notify_changed(|_| true);
+    }
+
+    fn notify_changed(&self, affects: impl Fn(&str) -> bool) {
+        self.surfaces.projects_changed();
         let mut subs = self.subs();
         subs.retain(|_, peer| !peer.is_transport_closed());
         for ((_, uri), peer) in subs.iter() {
-            if uris.contains(uri) {
+            if affects(uri) {
                 let (peer, uri) = (peer.clone(), uri.clone());
                 tokio::spawn(async move {
                     let _ = peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await;

@@ -34,7 +34,11 @@ pub fn follow(state: Arc<AppState>, team: Arc<PgStore>, cancel: CancellationToke
                 let body = format!("{from} handed you {}: you own it now.", change.project);
                 state.surfaces.notify("A project is yours now", &body);
             }
-            state.project_changed(&change.project);
+            if change.is_resync() {
+                state.everything_changed();
+            } else {
+                state.project_changed(&change.project);
+            }
         }
     });
 }

@@ -34,17 +34,31 @@ impl Change {
     pub fn changes_projects(&self) -> bool {
         matches!(
             self.kind.as_str(),
-            "created" | "deleted" | "member_set" | "handed_off" | "archived" | "status_changed"
+            "created" | "deleted" | "member_set" | "handed_off" | "archived" | "status_changed" | RESYNC
         )
     }
+
+    /// Whether this stands for "anything may have changed": announcements were not heard
+    /// before now (the listening connection was just made, at start or after an outage).
+    pub fn is_resync(&self) -> bool {
+        self.kind == RESYNC
+    }
+
+    fn resync() -> Self {
+        Self { project: String::new(), kind: RESYNC.to_owned(), detail: serde_json::Value::Null }
+    }
 }
+
+/// The kind of the change given once each time listening begins.
+const RESYNC: &str = "resync";
 
 /// Pause before connecting again.
 const RETRY: Duration = Duration::from_secs(1);
 
 impl PgStore {
     /// Call `on_change` for every change to a team project, from whichever machine,
-    /// until the store is dropped.
+    /// until the store is dropped; and with a resync change (`Change::is_resync`) each
+    /// time listening begins, so nothing announced before it is missed.
     pub fn listen(&self, on_change: Arc<dyn Fn(Change) + Send + Sync>) {
         let Some(runtime) = self.runtime.as_ref() else { return };
         let config = self.config.clone();
@@ -80,6 +94,9 @@ async fn listen_once(
         }
     });
     client.batch_execute("LISTEN mooring_changes").await?;
+    // What changed before this point was announced to nobody here (a process starting,
+    // or an outage): listening from now on, the caller reads everything once.
+    on_change(Change::resync());
     while let Some(payload) = rx.recv().await {
         match serde_json::from_str::<Change>(&payload) {
             Ok(change) => on_change(change),
@@ -105,5 +122,8 @@ mod tests {
         assert!(change.changes_projects());
         let plain: Change = serde_json::from_str(r#"{"project":"billing","kind":"memory_added"}"#).unwrap();
         assert_eq!((plain.handed_to("Bob"), plain.changes_projects()), (None, false));
+        assert!(!plain.is_resync());
+        // Listening (again) means the project list is read once more.
+        assert!(Change::resync().is_resync() && Change::resync().changes_projects());
     }
 }

@@ -159,18 +159,24 @@ impl State {
     /// watches were being added.
     fn sync(&mut self, touched: Option<&BTreeSet<PathBuf>>) -> Result<()> {
         let mut changed = false;
+        let result = self.sync_passes(touched, &mut changed);
+        // Even when a later step failed, what was committed is announced.
+        if changed {
+            (self.on_change)();
+        }
+        result
+    }
+
+    fn sync_passes(&mut self, touched: Option<&BTreeSet<PathBuf>>, changed: &mut bool) -> Result<()> {
         for pass in 0..2 {
             let paths = self.store.read(code_paths::watched)?;
             let changes = decide(&paths, touched);
-            changed |= changes.iter().any(|(_, c)| !matches!(c, Change::Identified { .. }));
             self.record(&paths, &changes)?;
+            *changed |= changes.iter().any(|(_, c)| !matches!(c, Change::Identified { .. }));
             let added = self.rewatch()?;
             if touched.is_none() || !added || pass == 1 {
                 break;
             }
-        }
-        if changed {
-            (self.on_change)();
         }
         Ok(())
     }
