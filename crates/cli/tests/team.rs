@@ -47,7 +47,10 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
     ada.json_ok(&["team", "member", "billing", "Bob"], None);
     // Bob's machine learns of the project and binds his own checkout to it.
     let status = bob.json_ok(&["team", "status"], None);
-    assert_eq!((status["reachable"].as_bool(), status["projects"].clone()), (Some(true), json!(["billing"])));
+    assert_eq!(
+        (status["reachable"].as_bool(), status["projects"].clone()),
+        (Some(true), json!([{ "slug": "billing", "role": "member", "owner": "Ada" }]))
+    );
     bob.json_ok(&["projects", "billing", "--add-code-path", bob_code.to_str().unwrap()], None);
 
     // Ada's agent, in her checkout, records a decision.
@@ -223,4 +226,78 @@ async fn a_killed_instance_loses_no_acknowledged_write_of_either_writer() {
     for note in ada_acked.iter().chain(&bob_acked) {
         assert!(stored.contains(note), "acknowledged but missing: {note}");
     }
+}
+
+#[test]
+fn members_edit_a_team_projects_shared_fields_viewers_change_nothing_and_events_say_who() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let (ada, bob) = (Sandbox::new(), Sandbox::new());
+    join(&ada, &url, "Ada");
+    join(&bob, &url, "Bob");
+    ada.json_ok(&["team", "new", "Billing"], None);
+    ada.json_ok(&["team", "member", "billing", "Bob", "--role", "viewer"], None);
+    bob.json_ok(&["team", "status"], None);
+    // Bob's checkout is a clone: its remote names the repository.
+    let clone = bob.mkdir("src/billing");
+    let git = |args: &[&str]| {
+        assert!(
+            std::process::Command::new("git")
+                .args(args)
+                .current_dir(&clone)
+                .output()
+                .unwrap()
+                .status
+                .success()
+        )
+    };
+    git(&["init", "-q"]);
+    git(&["remote", "add", "origin", "https://github.com/acme/billing.git"]);
+
+    // A viewer's edit is refused whole: not even his own code path is bound.
+    let path = clone.to_str().unwrap();
+    let refused = bob
+        .cmd()
+        .args(["projects", "billing", "--description", "Invoices", "--add-code-path", path])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("viewer of 'billing'"), "{refused:?}");
+    let shown = bob.json_ok(&["projects", "billing"], None);
+    assert_eq!(shown["project"]["code_paths"], json!([]));
+
+    // As a member he renames it and binds his clone; the team learns its repository.
+    ada.json_ok(&["team", "member", "billing", "Bob", "--role", "member"], None);
+    let changed = bob.json_ok(
+        &[
+            "projects",
+            "billing",
+            "--name",
+            "Billing Service",
+            "--description",
+            "Invoices",
+            "--add-code-path",
+            path,
+        ],
+        None,
+    );
+    let mut fields: Vec<&str> =
+        changed["updated_fields"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    fields.sort();
+    assert_eq!(fields, ["code_paths", "description", "name", "repo_url"]);
+    // Ada sees it all on her next look, with who changed it; the code path stays Bob's.
+    let seen = ada.json_ok(&["projects", "billing"], None);
+    let p = &seen["project"];
+    assert_eq!(
+        (p["name"].as_str(), p["description"].as_str(), p["repo_url"].as_str()),
+        (Some("Billing Service"), Some("Invoices"), Some("https://github.com/acme/billing.git"))
+    );
+    assert_eq!(p["code_paths"], json!([]));
+    let edited: Vec<&Value> =
+        seen["events"].as_array().unwrap().iter().filter(|e| e["kind"] == "edited").collect();
+    assert_eq!(edited.len(), 2, "{seen}");
+    assert!(edited.iter().all(|e| e["detail"]["by"] == "Bob"), "{seen}");
+    // Status stays the owner's.
+    let status = bob.cmd().args(["projects", "billing", "--status", "paused"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&status.stderr).contains("only the owner"), "{status:?}");
 }

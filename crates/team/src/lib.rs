@@ -9,11 +9,13 @@
 
 mod access;
 pub mod config;
+mod edits;
 mod errors;
 pub mod listen;
 mod locks;
 mod memory;
 mod projects;
+pub mod routed;
 mod rows;
 mod share;
 mod sql;
@@ -29,6 +31,7 @@ use tokio_postgres::NoTls;
 use tokio_postgres::config::SslMode;
 
 pub use access::{Role, Seen};
+pub use edits::SharedEdit;
 pub use errors::db_error;
 
 refinery::embed_migrations!("migrations");

@@ -34,7 +34,14 @@ impl Change {
     pub fn changes_projects(&self) -> bool {
         matches!(
             self.kind.as_str(),
-            "created" | "deleted" | "member_set" | "handed_off" | "archived" | "status_changed" | RESYNC
+            "created"
+                | "edited"
+                | "deleted"
+                | "member_set"
+                | "handed_off"
+                | "archived"
+                | "status_changed"
+                | RESYNC
         )
     }
 

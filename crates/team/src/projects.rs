@@ -3,7 +3,7 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::registry::SharedFields;
-use mooring_core::{Error, Event, NewProject, Project, ProjectStatus, Result};
+use mooring_core::{Error, NewProject, Project, ProjectStatus, Result};
 use serde_json::json;
 
 use crate::access::{Role, Seen};
@@ -178,31 +178,6 @@ impl PgStore {
             sql::exec(&tx, "DELETE FROM projects WHERE id = $1", &[&found.project.id]).await?;
             tx.commit().await.map_err(db_error)?;
             Ok(())
-        })
-    }
-
-    /// A team project's events, oldest first, each with who made the change (`by`).
-    pub fn events(&self, slug: &str) -> Result<Vec<Event>> {
-        let (slug, me) = (slug.to_owned(), self.me()?);
-        self.run(move |pool| async move {
-            let client = pool.get().await.map_err(pool_error)?;
-            let found = seen(&client, &slug, me, false).await?;
-            let sql = concat!(
-                "SELECT e.project, e.kind, e.detail, ",
-                ts!("e.at"),
-                ", p.name FROM events e LEFT JOIN people p ON p.id = e.person_id WHERE e.project_id = $1 ORDER BY e.id"
-            );
-            let rows = sql::rows(&client, sql, &[&found.project.id]).await?;
-            Ok(rows
-                .iter()
-                .map(|r| {
-                    let mut detail: serde_json::Value = r.get(2);
-                    if let (Some(person), Some(map)) = (r.get::<_, Option<String>>(4), detail.as_object_mut()) {
-                        map.insert("by".into(), person.into());
-                    }
-                    Event { project: r.get(0), kind: r.get(1), detail, at: r.get(3) }
-                })
-                .collect())
         })
     }
 }

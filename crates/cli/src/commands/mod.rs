@@ -55,6 +55,12 @@ impl Ctx {
         Ok(Store::open_in(&self.data_dir)?)
     }
 
+    /// The team database, when this machine has joined one (not contacted yet).
+    pub fn team(&self) -> Result<Option<mooring_team::PgStore>, Failure> {
+        let Some(c) = mooring_team::config::load(&self.data_dir)? else { return Ok(None) };
+        Ok(Some(mooring_team::PgStore::open(&c.url, c.password.as_deref(), &c.person)?))
+    }
+
     /// The database, and where each project's memory lives (the team database for team
     /// projects, once a team is joined).
     pub fn memory(&self) -> Result<(std::sync::Arc<Store>, mooring_core::routing::Routed), Failure> {

@@ -1,6 +1,7 @@
 //! `mooring projects …`: list, create, show, edit, delete, focus.
 
 use mooring_core::{NewProject, ProjectEdit, ProjectStatus, Registry};
+use mooring_team::routed;
 use serde_json::json;
 
 use super::Ctx;
@@ -75,19 +76,25 @@ fn create(ctx: &Ctx, args: NewArgs) -> Result<(), Failure> {
 
 fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> {
     let store = ctx.store()?;
-    if store.read(|c| mooring_core::store::team_projects::is_team(c, slug))? {
-        if let Some(done) = super::team::edit_team_project(ctx, &store, slug, &flags)? {
-            return Ok(done);
-        }
-    } else if flags.handoff.is_some() {
-        return Err(Failure::usage(
-            "handoff",
-            format!(
-                "'{slug}' is your own project, not a team's; move it in first with mooring team share {slug}"
-            ),
-        ));
-    }
+    let is_team = routed::is_team(&store, slug)?;
+    let team = if is_team { ctx.team()? } else { None };
     let registry = Registry::new(&store).with_base_dir(&ctx.cwd);
+    if let Some(person) = &flags.handoff {
+        if let Some(flag) = edit_flag_given(&flags).or(flags.status.as_ref().map(|_| "status")) {
+            return Err(Failure::usage(
+                flag,
+                format!("--handoff cannot be combined with --{}", flag.replace('_', "-")),
+            ));
+        }
+        let project = routed::handoff(&store, team.as_ref(), slug, person)?;
+        let text = format!("{} now owns {}; you stay a member.", person.trim(), project.slug);
+        if ctx.json {
+            print_json(&json!({ "project": project.slug, "owner": person.trim() }));
+        } else {
+            println!("{text}");
+        }
+        return Ok(());
+    }
     if flags.delete {
         if let Some(flag) = edit_flag_given(&flags) {
             return Err(Failure::usage(
@@ -96,16 +103,20 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
             ));
         }
         if !flags.yes {
+            let whose = if is_team { " for everyone in the team" } else { "" };
             return Err(Failure::usage(
                 "yes",
                 format!(
-                    "deleting '{slug}' removes all its memory; add --yes to confirm, or archive it with --status archived"
+                    "deleting '{slug}' removes all its memory{whose}; add --yes to confirm, or archive it with --status archived"
                 ),
             ));
         }
-        let gone = registry.delete(slug)?;
+        let gone = registry.get(slug)?;
+        routed::delete(&registry, team.as_ref(), &gone.slug)?;
         if ctx.json {
             print_json(&json!({ "deleted": gone.slug }));
+        } else if is_team {
+            println!("Deleted team project {} ({}) for everyone.", gone.slug, gone.name);
         } else {
             println!("Deleted {} ({}).", gone.slug, gone.name);
         }
@@ -133,8 +144,12 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
         status,
     };
     if edit.is_empty() {
+        // A team project as the team has it now, not as this machine last heard.
+        if let Some(db) = &team {
+            mooring_team::sync::refresh(&store, db)?;
+        }
         let project = registry.get(slug)?;
-        let events = registry.events(&project.slug)?;
+        let events = routed::events(&store, team.as_ref(), &project.slug)?;
         if ctx.json {
             print_json(&json!({ "project": project, "events": events }));
         } else {
@@ -142,7 +157,7 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
         }
         return Ok(());
     }
-    let changed = registry.edit(slug, edit)?;
+    let changed = routed::edit(&registry, team.as_ref(), slug, edit)?;
     warn_all(&changed.warnings);
     if ctx.json {
         print_json(&changed);

@@ -7,7 +7,7 @@ use std::path::Path;
 use mooring_core::{Error, NewProject, ProjectEdit, Registry};
 use mooring_team::config::{self, TeamConfig};
 use mooring_team::{PgStore, Role, sync};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::Ctx;
 use crate::cli::{TeamAction, TeamArgs};
@@ -138,21 +138,43 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
     };
     let store = ctx.store()?;
     let team = PgStore::open(&c.url, c.password.as_deref(), &c.person)?;
-    let reach = team.ping().and_then(|lag| sync::refresh(&store, &team).map(|s| (lag, s)));
-    let projects = store.read(mooring_core::store::team_projects::all)?;
-    let slugs: Vec<&str> = projects.iter().map(|(_, _, s)| s.as_str()).collect();
+    let reach = team.ping().and_then(|lag| {
+        sync::refresh(&store, &team)?;
+        Ok((lag, team.projects()?))
+    });
+    let here = store.read(mooring_core::store::team_projects::all)?;
+    // Each team project on this machine, with whose it is and the person's part in it
+    // (unknown while the database is out of reach).
+    let projects: Vec<Value> = here
+        .iter()
+        .map(|(_, _, slug)| {
+            let seen = reach.as_ref().ok().and_then(|(_, all)| all.iter().find(|s| s.project.slug == *slug));
+            json!({ "slug": slug, "role": seen.map(|s| s.role.as_str()), "owner": seen.and_then(|s| s.owner.clone()) })
+        })
+        .collect();
+    let listed: Vec<String> = projects
+        .iter()
+        .map(|p| match (p["role"].as_str(), p["owner"].as_str()) {
+            (Some(role), owner) => format!(
+                "{} (you: {role}; owner: {})",
+                p["slug"].as_str().unwrap_or(""),
+                owner.unwrap_or("none")
+            ),
+            (None, _) => p["slug"].as_str().unwrap_or("").to_owned(),
+        })
+        .collect();
     let (reachable, lag_ms, problem) = match &reach {
         Ok((lag, _)) => (true, Some(lag.as_secs_f64() * 1e3), None),
         Err(e) => (false, None, Some(e.message.clone())),
     };
     let value = json!({ "url": c.url, "person": c.person, "reachable": reachable, "lag_ms": lag_ms,
-        "problem": problem, "projects": slugs });
+        "problem": problem, "projects": projects });
     let text = match (&reach, lag_ms) {
         (Ok(_), Some(ms)) => format!(
             "Team database: {}\nYou: {}\nReachable: yes ({ms:.1} ms round trip)\nTeam projects here: {}",
             c.url,
             c.person,
-            if slugs.is_empty() { "none".to_owned() } else { slugs.join(", ") }
+            if listed.is_empty() { "none".to_owned() } else { listed.join(", ") }
         ),
         _ => format!(
             "Team database: {}\nYou: {}\nReachable: no — {}\nLocal projects keep working.",
@@ -184,58 +206,4 @@ fn leave(ctx: &Ctx) -> Result<(), Failure> {
     );
     done(ctx, &json!({ "left": true, "removed": removed }), &text);
     Ok(())
-}
-
-/// `mooring projects SLUG …` on a team project: status, deletion and handoff are the
-/// team's (the owner's calls, checked there); code paths stay this machine's, so those
-/// edits fall through to the local row (`None`).
-pub fn edit_team_project(
-    ctx: &Ctx,
-    store: &mooring_core::Store,
-    slug: &str,
-    flags: &crate::cli::EditFlags,
-) -> Result<Option<()>, Failure> {
-    if flags.name.is_some()
-        || flags.description.is_some()
-        || flags.repo_url.is_some()
-        || flags.notes_path.is_some()
-    {
-        return Err(Error::invalid(
-            "project",
-            format!("'{slug}' is a team project: its name, description and repository are the team's and cannot be edited here yet"),
-        )
-        .into());
-    }
-    if flags.handoff.is_none() && flags.status.is_none() && !flags.delete {
-        return Ok(None);
-    }
-    let (_, team) = joined(ctx)?;
-    if let Some(person) = &flags.handoff {
-        let project = team.handoff(slug, person)?;
-        sync::refresh(store, &team)?;
-        let text = format!("{} now owns {}; you stay a member", person.trim(), project.slug);
-        done(ctx, &json!({ "project": project.slug, "owner": person.trim() }), &text);
-        return Ok(Some(()));
-    }
-    if flags.delete {
-        if !flags.yes {
-            return Err(Failure::usage(
-                "yes",
-                format!("deleting team project '{slug}' removes its memory for everyone; add --yes"),
-            ));
-        }
-        team.delete_project(slug)?;
-        sync::refresh(store, &team)?;
-        done(ctx, &json!({ "deleted": slug }), &format!("Deleted team project {slug} for everyone."));
-        return Ok(Some(()));
-    }
-    let status = flags.status.as_deref().unwrap_or_default().parse::<mooring_core::ProjectStatus>()?;
-    let project = team.set_status(slug, status)?;
-    sync::refresh(store, &team)?;
-    done(
-        ctx,
-        &json!({ "project": project.slug, "status": status.as_str() }),
-        &format!("{} is now {}", project.slug, status.as_str()),
-    );
-    Ok(Some(()))
 }

@@ -94,6 +94,11 @@ impl<'a> Registry<'a> {
         Self { store, base_dir: None }
     }
 
+    /// The store it works on.
+    pub fn store(&self) -> &'a Store {
+        self.store
+    }
+
     /// Take relative paths against `dir` (a person's shell).
     pub fn with_base_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.base_dir = Some(dir.into());

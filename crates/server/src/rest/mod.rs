@@ -30,6 +30,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("DELETE", "/api/v1/projects/{slug}"),
     ("POST", "/api/v1/projects/{slug}/archive"),
     ("POST", "/api/v1/projects/{slug}/resume"),
+    ("POST", "/api/v1/projects/{slug}/handoff"),
     ("GET", "/api/v1/projects/{slug}/memory"),
     ("POST", "/api/v1/projects/{slug}/memory"),
     ("GET", "/api/v1/projects/{slug}/events"),
@@ -57,6 +58,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}", get(projects::get).patch(projects::edit).delete(projects::delete))
         .route("/projects/{slug}/archive", axum::routing::post(projects::archive))
         .route("/projects/{slug}/resume", axum::routing::post(projects::resume))
+        .route("/projects/{slug}/handoff", axum::routing::post(projects::handoff))
         .route("/projects/{slug}/memory", get(memory::list).post(memory::add))
         .route("/projects/{slug}/events", get(projects::events))
         .route("/projects/{slug}/context", get(memory::context))

@@ -1,4 +1,5 @@
-//! `/api/v1/projects…`: list, create, show, edit, delete, archive, resume, events.
+//! `/api/v1/projects…`: list, create, show, edit, delete, archive, resume, handoff,
+//! events. Team projects go to the team through `mooring_team::routed`.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -6,6 +7,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mooring_core::memory::{self, Entry, ListQuery};
 use mooring_core::{Changed, Event, NewProject, Project, ProjectEdit, ProjectStatus, Registry};
+use mooring_team::routed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -107,7 +109,8 @@ pub async fn get(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<
         &ListQuery { limit: Some(10), ..Default::default() },
     )?
     .entries;
-    let (recent_events, _) = registry.events_page(&project.slug, 10, 0)?;
+    let (recent_events, _) =
+        routed::events_page(&api.state.store, api.state.team.as_deref(), &project.slug, 10, 0)?;
     Ok(Json(Detail { project, recent_memory, recent_events }))
 }
 
@@ -133,7 +136,9 @@ pub async fn edit(
     super::body::Body(b): super::body::Body<EditBody>,
 ) -> ApiResult<Json<Changed>> {
     let status = b.status.as_deref().map(str::parse::<ProjectStatus>).transpose()?;
-    let changed = Registry::new(&api.state.store).edit(
+    let changed = routed::edit(
+        &Registry::new(&api.state.store),
+        api.state.team.as_deref(),
         &slug,
         ProjectEdit {
             name: b.name,
@@ -149,34 +154,47 @@ pub async fn edit(
     Ok(Json(changed))
 }
 
-/// `DELETE /projects/{slug}` → 204.
+/// `DELETE /projects/{slug}` → 204 (a team project for everyone: the owner's call).
 pub async fn delete(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<StatusCode> {
-    if super::team::owner_call(&api.state, &slug, None)?.is_some() {
-        return Ok(StatusCode::NO_CONTENT);
-    }
-    Registry::new(&api.state.store).delete(&slug)?;
+    routed::delete(&Registry::new(&api.state.store), api.state.team.as_deref(), &slug)?;
     api.state.surfaces.projects_changed();
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// `POST /projects/{slug}/archive`.
 pub async fn archive(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Changed>> {
-    if let Some(changed) = super::team::owner_call(&api.state, &slug, Some(ProjectStatus::Archived))? {
-        return Ok(Json(changed));
-    }
-    let changed = Registry::new(&api.state.store).archive(&slug)?;
-    api.state.surfaces.projects_changed();
-    Ok(Json(changed))
+    set_status(&api, &slug, ProjectStatus::Archived)
 }
 
 /// `POST /projects/{slug}/resume`.
 pub async fn resume(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Changed>> {
-    if let Some(changed) = super::team::owner_call(&api.state, &slug, Some(ProjectStatus::Active))? {
-        return Ok(Json(changed));
-    }
-    let changed = Registry::new(&api.state.store).resume(&slug)?;
+    set_status(&api, &slug, ProjectStatus::Active)
+}
+
+fn set_status(api: &Api, slug: &str, status: ProjectStatus) -> ApiResult<Json<Changed>> {
+    let changed =
+        routed::set_status(&Registry::new(&api.state.store), api.state.team.as_deref(), slug, status)?;
     api.state.surfaces.projects_changed();
     Ok(Json(changed))
+}
+
+/// Body of `POST /projects/{slug}/handoff`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandoffBody {
+    /// The person who owns it next (their name in the team).
+    to: String,
+}
+
+/// `POST /projects/{slug}/handoff`: a team project's owner hands it to another person.
+pub async fn handoff(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    super::body::Body(b): super::body::Body<HandoffBody>,
+) -> ApiResult<Json<Value>> {
+    let project = routed::handoff(&api.state.store, api.state.team.as_deref(), &slug, &b.to)?;
+    api.state.surfaces.projects_changed();
+    Ok(Json(json!({ "project": project.slug, "owner": b.to.trim() })))
 }
 
 /// `?limit=&offset=`.
@@ -195,6 +213,7 @@ pub async fn events(
 ) -> ApiResult<Json<Value>> {
     let Query(q) = q?;
     let (limit, offset) = page_bounds(q.limit, q.offset, 50, 500)?;
-    let (events, total) = Registry::new(&api.state.store).events_page(&slug, limit, offset)?;
+    let (events, total) =
+        routed::events_page(&api.state.store, api.state.team.as_deref(), &slug, limit, offset)?;
     Ok(Json(json!({ "events": events, "total": total, "limit": limit, "offset": offset })))
 }

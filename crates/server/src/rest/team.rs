@@ -1,11 +1,10 @@
 //! Team projects in the REST API: who owns a team project and who is in it (for the
-//! dashboard), and the owner's calls (archive, resume, delete) made in the team database,
-//! where they are checked, rather than on this machine's row alone.
+//! dashboard).
 
 use std::collections::HashMap;
 
+use mooring_core::Result;
 use mooring_core::store::team_projects;
-use mooring_core::{Changed, ProjectStatus, Registry, Result};
 use mooring_team::Seen;
 use serde_json::{Value, json};
 
@@ -45,26 +44,4 @@ pub fn team_field(state: &AppState, slug: &str, team: &HashMap<String, Result<Se
         }),
         Err(e) => json!({ "unavailable": e.message }),
     }
-}
-
-/// Archive, resume or delete (`None`) a team project in the team; `Ok(None)` when `slug`
-/// is one's own project (the caller does it locally).
-pub fn owner_call(state: &AppState, slug: &str, status: Option<ProjectStatus>) -> Result<Option<Changed>> {
-    let Some(db) = state.team.as_ref() else { return Ok(None) };
-    if !state.store.read(|c| team_projects::is_team(c, slug))? {
-        return Ok(None);
-    }
-    match status {
-        Some(status) => {
-            db.set_status(slug, status)?;
-        }
-        None => db.delete_project(slug)?,
-    }
-    mooring_team::sync::refresh(&state.store, db)?;
-    state.surfaces.projects_changed();
-    let project = match status {
-        Some(_) => Registry::new(&state.store).get(slug)?,
-        None => mooring_core::Project { slug: slug.to_owned(), ..Default::default() },
-    };
-    Ok(Some(Changed { updated_fields: vec!["status".into()], project, warnings: Vec::new() }))
 }
