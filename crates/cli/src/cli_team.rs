@@ -30,7 +30,12 @@ pub enum TeamAction {
     /// Show the team database, who you are in it, whether it answers and how fast
     Status,
     /// Leave the team: its projects leave this machine (their memory stays in the team)
-    Leave,
+    Leave {
+        /// Keep a copy of every team project you can read as your own project here,
+        /// memory, context locks and history included (once; the team's copy goes on)
+        #[arg(long)]
+        keep: bool,
+    },
     /// Create a team project that you own, with this machine's checkout if given
     New {
         /// Display name

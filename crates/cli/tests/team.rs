@@ -300,4 +300,19 @@ fn members_edit_a_team_projects_shared_fields_viewers_change_nothing_and_events_
     // Status stays the owner's.
     let status = bob.cmd().args(["projects", "billing", "--status", "paused"]).output().unwrap();
     assert!(String::from_utf8_lossy(&status.stderr).contains("only the owner"), "{status:?}");
+
+    // Leaving with --keep: the project stays on Bob's machine as his own, memory and his
+    // checkout included; Ada's team project goes on without him.
+    bob.json_ok(&["memory", "add", "billing", "--kind", "decision", "retry webhooks twice"], None);
+    let left = bob.json_ok(&["team", "leave", "--keep"], None);
+    assert_eq!(left["kept"], json!([{ "slug": "billing", "entries": 1 }]));
+    let mine = bob.json_ok(&["memory", "list", "billing"], None);
+    assert_eq!(
+        (mine["entries"][0]["content"].as_str(), mine["entries"][0]["written_by"].as_str()),
+        (Some("retry webhooks twice"), Some("Bob"))
+    );
+    let r = bob.json_ok(&["resolve"], Some(&clone));
+    assert_eq!(r["project"], "billing", "{r}");
+    bob.json_ok(&["memory", "add", "billing", "--kind", "note", "local now"], None);
+    assert_eq!(ada.json_ok(&["memory", "list", "billing"], None)["entries"].as_array().unwrap().len(), 1);
 }

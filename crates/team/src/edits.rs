@@ -118,3 +118,13 @@ impl PgStore {
         Ok(all)
     }
 }
+
+/// An event row (project, kind, detail, at, the person's name) with who made it in the
+/// detail as `by`.
+pub(crate) fn event_row(r: &tokio_postgres::Row) -> Event {
+    let mut detail: serde_json::Value = r.get(2);
+    if let (Some(person), Some(map)) = (r.get::<_, Option<String>>(4), detail.as_object_mut()) {
+        map.insert("by".into(), person.into());
+    }
+    Event { project: r.get(0), kind: r.get(1), detail, at: r.get(3) }
+}

@@ -11,6 +11,7 @@ mod access;
 pub mod config;
 mod edits;
 mod errors;
+pub mod keep;
 pub mod listen;
 mod locks;
 mod memory;

@@ -13,9 +13,10 @@ use crate::projects::{record, seen, writable};
 use crate::rows::ts;
 use crate::{PgStore, db_error, sql};
 
-const COLUMNS: &str = concat!("topic, version, content, tags, written_by, ", ts!("created_at"));
+pub(crate) const LOCK_COLUMNS: &str =
+    concat!("topic, version, content, tags, written_by, ", ts!("created_at"));
 
-fn lock_row(r: &Row) -> LockRow {
+pub(crate) fn lock_row(r: &Row) -> LockRow {
     LockRow {
         topic: r.get(0),
         version: r.get(1),
@@ -43,7 +44,7 @@ impl PgStore {
                 "INSERT INTO context_locks (project_id, topic, version, content, tags, written_by, person_id)
                  SELECT $1, $2, COALESCE(MAX(version), 0) + 1, $3, $4, $5, $6
                  FROM context_locks WHERE project_id = $1 AND topic = $2
-                 RETURNING {COLUMNS}"
+                 RETURNING {LOCK_COLUMNS}"
             );
             let row = sql::row(&tx, &insert, &[&project.id, &topic, &content, &tags, &person, &me]).await?;
             let stored = lock_row(&row);
@@ -66,7 +67,7 @@ impl PgStore {
             let client = pool.get().await.map_err(pool_error)?;
             let project = seen(&client, &slug, me, false).await?.project;
             let query = format!(
-                "SELECT {COLUMNS} FROM context_locks WHERE project_id = $1 AND topic = $2
+                "SELECT {LOCK_COLUMNS} FROM context_locks WHERE project_id = $1 AND topic = $2
                    AND ($3::bigint IS NULL OR version = $3) ORDER BY version DESC LIMIT 1"
             );
             let row = sql::row_opt(&client, &query, &[&project.id, &topic, &version]).await?;
@@ -80,7 +81,7 @@ impl PgStore {
             let client = pool.get().await.map_err(pool_error)?;
             let project = seen(&client, &slug, me, false).await?.project;
             let query = format!(
-                "SELECT DISTINCT ON (topic) {COLUMNS}, created_at AS at FROM context_locks WHERE project_id = $1
+                "SELECT DISTINCT ON (topic) {LOCK_COLUMNS}, created_at AS at FROM context_locks WHERE project_id = $1
                  ORDER BY topic, version DESC"
             );
             let mut rows: Vec<(LockRow, std::time::SystemTime)> = sql::rows(&client, &query, &[&project.id])

@@ -1,10 +1,10 @@
 //! Moving a person's own project into the team: the project, all its memory (forgotten
-//! entries stay forgotten) and its event log, in one transaction of the team database;
+//! entries stay forgotten), its context locks and its event log, in one transaction of the team database;
 //! then this machine's row becomes the team project's (its code paths stay) and the
 //! local copies of the memory go.
 
 use mooring_core::registry::find_row;
-use mooring_core::store::{Cached as _, events, team_projects};
+use mooring_core::store::{Cached as _, events, locks, team_projects};
 use mooring_core::{Error, Project, Result, Store};
 use serde_json::json;
 
@@ -54,8 +54,10 @@ impl PgStore {
             })?;
             let entries = rows.collect::<rusqlite::Result<Vec<_>>>()?;
             let log = events::for_project(c, p.id)?;
-            Ok((p, entries, log))
+            let versions = locks::all_versions(c, p.id)?;
+            Ok((p, entries, (log, versions)))
         })?;
+        let (log, versions) = log;
         let me = self.me()?;
         let moved = entries.len();
         let (slug, name, description, repo_url) =
@@ -109,7 +111,17 @@ impl PgStore {
                 )
                 .await?;
             }
-            record(&tx, &team_project, "shared", &json!({ "entries": entries.len() }), me).await?;
+            for l in &versions {
+                sql::exec(
+                    &tx,
+                    "INSERT INTO context_locks (project_id, topic, version, content, tags, written_by, person_id, created_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text::timestamptz)",
+                    &[&id, &l.topic, &l.version, &l.content, &l.tags, &l.written_by, &me, &l.created_at],
+                )
+                .await?;
+            }
+            let detail = json!({ "entries": entries.len(), "context_locks": versions.len() });
+            record(&tx, &team_project, "shared", &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
             Ok(team_project)
         })?;
@@ -119,6 +131,7 @@ impl PgStore {
         local.write(|tx| {
             team_projects::mark(tx, mine.id, shared.id, &stamp)?;
             tx.exec("DELETE FROM memory WHERE project_id = ?1", [mine.id])?;
+            tx.exec("DELETE FROM context_locks WHERE project_id = ?1", [mine.id])?;
             Ok(())
         })?;
         Ok((shared, moved))

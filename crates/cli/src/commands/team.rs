@@ -18,7 +18,7 @@ pub fn run(ctx: &Ctx, args: TeamArgs) -> Result<(), Failure> {
     match args.action {
         TeamAction::Join { url, name, password_file } => join(ctx, &url, &name, password_file.as_deref()),
         TeamAction::Status => status(ctx),
-        TeamAction::Leave => leave(ctx),
+        TeamAction::Leave { keep } => leave(ctx, keep),
         TeamAction::New { name, slug, description, repo_url, code_paths } => {
             let (store, team) = joined(ctx)?;
             let created =
@@ -187,12 +187,21 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
     Ok(())
 }
 
-fn leave(ctx: &Ctx) -> Result<(), Failure> {
-    if !config::remove(&ctx.data_dir)? {
+fn leave(ctx: &Ctx, keep: bool) -> Result<(), Failure> {
+    let Some(c) = config::load(&ctx.data_dir)? else {
         done(ctx, &json!({ "left": false }), "Not in a team.");
         return Ok(());
-    }
+    };
     let store = ctx.store()?;
+    // Copied first: if the team cannot be read, nothing is left and nothing is lost.
+    let kept = if keep {
+        let team = PgStore::open(&c.url, c.password.as_deref(), &c.person)?;
+        sync::refresh(&store, &team)?;
+        team.keep(&store)?
+    } else {
+        Vec::new()
+    };
+    config::remove(&ctx.data_dir)?;
     let removed = store.write(|tx| {
         let all = mooring_core::store::team_projects::all(tx)?;
         for (id, _, _) in &all {
@@ -200,10 +209,19 @@ fn leave(ctx: &Ctx) -> Result<(), Failure> {
         }
         Ok(all.into_iter().map(|(_, _, slug)| slug).collect::<Vec<_>>())
     })?;
-    let text = format!(
-        "Left the team; its projects left this machine ({}). Their memory stays in the team.",
-        if removed.is_empty() { "none here".to_owned() } else { removed.join(", ") }
-    );
-    done(ctx, &json!({ "left": true, "removed": removed }), &text);
+    let list = |slugs: Vec<&str>| if slugs.is_empty() { "none".to_owned() } else { slugs.join(", ") };
+    let text = if keep {
+        format!(
+            "Left the team. Kept as your own projects on this machine, memory and all: {}. The team's copies go on without you.",
+            list(kept.iter().map(|(s, _)| s.as_str()).collect())
+        )
+    } else {
+        format!(
+            "Left the team; its projects left this machine ({}). Their memory stays in the team.",
+            list(removed.iter().map(String::as_str).collect())
+        )
+    };
+    let kept_json: Vec<Value> = kept.iter().map(|(slug, n)| json!({ "slug": slug, "entries": n })).collect();
+    done(ctx, &json!({ "left": true, "kept": kept_json, "removed": removed }), &text);
     Ok(())
 }

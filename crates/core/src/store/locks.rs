@@ -34,7 +34,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<LockRow> {
 }
 
 const COLUMNS: &str = "topic, version, content, tags, \
-                       (SELECT s.client_name FROM sessions s WHERE s.id = session_id), created_at";
+                       COALESCE(written_by, (SELECT s.client_name FROM sessions s WHERE s.id = session_id)), created_at";
 
 /// Add the next version of a topic; returns it.
 pub fn insert_next(
@@ -57,6 +57,16 @@ pub fn insert_next(
         params![project_id, topic, version, content, tags, session, now],
     )?;
     Ok(version)
+}
+
+/// Insert a version copied from another store as it was there (number, author, time).
+pub fn insert_copy(conn: &Connection, project_id: i64, l: &LockRow) -> Result<()> {
+    conn.exec(
+        "INSERT INTO context_locks (project_id, topic, version, content, tags, written_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![project_id, l.topic, l.version, l.content, l.tags, l.written_by, l.created_at],
+    )?;
+    Ok(())
 }
 
 /// A topic's latest version, or a given one.

@@ -35,7 +35,7 @@ pub struct MemoryRow {
 }
 
 const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
-                       (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id), \
+                       COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
                        m.created_at, m.updated_at, m.forgotten_at";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
@@ -93,6 +93,30 @@ pub fn insert(conn: &Connection, m: &NewMemory<'_>) -> Result<i64> {
         m.data,
         m.session_id,
         m.now
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Insert a row copied from another store as it was there (author, times, forgotten or
+/// not); returns the new id.
+pub fn insert_copy(conn: &Connection, project_id: i64, m: &MemoryRow) -> Result<i64> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO memory (project_id, kind, title, content, tags, status, data, written_by,
+                             created_at, updated_at, forgotten_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    stmt.execute(params![
+        project_id,
+        m.kind,
+        m.title,
+        m.content,
+        m.tags,
+        m.status,
+        m.data,
+        m.written_by,
+        m.created_at,
+        m.updated_at,
+        m.forgotten_at
     ])?;
     Ok(conn.last_insert_rowid())
 }

@@ -8,6 +8,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0002_sessions_memory_choices.sql"),
     include_str!("../../migrations/0003_path_watch.sql"),
     include_str!("../../migrations/0004_team_projects.sql"),
+    include_str!("../../migrations/0005_kept_authors.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

@@ -36,3 +36,9 @@ pub fn mark(conn: &Connection, project_id: i64, team_id: i64, now: &str) -> Resu
     )?;
     Ok(())
 }
+
+/// This machine's row no longer stands for a team project: it is one's own from now on.
+pub fn unmark(conn: &Connection, project_id: i64) -> Result<()> {
+    conn.exec("DELETE FROM team_projects WHERE project_id = ?1", [project_id])?;
+    Ok(())
+}

@@ -1,0 +1,62 @@
+//! A person's own project moved into the team and kept again on leaving: memory (a
+//! forgotten entry stays forgotten, a resolved blocker stays resolved), context locks and
+//! history cross both ways as they were, with authors and times.
+
+use mooring_core::memory::{ListQuery, NewEntry, forget, list, remember, resolve_blocker};
+use mooring_core::{NewProject, Registry, Store, locks};
+use mooring_team::PgStore;
+use mooring_team::testing::{PASSWORD, Postgres};
+
+fn note(kind: &str, content: &str) -> NewEntry {
+    NewEntry { kind: kind.into(), content: content.into(), ..Default::default() }
+}
+
+fn contents(store: &dyn mooring_core::backend::MemoryBackend) -> Vec<(String, Option<String>, String)> {
+    let page = list(store, "scratch", &ListQuery { limit: Some(50), ..Default::default() }).unwrap();
+    page.entries.into_iter().map(|e| (e.content, e.status, e.created_at)).collect()
+}
+
+#[test]
+fn a_shared_project_kept_on_leaving_comes_back_whole() {
+    let pg = Postgres::start();
+    let ada = PgStore::connect(&pg.fresh_db(), Some(PASSWORD), "Ada").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let local = Store::open_in(dir.path()).unwrap();
+    Registry::new(&local).create(NewProject { name: "Scratch".into(), ..Default::default() }).unwrap();
+    remember(&local, "scratch", &note("decision", "use sqlite locally"), None).unwrap();
+    let blocker = remember(&local, "scratch", &note("blocker", "flaky watcher"), None).unwrap();
+    resolve_blocker(&local, "scratch", blocker.id, Some("waited for the callback")).unwrap();
+    let gone = remember(&local, "scratch", &note("note", "a passing thought"), None).unwrap();
+    forget(&local, "scratch", gone.id).unwrap();
+    locks::lock(&local, "scratch", "api", "v1 shape", &[], None).unwrap();
+    locks::lock(&local, "scratch", "api", "v2 shape", &[], None).unwrap();
+    let before = contents(&local);
+
+    // Shared: the team has it all, and the local copies are gone.
+    let (_, moved) = ada.share(&local, "scratch").unwrap();
+    assert_eq!(moved, 3, "the forgotten entry moves too, still forgotten");
+    assert_eq!(contents(&ada), before);
+    let api = locks::recall(&ada, "scratch", "api", None).unwrap();
+    assert_eq!((api.version, api.content.as_str()), (2, "v2 shape"));
+    assert_eq!(locks::recall(&ada, "scratch", "api", Some(1)).unwrap().content, "v1 shape");
+    remember(&ada, "scratch", &note("decision", "written in the team"), None).unwrap();
+    let in_team = contents(&ada);
+
+    // Kept: one's own project again, as the team had it, the team's author included.
+    let kept = ada.keep(&local).unwrap();
+    assert_eq!(kept, [("scratch".to_owned(), 4)]);
+    assert!(!mooring_team::routed::is_team(&local, "scratch").unwrap());
+    assert_eq!(contents(&local), in_team);
+    let newest = list(&local, "scratch", &ListQuery::default()).unwrap().entries.remove(0);
+    assert_eq!((newest.content.as_str(), newest.written_by.as_deref()), ("written in the team", Some("Ada")));
+    let topics = locks::topics(&local, "scratch").unwrap();
+    assert_eq!((topics.len(), topics[0].version, topics[0].content.as_str()), (1, 2, "v2 shape"));
+    let kinds: Vec<String> =
+        Registry::new(&local).events("scratch").unwrap().into_iter().map(|e| e.kind).collect();
+    for kind in ["created", "shared", "kept_from_team"] {
+        assert!(kinds.iter().any(|k| k == kind), "no {kind} in {kinds:?}");
+    }
+    // A new entry locally goes on from there, and the team's copy is untouched.
+    remember(&local, "scratch", &note("note", "mine again"), None).unwrap();
+    assert_eq!(contents(&ada), in_team);
+}
