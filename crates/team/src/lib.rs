@@ -23,13 +23,12 @@ mod sql;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tls;
 
 use std::future::Future;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use mooring_core::{Error, Result};
-use tokio_postgres::NoTls;
-use tokio_postgres::config::SslMode;
 
 pub use access::{Role, Seen};
 pub use edits::SharedEdit;
@@ -50,6 +49,10 @@ pub struct PgStore {
     pool: Pool,
     /// How to connect (for the connection that listens for changes).
     config: tokio_postgres::Config,
+    /// TLS for every connection, as the URL's `sslmode` says.
+    connector: tokio_postgres_rustls::MakeRustlsConnect,
+    /// The URL's TLS settings.
+    tls: tls::Tls,
     /// The person this instance acts for: their name and id in the team.
     person: String,
     /// The person's id, known once the database has answered (schema brought up to
@@ -77,7 +80,8 @@ impl PgStore {
         if person.is_empty() || person.chars().count() > 100 || person.chars().any(char::is_control) {
             return Err(Error::invalid("person", "a person's name is 1 to 100 printable characters"));
         }
-        let mut config: tokio_postgres::Config = url.parse().map_err(|e| {
+        let (bare, tls) = tls::Tls::split(url)?;
+        let mut config: tokio_postgres::Config = bare.parse().map_err(|e| {
             Error::invalid(
                 "url",
                 format!("'{url}' is not a PostgreSQL URL ({e}); use postgres://user@host:port/db"),
@@ -89,13 +93,8 @@ impl PgStore {
                 "the URL carries a password; leave it out and give it from a file or the prompt",
             ));
         }
-        if config.get_ssl_mode() == SslMode::Require {
-            return Err(Error::invalid(
-                "url",
-                "sslmode=require needs TLS, which this build does not have yet; use a loopback or \
-                 tunnelled connection with sslmode=disable or prefer",
-            ));
-        }
+        config.ssl_mode(tls.ssl_mode());
+        let connector = tls.connector()?;
         if let Some(p) = password {
             config.password(p);
         }
@@ -109,7 +108,7 @@ impl PgStore {
             .map_err(|e| Error::storage(format!("cannot start the team database worker: {e}")))?;
         let manager = Manager::from_config(
             config.clone(),
-            NoTls,
+            connector.clone(),
             ManagerConfig { recycling_method: RecyclingMethod::Fast },
         );
         let pool = {
@@ -126,6 +125,8 @@ impl PgStore {
             runtime: Some(runtime),
             pool,
             config,
+            connector,
+            tls,
             person,
             person_id: std::sync::OnceLock::new(),
             down_since: std::sync::Mutex::new(None),
@@ -156,6 +157,17 @@ impl PgStore {
             Ok(row.get::<_, i64>(0))
         })?;
         Ok(*self.person_id.get_or_init(|| id))
+    }
+
+    /// How connections to the team database are protected, in one line.
+    pub fn tls(&self) -> &'static str {
+        self.tls.describe()
+    }
+
+    /// Whether someone between this machine and the database could read or pose as it:
+    /// a remote host reached without checking its certificate.
+    pub fn exposed(&self, url: &str) -> bool {
+        !self.tls.trusted_path(url)
     }
 
     /// The person this instance acts for.
@@ -221,6 +233,19 @@ impl PgStore {
             let started = std::time::Instant::now();
             client.simple_query("SELECT 1").await.map_err(db_error)?;
             Ok(started.elapsed())
+        })
+    }
+
+    /// The TLS version a connection to the team database speaks (`TLSv1.3`), or `None`
+    /// when it is plain text, as the server sees it.
+    pub fn encryption(&self) -> Result<Option<String>> {
+        self.run(|pool| async move {
+            let client = pool.get().await.map_err(errors::pool_error)?;
+            let row = client
+                .query_opt("SELECT version FROM pg_stat_ssl WHERE pid = pg_backend_pid() AND ssl", &[])
+                .await
+                .map_err(db_error)?;
+            Ok(row.map(|r| r.get(0)))
         })
     }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Deserialize;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 
 use crate::PgStore;
 
@@ -68,10 +68,10 @@ impl PgStore {
     /// time listening begins, so nothing announced before it is missed.
     pub fn listen(&self, on_change: Arc<dyn Fn(Change) + Send + Sync>) {
         let Some(runtime) = self.runtime.as_ref() else { return };
-        let config = self.config.clone();
+        let (config, tls) = (self.config.clone(), self.connector.clone());
         runtime.spawn(async move {
             loop {
-                if let Err(e) = listen_once(&config, &on_change).await {
+                if let Err(e) = listen_once(&config, tls.clone(), &on_change).await {
                     tracing::debug!(error = %e, "team change announcements interrupted");
                 }
                 tokio::time::sleep(RETRY).await;
@@ -82,9 +82,10 @@ impl PgStore {
 
 async fn listen_once(
     config: &tokio_postgres::Config,
+    tls: tokio_postgres_rustls::MakeRustlsConnect,
     on_change: &Arc<dyn Fn(Change) + Send + Sync>,
 ) -> Result<(), tokio_postgres::Error> {
-    let (client, mut connection) = config.connect(NoTls).await?;
+    let (client, mut connection) = config.connect(tls).await?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     // The connection only makes progress while polled: drive it, passing announcements on.
     let driver = tokio::spawn(async move {

@@ -19,6 +19,8 @@ pub struct Postgres {
     data: PathBuf,
     /// The loopback port it listens on.
     pub port: u16,
+    /// With TLS: the certificate authority that signed the server's certificate (PEM).
+    pub ca: Option<PathBuf>,
     _dir: tempfile::TempDir,
     next_db: AtomicU32,
 }
@@ -67,6 +69,16 @@ fn free_port() -> u16 {
 impl Postgres {
     /// Initialise and start a server.
     pub fn start() -> Self {
+        Self::start_with(false)
+    }
+
+    /// A server that also speaks TLS, with a certificate for `localhost` and 127.0.0.1
+    /// signed by a certificate authority of its own ([`Postgres::ca`]).
+    pub fn start_tls() -> Self {
+        Self::start_with(true)
+    }
+
+    fn start_with(tls: bool) -> Self {
         let bin = bin_dir();
         let dir = tempfile::Builder::new().prefix("mooring-pg-").tempdir().unwrap();
         let data = dir.path().join("data");
@@ -83,11 +95,12 @@ impl Postgres {
             "initdb",
             &["-D", d, "-U", USER, "--auth=scram-sha-256", "--pwfile", pw, "-E", "UTF8", "--locale=C"],
         );
+        let ca = tls.then(|| certificates(&data));
         let port = free_port();
         let opts = format!("-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off");
         let log = dir.path().join("server.log");
         run(&bin, "pg_ctl", &["-D", d, "-o", &opts, "-l", log.to_str().unwrap(), "-w", "-t", "60", "start"]);
-        Self { bin, data, port, _dir: dir, next_db: AtomicU32::new(0) }
+        Self { bin, data, port, ca, _dir: dir, next_db: AtomicU32::new(0) }
     }
 
     /// The URL of database `db` (without the password).
@@ -120,6 +133,41 @@ impl Postgres {
         let (d, l) = (self.data.to_str().unwrap(), log.to_str().unwrap());
         run(&self.bin, "pg_ctl", &["-D", d, "-o", &opts, "-l", l, "-w", "-t", "60", "start"]);
     }
+}
+
+/// A certificate authority and a server certificate for `localhost` and 127.0.0.1 it
+/// signed, written where the server finds them (`ssl = on` in its configuration); the
+/// authority's PEM file, beside the data directory.
+fn certificates(data: &Path) -> PathBuf {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params.distinguished_name.push(DnType::CommonName, "Mooring test CA");
+    let ca_cert = ca_params.self_signed(&ca_key).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let mut params = CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
+    params.distinguished_name.push(DnType::CommonName, "localhost");
+    let cert = params.signed_by(&key, &Issuer::new(ca_params, ca_key)).unwrap();
+    let write = |name: &str, text: String, mode: u32| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = data.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        if is_root() {
+            let ok = Command::new("chown").args(["postgres:postgres"]).arg(&path).status().unwrap();
+            assert!(ok.success(), "chown to postgres failed");
+        }
+    };
+    write("server.crt", cert.pem(), 0o644);
+    write("server.key", key.serialize_pem(), 0o600);
+    let conf = data.join("postgresql.conf");
+    let mut text = std::fs::read_to_string(&conf).unwrap();
+    text.push_str("\nssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n");
+    std::fs::write(&conf, text).unwrap();
+    let ca = data.parent().unwrap().join("ca.pem");
+    std::fs::write(&ca, ca_cert.pem()).unwrap();
+    ca
 }
 
 impl Drop for Postgres {

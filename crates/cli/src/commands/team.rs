@@ -108,15 +108,23 @@ fn join(ctx: &Ctx, url: &str, name: &str, password_file: Option<&Path>) -> Resul
         )
         .into());
     }
+    let url = &mooring_team::tls::Tls::absolute_root(url, &ctx.cwd)?;
     let password = read_password(password_file)?;
     let team = PgStore::connect(url, password.as_deref(), name)?;
     let store = ctx.store()?;
     let config = TeamConfig { url: url.to_owned(), person: team.person().to_owned(), password };
     config::save(&ctx.data_dir, &config)?;
     let synced = sync::refresh(&store, &team)?;
-    let value =
-        json!({ "url": url, "person": team.person(), "projects": synced.added, "clashes": synced.clashes });
-    let mut text = format!("Joined the team at {url} as {}.", team.person());
+    let value = json!({ "url": url, "person": team.person(), "tls": team.tls(), "exposed": team.exposed(url),
+        "projects": synced.added, "clashes": synced.clashes });
+    let mut text = format!("Joined the team at {url} as {}.\nTLS: {}.", team.person(), team.tls());
+    if team.exposed(url) {
+        text.push_str(
+            "\nWarning: the database is on another host and its certificate is not checked; anyone in \
+             between could read or pose as it. Use sslmode=verify-full (with sslrootcert=CA.pem for a \
+             private authority).",
+        );
+    }
     if !synced.added.is_empty() {
         text.push_str(&format!(" Team projects here now: {}.", synced.added.join(", ")));
     }
@@ -142,6 +150,7 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
         sync::refresh(&store, &team)?;
         Ok((lag, team.projects()?))
     });
+    let encryption = reach.as_ref().ok().and_then(|_| team.encryption().ok()).flatten();
     let here = store.read(mooring_core::store::team_projects::all)?;
     // Each team project on this machine, with whose it is and the person's part in it
     // (unknown while the database is out of reach).
@@ -168,12 +177,14 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
         Err(e) => (false, None, Some(e.message.clone())),
     };
     let value = json!({ "url": c.url, "person": c.person, "reachable": reachable, "lag_ms": lag_ms,
-        "problem": problem, "projects": projects });
+        "problem": problem, "tls": team.tls(), "encryption": encryption, "projects": projects });
     let text = match (&reach, lag_ms) {
         (Ok(_), Some(ms)) => format!(
-            "Team database: {}\nYou: {}\nReachable: yes ({ms:.1} ms round trip)\nTeam projects here: {}",
+            "Team database: {}\nYou: {}\nReachable: yes ({ms:.1} ms round trip)\nTLS: {} ({})\nTeam projects here: {}",
             c.url,
             c.person,
+            team.tls(),
+            encryption.as_deref().unwrap_or("this connection is plain text"),
             if listed.is_empty() { "none".to_owned() } else { listed.join(", ") }
         ),
         _ => format!(
