@@ -36,7 +36,11 @@ impl TestServer {
 
     /// A server whose desktop surfaces are `surfaces`.
     pub async fn start_with(surfaces: Arc<dyn mooring_server::Surfaces>) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        Self::start_in(tempfile::tempdir().unwrap(), surfaces).await
+    }
+
+    /// A server over the data directory `dir` (prepared by the test: a team joined, say).
+    pub async fn start_in(dir: tempfile::TempDir, surfaces: Arc<dyn mooring_server::Surfaces>) -> Self {
         let store = Arc::new(Store::open_in(dir.path()).unwrap());
         let mut s = Self { dir, store, server: None, url: String::new(), surfaces };
         s.boot(0).await;
