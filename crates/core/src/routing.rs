@@ -78,18 +78,17 @@ impl MemoryBackend for Routed {
         if let Some(slug) = query.project {
             return self.pick(slug)?.search_memory(query);
         }
-        let mut hits = self.local.search_memory(query)?;
-        if let Some(team) = &self.team {
-            // Everywhere means both stores; an unreachable team database leaves the local
-            // hits rather than failing the search.
-            match team.search_memory(query) {
-                Ok(more) => hits.extend(more),
-                Err(e) => tracing::warn!(error = %e, "team search skipped"),
+        let hits = self.local.search_memory(query)?;
+        let Some(team) = &self.team else { return Ok(hits) };
+        // Everywhere means both stores; an unreachable team database leaves the local
+        // hits rather than failing the search.
+        match team.search_memory(query) {
+            Ok(more) => Ok(interleave(hits, more, query.limit as usize)),
+            Err(e) => {
+                tracing::warn!(error = %e, "team search skipped");
+                Ok(hits)
             }
-            hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-            hits.truncate(query.limit as usize);
         }
-        Ok(hits)
     }
 
     fn lock_next(
@@ -108,5 +107,59 @@ impl MemoryBackend for Routed {
 
     fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
         self.pick(slug)?.lock_topics(slug)
+    }
+}
+
+/// Two ranked lists as one: BM25 (SQLite) and `ts_rank` (PostgreSQL) scores are on
+/// different scales, so neither may outrank the other by its number; each list keeps
+/// its own order and they take turns (reciprocal-rank fusion with equal weights).
+fn interleave(a: Vec<RowHit>, b: Vec<RowHit>, limit: usize) -> Vec<RowHit> {
+    let mut out = Vec::with_capacity(limit.min(a.len() + b.len()));
+    let (mut a, mut b) = (a.into_iter(), b.into_iter());
+    while out.len() < limit {
+        match (a.next(), b.next()) {
+            (None, None) => break,
+            (x, y) => out.extend(x.into_iter().chain(y)),
+        }
+    }
+    out.truncate(limit);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::memory::MemoryRow;
+
+    fn hit(slug: &str, score: f64) -> RowHit {
+        let row = MemoryRow {
+            id: 0,
+            project_id: 0,
+            kind: "note".into(),
+            title: String::new(),
+            content: String::new(),
+            tags: String::new(),
+            status: None,
+            data: None,
+            written_by: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+            forgotten_at: None,
+        };
+        RowHit { row, slug: slug.into(), snippet: String::new(), score }
+    }
+
+    #[test]
+    fn scores_of_two_stores_never_outrank_each_other() {
+        // SQLite's BM25 numbers dwarf ts_rank's; the team's best still comes second.
+        let local = vec![hit("mine-1", 12.0), hit("mine-2", 11.0), hit("mine-3", 10.0)];
+        let team = vec![hit("team-1", 0.09), hit("team-2", 0.01)];
+        let slugs = |v: Vec<RowHit>| v.into_iter().map(|h| h.slug).collect::<Vec<_>>();
+        assert_eq!(
+            slugs(interleave(local.clone(), team.clone(), 10)),
+            ["mine-1", "team-1", "mine-2", "team-2", "mine-3"]
+        );
+        assert_eq!(slugs(interleave(local, team, 3)), ["mine-1", "team-1", "mine-2"]);
+        assert!(interleave(Vec::new(), Vec::new(), 5).is_empty());
     }
 }
