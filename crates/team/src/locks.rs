@@ -40,15 +40,16 @@ impl PgStore {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
             let project = writable(&tx, &slug, me, check).await?;
+            // "Last used" moves in the same statement (one round trip less, as for memory).
             let insert = format!(
-                "INSERT INTO context_locks (project_id, topic, version, content, tags, written_by, person_id)
+                "WITH touched AS (UPDATE projects SET last_used_at = now() WHERE id = $1)
+                 INSERT INTO context_locks (project_id, topic, version, content, tags, written_by, person_id)
                  SELECT $1, $2, COALESCE(MAX(version), 0) + 1, $3, $4, $5, $6
                  FROM context_locks WHERE project_id = $1 AND topic = $2
                  RETURNING {LOCK_COLUMNS}"
             );
             let row = sql::row(&tx, &insert, &[&project.id, &topic, &content, &tags, &person, &me]).await?;
             let stored = lock_row(&row);
-            sql::exec(&tx, "UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id]).await?;
             let detail = json!({ "topic": topic, "version": stored.version });
             record(&tx, &project, "context_locked", &detail, me).await?;
             tx.commit().await.map_err(db_error)?;

@@ -53,6 +53,8 @@ impl MemoryBackend for PgStore {
             let tx = client.transaction().await.map_err(db_error)?;
             let project = writable(&tx, &slug, me, check).await?;
             let column = |f: fn(&Owned) -> Option<&str>| rows.iter().map(f).collect::<Vec<_>>();
+            // The project's "last used" moves in the same statement: one round trip less
+            // per write (each is a loopback or network hop inside the row lock).
             let sql = format!(
                 "WITH new AS (
                    INSERT INTO memory AS m (project_id, kind, title, content, tags, status, data, written_by, person_id)
@@ -60,7 +62,8 @@ impl MemoryBackend for PgStore {
                    FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::text[])
                         WITH ORDINALITY AS n(kind, title, content, tags, status, data, ord)
                    ORDER BY ord
-                   RETURNING {MEMORY_COLUMNS})
+                   RETURNING {MEMORY_COLUMNS}),
+                 touched AS (UPDATE projects SET last_used_at = now() WHERE id = $1)
                  SELECT * FROM new ORDER BY 1"
             );
             let stored = sql::rows(&tx,
@@ -80,8 +83,6 @@ impl MemoryBackend for PgStore {
                 .await?;
             let stored: Vec<MemoryRow> = stored.iter().map(memory).collect();
             let (event, detail) = added_event(&stored);
-            sql::exec(&tx, "UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id])
-                .await?;
             record(&tx, &project, event, &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
             Ok((project.slug, stored))
