@@ -1,7 +1,9 @@
 // Drives one question page in headless Chromium (Debian's /usr/bin/chromium through
 // playwright-core; no browser download). Usage: node drive.mjs URL STEPS_JSON
-// Steps: {click}, {fill:[id,text]}, {select:[id,value]}, {expectDisabled}, {expectEnabled}, {expectText:[id,text]},
+// Steps: {click}, {fill:[id,text]}, {select:[id,value]}, {exec:[program,...args]} (runs a
+// command meanwhile, as another machine or process would act), {expectDisabled}, {expectEnabled}, {expectText:[id,text]},
 // {expectCountdownAbove:n}, {open:url}. Prints {"ok":true} or exits 1 with the reason.
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 // playwright-core lives in the test-tools cache, not beside this file.
@@ -28,6 +30,7 @@ try {
     else if (s.expectNoText) await page.waitForFunction(([id, t]) => !(document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectNoText, { timeout: 8000 });
     else if (s.fill) await el(s.fill[0]).fill(s.fill[1]);
     else if (s.select) await el(s.select[0]).selectOption(s.select[1]);
+    else if (s.exec) execFileSync(s.exec[0], s.exec.slice(1), { stdio: "ignore" });
     else if (s.expectDisabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === true, s.expectDisabled, { timeout: 5000 });
     else if (s.expectEnabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === false, s.expectEnabled, { timeout: 5000 });
     else if (s.expectText) await page.waitForFunction(([id, t]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectText, { timeout: 8000 });

@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod caller;
+pub mod changes;
 pub mod config;
 pub mod endpoint;
 pub mod http;

@@ -132,11 +132,12 @@ pub async fn start_with_store(
     state.team = team.clone();
     state.sealer = sealer;
     state.base_url = Some(format!("http://{addr}"));
+    let cancel = CancellationToken::new();
+    state.stopping = cancel.clone();
     let state = Arc::new(state);
     let token = crate::token::load_or_create(&config.data_dir).map_err(|e| {
         StartError::Other(format!("cannot create the API token in {}: {e}", config.data_dir.display()))
     })?;
-    let cancel = CancellationToken::new();
     let app = http::router(state.clone(), &config, addr.port(), token, cancel.clone());
     let stop = cancel.clone();
     let listener =

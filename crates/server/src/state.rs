@@ -68,6 +68,10 @@ pub struct AppState {
     roots_fetched: Mutex<HashMap<String, Arc<tokio::sync::OnceCell<()>>>>,
     /// Resource subscriptions: (session, URI) → the client to notify.
     subscriptions: Mutex<HashMap<(String, String), Peer<RoleServer>>>,
+    /// How many changes this server has heard of (the dashboard waits on it).
+    pub changes: tokio::sync::watch::Sender<u64>,
+    /// Cancelled when the server stops (long waits end then).
+    pub stopping: tokio_util::sync::CancellationToken,
 }
 
 impl AppState {
@@ -78,11 +82,14 @@ impl AppState {
         pick_timeout: Duration,
         local: Option<Arc<LocalContext>>,
     ) -> Self {
+        let (changes, _) = tokio::sync::watch::channel(0);
         Self {
             memory: Arc::new(mooring_core::routing::Routed::local(store.clone())),
             team: None,
             store,
-            surfaces,
+            surfaces: Arc::new(crate::changes::Counting::new(surfaces, changes.clone())),
+            changes,
+            stopping: tokio_util::sync::CancellationToken::new(),
             pick_timeout,
             local,
             #[cfg(feature = "conformance-fixtures")]

@@ -76,8 +76,15 @@ fn create(ctx: &Ctx, args: NewArgs) -> Result<(), Failure> {
 
 fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> {
     let store = ctx.store()?;
+    let team = ctx.team()?;
+    // The team's projects as the team has them now (a project just created or handed
+    // over elsewhere); out of reach, one's own projects still work.
+    if let Some(db) = &team
+        && let Err(e) = mooring_team::sync::refresh(&store, db)
+    {
+        tracing::debug!(error = %e, "team project list not refreshed");
+    }
     let is_team = routed::is_team(&store, slug)?;
-    let team = if is_team { ctx.team()? } else { None };
     let registry = Registry::new(&store).with_base_dir(&ctx.cwd);
     if let Some(person) = &flags.handoff {
         if let Some(flag) = edit_flag_given(&flags).or(flags.status.as_ref().map(|_| "status")) {
@@ -144,10 +151,6 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
         status,
     };
     if edit.is_empty() {
-        // A team project as the team has it now, not as this machine last heard.
-        if let Some(db) = &team {
-            mooring_team::sync::refresh(&store, db)?;
-        }
         let project = registry.get(slug)?;
         let events = routed::events(&store, team.as_ref(), &project.slug)?;
         if ctx.json {

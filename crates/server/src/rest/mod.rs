@@ -36,6 +36,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/projects/{slug}/events"),
     ("GET", "/api/v1/projects/{slug}/context"),
     ("GET", "/api/v1/choices"),
+    ("GET", "/api/v1/changes"),
     ("GET", "/api/v1/sessions"),
     ("GET", "/api/v1/search"),
     ("GET", "/api/v1/settings"),
@@ -63,6 +64,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}/events", get(projects::events))
         .route("/projects/{slug}/context", get(memory::context))
         .route("/choices", get(open_choices))
+        .route("/changes", get(changes))
         .route("/sessions", get(sessions))
         .route("/search", get(search))
         .route("/settings", get(settings::get).patch(settings::patch))
@@ -103,6 +105,24 @@ async fn open_choices(State(api): State<Api>) -> Result<axum::Json<serde_json::V
         })
         .collect();
     Ok(axum::Json(serde_json::json!({ "open": items })))
+}
+
+/// `?after=`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChangesParams {
+    after: Option<u64>,
+}
+
+/// `GET /changes?after=N`: the change count, once it differs from `N` (a long poll of at
+/// most 25 s); without `after`, at once.
+async fn changes(
+    State(api): State<Api>,
+    q: Result<axum::extract::Query<ChangesParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let axum::extract::Query(q) = q?;
+    let version = crate::changes::wait(&api.state.changes, q.after, &api.state.stopping).await;
+    Ok(axum::Json(serde_json::json!({ "version": version })))
 }
 
 /// `POST /desktop/show`: the desktop brings its dashboard forward; 409 from `mooring serve`.
