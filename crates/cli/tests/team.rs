@@ -304,6 +304,10 @@ fn members_edit_a_team_projects_shared_fields_viewers_change_nothing_and_events_
     // Leaving with --keep: the project stays on Bob's machine as his own, memory and his
     // checkout included; Ada's team project goes on without him.
     bob.json_ok(&["memory", "add", "billing", "--kind", "decision", "retry webhooks twice"], None);
+    // Listings count a team project's memory where it lives.
+    let listed = ada.json_ok(&["projects", "list"], None);
+    let stats = &listed["projects"][0]["stats"];
+    assert_eq!((stats["decisions"].as_u64(), stats["memory_total"].as_u64()), (Some(1), Some(1)), "{listed}");
     let left = bob.json_ok(&["team", "leave", "--keep"], None);
     assert_eq!(left["kept"], json!([{ "slug": "billing", "entries": 1 }]));
     let mine = bob.json_ok(&["memory", "list", "billing"], None);

@@ -20,6 +20,7 @@ pub mod routed;
 mod rows;
 mod share;
 mod sql;
+mod stats;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -45,7 +45,9 @@ fn list(ctx: &Ctx, status: Option<&str>) -> Result<(), Failure> {
         })?),
     };
     let store = ctx.store()?;
-    let projects = Registry::new(&store).list(filter)?;
+    let team = ctx.team()?;
+    let mut projects = Registry::new(&store).list(filter)?;
+    routed::fill_stats(&store, team.as_ref(), &mut projects);
     if ctx.json {
         print_json(&json!({ "projects": projects }));
     } else {
@@ -151,7 +153,8 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
         status,
     };
     if edit.is_empty() {
-        let project = registry.get(slug)?;
+        let mut project = registry.get(slug)?;
+        routed::fill_stats(&store, team.as_ref(), std::slice::from_mut(&mut project));
         let events = routed::events(&store, team.as_ref(), &project.slug)?;
         if ctx.json {
             print_json(&json!({ "project": project, "events": events }));

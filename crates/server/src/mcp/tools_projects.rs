@@ -26,7 +26,10 @@ pub fn list(state: &AppState, p: params::ListProjects) -> CallToolResult {
         },
     };
     match result {
-        Ok(projects) => ok(&ProjectList { projects }),
+        Ok(mut projects) => {
+            mooring_team::routed::fill_stats(&state.store, state.team.as_deref(), &mut projects);
+            ok(&ProjectList { projects })
+        }
         Err(e) => fail(&e),
     }
 }
@@ -34,7 +37,14 @@ pub fn list(state: &AppState, p: params::ListProjects) -> CallToolResult {
 /// `get_project`.
 pub fn get(state: &AppState, p: params::GetProject) -> CallToolResult {
     match Registry::new(&state.store).get(&p.project) {
-        Ok(project) => ok(&ProjectDetail { project }),
+        Ok(mut project) => {
+            mooring_team::routed::fill_stats(
+                &state.store,
+                state.team.as_deref(),
+                std::slice::from_mut(&mut project),
+            );
+            ok(&ProjectDetail { project })
+        }
         Err(e) => fail(&e),
     }
 }

@@ -48,7 +48,8 @@ pub async fn list(
     };
     let all = Registry::new(&api.state.store).list(status)?;
     let total = all.len();
-    let projects: Vec<Project> = all.into_iter().skip(offset as usize).take(limit as usize).collect();
+    let mut projects: Vec<Project> = all.into_iter().skip(offset as usize).take(limit as usize).collect();
+    routed::fill_stats(&api.state.store, api.state.team.as_deref(), &mut projects);
     let team = super::team::team_projects(&api.state);
     let projects: Vec<Value> = projects
         .iter()
@@ -102,7 +103,8 @@ pub struct Detail {
 /// `GET /projects/{slug}`.
 pub async fn get(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Detail>> {
     let registry = Registry::new(&api.state.store);
-    let project = registry.get(&slug)?;
+    let mut project = registry.get(&slug)?;
+    routed::fill_stats(&api.state.store, api.state.team.as_deref(), std::slice::from_mut(&mut project));
     let recent_memory = memory::list(
         &*api.state.memory,
         &project.slug,
