@@ -1,5 +1,6 @@
 //! The counts a project listing shows (decisions, open blockers, lock topics, entries),
-//! for the team projects a person is in, in one query.
+//! for the team projects a person is in, in one query: the counts are kept with each
+//! project by triggers (migration V4), so a listing reads no memory.
 
 use std::collections::HashMap;
 
@@ -16,15 +17,9 @@ impl PgStore {
             let client = pool.get().await.map_err(pool_error)?;
             let rows = sql::rows(
                 &client,
-                "SELECT p.slug,
-                        count(m.id) FILTER (WHERE m.kind = 'decision'),
-                        count(m.id) FILTER (WHERE m.kind = 'blocker' AND m.status = 'open'),
-                        (SELECT count(DISTINCT l.topic) FROM context_locks l WHERE l.project_id = p.id),
-                        count(m.id)
+                "SELECT p.slug, p.decisions, p.open_blockers, p.lock_topics, p.entries
                  FROM projects p
-                 JOIN members mb ON mb.project_id = p.id AND mb.person_id = $1
-                 LEFT JOIN memory m ON m.project_id = p.id AND m.forgotten_at IS NULL
-                 GROUP BY p.id",
+                 JOIN members mb ON mb.project_id = p.id AND mb.person_id = $1",
                 &[&me],
             )
             .await?;

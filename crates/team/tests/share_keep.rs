@@ -3,7 +3,7 @@
 //! history cross both ways as they were, with authors and times.
 
 use mooring_core::memory::{ListQuery, NewEntry, forget, list, remember, resolve_blocker};
-use mooring_core::{NewProject, Registry, Store, locks};
+use mooring_core::{NewProject, ProjectStats, Registry, Store, locks};
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};
 
@@ -31,6 +31,7 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     locks::lock(&local, "scratch", "api", "v1 shape", &[], None).unwrap();
     locks::lock(&local, "scratch", "api", "v2 shape", &[], None).unwrap();
     let before = contents(&local);
+    let local_counts = Registry::new(&local).get("scratch").unwrap().stats;
 
     // Shared: the team has it all, and the local copies are gone.
     let (_, moved) = ada.share(&local, "scratch").unwrap();
@@ -39,18 +40,40 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     let api = locks::recall(&ada, "scratch", "api", None).unwrap();
     assert_eq!((api.version, api.content.as_str()), (2, "v2 shape"));
     assert_eq!(locks::recall(&ada, "scratch", "api", Some(1)).unwrap().content, "v1 shape");
+    // The team keeps the listing's counts as SQLite does, through every kind of change.
+    let counts = || ada.stats().unwrap().remove("scratch").unwrap();
+    assert_eq!(counts(), local_counts);
+    assert_eq!(counts(), ProjectStats { decisions: 1, open_blockers: 0, context_locks: 1, memory_total: 2 });
     remember(&ada, "scratch", &note("decision", "written in the team"), None).unwrap();
+    let open = remember(&ada, "scratch", &note("blocker", "team blocker"), None).unwrap();
+    let passing = remember(&ada, "scratch", &note("decision", "soon forgotten"), None).unwrap();
+    locks::lock(&ada, "scratch", "schema", "s1", &[], None).unwrap();
+    locks::lock(&ada, "scratch", "api", "v3 shape", &[], None).unwrap();
+    assert_eq!(counts(), ProjectStats { decisions: 3, open_blockers: 1, context_locks: 2, memory_total: 5 });
+    resolve_blocker(&ada, "scratch", open.id, Some("done")).unwrap();
+    forget(&ada, "scratch", passing.id).unwrap();
+    forget(&ada, "scratch", open.id).unwrap();
+    locks::lock(&ada, "scratch", "schema", "s2", &[], None).unwrap();
+    let team_counts = counts();
+    assert_eq!(
+        team_counts,
+        ProjectStats { decisions: 2, open_blockers: 0, context_locks: 2, memory_total: 3 }
+    );
     let in_team = contents(&ada);
 
     // Kept: one's own project again, as the team had it, the team's author included.
     let kept = ada.keep(&local).unwrap();
-    assert_eq!(kept, [("scratch".to_owned(), 4)]);
+    assert_eq!(kept, [("scratch".to_owned(), 6)]);
     assert!(!mooring_team::routed::is_team(&local, "scratch").unwrap());
     assert_eq!(contents(&local), in_team);
+    assert_eq!(Registry::new(&local).get("scratch").unwrap().stats, team_counts);
     let newest = list(&local, "scratch", &ListQuery::default()).unwrap().entries.remove(0);
     assert_eq!((newest.content.as_str(), newest.written_by.as_deref()), ("written in the team", Some("Ada")));
     let topics = locks::topics(&local, "scratch").unwrap();
-    assert_eq!((topics.len(), topics[0].version, topics[0].content.as_str()), (1, 2, "v2 shape"));
+    let mut latest: Vec<_> =
+        topics.iter().map(|t| (t.topic.as_str(), t.version, t.content.as_str())).collect();
+    latest.sort();
+    assert_eq!(latest, [("api", 3, "v3 shape"), ("schema", 2, "s2")]);
     let kinds: Vec<String> =
         Registry::new(&local).events("scratch").unwrap().into_iter().map(|e| e.kind).collect();
     for kind in ["created", "shared", "kept_from_team"] {

@@ -9,6 +9,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0003_path_watch.sql"),
     include_str!("../../migrations/0004_team_projects.sql"),
     include_str!("../../migrations/0005_kept_authors.sql"),
+    include_str!("../../migrations/0006_lock_topic_gone.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).
