@@ -320,3 +320,52 @@ fn members_edit_a_team_projects_shared_fields_viewers_change_nothing_and_events_
     bob.json_ok(&["memory", "add", "billing", "--kind", "note", "local now"], None);
     assert_eq!(ada.json_ok(&["memory", "list", "billing"], None)["entries"].as_array().unwrap().len(), 1);
 }
+
+/// What an agent's `remember` call answered: the entry, or the error's words.
+async fn remember(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    content: &str,
+) -> Result<Value, String> {
+    let args = json!({ "kind": "note", "content": content });
+    let params = CallToolRequestParams::new("remember").with_arguments(args.as_object().cloned().unwrap());
+    match client.call_tool(params).await {
+        Ok(r) if r.is_error != Some(true) => Ok(r.structured_content.unwrap_or(Value::Null)),
+        Ok(r) => Err(serde_json::to_string(&r.content).unwrap()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_hears_the_outage_by_name_works_on_locally_and_resumes_when_the_database_returns() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let ada = Sandbox::new();
+    let (team_code, own_code) = (ada.mkdir("work/billing"), ada.mkdir("work/scratch"));
+    join(&ada, &url, "Ada");
+    ada.json_ok(&["team", "new", "Billing", "--code-path", team_code.to_str().unwrap()], None);
+    ada.json_ok(&["projects", "new", "Scratch", "--code-path", own_code.to_str().unwrap()], None);
+    // Two agent sessions that stay up through the outage, as an editor's would.
+    let (team_agent, _) = agent(&ada, &team_code).await;
+    let (own_agent, _) = agent(&ada, &own_code).await;
+    remember(&team_agent, "before the outage").await.unwrap();
+
+    pg.stop();
+    let refused = remember(&team_agent, "during the outage").await.unwrap_err();
+    for words in ["team database has been unreachable since", "local projects keep working"] {
+        assert!(refused.contains(words), "{words:?} not in {refused}");
+    }
+    let local = remember(&own_agent, "the team is away").await.unwrap();
+    assert_eq!(local["project"], "scratch", "{local}");
+
+    // The same session writes again once the database is back, without a restart.
+    pg.restart();
+    let started = std::time::Instant::now();
+    while let Err(e) = remember(&team_agent, "after the return").await {
+        assert!(started.elapsed() < std::time::Duration::from_secs(15), "never resumed: {e}");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let listed = ada.json_ok(&["memory", "list", "billing"], None);
+    let contents: Vec<&str> =
+        listed["entries"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap()).collect();
+    assert_eq!(contents, ["after the return", "before the outage"], "nothing lost, nothing queued");
+}
