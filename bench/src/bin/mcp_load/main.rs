@@ -357,25 +357,17 @@ fn main() {
             ));
         }
     }
-    for name in ["list_memory", "remember"].into_iter().filter(|w| want("http 8 sessions", w)) {
-        rows.push(run_http(
-            Target { url: &server.url, cpu_of: pid, label: "http 2026-07-28" },
-            Gen::Modern,
-            8,
-            name,
-            secs,
-            &ws,
-        ));
+    // Record, read and search under 8 and 64 concurrent sessions, then all tools mixed.
+    for sessions in [8, 64] {
+        let scope = format!("http {sessions} sessions");
+        for name in ["remember", "list_memory", "search_memory"].into_iter().filter(|w| want(&scope, w)) {
+            let target = Target { url: &server.url, cpu_of: pid, label: "http 2026-07-28" };
+            rows.push(run_http(target, Gen::Modern, sessions, name, secs, &ws));
+        }
     }
     if want("http 64 sessions", "mixed") {
-        rows.push(run_http(
-            Target { url: &server.url, cpu_of: pid, label: "http 2026-07-28" },
-            Gen::Modern,
-            64,
-            "mixed",
-            secs,
-            &ws,
-        ));
+        let target = Target { url: &server.url, cpu_of: pid, label: "http 2026-07-28" };
+        rows.push(run_http(target, Gen::Modern, 64, "mixed", secs, &ws));
     }
     // The stdio shim bridged to this hub: the time is the bridge's plus the hub's.
     for name in ["list_memory", "remember"].into_iter().filter(|w| want("stdio shim", w)) {
