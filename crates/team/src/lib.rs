@@ -9,6 +9,7 @@
 
 mod access;
 pub mod config;
+mod conninfo;
 mod edits;
 mod errors;
 pub mod keep;
@@ -65,7 +66,7 @@ pub struct PgStore {
 }
 
 impl PgStore {
-    /// Connect to `url` (a `postgres://` URL; the password comes separately so it never
+    /// Connect to `url` (a `postgres://` URL or key=value settings; the password comes separately so it never
     /// sits in a URL, a command line or a log) as the person named `person` (joining the
     /// team under that name the first time), and bring the schema up to date.
     pub fn connect(url: &str, password: Option<&str>, person: &str) -> Result<Self> {
@@ -85,7 +86,7 @@ impl PgStore {
         let mut config: tokio_postgres::Config = bare.parse().map_err(|e| {
             Error::invalid(
                 "url",
-                format!("'{url}' is not a PostgreSQL URL ({e}); use postgres://user@host:port/db"),
+                format!("not a PostgreSQL connection string ({e}); use postgres://user@host:port/db"),
             )
         })?;
         if config.get_password().is_some() {

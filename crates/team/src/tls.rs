@@ -44,61 +44,59 @@ pub struct Tls {
 }
 
 impl Tls {
-    /// Take `sslmode` and `sslrootcert` out of a `postgres://` URL: the URL for
-    /// tokio-postgres and the TLS settings.
+    /// Take `sslmode` and `sslrootcert` out of a `postgres://` URL or a key=value
+    /// connection string: the rest for tokio-postgres, and the TLS settings.
     pub fn split(url: &str) -> Result<(String, Self)> {
         let mut tls = Self { mode: Mode::Prefer, root_cert: None };
-        let Ok(mut parsed) = url::Url::parse(url) else {
-            // Not a URL (key=value settings): tokio-postgres reads it as it is.
-            return Ok((url.to_owned(), tls));
-        };
+        let settings = Settings::read(url)?;
         let mut kept = Vec::new();
-        for (key, value) in parsed.query_pairs() {
-            match key.as_ref() {
+        for (key, value) in settings.pairs() {
+            match key.as_str() {
                 "sslmode" => tls.mode = mode(&value)?,
-                "sslrootcert" if value != "system" => tls.root_cert = Some(PathBuf::from(value.as_ref())),
+                "sslrootcert" if value != "system" => tls.root_cert = Some(PathBuf::from(value)),
                 "sslrootcert" => {}
-                _ => kept.push((key.into_owned(), value.into_owned())),
+                _ => kept.push((key, value)),
             }
         }
-        if kept.is_empty() {
-            parsed.set_query(None);
-        } else {
-            parsed.query_pairs_mut().clear().extend_pairs(kept);
-        }
-        Ok((parsed.into(), tls))
+        Ok((settings.with_pairs(kept), tls))
     }
 
     /// `url` with a relative `sslrootcert` made absolute against `base` (where the person
     /// typed it), so the stored URL works from any directory later.
     pub fn absolute_root(url: &str, base: &std::path::Path) -> Result<String> {
-        let Ok(mut parsed) = url::Url::parse(url) else { return Ok(url.to_owned()) };
+        let settings = Settings::read(url)?;
         let mut changed = false;
-        let pairs: Vec<(String, String)> = parsed
-            .query_pairs()
+        let pairs: Vec<(String, String)> = settings
+            .pairs()
+            .into_iter()
             .map(|(k, v)| {
-                if k == "sslrootcert" && v != "system" && !std::path::Path::new(v.as_ref()).is_absolute() {
+                if k == "sslrootcert" && v != "system" && !std::path::Path::new(&v).is_absolute() {
                     changed = true;
-                    (k.into_owned(), base.join(v.as_ref()).display().to_string())
+                    let absolute = base.join(&v).display().to_string();
+                    (k, absolute)
                 } else {
-                    (k.into_owned(), v.into_owned())
+                    (k, v)
                 }
             })
             .collect();
-        if changed {
-            parsed.query_pairs_mut().clear().extend_pairs(pairs);
-        }
-        Ok(parsed.into())
+        Ok(if changed { settings.with_pairs(pairs) } else { url.to_owned() })
     }
 
-    /// Whether connections to `url`'s host are checked to reach the real server (or
-    /// the host is this machine, where nobody sits in between).
+    /// Whether connections to `url`'s hosts are checked to reach the real server (or
+    /// every host is this machine, where nobody sits in between).
     pub fn trusted_path(&self, url: &str) -> bool {
-        let local = url::Url::parse(url)
-            .ok()
-            .and_then(|u| u.host_str().map(str::to_owned))
-            .is_none_or(|h| matches!(h.as_str(), "localhost" | "127.0.0.1" | "[::1]") || h.starts_with('/'));
-        local || self.checks().is_some()
+        let local =
+            |h: &str| matches!(h, "" | "localhost" | "127.0.0.1" | "[::1]" | "::1") || h.starts_with('/');
+        let hosts = match Settings::read(url) {
+            Ok(Settings::Url(u)) => u.host_str().map(str::to_owned).into_iter().collect(),
+            Ok(settings @ Settings::KeyValue(_)) => {
+                let pairs = settings.pairs();
+                let host = pairs.iter().rev().find(|(k, _)| k == "host" || k == "hostaddr");
+                host.map(|(_, v)| v.split(',').map(str::to_owned).collect()).unwrap_or_default()
+            }
+            Err(_) => vec!["unknown".to_owned()],
+        };
+        hosts.iter().all(|h| local(h)) || self.checks().is_some()
     }
 
     /// tokio-postgres's own mode for this one.
@@ -202,6 +200,50 @@ fn mode(value: &str) -> Result<Mode> {
             ));
         }
     })
+}
+
+/// A connection string in either of PostgreSQL's two forms.
+enum Settings {
+    /// `postgres://user@host:port/db?key=value`.
+    Url(url::Url),
+    /// `host=… dbname=… key=value`.
+    KeyValue(Vec<(String, String)>),
+}
+
+impl Settings {
+    fn read(text: &str) -> Result<Self> {
+        match url::Url::parse(text) {
+            Ok(u) if matches!(u.scheme(), "postgres" | "postgresql") => Ok(Self::Url(u)),
+            Ok(u) => Err(Error::invalid(
+                "url",
+                format!("'{}:' is not a PostgreSQL address: start it with postgres://", u.scheme()),
+            )),
+            Err(_) => Ok(Self::KeyValue(crate::conninfo::parse(text)?)),
+        }
+    }
+
+    /// The URL's query settings, or every key=value setting.
+    fn pairs(&self) -> Vec<(String, String)> {
+        match self {
+            Self::Url(u) => u.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect(),
+            Self::KeyValue(pairs) => pairs.clone(),
+        }
+    }
+
+    /// The same string with `pairs` in place of its settings.
+    fn with_pairs(self, pairs: Vec<(String, String)>) -> String {
+        match self {
+            Self::Url(mut u) if pairs.is_empty() => {
+                u.set_query(None);
+                u.into()
+            }
+            Self::Url(mut u) => {
+                u.query_pairs_mut().clear().extend_pairs(pairs);
+                u.into()
+            }
+            Self::KeyValue(_) => crate::conninfo::render(&pairs),
+        }
+    }
 }
 
 /// `verify-ca`: the chain must lead to a trusted authority; the name may be any.
@@ -310,6 +352,14 @@ mod tests {
             "/home/ada".as_ref(),
         );
         assert_eq!(Tls::split(&typed.unwrap()).unwrap().1.root_cert, Some("/home/ada/certs/ca.pem".into()));
+        let (rest, tls) =
+            Tls::split("host=db.example dbname=team sslmode=verify-ca sslrootcert='certs/ca.pem'").unwrap();
+        assert_eq!(rest, "host='db.example' dbname='team'");
+        assert_eq!(tls, Tls { mode: Mode::VerifyCa, root_cert: Some("certs/ca.pem".into()) });
+        let typed = Tls::absolute_root("host=h sslrootcert=certs/ca.pem", "/home/ada".as_ref()).unwrap();
+        assert_eq!(Tls::split(&typed).unwrap().1.root_cert, Some("/home/ada/certs/ca.pem".into()));
+        let wrong = Tls::split("mysql://h/db").unwrap_err();
+        assert!(wrong.message.contains("postgres://"), "{}", wrong.message);
         let bad = Tls::split("postgres://h/db?sslmode=always").unwrap_err();
         assert_eq!(bad.field.as_deref(), Some("url"));
         assert!(bad.message.contains("verify-full"), "{}", bad.message);
@@ -330,6 +380,9 @@ mod tests {
         assert!(tls(Mode::Require, None).trusted_path("postgres://ada@127.0.0.1/team"));
         assert!(!tls(Mode::Require, None).trusted_path("postgres://ada@db.example/team"));
         assert!(tls(Mode::VerifyFull, None).trusted_path("postgres://ada@db.example/team"));
+        assert!(tls(Mode::Require, None).trusted_path("host=/run/postgresql dbname=team"));
+        assert!(tls(Mode::Require, None).trusted_path("dbname=team"), "no host: the local socket");
+        assert!(!tls(Mode::Require, None).trusted_path("host=localhost,db.example dbname=team"));
         let missing = tls(Mode::VerifyFull, Some("/nonexistent/ca.pem")).connector().err().unwrap();
         assert_eq!(missing.field.as_deref(), Some("sslrootcert"));
     }
