@@ -6,9 +6,10 @@ use mooring_core::backend::{
     MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
     added_event,
 };
+use mooring_core::memory::Kind;
 use mooring_core::store::locks::LockRow;
 use mooring_core::store::memory::MemoryRow;
-use mooring_core::{Project, Result};
+use mooring_core::{Error, Project, Result};
 use serde_json::json;
 
 use crate::errors::pool_error;
@@ -85,25 +86,46 @@ impl MemoryBackend for PgStore {
             let (event, detail) = added_event(&stored);
             record(&tx, &project, event, &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
+            analyze_after_bulk(&client, stored.len()).await;
             Ok((project.slug, stored))
         })
     }
 
     fn memory_page(&self, slug: &str, f: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
         let (slug, me) = (slug.to_owned(), self.me()?);
-        let (kind, status, before, limit) =
-            (f.kind.map(str::to_owned), f.status.map(str::to_owned), f.before, i64::from(f.limit));
+        let (before, limit) = (f.before, i64::from(f.limit));
+        let mut sql = format!(
+            "SELECT {MEMORY_COLUMNS} FROM memory m WHERE m.project_id = $1 AND m.forgotten_at IS NULL"
+        );
+        // Kind and status are written into the statement, not bound: a cached statement
+        // is planned once for any value, and PostgreSQL's plan for "some kind, some
+        // status" scans the table, where the plan for "open blockers" reads a few rows of
+        // the index by kind (a 30,000-entry project: 5.6 ms against 0.02). Both come from
+        // closed sets, checked here again, so the text cannot carry anything else.
+        if let Some(kind) = f.kind {
+            sql.push_str(&format!(" AND m.kind = '{}'", Kind::parse("kind", kind)?.as_str()));
+        }
+        match f.status {
+            None => {}
+            Some(status @ ("open" | "resolved")) => sql.push_str(&format!(" AND m.status = '{status}'")),
+            Some(other) => {
+                return Err(Error::invalid(
+                    "status",
+                    format!("status '{other}' is not one of open, resolved"),
+                ));
+            }
+        }
+        sql.push_str(match before {
+            Some(_) => " AND m.id < $3 ORDER BY m.id DESC LIMIT $2",
+            None => " ORDER BY m.id DESC LIMIT $2",
+        });
         self.run(|pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
             let project = seen(&client, &slug, me, false).await?.project;
-            let sql = format!(
-                "SELECT {MEMORY_COLUMNS} FROM memory m
-                 WHERE m.project_id = $1 AND m.forgotten_at IS NULL
-                   AND ($2::text IS NULL OR m.kind = $2) AND ($3::text IS NULL OR m.status = $3)
-                   AND ($4::bigint IS NULL OR m.id < $4)
-                 ORDER BY m.id DESC LIMIT $5"
-            );
-            let rows = sql::rows(&client, &sql, &[&project.id, &kind, &status, &before, &limit]).await?;
+            let rows = match &before {
+                Some(before) => sql::rows(&client, &sql, &[&project.id, &limit, before]).await?,
+                None => sql::rows(&client, &sql, &[&project.id, &limit]).await?,
+            };
             Ok((project.slug, rows.iter().map(memory).collect()))
         })
     }
@@ -261,5 +283,21 @@ mod tests {
     fn every_word_is_quoted_and_required() {
         let words = mooring_core::search::words("Leader's elect* OR 'x'");
         assert_eq!(tsquery(&words), "'leader' & 's' & 'elect':* & 'or' & 'x'");
+    }
+}
+
+/// Entries in one write from which the planner's statistics are brought up to date.
+pub(crate) const BULK: usize = 1_000;
+
+/// Refresh the planner's statistics of `memory` after a write of `written` entries, when
+/// it was an import's or a share's: autovacuum does so within a minute or so, and until
+/// then PostgreSQL plans reads by kind as if the table were empty and walks every entry
+/// (a preamble on a just-imported 30,000-entry project took 10 ms instead of 1). Best
+/// effort: the write is done either way.
+pub(crate) async fn analyze_after_bulk(client: &impl GenericClient, written: usize) {
+    if written >= BULK
+        && let Err(e) = client.batch_execute("ANALYZE memory").await
+    {
+        tracing::warn!("could not refresh the statistics of the team's memory: {e}");
     }
 }

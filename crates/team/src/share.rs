@@ -123,6 +123,7 @@ impl PgStore {
             let detail = json!({ "entries": entries.len(), "context_locks": versions.len() });
             record(&tx, &team_project, "shared", &detail, me).await?;
             tx.commit().await.map_err(db_error)?;
+            crate::memory::analyze_after_bulk(&client, entries.len()).await;
             Ok(team_project)
         })?;
         // The team has it all now: this machine's row stands for the team project, and
