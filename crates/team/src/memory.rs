@@ -275,17 +275,6 @@ fn tsquery(words: &[Word]) -> String {
     quoted.join(" & ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_word_is_quoted_and_required() {
-        let words = mooring_core::search::words("Leader's elect* OR 'x'");
-        assert_eq!(tsquery(&words), "'leader' & 's' & 'elect':* & 'or' & 'x'");
-    }
-}
-
 /// Entries in one write from which the planner's statistics are brought up to date.
 pub(crate) const BULK: usize = 1_000;
 
@@ -299,5 +288,16 @@ pub(crate) async fn analyze_after_bulk(client: &impl GenericClient, written: usi
         && let Err(e) = client.batch_execute("ANALYZE memory").await
     {
         tracing::warn!("could not refresh the statistics of the team's memory: {e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_word_is_quoted_and_required() {
+        let words = mooring_core::search::words("Leader's elect* OR 'x'");
+        assert_eq!(tsquery(&words), "'leader' & 's' & 'elect':* & 'or' & 'x'");
     }
 }
