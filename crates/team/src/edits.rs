@@ -80,11 +80,12 @@ impl PgStore {
             let id = found.project.id;
             let total: i64 =
                 sql::row(&client, "SELECT count(*) FROM events WHERE project_id = $1", &[&id]).await?.get(0);
+            // A range, not `=`, for the reason memory pages use one (memory.rs).
             let sql = concat!(
                 "SELECT e.project, e.kind, e.detail, ",
                 ts!("e.at"),
                 ", p.name FROM events e LEFT JOIN people p ON p.id = e.person_id
-                 WHERE e.project_id = $1 ORDER BY e.id DESC LIMIT $2 OFFSET $3"
+                 WHERE e.project_id BETWEEN $1 AND $1 ORDER BY e.project_id, e.id DESC LIMIT $2 OFFSET $3"
             );
             let rows = sql::rows(&client, sql, &[&id, &i64::from(limit), &i64::from(offset)]).await?;
             let events = rows

@@ -94,8 +94,14 @@ impl MemoryBackend for PgStore {
     fn memory_page(&self, slug: &str, f: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
         let (slug, me) = (slug.to_owned(), self.me()?);
         let (before, limit) = (f.before, i64::from(f.limit));
+        // `project_id BETWEEN $1 AND $1` with the project first in the order, where `=`
+        // would do: PostgreSQL assumes a project's entries are spread evenly over ids, so
+        // with `=` it may walk the whole table backwards by id and skip other projects'
+        // rows, which after a burst of writes elsewhere are all the newest (8 agents
+        // listing while others wrote: 769 calls/s against 3,280). A range is no constant,
+        // so only the per-project indexes give this order.
         let mut sql = format!(
-            "SELECT {MEMORY_COLUMNS} FROM memory m WHERE m.project_id = $1 AND m.forgotten_at IS NULL"
+            "SELECT {MEMORY_COLUMNS} FROM memory m WHERE m.project_id BETWEEN $1 AND $1 AND m.forgotten_at IS NULL"
         );
         // Kind and status are written into the statement, not bound: a cached statement
         // is planned once for any value, and PostgreSQL's plan for "some kind, some
@@ -116,8 +122,8 @@ impl MemoryBackend for PgStore {
             }
         }
         sql.push_str(match before {
-            Some(_) => " AND m.id < $3 ORDER BY m.id DESC LIMIT $2",
-            None => " ORDER BY m.id DESC LIMIT $2",
+            Some(_) => " AND m.id < $3 ORDER BY m.project_id, m.id DESC LIMIT $2",
+            None => " ORDER BY m.project_id, m.id DESC LIMIT $2",
         });
         self.run(|pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
