@@ -17,4 +17,5 @@ install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
 "$tmp/bin/mooring" projects new "Alpha One" >/dev/null
 "$tmp/bin/mooring" projects new "Beta Two" >/dev/null
 "$tmp/bin/mooring" setup claude-code >/dev/null
-exec xvfb-run -a -s "-screen 0 1024x768x24" dbus-run-session -- bash "$here/lib/agent_picker_session.sh"
+# Not exec, so the EXIT trap still cleans up.
+xvfb-run -a -s "-screen 0 1024x768x24" dbus-run-session -- bash "$here/lib/agent_picker_session.sh"

@@ -14,4 +14,5 @@ m="$MOORING_BIN/mooring"
 "$m" projects new "Beta Two" >/dev/null
 "$m" projects new "Gone Away" >/dev/null
 "$m" projects gone-away --status archived >/dev/null
-exec xvfb-run -a -s "-screen 0 1024x768x24" dbus-run-session -- bash "$here/lib/tray_session.sh"
+# Not exec, so the EXIT trap still cleans up.
+xvfb-run -a -s "-screen 0 1024x768x24" dbus-run-session -- bash "$here/lib/tray_session.sh"

@@ -16,4 +16,5 @@ mkdir -p "$tmp/src/alpha-one" "$tmp/src/beta-two"
 "$m" projects new "Beta Two" --code-path "$tmp/src/beta-two" --code-path "$tmp/src/beta-two-docs" >/dev/null
 "$m" memory add beta-two --kind decision "Leases live in etcd; Consul is out." >/dev/null
 "$m" memory add beta-two --kind blocker "CI runners lack IPv6" >/dev/null
-exec xvfb-run -a -s "-screen 0 1280x900x24" dbus-run-session -- "$tools/mcp1/bin/python" "$here/lib/desktop_windows.py"
+# Not exec, so the EXIT trap still cleans up.
+xvfb-run -a -s "-screen 0 1280x900x24" dbus-run-session -- "$tools/mcp1/bin/python" "$here/lib/desktop_windows.py"
