@@ -2,7 +2,8 @@
 # Two people's Moorings on one team database: Bob's desktop runs under Xvfb with its own
 # session bus, Ada works from the CLI on "another machine" (her own data directory and
 # HOME). Bob's tray (read over D-Bus, as a panel would) marks the team project, and shows
-# Ada's rename of it within a second, without a restart.
+# Ada's rename of it within a second, without a restart; her handoff of it raises a
+# notification on his desktop.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)

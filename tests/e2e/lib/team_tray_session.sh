@@ -30,6 +30,12 @@ took=$(( ($(date +%s%N) - changed) / 1000000 ))
 echo "Ada's rename reached Bob's tray in $took ms"
 [ "$took" -le 1000 ] || fail "Ada's rename took $took ms to reach Bob's tray (over 1 s)"
 
+# Ada hands the project to Bob: his desktop raises a notification (the desktop logs each
+# one it shows; delivery is the notification plugin's, over the same session bus).
+ada projects billing --handoff Bob >/dev/null
+wait_for 'grep -q "Ada handed you billing: you own it now." "$MOORING_HOME/desktop.log"' \
+  || fail "no handoff notification on Bob's desktop"
+
 click "Quit Mooring" || true
 wait_for '! kill -0 "$pid" 2>/dev/null' || fail "Quit did not exit"
 echo "team tray checks passed"
