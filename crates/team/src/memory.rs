@@ -189,21 +189,23 @@ impl MemoryBackend for PgStore {
             };
             // Rank every match (a title match weighs most; scores divided by 1 + the log of
             // the entry's length, as BM25 favours the shorter of two equal matches), then
-            // cut snippets for the few that are shown.
+            // cut snippets for the few that are shown. The query is written out at each
+            // use, not taken from a CTE: only `search @@ to_tsquery(…, $1)` lets the
+            // planner use the GIN index; from a CTE it tested every entry (30,000 entries:
+            // 12.9 ms a search).
             let sql = format!(
-                "WITH q AS (SELECT to_tsquery('mooring', $1) AS q),
-                 top AS (
-                   SELECT m.id, ts_rank(m.search, q.q, 1) AS score
-                   FROM memory m, q
-                   WHERE m.search @@ q.q AND m.forgotten_at IS NULL
+                "WITH top AS (
+                   SELECT m.id, ts_rank(m.search, to_tsquery('mooring', $1), 1) AS score
+                   FROM memory m
+                   WHERE m.search @@ to_tsquery('mooring', $1) AND m.forgotten_at IS NULL
                      AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
                      AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)
                    ORDER BY score DESC, m.id DESC LIMIT $4)
                  SELECT {MEMORY_COLUMNS}, p.slug,
-                        ts_headline('mooring', m.content, q.q,
+                        ts_headline('mooring', m.content, to_tsquery('mooring', $1),
                           'StartSel=[, StopSel=], MaxWords=24, MinWords=8, MaxFragments=2, FragmentDelimiter=\" … \"'),
                         top.score::float8
-                 FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id, q
+                 FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
                  ORDER BY top.score DESC, m.id DESC"
             );
             let rows = sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me]).await?;
