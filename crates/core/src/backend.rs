@@ -43,13 +43,15 @@ pub fn added_event(rows: &[MemoryRow]) -> (&'static str, serde_json::Value) {
     }
 }
 
-/// Which entries a page holds, newest first.
+/// Which entries a page holds, newest first. Kind and status are `'static`: names from
+/// the closed sets core checked (`Kind::as_str`, `open`/`resolved`), never a client's
+/// text, so a backend may write them into a statement.
 #[derive(Debug, Clone, Copy)]
-pub struct PageFilter<'a> {
+pub struct PageFilter {
     /// Only this kind.
-    pub kind: Option<&'a str>,
+    pub kind: Option<&'static str>,
     /// Only `open` or `resolved`.
-    pub status: Option<&'a str>,
+    pub status: Option<&'static str>,
     /// Entries older than this id.
     pub before: Option<i64>,
     /// At most this many.
@@ -105,7 +107,7 @@ pub trait MemoryBackend: Send + Sync {
     ) -> Result<(String, Vec<MemoryRow>)>;
 
     /// A page of a project's live entries, newest first.
-    fn memory_page(&self, slug: &str, filter: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)>;
+    fn memory_page(&self, slug: &str, filter: &PageFilter) -> Result<(String, Vec<MemoryRow>)>;
 
     /// Mark a live entry resolved with `data` (JSON) if the project and the entry pass
     /// their checks, with a `blocker_resolved` event; `None` if there is no such live entry.

@@ -328,7 +328,8 @@ pub fn list(store: &dyn MemoryBackend, slug: &str, query: &ListQuery) -> Result<
     let kind = query.kind.as_deref().map(|k| Kind::parse("kind", k)).transpose()?;
     let status = match query.status.as_deref().map(str::trim) {
         None => None,
-        Some(s @ ("open" | "resolved")) => Some(s),
+        Some("open") => Some("open"),
+        Some("resolved") => Some("resolved"),
         Some(other) => {
             return Err(Error::invalid("status", format!("status '{other}' is not one of open, resolved")));
         }

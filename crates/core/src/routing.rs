@@ -55,7 +55,7 @@ impl MemoryBackend for Routed {
         self.pick(slug)?.insert_memory(slug, rows, session, check)
     }
 
-    fn memory_page(&self, slug: &str, filter: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
+    fn memory_page(&self, slug: &str, filter: &PageFilter) -> Result<(String, Vec<MemoryRow>)> {
         self.pick(slug)?.memory_page(slug, filter)
     }
 

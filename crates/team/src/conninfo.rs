@@ -14,9 +14,12 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>> {
         )
     };
     let mut chars = text.chars().peekable();
+    let skip_spaces = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+    };
     let mut pairs = Vec::new();
     loop {
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        skip_spaces(&mut chars);
         let mut key = String::new();
         while let Some(c) = chars.next_if(|c| !c.is_whitespace() && *c != '=') {
             key.push(c);
@@ -27,11 +30,11 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>> {
                 Some(_) => Err(bad("a setting without a name before `=`")),
             };
         }
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        skip_spaces(&mut chars);
         if chars.next() != Some('=') {
             return Err(bad(&format!("`{key}` has no `=value`")));
         }
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        skip_spaces(&mut chars);
         let quoted = chars.next_if_eq(&'\'').is_some();
         let mut value = String::new();
         loop {

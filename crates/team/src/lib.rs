@@ -66,9 +66,10 @@ pub struct PgStore {
 }
 
 impl PgStore {
-    /// Connect to `url` (a `postgres://` URL or key=value settings; the password comes separately so it never
-    /// sits in a URL, a command line or a log) as the person named `person` (joining the
-    /// team under that name the first time), and bring the schema up to date.
+    /// Connect to `url` (a `postgres://` URL or key=value settings; the password comes
+    /// separately so it never sits in a URL, a command line or a log) as the person named
+    /// `person` (joining the team under that name the first time), and bring the schema
+    /// up to date.
     pub fn connect(url: &str, password: Option<&str>, person: &str) -> Result<Self> {
         let store = Self::open(url, password, person)?;
         store.me()?;

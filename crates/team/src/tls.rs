@@ -87,16 +87,17 @@ impl Tls {
     pub fn trusted_path(&self, url: &str) -> bool {
         let local =
             |h: &str| matches!(h, "" | "localhost" | "127.0.0.1" | "[::1]" | "::1") || h.starts_with('/');
-        let hosts = match Settings::read(url) {
-            Ok(Settings::Url(u)) => u.host_str().map(str::to_owned).into_iter().collect(),
-            Ok(settings @ Settings::KeyValue(_)) => {
-                let pairs = settings.pairs();
-                let host = pairs.iter().rev().find(|(k, _)| k == "host" || k == "hostaddr");
-                host.map(|(_, v)| v.split(',').map(str::to_owned).collect()).unwrap_or_default()
-            }
-            Err(_) => vec!["unknown".to_owned()],
+        // libpq takes the last of a repeated setting; no host is the local socket.
+        let all_local = match Settings::read(url) {
+            Ok(Settings::Url(u)) => u.host_str().is_none_or(local),
+            Ok(Settings::KeyValue(pairs)) => pairs
+                .iter()
+                .rev()
+                .find(|(k, _)| k == "host" || k == "hostaddr")
+                .is_none_or(|(_, hosts)| hosts.split(',').all(local)),
+            Err(_) => false,
         };
-        hosts.iter().all(|h| local(h)) || self.checks().is_some()
+        all_local || self.checks().is_some()
     }
 
     /// tokio-postgres's own mode for this one.

@@ -69,7 +69,7 @@ impl MemoryBackend for Store {
         })
     }
 
-    fn memory_page(&self, slug: &str, f: &PageFilter<'_>) -> Result<(String, Vec<MemoryRow>)> {
+    fn memory_page(&self, slug: &str, f: &PageFilter) -> Result<(String, Vec<MemoryRow>)> {
         self.read(|c| {
             let project = find_row(c, "project", slug)?;
             let filter = Filter { kind: f.kind, status: f.status, before: f.before, limit: f.limit };
