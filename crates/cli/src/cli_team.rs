@@ -53,7 +53,7 @@ pub enum TeamAction {
         #[arg(long = "code-path", value_name = "DIR")]
         code_paths: Vec<String>,
     },
-    /// Give a person a role in a team project you own
+    /// Give a person a role in a team project you own, or take them out of it
     Member {
         /// Project slug
         slug: String,
@@ -62,6 +62,9 @@ pub enum TeamAction {
         /// member (reads and writes) or viewer (reads)
         #[arg(long, default_value = "member")]
         role: String,
+        /// Take the person out of the project (it disappears from their machine)
+        #[arg(long, conflicts_with = "role")]
+        remove: bool,
     },
     /// Move one of your projects into the team: the project, its memory and its history,
     /// in one transaction (your code paths here stay bound to it)

@@ -17,6 +17,7 @@ pub mod mcp_front;
 pub mod pages;
 pub mod peer;
 pub mod picks;
+mod repeated_keys;
 pub mod rest;
 pub mod run;
 pub mod sealed;

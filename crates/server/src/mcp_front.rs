@@ -84,8 +84,14 @@ fn malformed(bytes: &Bytes) -> Option<Response> {
             return Some(rpc_error(StatusCode::BAD_REQUEST, Value::Null, -32700, &why));
         }
     };
+    let id = match &value {
+        Value::Object(message) => message.get("id").cloned().unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    if let Some(key) = crate::repeated_keys::first_repeated(bytes) {
+        return Some(repeated(&value, id, &key));
+    }
     let Value::Object(message) = &value else { return None };
-    let id = message.get("id").cloned().unwrap_or(Value::Null);
     let method = message.get("method").and_then(Value::as_str)?;
     let params = message.get("params");
     let problem = match method {
@@ -94,6 +100,30 @@ fn malformed(bytes: &Bytes) -> Option<Response> {
         _ => None,
     }?;
     Some(rpc_error(StatusCode::OK, id, -32602, &format!("invalid params for {method}: {problem}")))
+}
+
+/// The refusal for a message that gives `key` twice: its params' fault when the key is
+/// inside them (the method is known), the message's otherwise.
+fn repeated(value: &Value, id: Value, key: &str) -> Response {
+    let fix = "send each key once";
+    // With `id` or `method` itself repeated, the value serde_json kept is a guess.
+    let trusted = |k: &str| key != k;
+    let id = if trusted("id") { id } else { Value::Null };
+    let method = value.get("method").and_then(Value::as_str).filter(|_| trusted("method"));
+    match method {
+        Some(method) if key.starts_with("params.") => rpc_error(
+            StatusCode::OK,
+            id,
+            -32602,
+            &format!("invalid params for {method}: the key {key} appears more than once; {fix}"),
+        ),
+        _ => rpc_error(
+            StatusCode::OK,
+            id,
+            -32600,
+            &format!("invalid request: the key {key} appears more than once in the message; {fix}"),
+        ),
+    }
 }
 
 fn initialize_problem(params: Option<&Value>) -> Option<String> {
@@ -188,6 +218,14 @@ mod tests {
                 None,
             ),
             (r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, None),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
+                Some((StatusCode::OK, bad_params)),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"id":3,"method":"tools/call","params":{}}"#,
+                Some((StatusCode::OK, -32600)),
+            ),
         ] {
             assert_eq!(code_of(body), want, "{body}");
         }

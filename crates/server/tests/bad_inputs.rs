@@ -288,3 +288,98 @@ async fn every_rest_body_field_refuses_the_wrong_type_by_name() {
     }
     eprintln!("{checked} REST bad-body cases checked");
 }
+
+/// A message that gives a key twice — at the top, in params, in a tool's arguments — is
+/// refused by name on both protocol generations (serde_json would keep the last one
+/// silently and rmcp answered "method not found"), and nothing is written.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_given_twice_is_refused_by_name_at_every_level_on_both_generations() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let http = reqwest::Client::new();
+    // A 2025-06-18 session, as the issue found it (no Mcp-Name header).
+    let r = raw_post(&http, &srv.url, initialize_body("dup")).send().await.unwrap();
+    let session = r.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let legacy = |body: String| {
+        raw_post(&http, &srv.url, body)
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+    };
+    let modern = |body: String| {
+        raw_post(&http, &srv.url, body)
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "remember")
+    };
+    let remember = r#""arguments":{"project":"alpha","kind":"decision","content":"one"}"#;
+    // Control: each generation's well-formed call goes through and writes.
+    for (send, body) in [
+        (
+            &legacy as &dyn Fn(String) -> reqwest::RequestBuilder,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"remember",{remember}}}}}"#
+            ),
+        ),
+        (
+            &modern,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"remember",{remember},{meta}}}}}"#
+            ),
+        ),
+    ] {
+        let text = send(body).send().await.unwrap().text().await.unwrap();
+        assert!(text.contains("\"result\"") && !text.contains("isError\":true"), "{text}");
+    }
+    let written = counts(&srv);
+    let cases = [
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","method":"tools/call","params":{"name":"remember",ARGS,META}}"#,
+            -32600,
+            "method",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"id":10,"method":"tools/call","params":{"name":"remember",ARGS,META}}"#,
+            -32600,
+            "id",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_projects","name":"remember",ARGS,META}}"#,
+            -32602,
+            "params.name",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"remember","arguments":{"project":"alpha","kind":"decision","kind":"blocker","content":"two"},META}}"#,
+            -32602,
+            "params.arguments.kind",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"remember","arguments":{"project":"alpha","kind":"decision","content":"two","tags":["a"],"tags":["b"]},META}}"#,
+            -32602,
+            "params.arguments.tags",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"remember",ARGS,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            -32602,
+            "params._meta.io.modelcontextprotocol/protocolVersion",
+        ),
+    ];
+    for (generation, send) in
+        [("2025-11-25", &legacy as &dyn Fn(String) -> reqwest::RequestBuilder), ("2026-07-28", &modern)]
+    {
+        for (template, code, key) in cases {
+            let body = template.replace("ARGS", remember).replace("META", meta);
+            let v: Value = send(body.clone()).send().await.unwrap().json().await.unwrap();
+            assert_eq!(v["error"]["code"], code, "{generation} {body}: {v}");
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains(&format!("the key {key} appears more than once")),
+                "{generation}: {message}"
+            );
+            assert!(message.contains("send each key once"), "{message}");
+            // The id is echoed unless it is the key given twice (then neither is trusted).
+            assert_eq!(v["id"], if key == "id" { Value::Null } else { json!(9) }, "{generation}: {v}");
+            assert_eq!(counts(&srv), written, "{generation} {body} wrote something");
+        }
+    }
+}

@@ -264,12 +264,8 @@ pub fn memory_for(
         return Ok((mooring_core::routing::Routed::local(local), None));
     };
     let team = std::sync::Arc::new(PgStore::open(&config.url, config.password.as_deref(), &config.person)?);
-    match sync::refresh(&local, &team) {
-        Ok(synced) if !synced.clashes.is_empty() => {
-            tracing::warn!(clashes = ?synced.clashes, "team projects whose slug a local project uses are left out");
-        }
-        Ok(_) => {}
-        Err(e) => tracing::warn!(error = %e, "team project list not refreshed"),
+    if let Some(note) = sync::refresh_or_stale(&local, &team).stale_note() {
+        tracing::warn!("{note}");
     }
     Ok((mooring_core::routing::Routed::with_team(local, team.clone()), Some(team)))
 }

@@ -38,6 +38,7 @@ impl Change {
                 | "edited"
                 | "deleted"
                 | "member_set"
+                | "member_removed"
                 | "handed_off"
                 | "archived"
                 | "status_changed"

@@ -133,6 +133,37 @@ impl PgStore {
         })
     }
 
+    /// Take `person` out of a project (the owner's call): it no longer exists for them,
+    /// and their machine drops its row at its next look at the team's list.
+    pub fn remove_member(&self, slug: &str, person: &str) -> Result<()> {
+        let (slug, person, me) = (slug.to_owned(), person.trim().to_owned(), self.me()?);
+        self.run(move |pool| async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            let tx = client.transaction().await.map_err(db_error)?;
+            let found = seen(&tx, &slug, me, true).await?;
+            found.must_own("manage its members")?;
+            let them = person_named(&tx, &person).await?;
+            if them == me {
+                return Err(Error::invalid("person", "you own this project; hand it off before leaving it"));
+            }
+            let gone = sql::exec(
+                &tx,
+                "DELETE FROM members WHERE project_id = $1 AND person_id = $2",
+                &[&found.project.id, &them],
+            )
+            .await?;
+            if gone == 0 {
+                return Err(Error::not_found(
+                    "person",
+                    format!("{person} is not in {}; nothing to remove", found.project.slug),
+                ));
+            }
+            record(&tx, &found.project, "member_removed", &json!({ "person": person }), me).await?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(())
+        })
+    }
+
     /// Hand a project to `person` (the owner's call): they own it, the old owner stays a
     /// member. An event records it.
     pub fn handoff(&self, slug: &str, person: &str) -> Result<Project> {

@@ -1,10 +1,10 @@
 //! Project calls on this machine that belong to the team when the project is a team
 //! project: its shared fields, status, events, handoff and deletion go to the team
 //! database (where access is checked), its code paths and notes directory stay this
-//! machine's. One's own projects go to the local store unchanged. The CLI and the REST
+//! machine's, and its history is the team's with this machine's own events merged in. One's own projects go to the local store unchanged. The CLI and the REST
 //! API both call these, so the two cannot disagree on what is whose.
 
-use mooring_core::store::team_projects;
+use mooring_core::store::{events, team_projects};
 use mooring_core::{Changed, Error, Event, Project, ProjectEdit, ProjectStatus, Registry, Result, Store};
 
 use crate::{PgStore, SharedEdit, sync};
@@ -53,15 +53,55 @@ pub fn events_page(
     offset: u32,
 ) -> Result<(Vec<Event>, u64)> {
     if is_team(local, slug)? {
-        return joined(team, slug)?.events_page(slug, limit, offset);
+        // Enough of both histories to fill the page after skipping `offset`.
+        let wanted = limit.saturating_add(offset);
+        let db = joined(team, slug)?;
+        let (shared, shared_total) = if wanted <= 500 {
+            db.events_page(slug, wanted, 0)?
+        } else {
+            let mut all = db.events(slug)?;
+            all.reverse();
+            let total = all.len() as u64;
+            (all, total)
+        };
+        let (here, here_total) = machine_events(local, slug, wanted)?;
+        let mut all = merge(shared, here);
+        all.reverse();
+        let page = all.into_iter().skip(offset as usize).take(limit as usize).collect();
+        return Ok((page, shared_total + here_total));
     }
     Registry::new(local).events_page(slug, limit, offset)
+}
+
+/// This machine's own events of a team project (its code paths, sessions, focus): the
+/// team never holds them, and the person's view of the history keeps them.
+fn machine_events(local: &Store, slug: &str, limit: u32) -> Result<(Vec<Event>, u64)> {
+    local.read(|c| {
+        let id = mooring_core::registry::find_row(c, "project", slug)?.id;
+        events::machine_page(c, id, limit)
+    })
+}
+
+/// Two newest-first histories as one, oldest first (the team's first where both
+/// happened in the same millisecond).
+fn merge(mut shared: Vec<Event>, mut here: Vec<Event>) -> Vec<Event> {
+    shared.reverse();
+    here.reverse();
+    let mut all = Vec::with_capacity(shared.len() + here.len());
+    all.append(&mut shared);
+    all.append(&mut here);
+    // Stable: each history keeps its own order among equal times.
+    all.sort_by(|a, b| a.at.cmp(&b.at));
+    all
 }
 
 /// All of a project's events, oldest first.
 pub fn events(local: &Store, team: Option<&PgStore>, slug: &str) -> Result<Vec<Event>> {
     if is_team(local, slug)? {
-        return joined(team, slug)?.events(slug);
+        let mut shared = joined(team, slug)?.events(slug)?;
+        shared.reverse();
+        let (here, _) = machine_events(local, slug, u32::MAX)?;
+        return Ok(merge(shared, here));
     }
     Registry::new(local).events(slug)
 }

@@ -1,7 +1,9 @@
 //! Moving a person's own project into the team: the project, all its memory (forgotten
 //! entries stay forgotten), its context locks and its event log, in one transaction of the team database;
 //! then this machine's row becomes the team project's (its code paths stay) and the
-//! local copies of the memory go.
+//! local copies of the memory go. Events that describe this machine (a code path's
+//! absolute path, a session, the focus) are not shared: they stay in the local log,
+//! which the owner's own view of the history still reads.
 
 use mooring_core::registry::find_row;
 use mooring_core::store::{Cached as _, events, locks, team_projects};
@@ -102,7 +104,8 @@ impl PgStore {
                 ],
             )
             .await?;
-            for e in &log {
+            // What happened on this machine (its paths, sessions, focus) stays in its log.
+            for e in log.iter().filter(|e| events::is_shared(&e.kind)) {
                 sql::exec(
                     &tx,
                     "INSERT INTO events (project_id, project, kind, detail, person_id, at)

@@ -21,6 +21,49 @@ pub struct Synced {
     pub clashes: Vec<String>,
 }
 
+/// How current this machine's list of team projects is, after trying to refresh it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listed {
+    /// Read from the team just now.
+    Current(Synced),
+    /// The team could not be read: its projects are as this machine last saw them.
+    Stale {
+        /// Since when the team database has been out of reach (RFC 3339), if that is why.
+        since: Option<String>,
+        /// What went wrong, for a person.
+        why: String,
+    },
+}
+
+impl Listed {
+    /// The sentence that tells a person the list may be out of date, when it may be.
+    pub fn stale_note(&self) -> Option<String> {
+        let Listed::Stale { since, why } = self else { return None };
+        let what = match since {
+            Some(t) => format!("the team database is out of reach (since {t})"),
+            None => format!("the team's project list could not be read ({why})"),
+        };
+        Some(format!("{what}: team projects are as this machine last saw them and may be out of date"))
+    }
+}
+
+/// Refresh this machine's team projects, one query to the team; an unreachable team
+/// leaves them as they are and says so (one's own projects never depend on it).
+pub fn refresh_or_stale(local: &Store, team: &PgStore) -> Listed {
+    match refresh(local, team) {
+        Ok(synced) => {
+            if !synced.clashes.is_empty() {
+                tracing::warn!(clashes = ?synced.clashes, "team projects whose slug a local project uses are left out");
+            }
+            Listed::Current(synced)
+        }
+        Err(e) => {
+            tracing::debug!(error = %e, "team project list not refreshed");
+            Listed::Stale { since: team.down_since(), why: e.message }
+        }
+    }
+}
+
 /// Bring this machine's rows for team projects in line with the team.
 pub fn refresh(local: &Store, team: &PgStore) -> Result<Synced> {
     let shared = team.projects()?;

@@ -40,7 +40,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     // The work runs on its own thread so a stuck disk or a huge database cannot hold the
     // client's start past the deadline: the process exits and takes the thread with it.
     std::thread::spawn(move || {
-        let ctx = Ctx { data_dir, json: false, cwd: base };
+        let ctx = Ctx::at(data_dir, false, base);
         let _ = tx.send(answer(&ctx, client));
     });
     match rx.recv_timeout(DEADLINE) {
@@ -66,7 +66,12 @@ fn answer(ctx: &Ctx, client: Client) -> Result<Option<String>, String> {
     if !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
+    // The client shows a hook's stderr as if something failed: a stale list goes to the log.
+    ctx.quiet.set(true);
     let (store, memory) = ctx.memory().map_err(|e| describe(&e))?;
+    if let Some(note) = ctx.stale_note() {
+        log(ctx, &format!("{client}: {note}"));
+    }
     let Some(slug) = project_of_dir(&store, &dir, ctx, false).map_err(|e| describe(&e))? else {
         return Ok(None);
     };

@@ -12,11 +12,15 @@ pub mod stdio;
 pub mod team;
 pub mod transfer;
 
+use std::cell::{Cell, OnceCell};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use mooring_core::{Error, Store, datadir};
+use mooring_team::PgStore;
+use mooring_team::sync::Listed;
 
-use crate::output::Failure;
+use crate::output::{Failure, warn_all};
 
 /// What every command gets: where the data is, how to print, where the person is.
 pub struct Ctx {
@@ -26,6 +30,12 @@ pub struct Ctx {
     pub json: bool,
     /// The shell's working directory (relative paths are taken from here).
     pub cwd: PathBuf,
+    /// The team database, once asked for: one per command.
+    team: OnceCell<Option<Arc<PgStore>>>,
+    /// The team's project list as this command read it (`None` without a team).
+    listed: OnceCell<Option<Listed>>,
+    /// Keep the stale-list note off stderr (the hook logs it instead).
+    pub quiet: Cell<bool>,
 }
 
 impl Ctx {
@@ -35,7 +45,12 @@ impl Ctx {
             Error::invalid("cwd", format!("the current directory is unreadable ({e}); cd somewhere else"))
         })?;
         let data_dir = datadir::resolve(data_dir.as_deref())?;
-        Ok(Self { data_dir, json, cwd })
+        Ok(Self::at(data_dir, json, cwd))
+    }
+
+    /// For an already resolved data directory and working directory.
+    pub fn at(data_dir: PathBuf, json: bool, cwd: PathBuf) -> Self {
+        Self { data_dir, json, cwd, team: OnceCell::new(), listed: OnceCell::new(), quiet: Cell::new(false) }
     }
 
     /// A multi-threaded runtime for the commands that serve.
@@ -55,17 +70,64 @@ impl Ctx {
         Ok(Store::open_in(&self.data_dir)?)
     }
 
-    /// The team database, when this machine has joined one (not contacted yet).
-    pub fn team(&self) -> Result<Option<mooring_team::PgStore>, Failure> {
-        let Some(c) = mooring_team::config::load(&self.data_dir)? else { return Ok(None) };
-        Ok(Some(mooring_team::PgStore::open(&c.url, c.password.as_deref(), &c.person)?))
+    /// The database with this machine's list of team projects brought up to date first
+    /// (one query to the team, at most once per command), for every command that reads
+    /// the project list: a project shared or joined elsewhere is there, one left is gone.
+    /// An unreachable team leaves the list as last seen, and says so on stderr.
+    pub fn listed_store(&self) -> Result<Store, Failure> {
+        let store = self.store()?;
+        self.refresh_team_list(&store)?;
+        Ok(store)
     }
 
-    /// The database, and where each project's memory lives (the team database for team
-    /// projects, once a team is joined).
-    pub fn memory(&self) -> Result<(std::sync::Arc<Store>, mooring_core::routing::Routed), Failure> {
-        let store = std::sync::Arc::new(self.store()?);
-        let (memory, _team) = mooring_team::memory_for(&self.data_dir, store.clone())?;
+    fn refresh_team_list(&self, store: &Store) -> Result<(), Failure> {
+        if self.listed.get().is_some() {
+            return Ok(());
+        }
+        let listed = self.team()?.map(|team| mooring_team::sync::refresh_or_stale(store, &team));
+        if let Some(note) = listed.as_ref().and_then(Listed::stale_note)
+            && !self.quiet.get()
+        {
+            warn_all(&[note]);
+        }
+        let _ = self.listed.set(listed);
+        Ok(())
+    }
+
+    /// How the team's list was read, for a command's JSON: `None` without a team.
+    pub fn team_list_json(&self) -> Option<serde_json::Value> {
+        let listed = self.listed.get()?.as_ref()?;
+        Some(serde_json::json!({
+            "reachable": matches!(listed, Listed::Current(_)),
+            "stale_note": listed.stale_note(),
+        }))
+    }
+
+    /// Why the team's list may be out of date, if this command found it so.
+    pub fn stale_note(&self) -> Option<String> {
+        self.listed.get()?.as_ref()?.stale_note()
+    }
+
+    /// The team database, when this machine has joined one (not contacted here).
+    pub fn team(&self) -> Result<Option<Arc<PgStore>>, Failure> {
+        if let Some(team) = self.team.get() {
+            return Ok(team.clone());
+        }
+        let team = match mooring_team::config::load(&self.data_dir)? {
+            None => None,
+            Some(c) => Some(Arc::new(PgStore::open(&c.url, c.password.as_deref(), &c.person)?)),
+        };
+        Ok(self.team.get_or_init(|| team).clone())
+    }
+
+    /// The database (its team project list current, as [`Ctx::listed_store`]), and
+    /// where each project's memory lives (the team database for team projects).
+    pub fn memory(&self) -> Result<(Arc<Store>, mooring_core::routing::Routed), Failure> {
+        let store = Arc::new(self.listed_store()?);
+        let memory = match self.team()? {
+            Some(team) => mooring_core::routing::Routed::with_team(store.clone(), team),
+            None => mooring_core::routing::Routed::local(store.clone()),
+        };
         Ok((store, memory))
     }
 }

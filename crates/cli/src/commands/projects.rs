@@ -44,12 +44,16 @@ fn list(ctx: &Ctx, status: Option<&str>) -> Result<(), Failure> {
             Failure::usage("status", format!("--status '{s}' is not one of active, paused, archived, all"))
         })?),
     };
-    let store = ctx.store()?;
+    let store = ctx.listed_store()?;
     let team = ctx.team()?;
     let mut projects = Registry::new(&store).list(filter)?;
-    routed::fill_stats(&store, team.as_ref(), &mut projects);
+    routed::fill_stats(&store, team.as_deref(), &mut projects);
     if ctx.json {
-        print_json(&json!({ "projects": projects }));
+        let mut out = json!({ "projects": projects });
+        if let Some(listed) = ctx.team_list_json() {
+            out["team_list"] = listed;
+        }
+        print_json(&out);
     } else {
         print!("{}", format::project_list(&projects));
     }
@@ -77,15 +81,10 @@ fn create(ctx: &Ctx, args: NewArgs) -> Result<(), Failure> {
 }
 
 fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> {
-    let store = ctx.store()?;
-    let team = ctx.team()?;
     // The team's projects as the team has them now (a project just created or handed
     // over elsewhere); out of reach, one's own projects still work.
-    if let Some(db) = &team
-        && let Err(e) = mooring_team::sync::refresh(&store, db)
-    {
-        tracing::debug!(error = %e, "team project list not refreshed");
-    }
+    let store = ctx.listed_store()?;
+    let team = ctx.team()?;
     let is_team = routed::is_team(&store, slug)?;
     let registry = Registry::new(&store).with_base_dir(&ctx.cwd);
     if let Some(person) = &flags.handoff {
@@ -95,7 +94,7 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
                 format!("--handoff cannot be combined with --{}", flag.replace('_', "-")),
             ));
         }
-        let project = routed::handoff(&store, team.as_ref(), slug, person)?;
+        let project = routed::handoff(&store, team.as_deref(), slug, person)?;
         let text = format!("{} now owns {}; you stay a member.", person.trim(), project.slug);
         if ctx.json {
             print_json(&json!({ "project": project.slug, "owner": person.trim() }));
@@ -121,7 +120,7 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
             ));
         }
         let gone = registry.get(slug)?;
-        routed::delete(&registry, team.as_ref(), &gone.slug)?;
+        routed::delete(&registry, team.as_deref(), &gone.slug)?;
         if ctx.json {
             print_json(&json!({ "deleted": gone.slug }));
         } else if is_team {
@@ -154,8 +153,8 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
     };
     if edit.is_empty() {
         let mut project = registry.get(slug)?;
-        routed::fill_stats(&store, team.as_ref(), std::slice::from_mut(&mut project));
-        let events = routed::events(&store, team.as_ref(), &project.slug)?;
+        routed::fill_stats(&store, team.as_deref(), std::slice::from_mut(&mut project));
+        let events = routed::events(&store, team.as_deref(), &project.slug)?;
         if ctx.json {
             print_json(&json!({ "project": project, "events": events }));
         } else {
@@ -163,7 +162,7 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
         }
         return Ok(());
     }
-    let changed = routed::edit(&registry, team.as_ref(), slug, edit)?;
+    let changed = routed::edit(&registry, team.as_deref(), slug, edit)?;
     warn_all(&changed.warnings);
     if ctx.json {
         print_json(&changed);
@@ -179,7 +178,7 @@ fn show_or_edit(ctx: &Ctx, slug: &str, flags: EditFlags) -> Result<(), Failure> 
 }
 
 fn focus(ctx: &Ctx, args: ActiveArgs) -> Result<(), Failure> {
-    let store = ctx.store()?;
+    let store = ctx.listed_store()?;
     let registry = Registry::new(&store);
     let (focus, message) = if args.clear {
         let old = registry.clear_focus()?;

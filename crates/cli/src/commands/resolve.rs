@@ -14,7 +14,7 @@ pub const ENV_PROJECT: &str = "MOORING_PROJECT";
 
 /// Run `resolve`.
 pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
-    let store = ctx.store()?;
+    let store = ctx.listed_store()?;
     let focus = Registry::new(&store).focus()?.map(|p| p.slug);
     let absolute = |field: &str, raw: Option<String>| -> Result<Option<String>, Failure> {
         raw.map(|r| {
@@ -56,6 +56,9 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         out["bound_code_path"] = serde_json::to_value(&bound).unwrap_or_default();
         out["marker_offers"] = serde_json::to_value(&markers.offers).unwrap_or_default();
         out["marker_problems"] = serde_json::to_value(&markers.problems).unwrap_or_default();
+        if let Some(listed) = ctx.team_list_json() {
+            out["team_list"] = listed;
+        }
         print_json(&out);
     } else {
         print!("{}", format::resolution(&resolution));

@@ -31,7 +31,14 @@ pub fn run(ctx: &Ctx, args: TeamArgs) -> Result<(), Failure> {
             done(ctx, &json!({ "created": created.slug }), &format!("Created team project {}", created.slug));
             Ok(())
         }
-        TeamAction::Member { slug, person, role } => {
+        TeamAction::Member { slug, person, remove: true, .. } => {
+            let (_, team) = joined(ctx)?;
+            team.remove_member(&slug, &person)?;
+            let text = format!("{} is no longer in {slug}", person.trim());
+            done(ctx, &json!({ "project": slug, "person": person.trim(), "role": null }), &text);
+            Ok(())
+        }
+        TeamAction::Member { slug, person, role, remove: false } => {
             let (_, team) = joined(ctx)?;
             let role = Role::parse("role", &role)?;
             team.set_member(&slug, &person, role)?;

@@ -6,6 +6,54 @@ use rusqlite::{Connection, params};
 use crate::error::Result;
 use crate::model::Event;
 
+/// Kinds of event a team shares: what happened to a project and its memory, none of
+/// them naming a place on one machine. Every other kind (a code path added, removed,
+/// moved, missing, bound by a marker or a remote; a session bound; the focus; an import
+/// from a directory; an unused project paused here) describes the machine it happened
+/// on: a teammate's checkout lives elsewhere and a path names its owner's home, so those
+/// stay in this machine's log. A kind added later is local until it is listed here.
+pub const SHARED_KINDS: &[&str] = &[
+    "created",
+    "edited",
+    "archived",
+    "paused",
+    "resumed",
+    "status_changed",
+    "deleted",
+    "shared",
+    "member_set",
+    "member_removed",
+    "handed_off",
+    "memory_added",
+    "handover_saved",
+    "blocker_resolved",
+    "memory_forgotten",
+    "context_locked",
+];
+
+/// Whether events of `kind` go into a team's shared history.
+pub fn is_shared(kind: &str) -> bool {
+    SHARED_KINDS.contains(&kind)
+}
+
+/// A page of a project's events that describe this machine only (not [`SHARED_KINDS`]),
+/// newest first, and how many there are: what a team project's history adds here to the
+/// team's.
+pub fn machine_page(conn: &Connection, project_id: i64, limit: u32) -> Result<(Vec<Event>, u64)> {
+    static NOT_SHARED: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let list = SHARED_KINDS.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ");
+        format!("project_id = ?1 AND kind NOT IN ({list})")
+    });
+    let total: i64 =
+        conn.row(&format!("SELECT count(*) FROM events WHERE {}", *NOT_SHARED), [project_id], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT project_slug, kind, detail, at FROM events WHERE {} ORDER BY id DESC LIMIT ?2",
+        *NOT_SHARED
+    ))?;
+    let rows = stmt.query_map(params![project_id, limit], from_row)?;
+    Ok((rows.collect::<rusqlite::Result<_>>()?, u64::try_from(total).unwrap_or(0)))
+}
+
 /// Append an event.
 pub fn record(
     conn: &Connection,
