@@ -9,6 +9,9 @@ export MOORING_OPEN_BROWSER=0
 
 echo "== format and lints"
 cargo fmt --all -- --check
+# Modules import each other one way only (the script's self-test shows it finds a loop).
+python3 scripts/check-layers.py --self-test
+python3 scripts/check-layers.py
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy -p mooring-server --features conformance-fixtures --all-targets --quiet -- -D warnings
 

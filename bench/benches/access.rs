@@ -34,6 +34,27 @@ fn sealing(c: &mut Criterion) {
     });
 }
 
+/// The front layer reads every MCP POST body twice: into a value (its shape checks) and
+/// once more for keys given twice. What the second read adds to a typical tool call.
+fn repeated_keys(c: &mut Criterion) {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": 42, "method": "tools/call",
+        "params": { "name": "remember", "arguments": {
+            "project": "billing", "kind": "decision", "title": "Invoices through Stripe",
+            "content": "We bill through Stripe, not our own ledger: refunds, taxes and disputes come with it. ".repeat(4),
+            "tags": ["billing", "stripe", "payments"] },
+            "_meta": { "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                       "io.modelcontextprotocol/clientCapabilities": { "elicitation": {} } } }
+    })
+    .to_string();
+    c.bench_function("front/parse a tools/call body into a value", |b| {
+        b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(black_box(body.as_bytes())).is_ok()))
+    });
+    c.bench_function("front/look for a repeated key in it", |b| {
+        b.iter(|| black_box(mooring_server::repeated_keys::first_repeated(black_box(body.as_bytes()))))
+    });
+}
+
 fn scrubbing(c: &mut Criterion) {
     let line = "2026-11-22T20:00:00Z DEBUG rmcp::transport: sending message session_id=mcs_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef url=http://127.0.0.1:7423/choice/c-1?t=mqt_00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
     let plain = "2026-11-22T20:00:00Z INFO mooring_server::run: watching code directories watches=42";
@@ -77,5 +98,5 @@ fn marker_walk(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, owner_lookup, sealing, scrubbing, secret_scan, marker_walk);
+criterion_group!(benches, owner_lookup, sealing, repeated_keys, scrubbing, secret_scan, marker_walk);
 criterion_main!(benches);

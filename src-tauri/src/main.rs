@@ -8,6 +8,7 @@ mod menu;
 mod server;
 mod surfaces;
 mod tray;
+mod windows;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -44,7 +44,7 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
             // One read per tick serves both the menu and the notifications.
             let now = look(&store);
             for alert in alerts(&mut seen, &store, &now) {
-                crate::surfaces::notify(&handle, &alert.title, &alert.body);
+                crate::windows::notify(&handle, &alert.title, &alert.body);
             }
             let (entries, signature) = snapshot(&handle, &store, &server, &now);
             if signature != last {
@@ -86,7 +86,7 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
             return;
         }
         PAUSE_QUESTIONS => {
-            let paused = crate::surfaces::toggle_questions_paused();
+            let paused = crate::windows::toggle_questions_paused();
             tracing::info!(paused, "questions paused");
             Ok(())
         }
@@ -107,7 +107,7 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
                     1 => " The waiting session got it.".to_owned(),
                     n => format!(" The {n} waiting sessions got it."),
                 };
-                crate::surfaces::notify(
+                crate::windows::notify(
                     app,
                     &format!("Focus project: {}", p.name),
                     &format!("Sessions nothing else decides work in {}.{waiting}", p.slug),
@@ -147,7 +147,7 @@ fn snapshot(
     let since = mooring_core::humanize::format_ts(chrono::Utc::now() - chrono::Duration::minutes(10));
     let sessions = store.read(|c| mooring_core::store::sessions::active_since(c, &since)).unwrap_or(0);
     let toggles =
-        Toggles { questions_paused: crate::surfaces::questions_paused(), autostart: autostart_enabled(app) };
+        Toggles { questions_paused: crate::windows::questions_paused(), autostart: autostart_enabled(app) };
     let entries = menu_model(
         &now.projects,
         &now.team,
@@ -259,12 +259,12 @@ fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle, anchor: &str) {
     let Some(state) = server.state() else { return };
     let (Some(base), Some(dir)) = (state.base_url.clone(), state.data_dir.clone()) else { return };
     match mooring_server::token::load_or_create(&dir) {
-        Ok(token) => crate::surfaces::open_window(
+        Ok(token) => crate::windows::open_window(
             app,
             "dashboard",
             &format!("{base}/dashboard?token={token}{anchor}"),
             "Mooring",
-            crate::surfaces::Kind::Dashboard,
+            crate::windows::Kind::Dashboard,
         ),
         Err(e) => tracing::warn!(error = %e, "no API token for the dashboard"),
     }
@@ -277,12 +277,12 @@ fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id
     if let Some(pick_id) = id.strip_prefix("wait:pick:") {
         if let Some(p) = state.picks.list().into_iter().find(|p| p.id == pick_id) {
             let url = format!("{base}/pick/{}?t={}", p.id, p.token);
-            crate::surfaces::open_window(
+            crate::windows::open_window(
                 app,
                 &format!("pick-{}", p.id),
                 &url,
                 "Choose a project — Mooring",
-                crate::surfaces::Kind::Prompt,
+                crate::windows::Kind::Prompt,
             );
         }
     } else if let Some(choice_id) = id.strip_prefix("wait:choice:")
@@ -293,12 +293,12 @@ fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id
             Some(dir) => mooring_server::token::for_person(&url, dir),
             None => url,
         };
-        crate::surfaces::open_window(
+        crate::windows::open_window(
             app,
             &format!("choice-{}", i.id),
             &url,
             &format!("{} — Mooring", i.checked.request.title),
-            crate::surfaces::Kind::Prompt,
+            crate::windows::Kind::Prompt,
         );
     }
 }

@@ -77,7 +77,7 @@ fn main() {
                 // What the gate does once nothing above decided: resolve, read git, resolve.
                 let first = resolve(&index, &hints);
                 assert!(first.decided_by.is_none());
-                hints.git = git::for_hints(&hints);
+                hints.git = mooring_core::resolve::git_facts(&hints);
                 let r = resolve(&index, &hints);
                 times.push(started.elapsed().as_secs_f64() * 1e6);
                 assert_eq!(r.decided_by.map(|l| l.as_str()), Some(want));

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use mooring_core::live_index::LiveIndex;
 use mooring_core::resolve::{Hints, resolve};
-use mooring_core::watch::{PathWatcher, reconcile};
+use mooring_core::watch::PathWatcher;
 use mooring_core::{Result, Store};
 
 fn main() {
@@ -44,7 +44,7 @@ fn register(store: &Store, base: &Path, n: usize, on_disk: bool) -> Result<Vec<P
         for (i, p) in paths.iter().enumerate() {
             project.execute((format!("p{i}"), &now))?;
             let id = tx.last_insert_rowid();
-            let fid = reconcile::file_id(p).ok().flatten().map(|(d, i)| (d as i64, i as i64));
+            let fid = mooring_core::paths::file_id(p).ok().flatten().map(|(d, i)| (d as i64, i as i64));
             path.execute((id, p.display().to_string(), &now, fid.map(|f| f.0), fid.map(|f| f.1)))?;
         }
         Ok(())

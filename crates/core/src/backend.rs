@@ -7,8 +7,7 @@
 
 use crate::error::Result;
 use crate::model::Project;
-use crate::store::locks::LockRow;
-use crate::store::memory::MemoryRow;
+use crate::rows::{LockRow, MemoryRow};
 
 /// A rule a project must pass before a write (e.g. "not archived").
 pub type ProjectCheck = fn(&Project) -> Result<()>;

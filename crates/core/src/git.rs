@@ -60,57 +60,6 @@ pub fn forget_all() {
     cache().lock().unwrap_or_else(|p| p.into_inner()).clear();
 }
 
-/// The git facts of a session's directory: its workspace, else its first root, else its
-/// working directory (the home directory and `/` say nothing, so they are skipped).
-pub fn for_hints(hints: &crate::resolve::Hints) -> Option<GitFacts> {
-    let dirs = hints.workspace.iter().chain(hints.roots.iter()).chain(hints.cwd.iter());
-    for raw in dirs {
-        let Ok(n) = crate::paths::normalize("workspace", raw, None) else { continue };
-        if n.exists && !crate::paths::is_meaningless_dir(&n.path) {
-            return facts(&n.path);
-        }
-    }
-    None
-}
-
-/// Bind a clone found by its remote as a new code path of `slug` (event `remote_bound`),
-/// so the watcher follows it and the working directory decides from now on. False when
-/// the directory cannot be claimed (another project owns it).
-pub fn bind_clone(store: &crate::Store, slug: &str, facts: &GitFacts) -> crate::Result<bool> {
-    let path = facts.checkout.display().to_string();
-    let edit = crate::registry::ProjectEdit { add_code_paths: vec![path.clone()], ..Default::default() };
-    match crate::registry::Registry::new(store).edit(slug, edit) {
-        Ok(_) => {
-            store.write(|tx| {
-                let id = crate::store::projects::by_slug(tx, slug)?.map_or(0, |p| p.id);
-                let detail = serde_json::json!({ "path": path, "remote": facts.remote_url });
-                crate::store::events::record(tx, id, slug, "remote_bound", &detail, &crate::humanize::now())
-            })?;
-            Ok(true)
-        }
-        Err(e) if e.code == crate::ErrorCode::Conflict => {
-            tracing::info!(path = %path, reason = %e.message, "clone not bound");
-            Ok(false)
-        }
-        Err(e) => Err(e),
-    }
-}
-
-/// When `resolution` was decided by a clone's remote, bind that clone (see
-/// [`bind_clone`]); the directory bound, if any.
-pub fn bind_if_decided(
-    store: &crate::Store,
-    resolution: &crate::resolve::Resolution,
-    hints: &crate::resolve::Hints,
-) -> crate::Result<Option<PathBuf>> {
-    match (resolution.decided_by, &resolution.project, &hints.git) {
-        (Some(crate::resolve::Level::GitRemote), Some(slug), Some(facts)) => {
-            Ok(bind_clone(store, slug, facts)?.then(|| facts.checkout.clone()))
-        }
-        _ => Ok(None),
-    }
-}
-
 /// The remote of the checkout holding `dir`, for filling a project's `repo_url`: never
 /// with credentials (`https://user:token@host/…` keeps only the host and path), and only
 /// when it is a repository URL the project may hold.

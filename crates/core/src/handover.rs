@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::backend::{MemoryBackend, NewRow, PageFilter};
 use crate::error::{Error, Result};
 use crate::humanize::ago;
-use crate::store::memory::MemoryRow;
+use crate::rows::MemoryRow;
 
 /// Longest text field of a handover.
 pub const MAX_TEXT: usize = 20_000;

@@ -25,6 +25,7 @@ pub mod redact;
 pub mod registry;
 pub mod resolve;
 pub mod routing;
+pub mod rows;
 pub mod search;
 pub mod secret;
 pub mod session;

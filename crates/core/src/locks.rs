@@ -8,7 +8,7 @@ use crate::backend::{MemoryBackend, NewLock};
 use crate::error::{Error, Result};
 use crate::humanize::ago;
 use crate::memory::{MAX_CONTENT, check_writable, tags};
-use crate::store::locks::LockRow;
+use crate::rows::LockRow;
 
 /// A lock version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

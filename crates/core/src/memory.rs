@@ -10,8 +10,8 @@ use crate::backend::{MemoryBackend, NewRow};
 use crate::error::{Error, Result};
 use crate::humanize::ago;
 use crate::model::{Project, ProjectStatus};
-use crate::registry::find_row;
-use crate::store::memory::MemoryRow;
+use crate::rows::MemoryRow;
+use crate::store::projects::find_row;
 
 /// Longest content.
 pub const MAX_CONTENT: usize = 20_000;

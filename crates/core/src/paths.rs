@@ -176,6 +176,26 @@ fn canonical_prefix(path: &Path) -> (PathBuf, bool) {
     (path.to_path_buf(), false)
 }
 
+/// Device and inode of a directory, without following a symlink at `path`.
+pub fn file_id(path: &Path) -> std::io::Result<Option<(u64, u64)>> {
+    let meta = std::fs::symlink_metadata(path)?;
+    if !meta.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"));
+    }
+    Ok(id_of(&meta))
+}
+
+#[cfg(unix)]
+fn id_of(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn id_of(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -301,6 +301,19 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
 mod levels;
 use levels::{evaluate, remote_hits, roots_hits};
 
+/// The git facts of a session's directory: its workspace, else its first root, else its
+/// working directory (the home directory and `/` say nothing, so they are skipped).
+pub fn git_facts(hints: &Hints) -> Option<GitFacts> {
+    let dirs = hints.workspace.iter().chain(hints.roots.iter()).chain(hints.cwd.iter());
+    for raw in dirs {
+        let Ok(n) = crate::paths::normalize("workspace", raw, None) else { continue };
+        if n.exists && !crate::paths::is_meaningless_dir(&n.path) {
+            return crate::git::facts(&n.path);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 #[path = "resolve_tests.rs"]
 mod tests;

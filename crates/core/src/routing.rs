@@ -8,8 +8,7 @@ use crate::backend::{
     MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
 };
 use crate::error::Result;
-use crate::store::locks::LockRow;
-use crate::store::memory::MemoryRow;
+use crate::rows::{LockRow, MemoryRow};
 use crate::store::{Store, team_projects};
 
 /// The memory backend a server or the CLI uses.
@@ -129,7 +128,7 @@ fn interleave(a: Vec<RowHit>, b: Vec<RowHit>, limit: usize) -> Vec<RowHit> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::memory::MemoryRow;
+    use crate::rows::MemoryRow;
 
     fn hit(slug: &str, score: f64) -> RowHit {
         let row = MemoryRow {

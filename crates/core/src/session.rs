@@ -6,7 +6,7 @@ use serde_json::json;
 use crate::error::{Error, Result};
 use crate::humanize::{format_ts, now};
 use crate::model::{Project, ProjectStatus};
-use crate::registry::find_row;
+use crate::store::projects::find_row;
 use crate::store::sessions::{self, Seen, SessionRecord};
 use crate::store::{Store, events, projects};
 

@@ -131,7 +131,7 @@ impl AppState {
 
     /// A project's memory or settings changed: refresh the desktop, notify subscribers.
     pub fn project_changed(&self, slug: &str) {
-        let uris = crate::mcp::resources::affected(slug);
+        let uris = crate::resource_uris::affected(slug);
         self.notify_changed(|uri| uris.iter().any(|u| u == uri));
     }
 

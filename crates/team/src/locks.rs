@@ -4,7 +4,7 @@
 
 use mooring_core::Result;
 use mooring_core::backend::{NewLock, ProjectCheck};
-use mooring_core::store::locks::LockRow;
+use mooring_core::rows::LockRow;
 use serde_json::json;
 use tokio_postgres::Row;
 

@@ -6,8 +6,7 @@ use mooring_core::backend::{
     MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
     added_event,
 };
-use mooring_core::store::locks::LockRow;
-use mooring_core::store::memory::MemoryRow;
+use mooring_core::rows::{LockRow, MemoryRow};
 use mooring_core::{Project, Result};
 use serde_json::json;
 

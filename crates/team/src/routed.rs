@@ -77,7 +77,7 @@ pub fn events_page(
 /// team never holds them, and the person's view of the history keeps them.
 fn machine_events(local: &Store, slug: &str, limit: u32) -> Result<(Vec<Event>, u64)> {
     local.read(|c| {
-        let id = mooring_core::registry::find_row(c, "project", slug)?.id;
+        let id = mooring_core::store::projects::find_row(c, "project", slug)?.id;
         events::machine_page(c, id, limit)
     })
 }

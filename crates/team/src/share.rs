@@ -5,7 +5,7 @@
 //! absolute path, a session, the focus) are not shared: they stay in the local log,
 //! which the owner's own view of the history still reads.
 
-use mooring_core::registry::find_row;
+use mooring_core::store::projects::find_row;
 use mooring_core::store::{Cached as _, events, locks, team_projects};
 use mooring_core::{Error, Project, Result, Store};
 use serde_json::json;

@@ -106,10 +106,10 @@ pub fn project_of_dir(
         focus,
         ..Hints::default()
     };
-    hints.git = mooring_core::git::for_hints(&hints);
+    hints.git = mooring_core::resolve::git_facts(&hints);
     mooring_core::markers::apply(store, &store.read(ProjectIndex::load)?, &hints)?;
     let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
-    mooring_core::git::bind_if_decided(store, &resolution, &hints)?;
+    mooring_core::registry::clones::bind_if_decided(store, &resolution, &hints)?;
     Ok(resolution.project)
 }
 

@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         focus,
         git: None,
     };
-    hints.git = mooring_core::git::for_hints(&hints);
+    hints.git = mooring_core::resolve::git_facts(&hints);
     // `.mooring.toml` markers bind their directories before resolving, as the server does.
     let markers = mooring_core::markers::apply(&store, &store.read(ProjectIndex::load)?, &hints)?;
     let resolution = store.read(|c| {
@@ -50,7 +50,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         Ok(r)
     })?;
     // A clone found by its remote becomes a code path of its project, as the server does.
-    let bound = mooring_core::git::bind_if_decided(&store, &resolution, &hints)?;
+    let bound = mooring_core::registry::clones::bind_if_decided(&store, &resolution, &hints)?;
     if ctx.json {
         let mut out = serde_json::to_value(&resolution).unwrap_or_default();
         out["bound_code_path"] = serde_json::to_value(&bound).unwrap_or_default();

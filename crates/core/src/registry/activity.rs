@@ -3,10 +3,11 @@
 use chrono::{TimeDelta, Utc};
 use serde_json::json;
 
-use super::{Registry, find, find_row};
+use super::{Registry, find};
 use crate::error::{Error, Result};
 use crate::humanize::{format_ts, now};
 use crate::model::{Event, Project, ProjectStatus};
+use crate::store::projects::find_row;
 use crate::store::{events, projects, settings};
 
 impl Registry<'_> {

@@ -17,6 +17,7 @@ use crate::store::projects::{NewRow, TextColumn};
 use crate::store::{Store, code_paths, events, projects, settings};
 use crate::validate;
 
+pub mod clones;
 mod fields;
 pub use fields::SharedFields;
 mod activity;
@@ -365,31 +366,7 @@ impl<'a> Registry<'a> {
 
 /// Look a project up by slug, with its code paths and counts, or say which slugs exist.
 pub fn find(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
-    projects::complete(conn, find_row(conn, field, slug)?)
-}
-
-/// Look a project's own row up by slug (no code paths, no counts): what memory, locks
-/// and sessions need, at one indexed read instead of three queries.
-pub fn find_row(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
-    let wanted = slug.trim().to_ascii_lowercase();
-    if let Some(p) = projects::row_by_slug(conn, &wanted)? {
-        return Ok(p);
-    }
-    let all = projects::list(conn, None)?;
-    let hint = all
-        .iter()
-        .map(|p| (strsim::jaro_winkler(&wanted, &p.slug), &p.slug))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, s)| format!("; did you mean '{s}'?"))
-        .unwrap_or_else(|| {
-            if all.is_empty() {
-                "; no projects exist yet, create one first".to_owned()
-            } else {
-                "; list the projects to see their slugs".to_owned()
-            }
-        });
-    Err(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
+    projects::complete(conn, projects::find_row(conn, field, slug)?)
 }
 
 fn load(conn: &Connection, id: i64) -> Result<Project> {

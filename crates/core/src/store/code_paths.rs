@@ -77,7 +77,7 @@ pub fn owner(conn: &Connection, path: &str) -> Result<Option<(i64, String)>> {
 /// can follow it even if it is renamed before the watcher first looks.
 pub fn insert(conn: &Connection, project_id: i64, path: &str, state: PathState, now: &str) -> Result<()> {
     let seen = (state == PathState::Present).then_some(now);
-    let id = crate::watch::reconcile::file_id(std::path::Path::new(path)).ok().flatten();
+    let id = crate::paths::file_id(std::path::Path::new(path)).ok().flatten();
     let (dev, ino) = id.map(|(d, i)| (d as i64, i as i64)).unzip();
     conn.exec(
         "INSERT INTO code_paths (project_id, path, state, last_seen_at, added_at, dev, ino)

@@ -4,23 +4,7 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
-
-/// A stored lock version.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LockRow {
-    /// Topic.
-    pub topic: String,
-    /// Version, from 1.
-    pub version: i64,
-    /// Content.
-    pub content: String,
-    /// Tags, space separated.
-    pub tags: String,
-    /// The name of the client that locked it (never its session id, which is a secret).
-    pub written_by: Option<String>,
-    /// Created (RFC 3339).
-    pub created_at: String,
-}
+use crate::rows::LockRow;
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<LockRow> {
     Ok(LockRow {

@@ -4,35 +4,7 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
-
-/// A memory row as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MemoryRow {
-    /// Row id.
-    pub id: i64,
-    /// Owning project's id.
-    pub project_id: i64,
-    /// Kind (`handover`, `decision`, …).
-    pub kind: String,
-    /// Title.
-    pub title: String,
-    /// Text for people and search.
-    pub content: String,
-    /// Tags, space separated.
-    pub tags: String,
-    /// `open`/`resolved` for blockers.
-    pub status: Option<String>,
-    /// Structured form, as JSON, when the kind has one.
-    pub data: Option<String>,
-    /// The name of the client that wrote it (never its session id, which is a secret).
-    pub written_by: Option<String>,
-    /// Created (RFC 3339).
-    pub created_at: String,
-    /// Last changed (RFC 3339).
-    pub updated_at: String,
-    /// When it was forgotten, if it was.
-    pub forgotten_at: Option<String>,
-}
+use crate::rows::MemoryRow;
 
 const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \

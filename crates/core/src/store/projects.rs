@@ -4,7 +4,7 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::code_paths;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::humanize;
 use crate::model::{Project, ProjectStats, ProjectStatus};
 
@@ -252,4 +252,28 @@ pub fn stats(conn: &Connection, id: i64) -> Result<ProjectStats> {
             memory_total: n(t),
         })
         .unwrap_or_default())
+}
+
+/// Look a project's own row up by slug (no code paths, no counts): what memory, locks
+/// and sessions need, at one indexed read instead of three queries.
+pub fn find_row(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
+    let wanted = slug.trim().to_ascii_lowercase();
+    if let Some(p) = row_by_slug(conn, &wanted)? {
+        return Ok(p);
+    }
+    let all = list(conn, None)?;
+    let hint = all
+        .iter()
+        .map(|p| (strsim::jaro_winkler(&wanted, &p.slug), &p.slug))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, s)| format!("; did you mean '{s}'?"))
+        .unwrap_or_else(|| {
+            if all.is_empty() {
+                "; no projects exist yet, create one first".to_owned()
+            } else {
+                "; list the projects to see their slugs".to_owned()
+            }
+        });
+    Err(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
 }

@@ -3,8 +3,9 @@
 
 use serde_json::json;
 
-use super::locks::{self as locks_q, LockRow};
-use super::memory::{self as q, Filter, MemoryRow, NewMemory};
+use super::locks as locks_q;
+use super::memory::{self as q, Filter, NewMemory};
+use super::projects::find_row;
 use super::{Cached as _, Store, events, projects};
 use crate::backend::{
     MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
@@ -12,7 +13,7 @@ use crate::backend::{
 };
 use crate::error::Result;
 use crate::humanize::now;
-use crate::registry::find_row;
+use crate::rows::{LockRow, MemoryRow};
 
 impl MemoryBackend for Store {
     fn insert_memory(

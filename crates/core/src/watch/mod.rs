@@ -339,7 +339,7 @@ fn follow_nested(paths: &[Watched], changes: &mut [(usize, Change)]) {
         let path = Path::new(&cp.path);
         let followed = moves.iter().find_map(|(from, to)| {
             let candidate = to.join(path.strip_prefix(from).ok()?);
-            (reconcile::file_id(&candidate).ok()? == cp.file_id).then(|| candidate.display().to_string())
+            (crate::paths::file_id(&candidate).ok()? == cp.file_id).then(|| candidate.display().to_string())
         });
         if let Some(to) = followed {
             *change = Change::Moved { to, file_id: cp.file_id };

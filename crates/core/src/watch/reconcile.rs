@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::model::PathState;
+use crate::paths::file_id;
 use crate::store::code_paths::Watched;
 
 /// A change to record for a code path.
@@ -18,26 +19,6 @@ pub enum Change {
     Restored { file_id: Option<(u64, u64)> },
     /// Same place, identity learnt (or replaced while nobody looked): no event.
     Identified { file_id: Option<(u64, u64)> },
-}
-
-/// Device and inode of a directory, without following a symlink at `path`.
-pub fn file_id(path: &Path) -> std::io::Result<Option<(u64, u64)>> {
-    let meta = std::fs::symlink_metadata(path)?;
-    if !meta.is_dir() {
-        return Err(std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"));
-    }
-    Ok(id_of(&meta))
-}
-
-#[cfg(unix)]
-fn id_of(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn id_of(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
-    None
 }
 
 /// Decide the change for `cp`. A vanished directory is looked for among the entries of

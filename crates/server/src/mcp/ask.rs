@@ -13,10 +13,12 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 
-use super::gate::INPUT_KEY;
 use super::selection::{session_dir, summary};
 use crate::caller::Caller;
 use crate::state::AppState;
+
+/// Key of the project question in an MRTR round.
+pub const INPUT_KEY: &str = "mooring_project";
 
 /// Open the desktop's picker and wait (bounded) for the person, telling the client
 /// every 2 s that the call is still alive.

@@ -11,15 +11,13 @@ use mooring_core::{ProjectStatus, Registry, Result as CoreResult, session};
 use rmcp::model::{CallToolResponse, InputResponses};
 use rmcp::service::{RequestContext, RoleServer};
 
-use super::ask::{Answer, ask, input_required, picked_slug, wait_for_pick};
+use super::ask::{Answer, INPUT_KEY, ask, input_required, picked_slug, wait_for_pick};
 use super::results;
 use super::selection::{candidates, contrary, recommend, selection_required};
 use crate::caller::Caller;
 use crate::sealed::Purpose;
 use crate::state::AppState;
 
-/// Key of our elicitation in an MRTR round.
-pub const INPUT_KEY: &str = "mooring_project";
 /// What a project pick's sealed `requestState` names.
 const PICK_SUBJECT: &str = "session";
 /// How long the person has to answer the client's project form.
@@ -179,10 +177,11 @@ pub async fn require_project(
     // A clone found by its remote becomes a code path of its project.
     if resolution.decided_by == Some(Level::GitRemote) {
         let (store, found, hints) = (state.store.clone(), resolution.clone(), hints.clone());
-        let bound =
-            tokio::task::spawn_blocking(move || mooring_core::git::bind_if_decided(&store, &found, &hints))
-                .await
-                .map_err(|e| mooring_core::Error::storage(e.to_string()))??;
+        let bound = tokio::task::spawn_blocking(move || {
+            mooring_core::registry::clones::bind_if_decided(&store, &found, &hints)
+        })
+        .await
+        .map_err(|e| mooring_core::Error::storage(e.to_string()))??;
         if bound.is_some() {
             state.surfaces.projects_changed();
         }
@@ -288,7 +287,7 @@ async fn apply_markers(state: &Arc<AppState>, hints: &Hints) -> CoreResult<moori
 /// are untrusted); none if that takes longer than a read may.
 pub async fn git_facts(hints: &Hints) -> Option<mooring_core::git::GitFacts> {
     let hints = hints.clone();
-    let work = tokio::task::spawn_blocking(move || mooring_core::git::for_hints(&hints));
+    let work = tokio::task::spawn_blocking(move || mooring_core::resolve::git_facts(&hints));
     match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 2, work).await {
         Ok(Ok(facts)) => facts,
         _ => {

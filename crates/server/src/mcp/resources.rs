@@ -15,10 +15,8 @@ use serde_json::json;
 
 use crate::state::AppState;
 
-/// URI of the project list.
-pub const PROJECTS: &str = "mooring://projects";
-const PREFIX: &str = "mooring://projects/";
-const KINDS: [&str; 6] = ["decision", "blocker", "summary", "note", "handover", "context_carry"];
+use crate::resource_uris::PREFIX;
+pub use crate::resource_uris::{PROJECTS, affected};
 
 fn internal(e: Error) -> ErrorData {
     match e.code {
@@ -129,14 +127,6 @@ pub fn read(state: &AppState, uri: &str) -> Result<Option<ReadResourceResult>, E
         }
     };
     Ok(Some(ReadResourceResult::new(vec![contents])))
-}
-
-/// URIs that change when a project's memory does.
-pub fn affected(slug: &str) -> Vec<String> {
-    let mut uris =
-        vec![PROJECTS.to_owned(), format!("{PREFIX}{slug}/context"), format!("{PREFIX}{slug}/handover")];
-    uris.extend(KINDS.iter().map(|k| format!("{PREFIX}{slug}/memory/{k}")));
-    uris
 }
 
 /// The prompts.
