@@ -200,9 +200,9 @@ async fn every_project_scoped_result_says_what_decided() {
             ("recall_context", json!({ "topic": "api" })),
             ("project_context", json!({})),
         ];
-        for tool in mooring_server::mcp::catalog::PROJECT_SCOPED {
+        for tool in mooring_server::mcp::catalog::project_scoped() {
             let (_, args) =
-                calls.iter().find(|(n, _)| n == tool).unwrap_or_else(|| panic!("no call for {tool}"));
+                calls.iter().find(|(n, _)| *n == tool).unwrap_or_else(|| panic!("no call for {tool}"));
             let out = ok(&call(&c, tool, args.clone()).await);
             assert_eq!(out["decided_by"], "workspace", "{generation:?} {tool}: {out}");
             assert_eq!(out["project"], "leader-election", "{generation:?} {tool}: {out}");

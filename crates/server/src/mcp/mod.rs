@@ -14,7 +14,9 @@ pub mod params;
 pub mod resources;
 pub mod results;
 mod roots;
+mod schema;
 mod selection;
+pub mod tools;
 mod tools_choice;
 mod tools_handover;
 mod tools_memory;
@@ -37,10 +39,7 @@ use serde::de::DeserializeOwned;
 use crate::caller::Caller;
 use crate::state::{AppState, LocalContext};
 use gate::Gate;
-use tools_memory::Scope;
-
-/// Tools whose success changes a project's resources.
-const WRITES: &[&str] = &["save_handover", "remember", "resolve_blocker", "forget", "lock_context"];
+use tools::{Call, Stop};
 
 /// One handler value per legacy session or per stateless request; it holds only the
 /// shared state, never per-agent facts.
@@ -122,107 +121,26 @@ impl ServerHandler for MooringMcp {
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let state = &self.state;
         let caller = Caller::from_ctx(&ctx, self.local.as_deref());
-        let name = request.name.to_string();
-        macro_rules! args {
-            ($ty:ty) => {
-                match parse::<$ty>(&name, &request) {
-                    Ok(p) => p,
-                    Err(response) => return Ok(*response),
-                }
-            };
-        }
-        // Parse, decide the project (asking when needed), then run in it.
-        macro_rules! scoped {
-            ($ty:ty, $run:path) => {{
-                let p = args!($ty);
-                let explicit = p.project.clone();
-                match self.gate(&caller, &ctx, explicit.as_deref(), &request).await? {
-                    Gate::Ready { project, decided_by, note } => {
-                        let slug = project.clone();
-                        let session = caller.session_id.clone();
-                        let result = $run(state, Scope { project, decided_by, note, session }, p);
-                        if result.is_error != Some(true) && WRITES.contains(&name.as_str()) {
-                            state.project_changed(&slug);
-                        }
-                        result
-                    }
-                    Gate::Stop(response) => return Ok(response),
-                }
-            }};
-        }
-        let result = match name.as_str() {
-            "list_projects" => tools_projects::list(state, args!(params::ListProjects)),
-            "get_project" => tools_projects::get(state, args!(params::GetProject)),
-            "create_project" => tools_projects::create(state, args!(params::CreateProject)),
-            "edit_project" => tools_projects::edit(state, args!(params::EditProject)),
-            "active_project" => tools_session::active(state, &caller, args!(params::ActiveProject)).await,
-            "resolve_project" => {
-                roots::refresh(&self.state, &caller, &ctx).await;
-                tools_session::resolve(state, &caller, args!(params::ResolveProject)).await
-            }
-            "select_project_for_session" => {
-                tools_session::select(state, &caller, args!(params::SelectProject))
-            }
-            "set_workspace_id" => {
-                roots::refresh(&self.state, &caller, &ctx).await;
-                tools_session::set_workspace(state, &caller, args!(params::SetWorkspace))
-            }
-            "save_handover" => scoped!(params::SaveHandover, tools_handover::save),
-            "get_last_handover" => scoped!(params::GetLastHandover, tools_handover::last),
-            "remember" => scoped!(params::Remember, tools_memory::remember),
-            "list_memory" => scoped!(params::ListMemory, tools_memory::list),
-            "resolve_blocker" => scoped!(params::ResolveBlocker, tools_memory::resolve_blocker),
-            "forget" => scoped!(params::Forget, tools_memory::forget),
-            "lock_context" => scoped!(params::LockContext, tools_memory::lock),
-            "recall_context" => scoped!(params::RecallContext, tools_memory::recall),
-            "project_context" => scoped!(params::ProjectContext, tools_memory::context),
-            "provide_choice" => {
-                let args = request.arguments.clone().unwrap_or_default();
-                let p = match tools_choice::ProvideChoice::parse(&args) {
-                    Ok(p) => p,
-                    Err((field, why)) => {
-                        return Ok(results::bad_arguments(&name, field.as_deref(), &why).into());
-                    }
-                };
-                let responses = request.input_responses.as_ref();
-                let request_state = request.request_state.as_deref();
-                let answer = tools_choice::run(state, &caller, &ctx, p, responses, request_state).await;
-                return Ok(answer.unwrap_or_else(|e| results::fail(&e).into()));
-            }
-            "search_memory" => {
-                let p = args!(params::SearchMemory);
-                if p.all_projects {
-                    tools_memory::search_all(state, &p)
-                } else {
-                    let explicit = p.project.clone();
-                    match self.gate(&caller, &ctx, explicit.as_deref(), &request).await? {
-                        Gate::Ready { project, decided_by, note } => tools_memory::search_one(
-                            state,
-                            Scope { project, decided_by, note, session: caller.session_id.clone() },
-                            p,
-                        ),
-                        Gate::Stop(response) => return Ok(response),
-                    }
-                }
-            }
+        let Some(def) = tools::find(&request.name) else {
             #[cfg(feature = "conformance-fixtures")]
-            other
-                if self.state.conformance_fixtures
-                    && let Some(r) =
-                        fixtures::call(other, &request.arguments.clone().unwrap_or_default(), &ctx).await =>
+            if self.state.conformance_fixtures
+                && let Some(r) =
+                    fixtures::call(&request.name, &request.arguments.clone().unwrap_or_default(), &ctx).await
             {
-                r
+                return Ok(r.into());
             }
-            other => {
-                return Err(ErrorData::invalid_params(
-                    format!("unknown tool '{other}'; tools/list shows the tools Mooring has"),
-                    None,
-                ));
-            }
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool '{}'; tools/list shows the tools Mooring has", request.name),
+                None,
+            ));
         };
-        Ok(result.into())
+        let call = Call { mcp: self, caller: &caller, ctx: &ctx, request: &request, def };
+        match (def.run)(&call).await {
+            Ok(response) => Ok(response),
+            Err(Stop::Answer(response)) => Ok(*response),
+            Err(Stop::Protocol(e)) => Err(e),
+        }
     }
 
     async fn set_level(

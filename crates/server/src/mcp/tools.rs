@@ -1,0 +1,400 @@
+//! Every tool, declared once: its name, what the model is told, its input and output
+//! types (the schemas come from them), its hints, whether it needs the session's project,
+//! whether it writes, and what runs it. The catalog (`tools/list`), the dispatch, the set
+//! of writing tools and the set of project-scoped tools all read this table, so adding or
+//! renaming a tool is one entry here.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use mooring_core::Changed;
+use mooring_core::memory::Page;
+use rmcp::ErrorData;
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+use serde::de::DeserializeOwned;
+
+use super::gate::Gate;
+use super::schema::{Hints, READ, SET, WRITE, tool};
+use super::tools_memory::Scope;
+use super::{
+    MooringMcp, outputs, params, results, roots, tools_choice, tools_handover, tools_memory, tools_projects,
+    tools_session,
+};
+use crate::caller::Caller;
+use crate::state::AppState;
+
+/// Whether a tool needs the session's project before it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// It runs without one.
+    Nothing,
+    /// It runs in the session's project (asking for one when nothing decides).
+    Project,
+    /// In the session's project, unless asked for all projects.
+    ProjectUnlessAll,
+}
+
+/// What a tool's runner answers: a response, or a protocol error.
+pub type Reply<'a> = Pin<Box<dyn Future<Output = Result<CallToolResponse, Stop>> + Send + 'a>>;
+
+/// One tool.
+pub struct ToolDef {
+    /// Its name.
+    pub name: &'static str,
+    /// What the model is told about it.
+    pub description: &'static str,
+    /// Its annotations.
+    pub hints: Hints,
+    /// Whether it needs the session's project.
+    pub project: Needs,
+    /// Whether its success changes the project's resources (subscribers are told).
+    pub writes: bool,
+    /// Its definition as clients receive it.
+    pub schema: fn(&'static str, &'static str, &Hints) -> Tool,
+    /// What runs a call of it.
+    pub run: for<'a> fn(&'a Call<'a>) -> Reply<'a>,
+}
+
+/// Why a call ends before its tool answers: an answer the agent reads (bad arguments,
+/// no project yet), or an error at the protocol level.
+pub enum Stop {
+    /// An `isError` result, or a question for the person (MRTR).
+    Answer(Box<CallToolResponse>),
+    /// A JSON-RPC error.
+    Protocol(ErrorData),
+}
+
+impl From<ErrorData> for Stop {
+    fn from(e: ErrorData) -> Self {
+        Stop::Protocol(e)
+    }
+}
+
+/// A call in flight: what a tool's runner may need.
+pub struct Call<'a> {
+    /// The handler.
+    pub mcp: &'a MooringMcp,
+    /// Who calls.
+    pub caller: &'a Caller,
+    /// The request's context (the peer, for questions).
+    pub ctx: &'a RequestContext<RoleServer>,
+    /// The request.
+    pub request: &'a CallToolRequestParams,
+    /// The tool called.
+    pub def: &'static ToolDef,
+}
+
+/// A parameter type with the optional `project` every project-scoped tool takes.
+pub trait ProjectArg {
+    /// The `project` argument, if given.
+    fn project(&self) -> Option<&str>;
+}
+
+macro_rules! project_arg {
+    ($($ty:ty),*) => {$(
+        impl ProjectArg for $ty {
+            fn project(&self) -> Option<&str> {
+                self.project.as_deref()
+            }
+        }
+    )*};
+}
+project_arg!(
+    params::SaveHandover,
+    params::GetLastHandover,
+    params::Remember,
+    params::ListMemory,
+    params::ResolveBlocker,
+    params::Forget,
+    params::SearchMemory,
+    params::LockContext,
+    params::RecallContext,
+    params::ProjectContext
+);
+
+impl Call<'_> {
+    /// The shared state.
+    pub fn state(&self) -> &AppState {
+        &self.mcp.state
+    }
+
+    /// The arguments as the tool's parameter type, or the `isError` result saying which
+    /// field is wrong.
+    pub fn args<P: DeserializeOwned>(&self) -> Result<P, Stop> {
+        super::parse(self.def.name, self.request).map_err(Stop::Answer)
+    }
+
+    /// A tool that needs nothing of the session.
+    fn plain<P: DeserializeOwned>(
+        &self,
+        run: fn(&AppState, P) -> CallToolResult,
+    ) -> Result<CallToolResponse, Stop> {
+        Ok(run(self.state(), self.args()?).into())
+    }
+
+    /// The session's project for this call (asking for one when nothing decides).
+    pub async fn gate(&self, explicit: Option<&str>) -> Result<Scope, Stop> {
+        match self.mcp.gate(self.caller, self.ctx, explicit, self.request).await? {
+            Gate::Ready { project, decided_by, note } => {
+                Ok(Scope { project, decided_by, note, session: self.caller.session_id.clone() })
+            }
+            Gate::Stop(response) => Err(Stop::Answer(Box::new(response))),
+        }
+    }
+
+    /// A project-scoped tool: parse, decide the project, run in it; a write that
+    /// succeeded tells the project's subscribers.
+    async fn scoped<P: DeserializeOwned + ProjectArg>(
+        &self,
+        run: fn(&AppState, Scope, P) -> CallToolResult,
+    ) -> Result<CallToolResponse, Stop> {
+        let p: P = self.args()?;
+        let scope = self.gate(p.project()).await?;
+        let slug = scope.project.clone();
+        let result = run(self.state(), scope, p);
+        if result.is_error != Some(true) && self.def.writes {
+            self.state().project_changed(&slug);
+        }
+        Ok(result.into())
+    }
+}
+
+/// A runner from a body over `c: &Call`.
+macro_rules! runner {
+    (|$c:ident| $body:expr) => {{
+        fn run<'a>($c: &'a Call<'a>) -> Reply<'a> {
+            Box::pin(async move { $body })
+        }
+        run
+    }};
+}
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<&'static ToolDef> {
+    TOOLS.iter().find(|t| t.name == name)
+}
+
+/// Every tool, in the order clients show them.
+pub static TOOLS: &[ToolDef] = &[
+    ToolDef {
+        name: "list_projects",
+        description: "List projects with their code paths and stats (decisions, open blockers, context locks, \
+         memory, last used). By default active and paused ones; status=all includes archived.",
+        hints: READ,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::ListProjects, outputs::ProjectList>,
+        run: runner!(|c| c.plain(tools_projects::list)),
+    },
+    ToolDef {
+        name: "get_project",
+        description: "Get one project by slug: description, status, repository, notes and code paths, stats.",
+        hints: READ,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::GetProject, outputs::ProjectDetail>,
+        run: runner!(|c| c.plain(tools_projects::get)),
+    },
+    ToolDef {
+        name: "create_project",
+        description: "Create a project. The slug is made from the name when omitted. Code paths must be \
+         absolute; they decide the project for sessions working inside them.",
+        hints: WRITE,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::CreateProject, Changed>,
+        run: runner!(|c| c.plain(tools_projects::create)),
+    },
+    ToolDef {
+        name: "edit_project",
+        description: "Edit a project: name, description, code paths to add or remove, notes path, repository, \
+         status (active, paused, archived). All changes land together or none do.",
+        hints: WRITE,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::EditProject, Changed>,
+        run: runner!(|c| c.plain(tools_projects::edit)),
+    },
+    ToolDef {
+        name: "active_project",
+        description: "The project this session works in. Omit `project` to read it, give a slug to choose it \
+         for this session, or null to clear the choice. Shows every resolution level.",
+        hints: SET,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::ActiveProject, outputs::ActiveProject>,
+        run: runner!(|c| Ok(tools_session::active(c.state(), c.caller, c.args()?).await.into())),
+    },
+    ToolDef {
+        name: "resolve_project",
+        description: "Explain how this session's project is decided: every level of the order, what it saw \
+         and which one decided. `cwd` and `workspace_id` ask 'what if'.",
+        hints: READ,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::ResolveProject, outputs::Resolved>,
+        run: runner!(|c| {
+            roots::refresh(c.state(), c.caller, c.ctx).await;
+            Ok(tools_session::resolve(c.state(), c.caller, c.args()?).await.into())
+        }),
+    },
+    ToolDef {
+        name: "select_project_for_session",
+        description: "Choose the project this session works on. Returns the last handover for it, so the \
+         session can pick up where the previous one stopped.",
+        hints: SET,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::SelectProject, outputs::Selected>,
+        run: runner!(|c| Ok(tools_session::select(c.state(), c.caller, c.args()?).into())),
+    },
+    ToolDef {
+        name: "set_workspace_id",
+        description: "Declare this session's workspace directory as a file:// URI. It must exist; when the \
+         client declared roots, it must lie within one of them.",
+        hints: SET,
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<params::SetWorkspace, outputs::WorkspaceSet>,
+        run: runner!(|c| {
+            roots::refresh(c.state(), c.caller, c.ctx).await;
+            Ok(tools_session::set_workspace(c.state(), c.caller, c.args()?).into())
+        }),
+    },
+    ToolDef {
+        name: "save_handover",
+        description: "Save a handover for the next session: what was done, the next steps, open questions \
+         and the files that matter. Secrets are stored redacted and <private>…</private> \
+         not at all; the result says what was taken out.",
+        hints: WRITE,
+        project: Needs::Project,
+        writes: true,
+        schema: tool::<params::SaveHandover, outputs::HandoverSaved>,
+        run: runner!(|c| c.scoped(tools_handover::save).await),
+    },
+    ToolDef {
+        name: "get_last_handover",
+        description: "Get the newest handover of the session's project (or `project`): where the previous \
+         session stopped and what it said to do next.",
+        hints: READ,
+        project: Needs::Project,
+        writes: false,
+        schema: tool::<params::GetLastHandover, outputs::LastHandover>,
+        run: runner!(|c| c.scoped(tools_handover::last).await),
+    },
+    ToolDef {
+        name: "remember",
+        description: "Record a decision, blocker, summary or note in the project's memory. Blockers stay open \
+         until resolve_blocker. One fact per entry. Secrets are stored redacted and \
+         <private>…</private> not at all; the result says what was taken out.",
+        hints: WRITE,
+        project: Needs::Project,
+        writes: true,
+        schema: tool::<params::Remember, outputs::Scoped<outputs::EntryResult>>,
+        run: runner!(|c| c.scoped(tools_memory::remember).await),
+    },
+    ToolDef {
+        name: "list_memory",
+        description: "List the project's memory, newest first, optionally by kind and status. Pages with \
+         `before` = the previous page's next_before.",
+        hints: READ,
+        project: Needs::Project,
+        writes: false,
+        schema: tool::<params::ListMemory, outputs::Scoped<Page>>,
+        run: runner!(|c| c.scoped(tools_memory::list).await),
+    },
+    ToolDef {
+        name: "resolve_blocker",
+        description: "Mark an open blocker resolved, with how it was resolved.",
+        hints: SET,
+        project: Needs::Project,
+        writes: true,
+        schema: tool::<params::ResolveBlocker, outputs::Scoped<outputs::EntryResult>>,
+        run: runner!(|c| c.scoped(tools_memory::resolve_blocker).await),
+    },
+    ToolDef {
+        name: "forget",
+        description: "Hide a memory entry from lists, search and the context preamble. The audit log keeps \
+         a record that it existed.",
+        hints: Hints { read_only: false, destructive: true, idempotent: false },
+        project: Needs::Project,
+        writes: true,
+        schema: tool::<params::Forget, outputs::Scoped<outputs::EntryResult>>,
+        run: runner!(|c| c.scoped(tools_memory::forget).await),
+    },
+    ToolDef {
+        name: "search_memory",
+        description: "Full-text search of memory, ranked, with snippets. In the session's project, or in all \
+         projects with all_projects=true (each hit names its project).",
+        hints: READ,
+        project: Needs::ProjectUnlessAll,
+        writes: false,
+        schema: tool::<params::SearchMemory, outputs::SearchResults>,
+        run: runner!(|c| {
+            let p: params::SearchMemory = c.args()?;
+            if p.all_projects {
+                return Ok(tools_memory::search_all(c.state(), &p).into());
+            }
+            let scope = c.gate(p.project.as_deref()).await?;
+            Ok(tools_memory::search_one(c.state(), scope, p).into())
+        }),
+    },
+    ToolDef {
+        name: "lock_context",
+        description: "Lock the agreed text of a topic (an API contract, a naming rule). Locking again adds \
+         a new version; earlier versions stay readable. Secrets are stored redacted.",
+        hints: WRITE,
+        project: Needs::Project,
+        writes: true,
+        schema: tool::<params::LockContext, outputs::Scoped<outputs::Locked>>,
+        run: runner!(|c| c.scoped(tools_memory::lock).await),
+    },
+    ToolDef {
+        name: "recall_context",
+        description: "Read a locked topic (latest or a given version), or without a topic list the topics \
+         with their latest version and age.",
+        hints: READ,
+        project: Needs::Project,
+        writes: false,
+        schema: tool::<params::RecallContext, outputs::Scoped<outputs::Recalled>>,
+        run: runner!(|c| c.scoped(tools_memory::recall).await),
+    },
+    ToolDef {
+        name: "provide_choice",
+        description: "Ask the person a structured question and get a normalized answer. Ask (instead of \
+         guessing) when there are more than two viable paths, before a destructive action, or \
+         when configuration is missing. `prompt` must carry the task context and why the \
+         choice is needed; mark the option you would pick as recommended. The person may \
+         cancel. If the result is `pending` or `pending_terminal_launch`, call again with \
+         {\"session_id\": …} for the answer.",
+        hints: Hints { read_only: false, destructive: false, idempotent: false },
+        project: Needs::Nothing,
+        writes: false,
+        schema: tool::<tools_choice::ProvideChoice, mooring_core::choice::ChoiceResponse>,
+        run: runner!(|c| {
+            let args = c.request.arguments.clone().unwrap_or_default();
+            let p = match tools_choice::ProvideChoice::parse(&args) {
+                Ok(p) => p,
+                Err((field, why)) => {
+                    return Ok(results::bad_arguments(c.def.name, field.as_deref(), &why).into());
+                }
+            };
+            let (responses, request_state) =
+                (c.request.input_responses.as_ref(), c.request.request_state.as_deref());
+            let answer = tools_choice::run(c.state(), c.caller, c.ctx, p, responses, request_state).await;
+            Ok(answer.unwrap_or_else(|e| results::fail(&e).into()))
+        }),
+    },
+    ToolDef {
+        name: "project_context",
+        description: "The project's context preamble: description, open blockers, recent decisions, the last \
+         handover, context-lock topics and an index of the other projects, within a token \
+         budget (default 4000), saying what was left out and how to get it.",
+        hints: READ,
+        project: Needs::Project,
+        writes: false,
+        schema: tool::<params::ProjectContext, outputs::Scoped<outputs::Context>>,
+        run: runner!(|c| c.scoped(tools_memory::context).await),
+    },
+];
