@@ -106,3 +106,32 @@ impl Picks {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Picks;
+
+    #[test]
+    fn a_pick_is_answered_once_by_the_holder_of_its_token() {
+        let picks = Picks::default();
+        let (info, mut rx) = picks.open(Some("s".into()), None, Some("alpha".into()), None, None);
+        assert!(picks.answer(&info.id, "not-the-token", "beta").is_err(), "a guessed link answers nothing");
+        assert!(rx.try_recv().is_err());
+        picks.answer(&info.id, &info.token, "beta").unwrap();
+        assert_eq!(rx.try_recv().unwrap(), "beta");
+        let again = picks.answer(&info.id, &info.token, "alpha").unwrap_err();
+        assert!(again.message.contains("answered already"), "{}", again.message);
+    }
+
+    #[test]
+    fn a_focus_click_answers_every_waiting_pick_and_a_stopped_wait_leaves_none() {
+        let picks = Picks::default();
+        let (_, mut a) = picks.open(None, None, None, None, None);
+        let (_, mut b) = picks.open(None, None, None, None, None);
+        let (gone, _) = picks.open(None, None, None, None, None);
+        picks.remove(&gone.id);
+        assert_eq!(picks.answer_all("alpha"), 2);
+        assert_eq!((a.try_recv().unwrap(), b.try_recv().unwrap()), ("alpha".into(), "alpha".into()));
+        assert!(picks.list().is_empty());
+    }
+}

@@ -16,3 +16,20 @@ pub fn affected(slug: &str) -> Vec<String> {
     uris.extend(KINDS.iter().map(|k| format!("{PREFIX}{slug}/memory/{k}")));
     uris
 }
+
+#[cfg(test)]
+mod tests {
+    use super::affected;
+
+    #[test]
+    fn a_change_to_one_project_touches_its_resources_and_the_list_only() {
+        let uris = affected("billing");
+        assert!(uris.contains(&"mooring://projects".to_owned()));
+        for tail in ["context", "handover", "memory/decision", "memory/blocker", "memory/context_carry"] {
+            assert!(uris.contains(&format!("mooring://projects/billing/{tail}")), "{tail}: {uris:?}");
+        }
+        assert!(
+            uris.iter().all(|u| u == "mooring://projects" || u.starts_with("mooring://projects/billing/"))
+        );
+    }
+}

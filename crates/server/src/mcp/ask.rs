@@ -185,3 +185,39 @@ fn accepted_slug(result: &ElicitResult) -> Option<String> {
 pub fn picked_slug(answer: &Value) -> Option<String> {
     serde_json::from_value::<ElicitResult>(answer.clone()).ok().as_ref().and_then(accepted_slug)
 }
+
+#[cfg(test)]
+mod tests {
+    use mooring_core::Project;
+    use serde_json::json;
+
+    use super::{elicitation_schema, picked_slug};
+
+    #[test]
+    fn only_an_accepted_form_with_a_project_is_a_pick() {
+        let accept = json!({ "action": "accept", "content": { "project": " Beta " } });
+        assert_eq!(picked_slug(&accept).as_deref(), Some("beta"));
+        for no in [
+            json!({ "action": "decline" }),
+            json!({ "action": "cancel", "content": { "project": "beta" } }),
+            json!({ "action": "accept", "content": { "project": 7 } }),
+            json!({ "action": "accept" }),
+            json!("beta"),
+        ] {
+            assert_eq!(picked_slug(&no), None, "{no}");
+        }
+    }
+
+    #[test]
+    fn the_form_offers_every_candidate_and_preselects_the_recommended_one() {
+        let p = |slug: &str| Project { slug: slug.into(), name: slug.to_uppercase(), ..Project::default() };
+        let schema = elicitation_schema(&[p("alpha"), p("beta")], Some("beta"));
+        let project = &schema["properties"]["project"];
+        let offered: Vec<&str> =
+            project["oneOf"].as_array().unwrap().iter().map(|o| o["const"].as_str().unwrap()).collect();
+        assert_eq!(offered, ["alpha", "beta"]);
+        assert_eq!(project["default"], "beta");
+        assert_eq!(schema["required"], json!(["project"]));
+        assert!(elicitation_schema(&[p("alpha")], None)["properties"]["project"].get("default").is_none());
+    }
+}

@@ -130,3 +130,65 @@ pub fn selection_required(
         results::error_result("PROJECT_SELECTION_REQUIRED", &text, Some("project"), Some(extra));
     Ok(result.into())
 }
+
+#[cfg(test)]
+mod tests {
+    use mooring_core::resolve::{Level, LevelReport, Outcome, Resolution};
+    use mooring_core::{Project, ProjectStats};
+
+    use super::{contrary, recommend, summary};
+    use crate::caller::Caller;
+
+    fn resolution(outcomes: &[(Outcome, &[&str])]) -> Resolution {
+        let levels = outcomes
+            .iter()
+            .map(|(outcome, candidates)| LevelReport {
+                rank: 5,
+                level: Level::Roots,
+                label: "MCP roots".into(),
+                input: None,
+                outcome: *outcome,
+                project: None,
+                detail: String::new(),
+                decided: false,
+                candidates: candidates.iter().map(|c| (*c).to_owned()).collect(),
+            })
+            .collect();
+        Resolution { project: None, decided_by: None, levels }
+    }
+
+    #[test]
+    fn a_hint_that_matched_nothing_or_too_much_stops_auto_selection() {
+        assert!(!contrary(&resolution(&[(Outcome::NotGiven, &[])])));
+        for o in [Outcome::Rejected, Outcome::Ambiguous, Outcome::NoMatch] {
+            assert!(contrary(&resolution(&[(o, &[])])), "{o:?}");
+        }
+    }
+
+    #[test]
+    fn roots_that_disagree_narrow_the_recommendation_to_their_projects() {
+        let p = |slug: &str, used: Option<&str>| Project {
+            slug: slug.into(),
+            last_used_at: used.map(str::to_owned),
+            ..Project::default()
+        };
+        let all = [p("alpha", Some("2026-11-24T10:00:00.000Z")), p("beta", None), p("gamma", None)];
+        let caller = Caller::default();
+        assert_eq!(recommend(&all, &caller, None).as_deref(), Some("alpha"), "most recently used");
+        let split = resolution(&[(Outcome::Ambiguous, &["beta", "gamma"])]);
+        let pick = recommend(&all, &caller, Some(&split)).unwrap();
+        assert!(pick == "beta" || pick == "gamma", "{pick}");
+    }
+
+    #[test]
+    fn a_projects_summary_line_counts_its_memory_and_locks() {
+        let p = Project {
+            slug: "billing".into(),
+            name: "Billing".into(),
+            last_used: "2 days ago".into(),
+            stats: ProjectStats { context_locks: 1, memory_total: 12, ..ProjectStats::default() },
+            ..Project::default()
+        };
+        assert_eq!(summary(&p), "billing — Billing (1 context lock, 12 memories, last used 2 days ago)");
+    }
+}

@@ -91,7 +91,39 @@ async fn with_git(state: &AppState, hints: &mut Hints, resolution: Resolution) -
     }
 }
 
-/// Decide the project for a project-scoped call.
+/// How the person is asked when nothing decides a call's project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asking {
+    /// The client's own form and, with a desktop, the picker at once (a session-based
+    /// client that declared elicitation).
+    FormAndPicker,
+    /// The desktop's picker only.
+    Picker,
+}
+
+/// What a project-scoped call comes to before anyone is asked: a gate, or a question for
+/// the person and what to answer if nobody picks.
+pub enum Decision {
+    /// Decided (or refused) without asking.
+    Gate(Gate),
+    /// Ask the person.
+    Ask {
+        /// Form and picker, or the picker alone.
+        how: Asking,
+        /// The projects offered.
+        candidates: Vec<mooring_core::Project>,
+        /// The one the picker preselects.
+        recommended: Option<String>,
+        /// Markers naming projects that do not exist yet (offered as "New project here").
+        offers: Vec<mooring_core::markers::Marker>,
+        /// What the levels saw, for the answer if nobody picks.
+        resolution: Option<Resolution>,
+        /// Why, if nobody picks.
+        unanswered: &'static str,
+    },
+}
+
+/// Decide the project for a project-scoped call, asking the person when nothing decides.
 pub async fn require_project(
     state: &Arc<AppState>,
     caller: &Caller,
@@ -100,6 +132,42 @@ pub async fn require_project(
     responses: Option<&InputResponses>,
     request_state: Option<&str>,
 ) -> CoreResult<Gate> {
+    let (how, candidates, recommended, offers, resolution, unanswered) =
+        match decide(state, caller, explicit, responses, request_state).await? {
+            Decision::Gate(g) => return Ok(g),
+            Decision::Ask { how, candidates, recommended, offers, resolution, unanswered } => {
+                (how, candidates, recommended, offers, resolution, unanswered)
+            }
+        };
+    let answer = match how {
+        // The client's own form and, with a desktop, the picker at once: the first answer
+        // wins and the other closes; a declined form leaves the picker to answer.
+        Asking::FormAndPicker => {
+            ask(state, caller, ctx, &candidates, recommended, offers.first().cloned()).await
+        }
+        Asking::Picker => {
+            wait_for_pick(state, caller, ctx, recommended, offers.first().cloned()).await.map(Answer::Picker)
+        }
+    };
+    match answer {
+        Some(Answer::Form(slug)) => bind(state, caller, &slug, "elicitation", "you chose it when asked"),
+        Some(Answer::Picker(slug)) => {
+            bind(state, caller, &slug, "picker", "you chose it in the Mooring window")
+        }
+        None => Ok(Gate::Stop(selection_required(state, caller, resolution.as_ref(), &offers, unanswered)?)),
+    }
+}
+
+/// Everything [`require_project`] decides before it asks anyone: the explicit argument,
+/// an answered form, the resolution order with markers and git, auto-selection of the
+/// only project, and whether (and how) the person is to be asked.
+pub async fn decide(
+    state: &Arc<AppState>,
+    caller: &Caller,
+    explicit: Option<&str>,
+    responses: Option<&InputResponses>,
+    request_state: Option<&str>,
+) -> CoreResult<Decision> {
     let session = session_of(state, caller)?;
     if let Some(answer) = responses.and_then(|r| r.get(INPUT_KEY)) {
         // Only an answer to the form this server sent this client counts as the person's.
@@ -112,23 +180,24 @@ pub async fn require_project(
             ));
         }
         if let Some(slug) = picked_slug(answer) {
-            return bind(state, caller, &slug, "elicitation", "you chose it when asked");
+            return bind(state, caller, &slug, "elicitation", "you chose it when asked").map(Decision::Gate);
         }
         // A declined or cancelled form (Claude Code in -p declines at once): the desktop's
         // picker can still answer while this call waits.
         if state.surfaces.can_show() {
-            let recommended = recommend(&candidates(state)?, caller, None);
-            if let Some(slug) = wait_for_pick(state, caller, ctx, recommended, None).await {
-                return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
-            }
+            let candidates = candidates(state)?;
+            let recommended = recommend(&candidates, caller, None);
+            return Ok(Decision::Ask {
+                how: Asking::Picker,
+                candidates,
+                recommended,
+                offers: Vec::new(),
+                resolution: None,
+                unanswered: "The person did not choose a project.",
+            });
         }
-        return Ok(Gate::Stop(selection_required(
-            state,
-            caller,
-            None,
-            &[],
-            "The person did not choose a project.",
-        )?));
+        let stop = selection_required(state, caller, None, &[], "The person did not choose a project.")?;
+        return Ok(Decision::Gate(Gate::Stop(stop)));
     }
     // An explicit project is level 1: it decides, archived or not (reads of an archived
     // project are fine; writes are refused where they happen, with how to resume it).
@@ -141,20 +210,20 @@ pub async fn require_project(
         ));
     }
     if let Some(slug) = explicit.map(str::trim) {
-        return Ok(match Registry::new(&state.store).get(slug) {
+        return Ok(Decision::Gate(match Registry::new(&state.store).get(slug) {
             Ok(p) => {
                 mark_used(state, &p.slug);
                 Gate::Ready { project: p.slug, decided_by: Level::Explicit.as_str().to_owned(), note: None }
             }
             Err(e) => Gate::Stop(results::fail(&e).into()),
-        });
+        }));
     }
     // A workspace header must lie within the roots the client declared.
     if let (Some(ws), Some(s)) = (&caller.workspace, &session)
         && let Ok(dir) = mooring_core::paths::normalize("X-Workspace-Id", ws, None)
         && let Err(e) = session::check_within_roots("X-Workspace-Id", &dir.path, &s.roots)
     {
-        return Ok(Gate::Stop(results::fail(&e).into()));
+        return Ok(Decision::Gate(Gate::Stop(results::fail(&e).into())));
     }
     let mut hints = hints_for(state, caller, session.as_ref(), None)?;
     let mut resolution = resolve_hints(state, &hints)?;
@@ -186,25 +255,20 @@ pub async fn require_project(
             state.surfaces.projects_changed();
         }
     }
-    let offers = &markers.offers;
+    let offers = markers.offers;
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
         mark_used(state, project);
-        return Ok(Gate::Ready {
+        return Ok(Decision::Gate(Gate::Ready {
             project: project.clone(),
             decided_by: level.as_str().to_owned(),
             note: None,
-        });
+        }));
     }
 
     let candidates = candidates(state)?;
     if candidates.is_empty() {
-        return Ok(Gate::Stop(selection_required(
-            state,
-            caller,
-            Some(&resolution),
-            offers,
-            "No projects exist yet.",
-        )?));
+        let stop = selection_required(state, caller, Some(&resolution), &offers, "No projects exist yet.")?;
+        return Ok(Decision::Gate(Gate::Stop(stop)));
     }
     if candidates.len() == 1 && !contrary(&resolution) {
         let only = candidates[0].slug.clone();
@@ -214,52 +278,32 @@ pub async fn require_project(
             &only,
             "auto_single",
             "it is the only active project, so it was selected automatically",
-        );
+        )
+        .map(Decision::Gate);
     }
     let recommended = recommend(&candidates, caller, Some(&resolution));
-    if caller.elicitation {
-        if !caller.legacy {
-            let sealed = state.sealer.issue(
-                Purpose::Project,
-                PICK_SUBJECT,
-                caller.session_id.as_deref(),
-                PICK_STATE_TTL,
-            );
-            return Ok(Gate::Stop(input_required(&candidates, recommended.as_deref(), sealed).into()));
-        }
-        // The client's own form and, with a desktop, the picker at once: the first answer
-        // wins and the other closes; a declined form leaves the picker to answer.
-        match ask(state, caller, ctx, &candidates, recommended.clone(), offers.first().cloned()).await {
-            Some(Answer::Form(slug)) => {
-                return bind(state, caller, &slug, "elicitation", "you chose it when asked");
-            }
-            Some(Answer::Picker(slug)) => {
-                return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
-            }
-            None => {
-                return Ok(Gate::Stop(selection_required(
-                    state,
-                    caller,
-                    Some(&resolution),
-                    offers,
-                    "The person was asked but did not choose a project.",
-                )?));
-            }
-        }
+    if caller.elicitation && !caller.legacy {
+        let sealed =
+            state.sealer.issue(Purpose::Project, PICK_SUBJECT, caller.session_id.as_deref(), PICK_STATE_TTL);
+        return Ok(Decision::Gate(Gate::Stop(
+            input_required(&candidates, recommended.as_deref(), sealed).into(),
+        )));
     }
-    if state.surfaces.can_show()
-        && let Some(slug) =
-            wait_for_pick(state, caller, ctx, recommended.clone(), offers.first().cloned()).await
-    {
-        return bind(state, caller, &slug, "picker", "you chose it in the Mooring window");
-    }
-    Ok(Gate::Stop(selection_required(
-        state,
-        caller,
-        Some(&resolution),
-        offers,
-        "No project is selected for this session.",
-    )?))
+    let (how, unanswered) = match (caller.elicitation, state.surfaces.can_show()) {
+        (true, _) => (Asking::FormAndPicker, "The person was asked but did not choose a project."),
+        (false, true) => (Asking::Picker, "No project is selected for this session."),
+        (false, false) => {
+            let stop = selection_required(
+                state,
+                caller,
+                Some(&resolution),
+                &offers,
+                "No project is selected for this session.",
+            )?;
+            return Ok(Decision::Gate(Gate::Stop(stop)));
+        }
+    };
+    Ok(Decision::Ask { how, candidates, recommended, offers, resolution: Some(resolution), unanswered })
 }
 
 /// Markers are files from a repository: read them on a blocking thread, and give up
@@ -331,3 +375,6 @@ fn mark_used(state: &AppState, slug: &str) {
         tracing::warn!(error = %e, "could not record use");
     }
 }
+
+#[cfg(test)]
+mod tests;
