@@ -17,13 +17,13 @@ pub struct Alert {
 
 /// What was seen last time.
 #[derive(Debug, Default)]
-pub struct Seen {
+pub struct LastLook {
     primed: bool,
     open_questions: BTreeMap<String, String>,
     missing: BTreeSet<(String, String)>,
 }
 
-impl Seen {
+impl LastLook {
     /// Compare with the current state. `open` maps each open question's id to its title;
     /// `final_status` tells how a question that left the list ended. The first call only
     /// records: what was already missing at start-up is in the dashboard, not a popup.
@@ -85,14 +85,14 @@ mod tests {
 
     #[test]
     fn nothing_is_announced_at_start_up() {
-        let mut seen = Seen::default();
+        let mut seen = LastLook::default();
         let p = [project("web", &[("/gone", PathState::Missing)])];
         assert!(seen.update(open(&[("q1", "Deploy?")]), &p, |_| None).is_empty());
     }
 
     #[test]
     fn a_timed_out_question_is_announced_once_and_an_answered_one_not_at_all() {
-        let mut seen = Seen::default();
+        let mut seen = LastLook::default();
         seen.update(open(&[("q1", "Deploy?"), ("q2", "Which DB?")]), &[], |_| None);
         let status = |id: &str| Some(if id == "q1" { "timed_out" } else { "answered" }.to_owned());
         let alerts = seen.update(open(&[]), &[], status);
@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn a_path_going_missing_is_announced_once_and_again_after_it_came_back() {
-        let mut seen = Seen::default();
+        let mut seen = LastLook::default();
         let present = [project("web", &[("/src/web", PathState::Present)])];
         let missing = [project("web", &[("/src/web", PathState::Missing)])];
         seen.update(open(&[]), &present, |_| None);

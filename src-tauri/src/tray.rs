@@ -38,7 +38,7 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
     let handle = app.clone();
     std::thread::spawn(move || {
         let mut last = signature;
-        let mut seen = crate::alerts::Seen::default();
+        let mut seen = crate::alerts::LastLook::default();
         loop {
             std::thread::sleep(REFRESH);
             // One read per tick serves both the menu and the notifications.
@@ -186,7 +186,7 @@ fn look(store: &Store) -> Look {
 }
 
 /// Notifications owed since the last look: questions that timed out, paths gone missing.
-fn alerts(seen: &mut crate::alerts::Seen, store: &Store, now: &Look) -> Vec<crate::alerts::Alert> {
+fn alerts(seen: &mut crate::alerts::LastLook, store: &Store, now: &Look) -> Vec<crate::alerts::Alert> {
     let broker = Broker::new(store);
     let open = now.open.iter().map(|i| (i.id.clone(), i.checked.request.title.clone())).collect();
     seen.update(open, &now.projects, |id| broker.get(id).ok().map(|i| i.status))

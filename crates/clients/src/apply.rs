@@ -15,7 +15,7 @@ const MAX_FILE: u64 = 32 * 1024 * 1024;
 
 /// One file's change.
 #[derive(Debug, Clone)]
-pub struct Change {
+pub struct FileEdit {
     /// The file as the client names it.
     pub file: PathBuf,
     /// Its text before (None: it does not exist).
@@ -24,7 +24,7 @@ pub struct Change {
     pub after: String,
 }
 
-impl Change {
+impl FileEdit {
     /// Nothing would change.
     pub fn is_noop(&self) -> bool {
         self.before.as_deref().unwrap_or("") == self.after
@@ -72,7 +72,7 @@ pub fn backup_path(target: &Path) -> PathBuf {
 }
 
 /// Write the change. Returns the backup made of the previous version, if any.
-pub fn write(change: &Change) -> Result<Option<PathBuf>, ConfigError> {
+pub fn write(change: &FileEdit) -> Result<Option<PathBuf>, ConfigError> {
     let fail = |e: io::Error| ConfigError::Io { file: change.file.clone(), message: e.to_string() };
     // Write through a symlink to the file it points at.
     let target = fs::canonicalize(&change.file).unwrap_or_else(|_| change.file.clone());
@@ -143,14 +143,15 @@ mod tests {
         fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
         let link = dir.path().join("mcp.json");
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        let change = Change { file: link.clone(), before: Some("{}\n".into()), after: "{\"a\":1}\n".into() };
+        let change =
+            FileEdit { file: link.clone(), before: Some("{}\n".into()), after: "{\"a\":1}\n".into() };
         let backup = write(&change).unwrap().unwrap();
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
         assert_eq!(fs::read_to_string(&real).unwrap(), "{\"a\":1}\n");
         assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
         assert_eq!(fs::read_to_string(backup).unwrap(), "{}\n");
         let fresh = dir.path().join("new").join("config.toml");
-        write(&Change { file: fresh.clone(), before: None, after: "x = 1\n".into() }).unwrap();
+        write(&FileEdit { file: fresh.clone(), before: None, after: "x = 1\n".into() }).unwrap();
         assert_eq!(fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o600);
         assert!(fs::read_dir(dir.path().join("new")).unwrap().count() == 1, "no temp file left behind");
     }
@@ -164,7 +165,7 @@ mod tests {
 
     #[test]
     fn diff_names_the_file() {
-        let c = Change { file: "/t/a.json".into(), before: None, after: "{}\n".into() };
+        let c = FileEdit { file: "/t/a.json".into(), before: None, after: "{}\n".into() };
         let d = c.diff();
         assert!(d.contains("--- /dev/null") && d.contains("+++ /t/a.json") && d.contains("+{}"), "{d}");
     }

@@ -372,5 +372,4 @@ impl fmt::Display for Client {
 }
 
 #[cfg(test)]
-#[path = "catalog_tests.rs"]
 mod tests;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use apply::Change;
+pub use apply::FileEdit;
 pub use catalog::{Client, Env, Format, Identity, Os, Scope, Unsupported};
 pub use entry::{SERVER_NAME, ShimSpec};
 
@@ -69,7 +69,7 @@ pub fn server_change(
     spec: &ShimSpec,
     file: &Path,
     action: Action,
-) -> Result<Change, ConfigError> {
+) -> Result<FileEdit, ConfigError> {
     let before = apply::read(file)?;
     let text = before.as_deref().unwrap_or("");
     let key = client.servers_key();
@@ -110,7 +110,7 @@ pub fn hook_change(
     spec: &ShimSpec,
     file: &Path,
     action: Action,
-) -> Result<Change, ConfigError> {
+) -> Result<FileEdit, ConfigError> {
     let before = apply::read(file)?;
     let text = before.clone().unwrap_or_default();
     hook_edit(client, spec, file, before, &text, action)
@@ -121,9 +121,9 @@ pub fn hook_change(
 pub fn hook_change_after(
     client: Client,
     spec: &ShimSpec,
-    earlier: &Change,
+    earlier: &FileEdit,
     action: Action,
-) -> Result<Change, ConfigError> {
+) -> Result<FileEdit, ConfigError> {
     hook_edit(client, spec, &earlier.file, earlier.before.clone(), &earlier.after, action)
 }
 
@@ -134,7 +134,7 @@ fn hook_edit(
     before: Option<String>,
     text: &str,
     action: Action,
-) -> Result<Change, ConfigError> {
+) -> Result<FileEdit, ConfigError> {
     let format = if client == Client::GeminiCli { Format::Jsonc } else { Format::Json };
     let mut doc = JsonDoc::parse(text, format, file)?;
     let new = match action {
@@ -174,10 +174,10 @@ pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, Conf
 }
 
 /// A file that did not exist and would only receive an empty document stays absent.
-fn finish(file: &Path, before: Option<String>, after: String) -> Change {
+fn finish(file: &Path, before: Option<String>, after: String) -> FileEdit {
     let after = match (&before, after.trim()) {
         (None, "{}" | "") => String::new(),
         _ => after,
     };
-    Change { file: file.to_path_buf(), before, after }
+    FileEdit { file: file.to_path_buf(), before, after }
 }

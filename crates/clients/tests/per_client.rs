@@ -34,7 +34,7 @@ fn clients() -> Vec<(Client, Os)> {
         .collect()
 }
 
-fn install(c: Client, file: &Path) -> mooring_clients::Change {
+fn install(c: Client, file: &Path) -> mooring_clients::FileEdit {
     let change = server_change(c, &Scope::User, &spec(), file, Action::Install).unwrap();
     apply::write(&change).unwrap();
     change

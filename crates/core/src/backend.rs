@@ -6,30 +6,13 @@
 //! inside its own transaction so nothing changes between check and write.
 
 use crate::error::Result;
-use crate::model::Project;
-use crate::rows::{LockRow, MemoryRow};
+use crate::model::{BlockerStatus, Kind, Project};
+use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
 
 /// A rule a project must pass before a write (e.g. "not archived").
 pub type ProjectCheck = fn(&Project) -> Result<()>;
 /// A rule an entry must pass before it changes (e.g. "a blocker, still open").
 pub type RowCheck = fn(&MemoryRow) -> Result<()>;
-
-/// A validated entry, ready to store.
-#[derive(Debug, Clone, Copy)]
-pub struct NewRow<'a> {
-    /// Kind's storage name.
-    pub kind: &'a str,
-    /// Title.
-    pub title: &'a str,
-    /// Content, secrets already taken out.
-    pub content: &'a str,
-    /// Tags, space separated.
-    pub tags: &'a str,
-    /// `open` for a new blocker.
-    pub status: Option<&'a str>,
-    /// The structured form (JSON) of a kind that has one (a handover's fields).
-    pub data: Option<&'a str>,
-}
 
 /// The event a write of `rows` leaves in the project's log, the same on every backend:
 /// `handover_saved` for a handover, else `memory_added` (one entry's id and kind, or a
@@ -42,15 +25,14 @@ pub fn added_event(rows: &[MemoryRow]) -> (&'static str, serde_json::Value) {
     }
 }
 
-/// Which entries a page holds, newest first. Kind and status are `'static`: names from
-/// the closed sets core checked (`Kind::as_str`, `open`/`resolved`), never a client's
-/// text, so a backend may write them into a statement.
+/// Which entries a page holds, newest first. Kind and status come from closed sets, so a
+/// backend may write their storage names (`as_str`) into a statement.
 #[derive(Debug, Clone, Copy)]
 pub struct PageFilter {
     /// Only this kind.
-    pub kind: Option<&'static str>,
-    /// Only `open` or `resolved`.
-    pub status: Option<&'static str>,
+    pub kind: Option<Kind>,
+    /// Only blockers in this status.
+    pub status: Option<BlockerStatus>,
     /// Entries older than this id.
     pub before: Option<i64>,
     /// At most this many.
@@ -100,7 +82,7 @@ pub trait MemoryBackend: Send + Sync {
     fn insert_memory(
         &self,
         slug: &str,
-        rows: &[NewRow<'_>],
+        rows: &[NewMemoryRow<'_>],
         session: Option<&str>,
         check: ProjectCheck,
     ) -> Result<(String, Vec<MemoryRow>)>;

@@ -3,10 +3,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{MemoryBackend, NewRow, PageFilter};
+use crate::backend::{MemoryBackend, PageFilter};
 use crate::error::{Error, Result};
 use crate::humanize::ago;
+use crate::model::Kind;
 use crate::rows::MemoryRow;
+use crate::rows::NewMemoryRow;
 
 /// Longest text field of a handover.
 pub const MAX_TEXT: usize = 20_000;
@@ -130,13 +132,13 @@ pub fn save(
         serde_json::to_string(input).map_err(|e| Error::storage(format!("cannot encode handover: {e}")))?;
     let title = input.work_done.lines().next().unwrap_or_default().chars().take(120).collect::<String>();
     let content = markdown(input);
-    let row = NewRow {
-        kind: "handover",
-        title: &title,
-        content: &content,
-        tags: "",
+    let row = NewMemoryRow {
+        kind: "handover".into(),
+        title: title.as_str().into(),
+        content: content.as_str().into(),
+        tags: "".into(),
         status: None,
-        data: Some(&data),
+        data: Some(data.as_str().into()),
     };
     let (slug, rows) = store.insert_memory(slug, &[row], session_id, crate::memory::check_writable)?;
     let row =
@@ -148,7 +150,7 @@ pub fn save(
 
 /// The newest handover of a project.
 pub fn last(store: &dyn MemoryBackend, slug: &str) -> Result<Option<Handover>> {
-    let filter = PageFilter { kind: Some("handover"), status: None, before: None, limit: 1 };
+    let filter = PageFilter { kind: Some(Kind::Handover), status: None, before: None, limit: 1 };
     let (slug, rows) = store.memory_page(slug, &filter)?;
     Ok(rows.into_iter().next().map(|row| from_row(row, &slug)))
 }
@@ -193,7 +195,7 @@ mod tests {
         let store = setup();
         assert!(last(&store, "alpha").unwrap().is_none());
         save(&store, "alpha", &input("first"), Some("s1")).unwrap();
-        let seen = crate::store::sessions::Seen {
+        let seen = crate::store::sessions::ClientFacts {
             client_name: Some("claude-code"),
             client_version: None,
             transport: "stdio",

@@ -204,5 +204,4 @@ fn bind(store: &Store, marker: &Marker) -> Result<bool> {
 }
 
 #[cfg(test)]
-#[path = "markers_tests.rs"]
 mod tests;

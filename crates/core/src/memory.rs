@@ -5,12 +5,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::backend::MemoryBackend;
 use crate::backend::PageFilter;
-use crate::backend::{MemoryBackend, NewRow};
 use crate::error::{Error, Result};
 use crate::humanize::ago;
 use crate::model::{Project, ProjectStatus};
 use crate::rows::MemoryRow;
+use crate::rows::NewMemoryRow;
 use crate::store::projects::find_row;
 
 /// Longest content.
@@ -22,55 +23,7 @@ pub const MAX_TAGS: usize = 20;
 /// Largest page.
 pub const MAX_LIMIT: u32 = 200;
 
-/// What kind of record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// Something decided, with its reason.
-    Decision,
-    /// Something in the way; open until resolved.
-    Blocker,
-    /// Where things stand.
-    Summary,
-    /// Anything else worth keeping.
-    Note,
-    /// Where a session stopped (written by `save_handover`).
-    Handover,
-    /// A session's full context carried over a token limit.
-    ContextCarry,
-}
-
-impl Kind {
-    /// Storage name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Decision => "decision",
-            Self::Blocker => "blocker",
-            Self::Summary => "summary",
-            Self::Note => "note",
-            Self::Handover => "handover",
-            Self::ContextCarry => "context_carry",
-        }
-    }
-
-    /// Parse a kind given by a person or an agent.
-    pub fn parse(field: &str, s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "decision" => Ok(Self::Decision),
-            "blocker" => Ok(Self::Blocker),
-            "summary" => Ok(Self::Summary),
-            "note" => Ok(Self::Note),
-            "handover" => Ok(Self::Handover),
-            "context_carry" => Ok(Self::ContextCarry),
-            other => Err(Error::invalid(
-                field,
-                format!(
-                    "{field} '{other}' is not one of decision, blocker, summary, note, handover, context_carry"
-                ),
-            )),
-        }
-    }
-}
+pub use crate::model::{BlockerStatus, Kind};
 
 /// A memory record as agents and people see it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -279,13 +232,13 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
 }
 
 impl Prepared {
-    fn row(&self) -> NewRow<'_> {
-        NewRow {
-            kind: self.kind.as_str(),
-            title: &self.title,
-            content: &self.content,
-            tags: &self.tags,
-            status: (self.kind == Kind::Blocker).then_some("open"),
+    fn row(&self) -> NewMemoryRow<'_> {
+        NewMemoryRow {
+            kind: self.kind.as_str().into(),
+            title: self.title.as_str().into(),
+            content: self.content.as_str().into(),
+            tags: self.tags.as_str().into(),
+            status: (self.kind == Kind::Blocker).then_some("open".into()),
             data: None,
         }
     }
@@ -319,26 +272,19 @@ pub fn remember_batch(
         .enumerate()
         .map(|(i, new)| prepare(new).map_err(|e| Error { message: format!("entry {i}: {}", e.message), ..e }))
         .collect::<Result<Vec<_>>>()?;
-    let rows: Vec<NewRow<'_>> = prepared.iter().map(Prepared::row).collect();
+    let rows: Vec<NewMemoryRow<'_>> = prepared.iter().map(Prepared::row).collect();
     Ok(store.insert_memory(slug, &rows, session, check_writable)?.1.len())
 }
 
 /// A page of a project's memory, newest first.
 pub fn list(store: &dyn MemoryBackend, slug: &str, query: &ListQuery) -> Result<Page> {
     let kind = query.kind.as_deref().map(|k| Kind::parse("kind", k)).transpose()?;
-    let status = match query.status.as_deref().map(str::trim) {
-        None => None,
-        Some("open") => Some("open"),
-        Some("resolved") => Some("resolved"),
-        Some(other) => {
-            return Err(Error::invalid("status", format!("status '{other}' is not one of open, resolved")));
-        }
-    };
+    let status = query.status.as_deref().map(|s| BlockerStatus::parse("status", s)).transpose()?;
     let limit = query.limit.unwrap_or(20);
     if limit == 0 || limit > MAX_LIMIT {
         return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
     }
-    let filter = PageFilter { kind: kind.map(Kind::as_str), status, before: query.before, limit: limit + 1 };
+    let filter = PageFilter { kind, status, before: query.before, limit: limit + 1 };
     let (slug, mut rows) = store.memory_page(slug, &filter)?;
     let more = rows.len() > limit as usize;
     rows.truncate(limit as usize);
@@ -395,5 +341,4 @@ pub fn forget(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
 }
 
 #[cfg(test)]
-#[path = "memory_tests.rs"]
 mod tests;

@@ -149,3 +149,81 @@ pub struct Event {
     /// When (RFC 3339).
     pub at: String,
 }
+
+/// What kind of record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Something decided, with its reason.
+    Decision,
+    /// Something in the way; open until resolved.
+    Blocker,
+    /// Where things stand.
+    Summary,
+    /// Anything else worth keeping.
+    Note,
+    /// Where a session stopped (written by `save_handover`).
+    Handover,
+    /// A session's full context carried over a token limit.
+    ContextCarry,
+}
+
+impl Kind {
+    /// Storage name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Decision => "decision",
+            Self::Blocker => "blocker",
+            Self::Summary => "summary",
+            Self::Note => "note",
+            Self::Handover => "handover",
+            Self::ContextCarry => "context_carry",
+        }
+    }
+
+    /// Parse a kind given by a person or an agent.
+    pub fn parse(field: &str, s: &str) -> crate::error::Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "decision" => Ok(Self::Decision),
+            "blocker" => Ok(Self::Blocker),
+            "summary" => Ok(Self::Summary),
+            "note" => Ok(Self::Note),
+            "handover" => Ok(Self::Handover),
+            "context_carry" => Ok(Self::ContextCarry),
+            other => Err(Error::invalid(
+                field,
+                format!(
+                    "{field} '{other}' is not one of decision, blocker, summary, note, handover, context_carry"
+                ),
+            )),
+        }
+    }
+}
+
+/// A blocker's status: the closed set a page of memory may be filtered by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BlockerStatus {
+    /// Still in the way.
+    Open,
+    /// Resolved, with how.
+    Resolved,
+}
+
+impl BlockerStatus {
+    /// Storage name (the one place it is spelled, for every store's statements).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Resolved => "resolved",
+        }
+    }
+
+    /// Parse a status given by a person or an agent.
+    pub fn parse(field: &str, s: &str) -> crate::error::Result<Self> {
+        match s.trim() {
+            "open" => Ok(Self::Open),
+            "resolved" => Ok(Self::Resolved),
+            other => Err(Error::invalid(field, format!("{field} '{other}' is not one of open, resolved"))),
+        }
+    }
+}

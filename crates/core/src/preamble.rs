@@ -336,5 +336,4 @@ fn render(head: &str, sections: &[Section], chosen: &[(usize, usize)], budget: u
 }
 
 #[cfg(test)]
-#[path = "preamble_tests.rs"]
 mod tests;

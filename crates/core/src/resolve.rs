@@ -1,4 +1,4 @@
-//! Which project a session is in: the resolution order of DESIGN.md, as a pure
+//! Which project a session is in: the resolution order (docs/architecture.md), as a pure
 //! function from the hints a session has to a decision with every level explained.
 
 use std::collections::HashMap;
@@ -267,7 +267,7 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
         .iter()
         .enumerate()
         .map(|(i, &level)| {
-            let (input, outcome, project, detail) = evaluate(index, hints, level);
+            let Eval { input, outcome, project, detail } = evaluate(index, hints, level);
             let candidates = match (&outcome, level) {
                 (Outcome::Ambiguous, Level::Roots) => roots_hits(index, &hints.roots),
                 (Outcome::Ambiguous, Level::GitRemote) => remote_hits(index, hints),
@@ -297,9 +297,8 @@ pub fn resolve(index: &ProjectIndex, hints: &Hints) -> Resolution {
     Resolution { project, decided_by, levels }
 }
 
-#[path = "resolve_levels.rs"]
 mod levels;
-use levels::{evaluate, remote_hits, roots_hits};
+use levels::{Eval, evaluate, remote_hits, roots_hits};
 
 /// The git facts of a session's directory: its workspace, else its first root, else its
 /// working directory (the home directory and `/` say nothing, so they are skipped).
@@ -315,5 +314,4 @@ pub fn git_facts(hints: &Hints) -> Option<GitFacts> {
 }
 
 #[cfg(test)]
-#[path = "resolve_tests.rs"]
 mod tests;

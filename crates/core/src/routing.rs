@@ -4,11 +4,9 @@
 
 use std::sync::Arc;
 
-use crate::backend::{
-    MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
-};
+use crate::backend::{MemoryBackend, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery};
 use crate::error::Result;
-use crate::rows::{LockRow, MemoryRow};
+use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
 use crate::store::{Store, team_projects};
 
 /// The memory backend a server or the CLI uses.
@@ -28,11 +26,6 @@ impl Routed {
         Self { local, team: Some(team) }
     }
 
-    /// Whether a team is joined.
-    pub fn has_team(&self) -> bool {
-        self.team.is_some()
-    }
-
     fn pick(&self, slug: &str) -> Result<&dyn MemoryBackend> {
         if let Some(team) = &self.team
             && self.local.read(|c| team_projects::is_team(c, slug))?
@@ -47,7 +40,7 @@ impl MemoryBackend for Routed {
     fn insert_memory(
         &self,
         slug: &str,
-        rows: &[NewRow<'_>],
+        rows: &[NewMemoryRow<'_>],
         session: Option<&str>,
         check: ProjectCheck,
     ) -> Result<(String, Vec<MemoryRow>)> {

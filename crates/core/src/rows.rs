@@ -1,6 +1,42 @@
 //! The rows of a project's shared records as every store returns them: memory entries
-//! and context-lock versions. They belong to the storage seam (`backend`), which both the
-//! SQLite store and the team's PostgreSQL store implement, so neither store owns them.
+//! and context-lock versions, and the one shape of a new entry every store writes. They
+//! belong to the storage seam (`backend`), which both the SQLite store and the team's
+//! PostgreSQL store implement, so neither store owns them.
+
+use std::borrow::Cow;
+
+/// A validated memory entry, ready to store (secrets already taken out): the one shape
+/// every store writes. Made from borrowed text; [`NewMemoryRow::into_owned`] for a store
+/// that hands it to another runtime.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMemoryRow<'a> {
+    /// Kind's storage name.
+    pub kind: Cow<'a, str>,
+    /// Title.
+    pub title: Cow<'a, str>,
+    /// Content, secrets already taken out.
+    pub content: Cow<'a, str>,
+    /// Tags, space separated.
+    pub tags: Cow<'a, str>,
+    /// `open` for a new blocker.
+    pub status: Option<Cow<'a, str>>,
+    /// The structured form (JSON) of a kind that has one (a handover's fields).
+    pub data: Option<Cow<'a, str>>,
+}
+
+impl NewMemoryRow<'_> {
+    /// The same entry, owning its text.
+    pub fn into_owned(self) -> NewMemoryRow<'static> {
+        NewMemoryRow {
+            kind: Cow::Owned(self.kind.into_owned()),
+            title: Cow::Owned(self.title.into_owned()),
+            content: Cow::Owned(self.content.into_owned()),
+            tags: Cow::Owned(self.tags.into_owned()),
+            status: self.status.map(|s| Cow::Owned(s.into_owned())),
+            data: self.data.map(|d| Cow::Owned(d.into_owned())),
+        }
+    }
+}
 
 /// A memory row as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]

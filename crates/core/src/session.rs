@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::humanize::{format_ts, now};
 use crate::model::{Project, ProjectStatus};
 use crate::store::projects::find_row;
-use crate::store::sessions::{self, Seen, SessionRecord};
+use crate::store::sessions::{self, ClientFacts, SessionRecord};
 use crate::store::{Store, events, projects};
 
 /// How old `last_seen_at` may get before a request writes it again. Below it, a request
@@ -16,7 +16,7 @@ use crate::store::{Store, events, projects};
 pub(crate) const TOUCH_EVERY_SECS: i64 = 15;
 
 /// Record that a session made a request (creates it on first sight).
-pub fn touch(store: &Store, id: &str, seen: &Seen<'_>) -> Result<SessionRecord> {
+pub fn touch(store: &Store, id: &str, seen: &ClientFacts<'_>) -> Result<SessionRecord> {
     let now_t = Utc::now();
     if let Some(row) = store.read(|c| sessions::get(c, id))?
         && unchanged(&row, seen, now_t)
@@ -31,7 +31,7 @@ pub fn touch(store: &Store, id: &str, seen: &Seen<'_>) -> Result<SessionRecord> 
 }
 
 /// Whether writing `seen` would change nothing but a recent `last_seen_at`.
-fn unchanged(row: &SessionRecord, seen: &Seen<'_>, now: DateTime<Utc>) -> bool {
+fn unchanged(row: &SessionRecord, seen: &ClientFacts<'_>, now: DateTime<Utc>) -> bool {
     let same = |new: Option<&str>, old: &Option<String>| new.is_none_or(|n| old.as_deref() == Some(n));
     row.transport == seen.transport
         && same(seen.client_name, &row.client_name)
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn a_repeated_request_reads_and_a_changed_client_writes() {
         let store = Store::open_in_memory().unwrap();
-        let seen = Seen {
+        let seen = ClientFacts {
             client_name: Some("claude-code"),
             client_version: Some("2.1"),
             transport: "stdio",
@@ -134,10 +134,10 @@ mod tests {
         };
         let first = touch(&store, "s1", &seen).unwrap();
         let before = changes(&store);
-        let again = touch(&store, "s1", &Seen { client_name: None, ..seen.clone() }).unwrap();
+        let again = touch(&store, "s1", &ClientFacts { client_name: None, ..seen.clone() }).unwrap();
         assert_eq!(changes(&store), before, "nothing new: no write");
         assert_eq!(again.last_seen_at, first.last_seen_at);
-        let upgraded = touch(&store, "s1", &Seen { client_version: Some("2.2"), ..seen }).unwrap();
+        let upgraded = touch(&store, "s1", &ClientFacts { client_version: Some("2.2"), ..seen }).unwrap();
         assert!(changes(&store) > before);
         assert_eq!(upgraded.client_version.as_deref(), Some("2.2"));
     }
@@ -145,7 +145,7 @@ mod tests {
     #[test]
     fn last_seen_is_written_again_once_it_is_stale() {
         let store = Store::open_in_memory().unwrap();
-        let seen = Seen { transport: "http", ..Seen::default() };
+        let seen = ClientFacts { transport: "http", ..ClientFacts::default() };
         touch(&store, "s1", &seen).unwrap();
         let old = format_ts(Utc::now() - chrono::TimeDelta::seconds(TOUCH_EVERY_SECS + 1));
         store.write(|tx| Ok(tx.execute("UPDATE sessions SET last_seen_at = ?1", [&old])?)).unwrap();

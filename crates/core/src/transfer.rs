@@ -11,8 +11,9 @@ use crate::error::{Error, Result};
 use crate::humanize::now;
 use crate::model::{PathState, ProjectStatus};
 use crate::registry::find;
-use crate::store::memory::{self as mq, Filter, NewMemory};
-use crate::store::projects::{self, NewRow};
+use crate::rows::NewMemoryRow;
+use crate::store::memory::{self as mq, Filter};
+use crate::store::projects::{self, NewProjectRow};
 use crate::store::{Store, code_paths, events, locks};
 use crate::{paths, slug as slugs};
 
@@ -270,7 +271,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
         }
         let id = projects::insert(
             tx,
-            &NewRow {
+            &NewProjectRow {
                 slug: &pm.slug,
                 name: &pm.name,
                 description: &description,
@@ -296,21 +297,16 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
         }
         for (m, title, body) in &entries {
             let data = m.data.as_ref().map(Value::to_string);
-            mq::insert(
-                tx,
-                &NewMemory {
-                    project_id: id,
-                    kind: &m.kind,
-                    title,
-                    content: body,
-                    tags: &m.tags.join(" "),
-                    status: m.status.as_deref(),
-                    data: data.as_deref(),
-                    // Imported entries belong to no session: a file cannot name one.
-                    session_id: None,
-                    now: &m.created_at,
-                },
-            )?;
+            let row = NewMemoryRow {
+                kind: m.kind.as_str().into(),
+                title: title.as_str().into(),
+                content: body.as_str().into(),
+                tags: m.tags.join(" ").into(),
+                status: m.status.as_deref().map(Into::into),
+                data: data.as_deref().map(Into::into),
+            };
+            // Imported entries belong to no session: a file cannot name one.
+            mq::insert(tx, id, &row, None, &m.created_at)?;
         }
         for (m, body) in &lock_rows {
             let v = locks::insert_next(tx, id, &m.topic, body, &m.tags.join(" "), None, &m.created_at)?;
@@ -329,5 +325,4 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
 }
 
 #[cfg(test)]
-#[path = "transfer_tests.rs"]
 mod tests;

@@ -8,7 +8,7 @@ use crate::state::LocalContext;
 
 /// Header the stdio shim sends: one id per shim process.
 pub const H_SESSION: &str = "x-mooring-session";
-/// Header naming the workspace directory (seed 004).
+/// Header naming the workspace directory (resolution level 3).
 pub const H_WORKSPACE: &str = "x-workspace-id";
 /// Header with the shim's working directory (as a `file://` URI).
 pub const H_CWD: &str = "x-mooring-cwd";
@@ -95,8 +95,8 @@ impl Caller {
     }
 
     /// The tracking row facts for this caller.
-    pub fn seen(&self) -> mooring_core::store::sessions::Seen<'_> {
-        mooring_core::store::sessions::Seen {
+    pub fn seen(&self) -> mooring_core::store::sessions::ClientFacts<'_> {
+        mooring_core::store::sessions::ClientFacts {
             client_name: self.client_name.as_deref(),
             client_version: self.client_version.as_deref(),
             transport: self.transport,

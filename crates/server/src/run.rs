@@ -69,11 +69,6 @@ impl RunningServer {
     pub fn live_sessions(&self) -> usize {
         self.state.live_sessions.load(std::sync::atomic::Ordering::Relaxed)
     }
-
-    /// A token that stops the server when cancelled.
-    pub fn cancel_token(&self) -> CancellationToken {
-        self.cancel.clone()
-    }
 }
 
 /// Open the store in `config.data_dir` and start.

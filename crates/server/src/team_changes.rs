@@ -5,14 +5,14 @@
 use std::sync::Arc;
 
 use mooring_team::PgStore;
-use mooring_team::listen::Change;
+use mooring_team::listen::Announcement;
 use tokio_util::sync::CancellationToken;
 
 use crate::state::AppState;
 
 /// Listen for the team's changes until `cancel`.
 pub fn follow(state: Arc<AppState>, team: Arc<PgStore>, cancel: CancellationToken) {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Change>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Announcement>();
     team.listen(Arc::new(move |change| {
         let _ = tx.send(change);
     }));

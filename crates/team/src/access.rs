@@ -42,7 +42,7 @@ impl Role {
 
 /// A team project as one person sees it.
 #[derive(Debug, Clone)]
-pub struct Seen {
+pub struct TeamView {
     /// The project.
     pub project: Project,
     /// The person's role in it.
@@ -51,7 +51,7 @@ pub struct Seen {
     pub owner: Option<String>,
 }
 
-impl Seen {
+impl TeamView {
     /// Writing memory needs a member or the owner.
     pub fn may_write(&self) -> Result<()> {
         if self.role >= Role::Member {
@@ -87,9 +87,9 @@ impl Seen {
 mod tests {
     use super::*;
 
-    fn seen(role: Role) -> Seen {
+    fn seen(role: Role) -> TeamView {
         let project = Project { slug: "alpha".into(), ..Default::default() };
-        Seen { project, role, owner: Some("Ada".into()) }
+        TeamView { project, role, owner: Some("Ada".into()) }
     }
 
     #[test]

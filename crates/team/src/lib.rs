@@ -32,7 +32,7 @@ use std::future::Future;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use mooring_core::{Error, Result};
 
-pub use access::{Role, Seen};
+pub use access::{Role, TeamView};
 pub use edits::SharedEdit;
 pub use errors::db_error;
 

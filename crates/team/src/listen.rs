@@ -13,7 +13,7 @@ use crate::PgStore;
 
 /// One change to a team project.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Change {
+pub struct Announcement {
     /// The project's slug.
     pub project: String,
     /// What happened (the event's kind: `memory_added`, `handed_off`, …).
@@ -23,7 +23,7 @@ pub struct Change {
     pub detail: serde_json::Value,
 }
 
-impl Change {
+impl Announcement {
     /// For a handoff to `person`: who handed it over.
     pub fn handed_to(&self, person: &str) -> Option<&str> {
         (self.kind == "handed_off" && self.detail["to"].as_str() == Some(person))
@@ -67,7 +67,7 @@ impl PgStore {
     /// Call `on_change` for every change to a team project, from whichever machine,
     /// until the store is dropped; and with a resync change (`Change::is_resync`) each
     /// time listening begins, so nothing announced before it is missed.
-    pub fn listen(&self, on_change: Arc<dyn Fn(Change) + Send + Sync>) {
+    pub fn listen(&self, on_change: Arc<dyn Fn(Announcement) + Send + Sync>) {
         let Some(runtime) = self.runtime.as_ref() else { return };
         let (config, tls) = (self.config.clone(), self.connector.clone());
         runtime.spawn(async move {
@@ -84,7 +84,7 @@ impl PgStore {
 async fn listen_once(
     config: &tokio_postgres::Config,
     tls: tokio_postgres_rustls::MakeRustlsConnect,
-    on_change: &Arc<dyn Fn(Change) + Send + Sync>,
+    on_change: &Arc<dyn Fn(Announcement) + Send + Sync>,
 ) -> Result<(), tokio_postgres::Error> {
     let (client, mut connection) = config.connect(tls).await?;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -105,9 +105,9 @@ async fn listen_once(
     client.batch_execute("LISTEN mooring_changes").await?;
     // What changed before this point was announced to nobody here (a process starting,
     // or an outage): listening from now on, the caller reads everything once.
-    on_change(Change::resync());
+    on_change(Announcement::resync());
     while let Some(payload) = rx.recv().await {
-        match serde_json::from_str::<Change>(&payload) {
+        match serde_json::from_str::<Announcement>(&payload) {
             Ok(change) => on_change(change),
             Err(e) => tracing::debug!(error = %e, "unreadable team change announcement"),
         }
@@ -122,17 +122,18 @@ mod tests {
 
     #[test]
     fn a_handoff_names_who_gave_it_only_to_the_new_owner() {
-        let change: Change = serde_json::from_str(
+        let change: Announcement = serde_json::from_str(
             r#"{"project":"billing","kind":"handed_off","detail":{"from":"Ada","to":"Bob"}}"#,
         )
         .unwrap();
         assert_eq!(change.handed_to("Bob"), Some("Ada"));
         assert_eq!(change.handed_to("Ada"), None);
         assert!(change.changes_projects());
-        let plain: Change = serde_json::from_str(r#"{"project":"billing","kind":"memory_added"}"#).unwrap();
+        let plain: Announcement =
+            serde_json::from_str(r#"{"project":"billing","kind":"memory_added"}"#).unwrap();
         assert_eq!((plain.handed_to("Bob"), plain.changes_projects()), (None, false));
         assert!(!plain.is_resync());
         // Listening (again) means the project list is read once more.
-        assert!(Change::resync().is_resync() && Change::resync().changes_projects());
+        assert!(Announcement::resync().is_resync() && Announcement::resync().changes_projects());
     }
 }

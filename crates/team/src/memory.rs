@@ -3,10 +3,9 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::backend::{
-    MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
-    added_event,
+    MemoryBackend, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
 };
-use mooring_core::rows::{LockRow, MemoryRow};
+use mooring_core::rows::{LockRow, MemoryRow, NewMemoryRow};
 use mooring_core::{Project, Result};
 use serde_json::json;
 
@@ -15,43 +14,24 @@ use crate::projects::{record, seen, writable};
 use crate::rows::{MEMORY_COLUMNS, memory};
 use crate::{PgStore, db_error, sql};
 
-/// Owned copy of a new row, to cross into the store's runtime.
-struct Owned {
-    kind: String,
-    title: String,
-    content: String,
-    tags: String,
-    status: Option<String>,
-    data: Option<String>,
-}
-
 impl MemoryBackend for PgStore {
     fn insert_memory(
         &self,
         slug: &str,
-        rows: &[NewRow<'_>],
+        rows: &[NewMemoryRow<'_>],
         _session: Option<&str>,
         check: ProjectCheck,
     ) -> Result<(String, Vec<MemoryRow>)> {
         // Agent sessions are each machine's own (and their ids secret): the team sees
         // the person who wrote an entry.
         let (slug, person, me) = (slug.to_owned(), self.person.clone(), self.me()?);
-        let rows: Vec<Owned> = rows
-            .iter()
-            .map(|r| Owned {
-                kind: r.kind.to_owned(),
-                title: r.title.to_owned(),
-                content: r.content.to_owned(),
-                tags: r.tags.to_owned(),
-                status: r.status.map(str::to_owned),
-                data: r.data.map(str::to_owned),
-            })
-            .collect();
+        // Owned, to cross into the store's runtime.
+        let rows: Vec<NewMemoryRow<'static>> = rows.iter().cloned().map(NewMemoryRow::into_owned).collect();
         self.run(|pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
             let project = writable(&tx, &slug, me, check).await?;
-            let column = |f: fn(&Owned) -> Option<&str>| rows.iter().map(f).collect::<Vec<_>>();
+            let column = |f: for<'r> fn(&'r NewMemoryRow<'static>) -> Option<&'r str>| rows.iter().map(f).collect::<Vec<_>>();
             // The project's "last used" moves in the same statement: one round trip less
             // per write (each is a loopback or network hop inside the row lock).
             let sql = format!(
@@ -105,12 +85,12 @@ impl MemoryBackend for PgStore {
         // is planned once for any value, and PostgreSQL's plan for "some kind, some
         // status" scans the table, where the plan for "open blockers" reads a few rows of
         // the index by kind (a 30,000-entry project: 5.6 ms against 0.02). Both are
-        // core's own names (`PageFilter`'s `'static` fields), never a client's text.
+        // core's own storage names (closed enums), never a client's text.
         if let Some(kind) = f.kind {
-            sql.push_str(&format!(" AND m.kind = '{kind}'"));
+            sql.push_str(&format!(" AND m.kind = '{}'", kind.as_str()));
         }
         if let Some(status) = f.status {
-            sql.push_str(&format!(" AND m.status = '{status}'"));
+            sql.push_str(&format!(" AND m.status = '{}'", status.as_str()));
         }
         sql.push_str(match before {
             Some(_) => " AND m.id < $3 ORDER BY m.project_id, m.id DESC LIMIT $2",

@@ -6,7 +6,7 @@ use mooring_core::registry::SharedFields;
 use mooring_core::{Error, NewProject, Project, ProjectStatus, Result};
 use serde_json::json;
 
-use crate::access::{Role, Seen};
+use crate::access::{Role, TeamView};
 use crate::rows::{PROJECT_COLUMNS, project, ts};
 use crate::{PgStore, db_error, errors::pool_error, sql};
 
@@ -38,7 +38,7 @@ impl PgStore {
     }
 
     /// One team project this person is in, with their role.
-    pub fn project(&self, slug: &str) -> Result<Seen> {
+    pub fn project(&self, slug: &str) -> Result<TeamView> {
         let (slug, me) = (slug.to_owned(), self.me()?);
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
@@ -47,7 +47,7 @@ impl PgStore {
     }
 
     /// The team projects this person is in, by slug.
-    pub fn projects(&self) -> Result<Vec<Seen>> {
+    pub fn projects(&self) -> Result<Vec<TeamView>> {
         let me = self.me()?;
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
@@ -228,9 +228,9 @@ const SEEN: &str = concat!(
      LEFT JOIN people o ON o.id = p.owner_id"
 );
 
-fn seen_row(r: &tokio_postgres::Row) -> Option<Seen> {
+fn seen_row(r: &tokio_postgres::Row) -> Option<TeamView> {
     let role = Role::parse("role", r.get::<_, Option<&str>>(10)?).ok()?;
-    Some(Seen { project: project(r), role, owner: r.get(11) })
+    Some(TeamView { project: project(r), role, owner: r.get(11) })
 }
 
 /// A project the person is in, by slug; one they are not in does not exist for them.
@@ -238,7 +238,7 @@ fn seen_row(r: &tokio_postgres::Row) -> Option<Seen> {
 /// between a check and the write that relies on it, and writers of one project take
 /// turns (each also updates the project's row; two holding a shared lock and both
 /// wanting to update it deadlocked).
-pub(crate) async fn seen(client: &impl GenericClient, slug: &str, me: i64, lock: bool) -> Result<Seen> {
+pub(crate) async fn seen(client: &impl GenericClient, slug: &str, me: i64, lock: bool) -> Result<TeamView> {
     let wanted = slug.trim().to_ascii_lowercase();
     let sql = format!("{SEEN} WHERE p.slug = $2{}", if lock { " FOR NO KEY UPDATE OF p" } else { "" });
     let row = sql::row_opt(client, &sql, &[&me, &wanted]).await?;

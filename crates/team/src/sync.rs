@@ -4,7 +4,7 @@
 //! Only the project list is mirrored, never memory.
 
 use mooring_core::humanize::now;
-use mooring_core::store::projects::{self, NewRow, TextColumn};
+use mooring_core::store::projects::{self, NewProjectRow, TextColumn};
 use mooring_core::store::team_projects;
 use mooring_core::{Result, Store};
 
@@ -89,7 +89,7 @@ pub fn refresh(local: &Store, team: &PgStore) -> Result<Synced> {
                 Some(row) => row.id,
                 None => {
                     out.added.push(p.slug.clone());
-                    let row = NewRow {
+                    let row = NewProjectRow {
                         slug: &p.slug,
                         name: &p.name,
                         description: &p.description,

@@ -185,18 +185,18 @@ fn an_outage_is_named_local_work_goes_on_and_service_resumes_by_itself() {
 
 #[test]
 fn changes_are_announced_to_other_machines_and_resume_after_an_outage() {
-    use mooring_team::listen::Change;
+    use mooring_team::listen::Announcement;
     use std::time::{Duration, Instant};
     let pg = Postgres::start();
     let url = pg.fresh_db();
     let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
     let bob = PgStore::connect(&url, Some(PASSWORD), "Bob").unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Change>();
+    let (tx, rx) = std::sync::mpsc::channel::<Announcement>();
     let tx = std::sync::Mutex::new(tx);
     bob.listen(Arc::new(move |c| {
         let _ = tx.lock().unwrap().send(c);
     }));
-    let wait_for = |want: &dyn Fn(&Change) -> bool| {
+    let wait_for = |want: &dyn Fn(&Announcement) -> bool| {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());

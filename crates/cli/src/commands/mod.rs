@@ -1,4 +1,5 @@
-//! One module per top-level command.
+//! The commands, one module per command or per family of small ones (`memory` holds
+//! `memory`, `context`, `token` and `config`; `choice` the question commands and their settings).
 
 pub mod choice;
 pub mod doctor;

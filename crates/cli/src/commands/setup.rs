@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mooring_clients::{Action, Change, Client, ConfigError, Env, Scope, ShimSpec, apply};
+use mooring_clients::{Action, Client, ConfigError, Env, FileEdit, Scope, ShimSpec, apply};
 use mooring_core::{Error, datadir, paths};
 use serde_json::{Value, json};
 
@@ -94,7 +94,7 @@ fn report(
     scope: &Scope,
     action: Action,
     spec: &ShimSpec,
-    changes: &[(&str, Change)],
+    changes: &[(&str, FileEdit)],
     written: &[Value],
     notes: &[String],
 ) {
@@ -141,7 +141,7 @@ fn report(
     }
 }
 
-fn dry_run(ctx: &Ctx, client: Client, changes: &[(&str, Change)]) -> Result<(), Failure> {
+fn dry_run(ctx: &Ctx, client: Client, changes: &[(&str, FileEdit)]) -> Result<(), Failure> {
     if ctx.json {
         print_json(&json!({
             "client": client.name(),

@@ -396,5 +396,4 @@ fn summarize(c: &Checked, status: ActionStatus, s: &Selection) -> String {
 }
 
 #[cfg(test)]
-#[path = "broker_tests.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Choices: an agent asks the person a structured question (seed 002). The request
+//! Choices: an agent asks the person a structured question. The request
 //! contract and its checks, the broker that owns interactions and answers, and the
 //! person's interaction settings.
 

@@ -1,4 +1,4 @@
-//! The `provide_choice` contract (seed 002): request, response, and the checks a request
+//! The `provide_choice` contract: request, response, and the checks a request
 //! passes before anything is shown to the person.
 
 use std::collections::{BTreeMap, HashSet};
@@ -341,5 +341,4 @@ fn mode_name(m: SelectionMode) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "request_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
 //! The person's interaction settings, kept in `choice-settings.json` in the data
-//! directory so they survive restarts (seed 002).
+//! directory so they survive restarts.
 
 use std::path::Path;
 

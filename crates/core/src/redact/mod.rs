@@ -398,5 +398,4 @@ fn message(kinds: &[String], count: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;

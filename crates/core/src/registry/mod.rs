@@ -13,7 +13,7 @@ use crate::humanize::now;
 use crate::model::{PathState, Project, ProjectStatus};
 use crate::paths::{self, NormalizedPath};
 use crate::slug;
-use crate::store::projects::{NewRow, TextColumn};
+use crate::store::projects::{NewProjectRow, TextColumn};
 use crate::store::{Store, code_paths, events, projects, settings};
 use crate::validate;
 
@@ -126,7 +126,7 @@ impl<'a> Registry<'a> {
             let stamp = now();
             let id = projects::insert(
                 tx,
-                &NewRow {
+                &NewProjectRow {
                     slug: &slug,
                     name: &name,
                     description: &description,

@@ -4,7 +4,7 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
-use crate::rows::MemoryRow;
+use crate::rows::{MemoryRow, NewMemoryRow};
 
 const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
@@ -27,44 +27,28 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
     })
 }
 
-/// Fields of a new row.
-pub struct NewMemory<'a> {
-    /// Owner.
-    pub project_id: i64,
-    /// Kind.
-    pub kind: &'a str,
-    /// Title.
-    pub title: &'a str,
-    /// Content.
-    pub content: &'a str,
-    /// Tags, space separated.
-    pub tags: &'a str,
-    /// `open` for new blockers.
-    pub status: Option<&'a str>,
-    /// Structured JSON.
-    pub data: Option<&'a str>,
-    /// Producing session.
-    pub session_id: Option<&'a str>,
-    /// Time.
-    pub now: &'a str,
-}
-
-/// Insert; returns the id.
-pub fn insert(conn: &Connection, m: &NewMemory<'_>) -> Result<i64> {
+/// Insert `m` into project `project_id`, written by `session_id` at `now`; returns the id.
+pub fn insert(
+    conn: &Connection,
+    project_id: i64,
+    m: &NewMemoryRow<'_>,
+    session_id: Option<&str>,
+    now: &str,
+) -> Result<i64> {
     let mut stmt = conn.prepare_cached(
         "INSERT INTO memory (project_id, kind, title, content, tags, status, data, session_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
     )?;
     stmt.execute(params![
-        m.project_id,
-        m.kind,
-        m.title,
-        m.content,
-        m.tags,
-        m.status,
-        m.data,
-        m.session_id,
-        m.now
+        project_id,
+        &*m.kind,
+        &*m.title,
+        &*m.content,
+        &*m.tags,
+        m.status.as_deref(),
+        m.data.as_deref(),
+        session_id,
+        now
     ])?;
     Ok(conn.last_insert_rowid())
 }

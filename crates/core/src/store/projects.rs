@@ -12,7 +12,7 @@ const COLUMNS: &str = "id, slug, name, description, status, repo_url, notes_path
                        created_at, updated_at, last_used_at, archived_at";
 
 /// Fields of a new row.
-pub struct NewRow<'a> {
+pub struct NewProjectRow<'a> {
     /// Slug, already validated and free.
     pub slug: &'a str,
     /// Display name.
@@ -28,7 +28,7 @@ pub struct NewRow<'a> {
 }
 
 /// Insert a project row; returns its id.
-pub fn insert(conn: &Connection, row: &NewRow<'_>) -> Result<i64> {
+pub fn insert(conn: &Connection, row: &NewProjectRow<'_>) -> Result<i64> {
     conn.exec(
         "INSERT INTO projects (slug, name, description, status, repo_url, notes_path, created_at, updated_at)
          VALUES (?1, ?2, ?3, 'active', ?4, ?5, ?6, ?6)",
@@ -101,16 +101,6 @@ fn all_stats(conn: &Connection) -> Result<std::collections::HashMap<i64, Project
                 memory_total: n(r.get(4)?),
             },
         ))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// Every slug with its status, without stats (cheap; for resolution).
-pub fn statuses(conn: &Connection) -> Result<Vec<(String, ProjectStatus)>> {
-    let mut stmt = conn.prepare_cached("SELECT slug, status FROM projects")?;
-    let rows = stmt.query_map([], |r| {
-        let status: String = r.get(1)?;
-        Ok((r.get(0)?, status.parse().unwrap_or(ProjectStatus::Archived)))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

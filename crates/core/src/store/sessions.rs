@@ -35,7 +35,7 @@ pub struct SessionRecord {
 
 /// What a request tells about its session.
 #[derive(Debug, Clone, Default)]
-pub struct Seen<'a> {
+pub struct ClientFacts<'a> {
     /// Client name.
     pub client_name: Option<&'a str>,
     /// Client version.
@@ -75,7 +75,7 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<SessionRecord>> {
 }
 
 /// Create the row or refresh what the request tells; keeps the chosen project.
-pub fn upsert_seen(conn: &Connection, id: &str, seen: &Seen<'_>, now: &str) -> Result<()> {
+pub fn upsert_seen(conn: &Connection, id: &str, seen: &ClientFacts<'_>, now: &str) -> Result<()> {
     conn.exec(
         "INSERT INTO sessions (id, client_name, client_version, transport, protocol_version, created_at, last_seen_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)

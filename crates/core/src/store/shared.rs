@@ -4,22 +4,21 @@
 use serde_json::json;
 
 use super::locks as locks_q;
-use super::memory::{self as q, Filter, NewMemory};
+use super::memory::{self as q, Filter};
 use super::projects::find_row;
 use super::{Cached as _, Store, events, projects};
 use crate::backend::{
-    MemoryBackend, NewLock, NewRow, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word,
-    added_event,
+    MemoryBackend, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
 };
 use crate::error::Result;
 use crate::humanize::now;
-use crate::rows::{LockRow, MemoryRow};
+use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
 
 impl MemoryBackend for Store {
     fn insert_memory(
         &self,
         slug: &str,
-        rows: &[NewRow<'_>],
+        rows: &[NewMemoryRow<'_>],
         session: Option<&str>,
         check: ProjectCheck,
     ) -> Result<(String, Vec<MemoryRow>)> {
@@ -36,27 +35,16 @@ impl MemoryBackend for Store {
             };
             let mut stored = Vec::with_capacity(rows.len());
             for r in rows {
-                let new = NewMemory {
-                    project_id: project.id,
-                    kind: r.kind,
-                    title: r.title,
-                    content: r.content,
-                    tags: r.tags,
-                    status: r.status,
-                    data: r.data,
-                    session_id: session,
-                    now: &stamp,
-                };
-                let id = q::insert(tx, &new)?;
+                let id = q::insert(tx, project.id, r, session, &stamp)?;
                 stored.push(MemoryRow {
                     id,
                     project_id: project.id,
-                    kind: r.kind.to_owned(),
-                    title: r.title.to_owned(),
-                    content: r.content.to_owned(),
-                    tags: r.tags.to_owned(),
-                    status: r.status.map(str::to_owned),
-                    data: r.data.map(str::to_owned),
+                    kind: r.kind.to_string(),
+                    title: r.title.to_string(),
+                    content: r.content.to_string(),
+                    tags: r.tags.to_string(),
+                    status: r.status.as_deref().map(str::to_owned),
+                    data: r.data.as_deref().map(str::to_owned),
                     written_by: written_by.clone(),
                     created_at: stamp.clone(),
                     updated_at: stamp.clone(),
@@ -73,7 +61,12 @@ impl MemoryBackend for Store {
     fn memory_page(&self, slug: &str, f: &PageFilter) -> Result<(String, Vec<MemoryRow>)> {
         self.read(|c| {
             let project = find_row(c, "project", slug)?;
-            let filter = Filter { kind: f.kind, status: f.status, before: f.before, limit: f.limit };
+            let filter = Filter {
+                kind: f.kind.map(|k| k.as_str()),
+                status: f.status.map(|s| s.as_str()),
+                before: f.before,
+                limit: f.limit,
+            };
             Ok((project.slug, q::list(c, project.id, &filter)?))
         })
     }

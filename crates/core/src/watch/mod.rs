@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::model::PathState;
 use crate::store::code_paths::{self, Watched};
 use crate::store::{Store, events};
-use reconcile::Change;
+use reconcile::PathChange;
 
 /// Quiet time that ends a burst of file-system events.
 const SETTLE: Duration = Duration::from_millis(80);
@@ -172,7 +172,7 @@ impl State {
             let paths = self.store.read(code_paths::watched)?;
             let changes = decide(&paths, touched);
             self.record(&paths, &changes)?;
-            *changed |= changes.iter().any(|(_, c)| !matches!(c, Change::Identified { .. }));
+            *changed |= changes.iter().any(|(_, c)| !matches!(c, PathChange::Identified { .. }));
             let added = self.rewatch()?;
             if touched.is_none() || !added || pass == 1 {
                 break;
@@ -181,7 +181,7 @@ impl State {
         Ok(())
     }
 
-    fn record(&mut self, paths: &[Watched], changes: &[(usize, Change)]) -> Result<()> {
+    fn record(&mut self, paths: &[Watched], changes: &[(usize, PathChange)]) -> Result<()> {
         if changes.is_empty() {
             return Ok(());
         }
@@ -190,25 +190,27 @@ impl State {
             for (i, change) in changes {
                 let cp = &paths[*i];
                 let (path, state, file_id, event) = match change {
-                    Change::Moved { to, file_id } => (
+                    PathChange::Moved { to, file_id } => (
                         to.as_str(),
                         PathState::Present,
                         *file_id,
                         Some(("path_moved", json!({ "from": cp.path, "to": to }))),
                     ),
-                    Change::Missing => (
+                    PathChange::Missing => (
                         cp.path.as_str(),
                         PathState::Missing,
                         cp.file_id,
                         Some(("path_missing", json!({ "path": cp.path }))),
                     ),
-                    Change::Restored { file_id } => (
+                    PathChange::Restored { file_id } => (
                         cp.path.as_str(),
                         PathState::Present,
                         *file_id,
                         Some(("path_restored", json!({ "path": cp.path }))),
                     ),
-                    Change::Identified { file_id } => (cp.path.as_str(), PathState::Present, *file_id, None),
+                    PathChange::Identified { file_id } => {
+                        (cp.path.as_str(), PathState::Present, *file_id, None)
+                    }
                 };
                 code_paths::update_seen(tx, cp.id, path, state, file_id, &now)?;
                 if let Some((kind, detail)) = event {
@@ -297,11 +299,11 @@ fn collect(touched: &mut BTreeSet<PathBuf>, event: notify::Result<notify::Event>
 }
 
 /// Changes for the code paths in scope.
-fn decide(paths: &[Watched], touched: Option<&BTreeSet<PathBuf>>) -> Vec<(usize, Change)> {
+fn decide(paths: &[Watched], touched: Option<&BTreeSet<PathBuf>>) -> Vec<(usize, PathChange)> {
     let taken: HashSet<String> = paths.iter().map(|p| p.path.clone()).collect();
     let search: Vec<PathBuf> =
         touched.map(|t| t.iter().filter(|d| d.is_dir()).cloned().collect()).unwrap_or_default();
-    let mut changes: Vec<(usize, Change)> = paths
+    let mut changes: Vec<(usize, PathChange)> = paths
         .iter()
         .enumerate()
         .filter(|(_, p)| touched.is_none_or(|t| plan::concerns(Path::new(&p.path), t)))
@@ -323,17 +325,17 @@ fn decide(paths: &[Watched], touched: Option<&BTreeSet<PathBuf>>) -> Vec<(usize,
 
 /// A code path inside another that moved went along with it: find it at the same place
 /// under the new location (same device and inode), instead of calling it missing.
-fn follow_nested(paths: &[Watched], changes: &mut [(usize, Change)]) {
+fn follow_nested(paths: &[Watched], changes: &mut [(usize, PathChange)]) {
     let moves: Vec<(PathBuf, PathBuf)> = changes
         .iter()
         .filter_map(|(i, c)| match c {
-            Change::Moved { to, .. } => Some((PathBuf::from(&paths[*i].path), PathBuf::from(to))),
+            PathChange::Moved { to, .. } => Some((PathBuf::from(&paths[*i].path), PathBuf::from(to))),
             _ => None,
         })
         .collect();
     for (i, change) in changes.iter_mut() {
         let cp = &paths[*i];
-        if *change != Change::Missing || cp.file_id.is_none() {
+        if *change != PathChange::Missing || cp.file_id.is_none() {
             continue;
         }
         let path = Path::new(&cp.path);
@@ -342,7 +344,7 @@ fn follow_nested(paths: &[Watched], changes: &mut [(usize, Change)]) {
             (crate::paths::file_id(&candidate).ok()? == cp.file_id).then(|| candidate.display().to_string())
         });
         if let Some(to) = followed {
-            *change = Change::Moved { to, file_id: cp.file_id };
+            *change = PathChange::Moved { to, file_id: cp.file_id };
         }
     }
 }

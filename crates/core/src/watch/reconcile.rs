@@ -10,7 +10,7 @@ use crate::store::code_paths::Watched;
 
 /// A change to record for a code path.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
+pub enum PathChange {
     /// The directory now lives at `to`.
     Moved { to: String, file_id: Option<(u64, u64)> },
     /// The directory is gone.
@@ -24,20 +24,20 @@ pub enum Change {
 /// Decide the change for `cp`. A vanished directory is looked for among the entries of
 /// `search` (the directories where something just happened); `taken` are paths other
 /// code paths already own. Unreadable places decide nothing (the caller retries later).
-pub fn check(cp: &Watched, search: &[PathBuf], taken: &HashSet<String>) -> Option<Change> {
+pub fn check(cp: &Watched, search: &[PathBuf], taken: &HashSet<String>) -> Option<PathChange> {
     let path = Path::new(&cp.path);
     match file_id(path) {
         Ok(id) => match cp.state {
-            PathState::Missing => Some(Change::Restored { file_id: id }),
-            PathState::Present if cp.file_id != id => Some(Change::Identified { file_id: id }),
+            PathState::Missing => Some(PathChange::Restored { file_id: id }),
+            PathState::Present if cp.file_id != id => Some(PathChange::Identified { file_id: id }),
             PathState::Present => None,
         },
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => None,
         Err(_) => {
             if let Some(to) = cp.file_id.and_then(|id| find(id, search, taken)) {
-                return Some(Change::Moved { to, file_id: cp.file_id });
+                return Some(PathChange::Moved { to, file_id: cp.file_id });
             }
-            (cp.state == PathState::Present).then_some(Change::Missing)
+            (cp.state == PathState::Present).then_some(PathChange::Missing)
         }
     }
 }
@@ -79,24 +79,24 @@ mod tests {
         assert_eq!(check(&watched(&a, PathState::Present, id), &[], &none), None);
         assert_eq!(
             check(&watched(&a, PathState::Present, None), &[], &none),
-            Some(Change::Identified { file_id: id })
+            Some(PathChange::Identified { file_id: id })
         );
 
         let b = root.join("b");
         std::fs::rename(&a, &b).unwrap();
         let cp = watched(&a, PathState::Present, id);
         let moved = check(&cp, std::slice::from_ref(&root), &none);
-        assert_eq!(moved, Some(Change::Moved { to: b.display().to_string(), file_id: id }));
+        assert_eq!(moved, Some(PathChange::Moved { to: b.display().to_string(), file_id: id }));
         // The new place already belongs to another code path: not a move.
         let taken: HashSet<String> = [b.display().to_string()].into();
-        assert_eq!(check(&cp, std::slice::from_ref(&root), &taken), Some(Change::Missing));
+        assert_eq!(check(&cp, std::slice::from_ref(&root), &taken), Some(PathChange::Missing));
         // Out of sight.
-        assert_eq!(check(&cp, &[], &none), Some(Change::Missing));
+        assert_eq!(check(&cp, &[], &none), Some(PathChange::Missing));
         assert_eq!(check(&watched(&a, PathState::Missing, id), &[], &none), None);
 
         std::fs::create_dir(&a).unwrap();
         let back = check(&watched(&a, PathState::Missing, id), &[], &none);
-        assert!(matches!(back, Some(Change::Restored { file_id: Some(_) })), "{back:?}");
+        assert!(matches!(back, Some(PathChange::Restored { file_id: Some(_) })), "{back:?}");
     }
 
     #[test]
@@ -105,6 +105,6 @@ mod tests {
         let a = tmp.path().join("a");
         std::fs::write(&a, "x").unwrap();
         let cp = watched(&a, PathState::Present, Some((1, 2)));
-        assert_eq!(check(&cp, &[], &HashSet::new()), Some(Change::Missing));
+        assert_eq!(check(&cp, &[], &HashSet::new()), Some(PathChange::Missing));
     }
 }

@@ -44,7 +44,7 @@ pub fn after_initialize(
         return;
     }
     let protocol = info.protocol_version.to_string();
-    let seen = mooring_core::store::sessions::Seen {
+    let seen = mooring_core::store::sessions::ClientFacts {
         client_name: Some(&info.client_info.name),
         client_version: Some(&info.client_info.version),
         transport: if ctx.extensions.get::<Parts>().is_some() { "http" } else { "stdio" },

@@ -4,7 +4,34 @@ use super::{GitFacts, Hints, Level, Outcome, ProjectIndex};
 use crate::model::ProjectStatus;
 use crate::paths;
 
-pub(super) type Eval = (Option<String>, Outcome, Option<String>, String);
+/// What one level made of its input.
+pub(super) struct Eval {
+    /// What the level saw, as given.
+    pub input: Option<String>,
+    /// What it made of it.
+    pub outcome: Outcome,
+    /// The project it points at, when it matched.
+    pub project: Option<String>,
+    /// One sentence: how it matched or why not.
+    pub detail: String,
+}
+
+impl Eval {
+    /// Nothing to look at on this level.
+    fn not_given(detail: impl Into<String>) -> Self {
+        Self { input: None, outcome: Outcome::NotGiven, project: None, detail: detail.into() }
+    }
+
+    /// `input` names `project`.
+    fn matched(input: Option<String>, project: String, detail: String) -> Self {
+        Self { input, outcome: Outcome::Matched, project: Some(project), detail }
+    }
+
+    /// `input` decides nothing: `outcome` says why.
+    fn saw(input: Option<String>, outcome: Outcome, detail: impl Into<String>) -> Self {
+        Self { input, outcome, project: None, detail: detail.into() }
+    }
+}
 
 pub(super) fn evaluate(index: &ProjectIndex, hints: &Hints, level: Level) -> Eval {
     match level {
@@ -22,14 +49,13 @@ pub(super) fn evaluate(index: &ProjectIndex, hints: &Hints, level: Level) -> Eva
 
 fn by_worktree(index: &ProjectIndex, git: Option<&GitFacts>) -> Eval {
     let Some((facts, main)) = git.and_then(|g| Some((g, g.main_checkout.as_ref()?))) else {
-        return (None, Outcome::NotGiven, None, "not in a linked git worktree".to_owned());
+        return Eval::not_given("not in a linked git worktree".to_owned());
     };
     let seen = Some(facts.checkout.display().to_string());
     match index.match_path(main) {
-        Some(hit) => (
+        Some(hit) => Eval::matched(
             seen,
-            Outcome::Matched,
-            Some(hit.slug.clone()),
+            hit.slug.clone(),
             format!(
                 "worktree of {}, inside code path {} of '{}'",
                 main.display(),
@@ -37,9 +63,11 @@ fn by_worktree(index: &ProjectIndex, git: Option<&GitFacts>) -> Eval {
                 hit.slug
             ),
         ),
-        None => {
-            (seen, Outcome::NoMatch, None, format!("worktree of {}, which is in no project", main.display()))
-        }
+        None => Eval::saw(
+            seen,
+            Outcome::NoMatch,
+            format!("worktree of {}, which is in no project", main.display()),
+        ),
     }
 }
 
@@ -54,21 +82,15 @@ pub(super) fn remote_hits(index: &ProjectIndex, hints: &Hints) -> Vec<String> {
 
 fn by_remote(index: &ProjectIndex, hints: &Hints) -> Eval {
     let Some(url) = hints.git.as_ref().and_then(|g| g.remote_url.clone()) else {
-        return (None, Outcome::NotGiven, None, "no git remote".to_owned());
+        return Eval::not_given("no git remote".to_owned());
     };
     let seen = Some(url.clone());
     match remote_hits(index, hints).as_slice() {
-        [] => (seen, Outcome::NoMatch, None, format!("no project's repository is {url}")),
-        [one] => (
-            seen,
-            Outcome::Matched,
-            Some(one.clone()),
-            format!("a clone of {url}, the repository of '{one}'"),
-        ),
-        many => (
+        [] => Eval::saw(seen, Outcome::NoMatch, format!("no project's repository is {url}")),
+        [one] => Eval::matched(seen, one.clone(), format!("a clone of {url}, the repository of '{one}'")),
+        many => Eval::saw(
             seen,
             Outcome::Ambiguous,
-            None,
             format!("{url} is the repository of several projects ({}); choose one", many.join(", ")),
         ),
     }
@@ -76,26 +98,28 @@ fn by_remote(index: &ProjectIndex, hints: &Hints) -> Eval {
 
 fn by_slug(index: &ProjectIndex, input: Option<&str>) -> Eval {
     let Some(raw) = input.map(str::trim).filter(|s| !s.is_empty()) else {
-        return (None, Outcome::NotGiven, None, "not given".to_owned());
+        return Eval::not_given("not given".to_owned());
     };
     let slug = raw.to_ascii_lowercase();
     let seen = Some(raw.to_owned());
     match index.status(&slug) {
-        None => (seen, Outcome::Rejected, None, format!("no project '{raw}' exists")),
-        Some(ProjectStatus::Archived) => {
-            (seen, Outcome::Rejected, None, format!("project '{slug}' is archived; resume it to work in it"))
-        }
-        Some(_) => (seen, Outcome::Matched, Some(slug.clone()), format!("names project '{slug}'")),
+        None => Eval::saw(seen, Outcome::Rejected, format!("no project '{raw}' exists")),
+        Some(ProjectStatus::Archived) => Eval::saw(
+            seen,
+            Outcome::Rejected,
+            format!("project '{slug}' is archived; resume it to work in it"),
+        ),
+        Some(_) => Eval::matched(seen, slug.clone(), format!("names project '{slug}'")),
     }
 }
 
 fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
     let Some(raw) = input.map(str::trim).filter(|s| !s.is_empty()) else {
-        return (None, Outcome::NotGiven, None, "not given".to_owned());
+        return Eval::not_given("not given".to_owned());
     };
     let seen = Some(raw.to_owned());
     match paths::normalize(field, raw, None) {
-        Err(e) => (seen, Outcome::Rejected, None, e.message),
+        Err(e) => Eval::saw(seen, Outcome::Rejected, e.message),
         // The working directory of a shim an editor started in the home directory or `/`
         // counts only when a code path is exactly that directory.
         Ok(n)
@@ -109,13 +133,12 @@ fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
                  folder with --workspace-id)",
                 n.path.display()
             );
-            (seen, Outcome::NoMatch, None, detail)
+            Eval::saw(seen, Outcome::NoMatch, detail)
         }
         Ok(n) => match index.match_path(&n.path) {
-            Some(hit) => (
+            Some(hit) => Eval::matched(
                 seen,
-                Outcome::Matched,
-                Some(hit.slug.clone()),
+                hit.slug.clone(),
                 format!(
                     "{} is inside code path {} of '{}'",
                     n.path.display(),
@@ -133,7 +156,7 @@ fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
                         skipped.slug
                     );
                 }
-                (seen, Outcome::NoMatch, None, detail)
+                Eval::saw(seen, Outcome::NoMatch, detail)
             }
         },
     }
@@ -141,18 +164,15 @@ fn by_path(index: &ProjectIndex, field: &str, input: Option<&str>) -> Eval {
 
 fn by_roots(index: &ProjectIndex, roots: &[String]) -> Eval {
     if roots.is_empty() {
-        return (None, Outcome::NotGiven, None, "none declared".to_owned());
+        return Eval::not_given("none declared".to_owned());
     }
     let seen = Some(roots.join(", "));
     match roots_hits(index, roots).as_slice() {
-        [] => (seen, Outcome::NoMatch, None, "no root is inside a project's code path".to_owned()),
-        [one] => {
-            (seen, Outcome::Matched, Some(one.clone()), format!("a root is inside a code path of '{one}'"))
-        }
-        many => (
+        [] => Eval::saw(seen, Outcome::NoMatch, "no root is inside a project's code path".to_owned()),
+        [one] => Eval::matched(seen, one.clone(), format!("a root is inside a code path of '{one}'")),
+        many => Eval::saw(
             seen,
             Outcome::Ambiguous,
-            None,
             format!("roots point at several projects ({}); choose one", many.join(", ")),
         ),
     }
