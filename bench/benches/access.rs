@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mooring_server::sealed::{Purpose, Sealer};
+use mooring_server::access::sealed::{Purpose, Sealer};
 
 fn owner_lookup(c: &mut Criterion) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -17,7 +17,7 @@ fn owner_lookup(c: &mut Criterion) {
     let crowd: Vec<_> =
         (0..100).map(|_| std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap()).collect();
     c.bench_function("peer/owner_uid (sock_diag, 100 other sockets)", |b| {
-        b.iter(|| black_box(mooring_server::peer::owner_uid(black_box(local), black_box(peer))))
+        b.iter(|| black_box(mooring_server::access::peer::owner_uid(black_box(local), black_box(peer))))
     });
     drop(crowd);
 }
@@ -51,7 +51,9 @@ fn repeated_keys(c: &mut Criterion) {
         b.iter(|| black_box(serde_json::from_slice::<serde_json::Value>(black_box(body.as_bytes())).is_ok()))
     });
     c.bench_function("front/look for a repeated key in it", |b| {
-        b.iter(|| black_box(mooring_server::repeated_keys::first_repeated(black_box(body.as_bytes()))))
+        b.iter(|| {
+            black_box(mooring_server::transport::repeated_keys::first_repeated(black_box(body.as_bytes())))
+        })
     });
 }
 

@@ -49,7 +49,7 @@ impl Surfaces for DesktopSurfaces {
         }
         let label = url.split("/choice/").nth(1).and_then(|r| r.split('?').next()).unwrap_or("question");
         // The person's own window may change their settings: it gets the API token.
-        let url = mooring_server::token::for_person(url, &self.data_dir);
+        let url = mooring_server::access::token::for_person(url, &self.data_dir);
         open_window(&self.app, &format!("choice-{label}"), &url, &format!("{title} — Mooring"), Kind::Prompt);
         notify(&self.app, "An agent has a question", title);
         true

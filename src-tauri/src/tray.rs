@@ -258,7 +258,7 @@ pub fn show_dashboard(app: &AppHandle<Wry>) -> bool {
 fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle, anchor: &str) {
     let Some(state) = server.state() else { return };
     let (Some(base), Some(dir)) = (state.base_url.clone(), state.data_dir.clone()) else { return };
-    match mooring_server::token::load_or_create(&dir) {
+    match mooring_server::access::token::load_or_create(&dir) {
         Ok(token) => crate::windows::open_window(
             app,
             "dashboard",
@@ -290,7 +290,7 @@ fn open_waiting(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id
     {
         let url = format!("{base}/choice/{}?t={}", i.id, i.token);
         let url = match &state.data_dir {
-            Some(dir) => mooring_server::token::for_person(&url, dir),
+            Some(dir) => mooring_server::access::token::for_person(&url, dir),
             None => url,
         };
         crate::windows::open_window(

@@ -26,7 +26,7 @@ pub struct ServerConfig {
     /// How long a call waits for the person to pick a project in a desktop window.
     pub pick_timeout: Duration,
     /// Bounds on connections.
-    pub limits: crate::listen::Limits,
+    pub limits: Limits,
     /// Largest request body accepted.
     pub max_body_bytes: usize,
     /// When `port` is taken by something else, listen on a free port instead of failing
@@ -50,7 +50,7 @@ impl ServerConfig {
             port: DEFAULT_PORT,
             session_idle: Duration::from_secs(8 * 3600),
             max_sessions: 256,
-            limits: crate::listen::Limits::default(),
+            limits: Limits::default(),
             pick_timeout: Duration::from_secs(120),
             max_body_bytes: 1024 * 1024,
             any_port_if_taken: false,
@@ -82,6 +82,22 @@ pub fn loopback_host(input: &str) -> Result<IpAddr, Error> {
         ));
     }
     Ok(ip)
+}
+
+/// Bounds on connections.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Open connections at once; more wait in the kernel's backlog.
+    pub max_connections: usize,
+    /// Time to send a request's headers, and the longest a kept-alive connection may sit
+    /// idle between requests.
+    pub header_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { max_connections: 256, header_read_timeout: Duration::from_secs(20) }
+    }
 }
 
 #[cfg(test)]

@@ -39,7 +39,7 @@ pub async fn running_in(data_dir: &Path) -> Option<Endpoint> {
 /// Whether the Mooring at `base` serves the install in `data_dir` (not another data
 /// directory's, not another user's, not another program).
 pub async fn serves(base: &str, data_dir: &Path) -> bool {
-    match crate::sealed::install_id(data_dir) {
+    match crate::access::sealed::install_id(data_dir) {
         Some(ours) => serves_install(base, &ours).await,
         None => false,
     }
@@ -95,7 +95,7 @@ pub async fn install_at(base: &str) -> Option<String> {
 /// Ask the Mooring at `ep` to bring its dashboard forward (a second desktop launch does
 /// this instead of starting). True when a window was shown.
 pub async fn ask_to_show(ep: &Endpoint, data_dir: &Path) -> bool {
-    let Ok(token) = crate::token::load_or_create(data_dir) else { return false };
+    let Ok(token) = crate::access::token::load_or_create(data_dir) else { return false };
     let Ok(client) = reqwest::Client::builder().timeout(std::time::Duration::from_secs(3)).build() else {
         return false;
     };

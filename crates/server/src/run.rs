@@ -10,9 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::ServerConfig;
 use crate::endpoint::{self, Endpoint};
-use crate::http;
 use crate::state::AppState;
 use crate::surfaces::Surfaces;
+use crate::transport::http;
 
 /// Why a server did not start.
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +61,7 @@ impl RunningServer {
         let _ = self.served.recv().await;
         if let Some(dir) = &self.endpoint_dir {
             endpoint::remove_if_ours(dir);
-            let _ = std::fs::remove_file(crate::hub_socket::path_in(dir));
+            let _ = std::fs::remove_file(crate::transport::hub_socket::path_in(dir));
         }
     }
 
@@ -85,7 +85,7 @@ pub async fn start_with_store(
 ) -> Result<RunningServer, StartError> {
     // The install secret first: it names this data directory's server (in /health) and
     // tells whether a server already on the port is ours.
-    let sealer = crate::sealed::Sealer::load_or_create(&config.data_dir).map_err(|e| {
+    let sealer = crate::access::sealed::Sealer::load_or_create(&config.data_dir).map_err(|e| {
         StartError::Other(format!("cannot create the install secret in {}: {e}", config.data_dir.display()))
     })?;
     let addr = SocketAddr::new(config.host, config.port);
@@ -130,7 +130,7 @@ pub async fn start_with_store(
     let cancel = CancellationToken::new();
     state.stopping = cancel.clone();
     let state = Arc::new(state);
-    let token = crate::token::load_or_create(&config.data_dir).map_err(|e| {
+    let token = crate::access::token::load_or_create(&config.data_dir).map_err(|e| {
         StartError::Other(format!("cannot create the API token in {}: {e}", config.data_dir.display()))
     })?;
     let app = http::router(state.clone(), &config, addr.port(), token, cancel.clone());
@@ -142,7 +142,7 @@ pub async fn start_with_store(
     let served = serve_on_threads(listener, socket, state.clone(), app, stop, config.limits)
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
-    tokio::spawn(crate::idle_trim::run(state.store.clone(), cancel.clone()));
+    tokio::spawn(crate::transport::idle_trim::run(state.store.clone(), cancel.clone()));
     if let Some(team) = team {
         crate::team_changes::follow(state.clone(), team, cancel.clone());
     }
@@ -237,13 +237,13 @@ fn serve_on_threads(
     state: Arc<AppState>,
     app: axum::Router,
     stop: CancellationToken,
-    limits: crate::listen::Limits,
+    limits: crate::config::Limits,
 ) -> std::io::Result<mpsc::Receiver<()>> {
     let threads = http_threads();
     // Each thread holds a sender; the receiver ends once every thread has stopped.
     let (done, served) = mpsc::channel(1);
     let share =
-        crate::listen::Limits { max_connections: limits.max_connections.div_ceil(threads).max(1), ..limits };
+        crate::config::Limits { max_connections: limits.max_connections.div_ceil(threads).max(1), ..limits };
     for n in 0..threads {
         let listener = listener.try_clone()?;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
@@ -253,7 +253,7 @@ fn serve_on_threads(
             runtime.block_on(async move {
                 let http = async {
                     match tokio::net::TcpListener::from_std(listener) {
-                        Ok(l) => crate::listen::serve(l, app, stop.clone(), share).await,
+                        Ok(l) => crate::transport::listen::serve(l, app, stop.clone(), share).await,
                         Err(e) => tracing::error!(error = %e, "cannot serve HTTP"),
                     }
                 };
@@ -278,7 +278,7 @@ type Socket = ();
 
 #[cfg(unix)]
 fn bind_socket(data_dir: &std::path::Path) -> Option<Socket> {
-    crate::hub_socket::bind(data_dir)
+    crate::transport::hub_socket::bind(data_dir)
         .inspect_err(|e| tracing::info!(error = %e, "no hub socket; shims bridge over HTTP"))
         .ok()
 }
@@ -292,7 +292,7 @@ fn bind_socket(_data_dir: &std::path::Path) -> Option<Socket> {
 async fn serve_socket(socket: Option<Socket>, state: Arc<AppState>, stop: CancellationToken, max: usize) {
     let Some(socket) = socket else { return };
     match tokio::net::UnixListener::from_std(socket) {
-        Ok(l) => crate::hub_socket::serve(l, state, stop, max).await,
+        Ok(l) => crate::transport::hub_socket::serve(l, state, stop, max).await,
         Err(e) => tracing::error!(error = %e, "cannot serve the hub socket"),
     }
 }

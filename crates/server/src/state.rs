@@ -60,7 +60,7 @@ pub struct AppState {
     /// MCP sessions in memory now (kept by the session manager).
     pub live_sessions: Arc<std::sync::atomic::AtomicUsize>,
     /// Seals request states and question handles with this install's secret.
-    pub sealer: crate::sealed::Sealer,
+    pub sealer: crate::access::sealed::Sealer,
     /// The resolution index, rebuilt when the registry changes.
     pub index: mooring_core::live_index::LiveIndex,
     /// Per session: the first fetch of its roots (after initialize, or the first call
@@ -98,7 +98,7 @@ impl AppState {
             base_url: None,
             answered: tokio::sync::Notify::new(),
             picks: crate::picks::Picks::default(),
-            sealer: crate::sealed::Sealer::ephemeral(),
+            sealer: crate::access::sealed::Sealer::ephemeral(),
             live_sessions: Arc::default(),
             websockets: Arc::new(tokio::sync::Semaphore::new(MAX_WEBSOCKETS)),
             index: mooring_core::live_index::LiveIndex::new(),

@@ -16,7 +16,7 @@ struct Api {
 
 impl Api {
     fn new(srv: &TestServer) -> Self {
-        let token = mooring_server::token::load_or_create(srv.dir.path()).unwrap();
+        let token = mooring_server::access::token::load_or_create(srv.dir.path()).unwrap();
         Self { http: Client::new(), base: srv.base(), token }
     }
 

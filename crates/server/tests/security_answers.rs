@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::{Client, Gen, TestClient, TestServer, call, connect, err, ok};
 use mooring_core::choice::Broker;
-use mooring_server::sealed::{Purpose, Sealer};
+use mooring_server::access::sealed::{Purpose, Sealer};
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, InputResponses};
 use serde_json::{Value, json};
 

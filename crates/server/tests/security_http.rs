@@ -99,7 +99,13 @@ async fn mcp_needs_the_token_when_the_connection_owner_is_unknown() {
         None,
     ));
     let config = ServerConfig::new(dir.path());
-    let app = mooring_server::http::router(state, &config, 7423, "mat_secret".into(), Default::default());
+    let app = mooring_server::transport::http::router(
+        state,
+        &config,
+        7423,
+        "mat_secret".into(),
+        Default::default(),
+    );
     let init = initialize_body("raw");
     let request = |auth: Option<&str>| {
         let mut b = http::Request::post("/mcp")

@@ -110,15 +110,8 @@ impl PgStore {
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
-            let found = seen(&tx, &slug, me, true).await?;
-            found.must_own("manage its members")?;
-            let them = person_named(&tx, &person).await?;
-            if them == me {
-                return Err(Error::invalid(
-                    "person",
-                    "you own this project; hand it off before changing your own role",
-                ));
-            }
+            let (found, them) =
+                member_change(&tx, &slug, me, &person, "hand it off before changing your own role").await?;
             sql::exec(
                 &tx,
                 "INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, $3)
@@ -140,12 +133,8 @@ impl PgStore {
         self.run(move |pool| async move {
             let mut client = pool.get().await.map_err(pool_error)?;
             let tx = client.transaction().await.map_err(db_error)?;
-            let found = seen(&tx, &slug, me, true).await?;
-            found.must_own("manage its members")?;
-            let them = person_named(&tx, &person).await?;
-            if them == me {
-                return Err(Error::invalid("person", "you own this project; hand it off before leaving it"));
-            }
+            let (found, them) =
+                member_change(&tx, &slug, me, &person, "hand it off before leaving it").await?;
             let gone = sql::exec(
                 &tx,
                 "DELETE FROM members WHERE project_id = $1 AND person_id = $2",
@@ -265,6 +254,24 @@ pub(crate) async fn writable(
     found.may_write()?;
     check(&found.project)?;
     Ok(found.project)
+}
+
+/// The owner's change to another person's membership of `slug`: the project (its row
+/// held) and the person's id; never the owner themselves (`fix` says what to do instead).
+async fn member_change(
+    tx: &impl GenericClient,
+    slug: &str,
+    me: i64,
+    person: &str,
+    fix: &str,
+) -> Result<(TeamView, i64)> {
+    let found = seen(tx, slug, me, true).await?;
+    found.must_own("manage its members")?;
+    let them = person_named(tx, person).await?;
+    if them == me {
+        return Err(Error::invalid("person", format!("you own this project; {fix}")));
+    }
+    Ok((found, them))
 }
 
 async fn person_named(client: &impl GenericClient, name: &str) -> Result<i64> {

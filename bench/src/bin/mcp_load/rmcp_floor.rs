@@ -47,7 +47,7 @@ impl ServerHandler for Trivial {
 pub(crate) fn serve_stdio() {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     rt.block_on(async {
-        let service = Trivial.serve(mooring_server::stdio::stdio_streams()).await.unwrap();
+        let service = Trivial.serve(mooring_server::transport::stdio::stdio_streams()).await.unwrap();
         let _ = service.waiting().await;
     });
 }

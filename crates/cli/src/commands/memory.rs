@@ -115,7 +115,7 @@ pub fn project_of_dir(
 
 /// `token`.
 pub fn token(ctx: &Ctx) -> Result<(), Failure> {
-    let token = mooring_server::token::load_or_create(&ctx.data_dir).map_err(|e| {
+    let token = mooring_server::access::token::load_or_create(&ctx.data_dir).map_err(|e| {
         Error::storage(format!("cannot read or create the token in {}: {e}", ctx.data_dir.display()))
     })?;
     if ctx.json {

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use mooring_core::paths;
-use mooring_server::stdio::{ShimHints, bridge, find_hub, hub_headers, new_session_id, serve_standalone};
+use mooring_server::transport::stdio::{
+    ShimHints, bridge, find_hub, hub_headers, new_session_id, serve_standalone,
+};
 
 use super::Ctx;
 use super::resolve::ENV_PROJECT;
@@ -24,7 +26,9 @@ pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
     let session_id = new_session_id();
     ctx.single_thread_runtime()?.block_on(async {
         #[cfg(unix)]
-        if let Some(outcome) = mooring_server::hub_socket::bridge(&ctx.data_dir, &session_id, &hints).await {
+        if let Some(outcome) =
+            mooring_server::transport::hub_socket::bridge(&ctx.data_dir, &session_id, &hints).await
+        {
             return outcome.map_err(|e| Failure::from(mooring_core::Error::storage(e)));
         }
         let outcome = match find_hub(&ctx.data_dir).await {
@@ -32,7 +36,7 @@ pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
                 tracing::info!(%url, "bridging to the Mooring hub");
                 // The token proves this is the person where the server cannot tell who
                 // connects; it is read here, from the private data directory, never pasted.
-                let token = mooring_server::token::load_or_create(&ctx.data_dir).ok();
+                let token = mooring_server::access::token::load_or_create(&ctx.data_dir).ok();
                 bridge(&url, hub_headers(&session_id, &hints, token.as_deref())).await
             }
             None => {

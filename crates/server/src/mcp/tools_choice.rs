@@ -18,8 +18,8 @@ use schemars::JsonSchema;
 use serde_json::{Value, json};
 
 use super::results::ok;
+use crate::access::sealed::Purpose;
 use crate::caller::Caller;
-use crate::sealed::Purpose;
 use crate::state::AppState;
 
 /// How often a waiting call tells the client it is still alive.

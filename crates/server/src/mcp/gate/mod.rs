@@ -14,8 +14,8 @@ use rmcp::service::{RequestContext, RoleServer};
 use super::ask::{Answer, INPUT_KEY, ask, input_required, picked_slug, wait_for_pick};
 use super::results;
 use super::selection::{candidates, contrary, recommend, selection_required};
+use crate::access::sealed::Purpose;
 use crate::caller::Caller;
-use crate::sealed::Purpose;
 use crate::state::AppState;
 
 /// What a project pick's sealed `requestState` names.

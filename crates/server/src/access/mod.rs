@@ -6,6 +6,10 @@
 //! API token, which `mooring stdio` reads from the private data directory by itself; the
 //! REST API and the pages need their tokens as always.
 
+pub mod peer;
+pub mod sealed;
+pub mod token;
+
 use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};

@@ -143,7 +143,7 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
     let data_dir = store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf());
     let mut state = AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(Arc::new(local)));
     if let Some(dir) = &data_dir {
-        state.sealer = crate::sealed::Sealer::load_or_create(dir)
+        state.sealer = crate::access::sealed::Sealer::load_or_create(dir)
             .map_err(|e| format!("cannot create the install secret in {}: {e}", dir.display()))?;
     }
     if let Some(dir) = &data_dir {

@@ -17,22 +17,7 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use crate::access::Peer;
-
-/// Bounds on connections.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Open connections at once; more wait in the kernel's backlog.
-    pub max_connections: usize,
-    /// Time to send a request's headers, and the longest a kept-alive connection may sit
-    /// idle between requests.
-    pub header_read_timeout: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self { max_connections: 256, header_read_timeout: Duration::from_secs(20) }
-    }
-}
+use crate::config::Limits;
 
 /// Serve `app` on `listener` until `cancel`; then finish what is in flight (5 s at most).
 pub async fn serve(listener: TcpListener, app: Router, cancel: CancellationToken, limits: Limits) {
@@ -59,8 +44,10 @@ pub async fn serve(listener: TcpListener, app: Router, cancel: CancellationToken
         let (app, cancel) = (app.clone(), cancel.clone());
         tokio::spawn(async move {
             let _permit = permit;
-            let uid =
-                tokio::task::spawn_blocking(move || crate::peer::owner_uid(local, peer)).await.ok().flatten();
+            let uid = tokio::task::spawn_blocking(move || crate::access::peer::owner_uid(local, peer))
+                .await
+                .ok()
+                .flatten();
             let tag = Peer { uid };
             let service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
                 request.extensions_mut().insert(tag);

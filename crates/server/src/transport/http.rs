@@ -16,9 +16,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::ServerConfig;
 use crate::mcp::MooringMcp;
-use crate::session_cap::BoundedSessions;
-use crate::session_store::SqliteSessionStore;
 use crate::state::AppState;
+use crate::transport::session_cap::BoundedSessions;
+use crate::transport::session_store::SqliteSessionStore;
 
 /// Host names a local client may use.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -40,7 +40,7 @@ pub fn router(
         Box::new(move |id| ending.forget_session(id)),
         state.live_sessions.clone(),
     ));
-    let front = crate::mcp_front::Front {
+    let front = crate::transport::mcp_front::Front {
         sessions: sessions.clone(),
         store: state.store.clone(),
         max_body: config.max_body_bytes,
@@ -56,7 +56,7 @@ pub fn router(
         .with_max_request_body_bytes(config.max_body_bytes)
         .with_cancellation_token(cancel);
     mcp_config.session_store = Some(Arc::new(SqliteSessionStore::new(state.store.clone())));
-    let gate = crate::access::Gate { own_uid: crate::peer::own_uid(), token: token.clone().into() };
+    let gate = crate::access::Gate { own_uid: crate::access::peer::own_uid(), token: token.clone().into() };
     let factory_state = state.clone();
     let mcp =
         StreamableHttpService::new(move || Ok(MooringMcp::new(factory_state.clone())), sessions, mcp_config);
@@ -65,7 +65,7 @@ pub fn router(
         .nest_service(
             "/mcp",
             tower::ServiceBuilder::new()
-                .layer(middleware::from_fn_with_state(front, crate::mcp_front::check))
+                .layer(middleware::from_fn_with_state(front, crate::transport::mcp_front::check))
                 .service(mcp),
         )
         .merge(crate::rest::router(state.clone(), token))

@@ -16,7 +16,7 @@ use mooring_core::Store;
 use rmcp::transport::streamable_http_server::SessionManager;
 use serde_json::{Value, json};
 
-use crate::session_cap::BoundedSessions;
+use crate::transport::session_cap::BoundedSessions;
 
 /// What the layer needs: the live sessions and the database that remembers evicted ones.
 #[derive(Clone)]
@@ -88,7 +88,7 @@ fn malformed(bytes: &Bytes) -> Option<Response> {
         Value::Object(message) => message.get("id").cloned().unwrap_or(Value::Null),
         _ => Value::Null,
     };
-    if let Some(key) = crate::repeated_keys::first_repeated(bytes) {
+    if let Some(key) = crate::transport::repeated_keys::first_repeated(bytes) {
         return Some(repeated(&value, id, &key));
     }
     let Value::Object(message) = &value else { return None };

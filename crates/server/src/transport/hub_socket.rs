@@ -45,7 +45,7 @@ pub struct Hello {
 
 impl Hello {
     /// A hello for this shim.
-    pub fn new(session: &str, hints: &crate::stdio::ShimHints) -> Self {
+    pub fn new(session: &str, hints: &crate::transport::stdio::ShimHints) -> Self {
         Self {
             mooring: HELLO_VERSION,
             session: session.to_owned(),
@@ -113,7 +113,7 @@ mod unix {
     pub async fn bridge(
         data_dir: &Path,
         session: &str,
-        hints: &crate::stdio::ShimHints,
+        hints: &crate::transport::stdio::ShimHints,
     ) -> Option<Result<(), String>> {
         let stream = UnixStream::connect(path_in(data_dir)).await.ok()?;
         tracing::info!("bridging to the Mooring hub over its socket");
@@ -193,7 +193,7 @@ mod unix {
         let mut line = serde_json::to_vec(hello).map_err(|e| e.to_string())?;
         line.push(b'\n');
         to_hub.write_all(&line).await.map_err(|e| format!("hub socket: {e}"))?;
-        let (mut stdin, mut stdout) = crate::stdio::stdio_streams();
+        let (mut stdin, mut stdout) = crate::transport::stdio::stdio_streams();
         let up = async {
             let _ = tokio::io::copy(&mut stdin, &mut to_hub).await;
             let _ = to_hub.shutdown().await;
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn a_hello_round_trips_and_bad_ones_say_which_field() {
-        let hints = crate::stdio::ShimHints {
+        let hints = crate::transport::stdio::ShimHints {
             cwd: Some("/home/me/code".into()),
             workspace: None,
             env_project: Some("le".into()),
