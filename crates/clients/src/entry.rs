@@ -68,6 +68,28 @@ pub fn hooks_path(client: Client) -> &'static [&'static str] {
     }
 }
 
+/// Where a client's capture hooks live (end of turn, before compaction, end of
+/// session), each fed the session's transcript; empty for a client whose transcript
+/// Mooring does not read yet.
+pub fn capture_paths(client: Client) -> &'static [&'static [&'static str]] {
+    match client {
+        Client::ClaudeCode => &[&["hooks", "Stop"], &["hooks", "PreCompact"], &["hooks", "SessionEnd"]],
+        _ => &[],
+    }
+}
+
+/// Mooring's capture hook group in the client's shape (no matcher: every turn's end,
+/// every compaction, every session end).
+pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
+    let command = hook_command(client, spec);
+    match client {
+        Client::ClaudeCode => {
+            Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 5 }] }))
+        }
+        _ => None,
+    }
+}
+
 /// The shell command a hook runs.
 pub fn hook_command(client: Client, spec: &ShimSpec) -> String {
     let mut cmd = shell_quote(&spec.binary);

@@ -150,6 +150,13 @@ fn hook_edit(
         new.as_ref(),
         file,
     )?;
+    let capture = match action {
+        Action::Install => entry::capture_entry(client, spec),
+        Action::Remove => None,
+    };
+    for path in entry::capture_paths(client) {
+        doc.upsert_in_array(path, |v| entry::is_mooring_hook(client, v), capture.as_ref(), file)?;
+    }
     Ok(finish(file, before, doc.text()))
 }
 

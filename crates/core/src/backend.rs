@@ -124,6 +124,20 @@ pub trait MemoryBackend: Send + Sync {
 
     /// The latest version of every topic, most recent first.
     fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)>;
+
+    /// The captured-session entry of `slug` whose data names `key`, forgotten or not.
+    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)>;
+
+    /// Store a captured session (kind `session`) under `key` if the project passes
+    /// `check`: replace the live entry of that key in place, or add one (with the event
+    /// a new entry gets). A forgotten one stays forgotten: `None`.
+    fn put_session(
+        &self,
+        slug: &str,
+        key: &str,
+        row: &NewMemoryRow<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>>;
 }
 
 /// A validated context lock, ready to store.

@@ -34,6 +34,7 @@ pub const CASES: &[(&str, Case)] = &[
     ("secrets_never_reach_the_store", secrets_never_reach_the_store),
     ("handovers_keep_their_fields_and_the_newest_wins", handovers_keep_their_fields_and_the_newest_wins),
     ("context_locks_add_versions_and_keep_every_one", context_locks_add_versions_and_keep_every_one),
+    ("a_captured_session_is_one_entry_replaced_in_place", a_captured_session_is_one_entry_replaced_in_place),
 ];
 
 fn note(kind: &str, content: &str) -> NewEntry {
@@ -256,4 +257,37 @@ fn context_locks_add_versions_and_keep_every_one(h: &dyn Host) {
     assert_eq!(kinds.iter().filter(|k| *k == "context_locked").count(), 3);
     h.archive("beta");
     assert!(lock(store, "beta", "t", "c", &[], None).unwrap_err().message.contains("read-only"));
+}
+
+fn a_captured_session_is_one_entry_replaced_in_place(h: &dyn Host) {
+    use crate::rows::NewMemoryRow;
+    let store = h.backend();
+    let row = |title: &'static str| NewMemoryRow {
+        kind: "session".into(),
+        title: title.into(),
+        content: format!("{title}, in full").into(),
+        tags: "claude-code".into(),
+        status: None,
+        data: Some(r#"{"key":"claude-code:abc","read_to":10}"#.into()),
+    };
+    let check = crate::memory::check_writable;
+    let (_, first) =
+        store.put_session("alpha", "claude-code:abc", &row("Session: add retries"), check).unwrap().unwrap();
+    let (_, again) = store
+        .put_session("alpha", "claude-code:abc", &row("Session: add retries and docs"), check)
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.id, again.id, "the same key is the same entry");
+    assert_eq!((again.kind.as_str(), again.title.as_str()), ("session", "Session: add retries and docs"));
+    let (_, found) = store.session_entry("alpha", "claude-code:abc").unwrap();
+    assert_eq!(found.map(|r| r.id), Some(first.id));
+    assert!(store.session_entry("beta", "claude-code:abc").unwrap().1.is_none(), "keys are per project");
+    let hits = search(store, "docs", Some("alpha"), None, 5).unwrap();
+    assert_eq!(hits.len(), 1, "the new text is what search finds");
+    forget(store, "alpha", first.id).unwrap();
+    assert!(store.put_session("alpha", "claude-code:abc", &row("Session: back?"), check).unwrap().is_none());
+    assert_eq!(count(h, "alpha"), 0, "a forgotten record stays forgotten");
+    h.archive("beta");
+    let refused = store.put_session("beta", "claude-code:abc", &row("Session: x"), check).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidInput, "{}", refused.message);
 }

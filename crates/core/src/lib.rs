@@ -4,6 +4,7 @@
 pub mod backend;
 #[cfg(any(test, feature = "backend-suite"))]
 pub mod backend_suite;
+pub mod capture;
 pub mod choice;
 pub mod datadir;
 pub mod error;

@@ -17,6 +17,7 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("preamble_max_summaries", 5, 0, 200, "summaries in the context preamble"),
     ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
     ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
+    ("capture", 1, 0, 1, "1 keeps a record of every agent session through the clients' hooks; 0 keeps none"),
 ];
 
 /// The port to serve on when none is given: the `port` setting.

@@ -216,10 +216,10 @@ struct Prepared {
 
 fn prepare(new: &NewEntry) -> Result<Prepared> {
     let kind = Kind::parse("kind", &new.kind)?;
-    if matches!(kind, Kind::Handover | Kind::ContextCarry) {
+    if matches!(kind, Kind::Handover | Kind::ContextCarry | Kind::Session) {
         return Err(Error::invalid(
             "kind",
-            "kind must be decision, blocker, summary or note; use save_handover for handovers",
+            "kind must be decision, blocker, summary or note; use save_handover for handovers (sessions are captured by the client's hooks)",
         ));
     }
     // Secrets never reach the database: scrubbed first, so a title made from the content

@@ -166,6 +166,8 @@ pub enum Kind {
     Handover,
     /// A session's full context carried over a token limit.
     ContextCarry,
+    /// What an agent session did, captured by the client's hooks (one per session).
+    Session,
 }
 
 impl Kind {
@@ -178,6 +180,7 @@ impl Kind {
             Self::Note => "note",
             Self::Handover => "handover",
             Self::ContextCarry => "context_carry",
+            Self::Session => "session",
         }
     }
 
@@ -190,10 +193,11 @@ impl Kind {
             "note" => Ok(Self::Note),
             "handover" => Ok(Self::Handover),
             "context_carry" => Ok(Self::ContextCarry),
+            "session" => Ok(Self::Session),
             other => Err(Error::invalid(
                 field,
                 format!(
-                    "{field} '{other}' is not one of decision, blocker, summary, note, handover, context_carry"
+                    "{field} '{other}' is not one of decision, blocker, summary, note, handover, context_carry, session"
                 ),
             )),
         }

@@ -4,12 +4,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::backend::MemoryBackend;
+use crate::backend::{MemoryBackend, PageFilter};
 use crate::error::{Error, Result};
 use crate::handover;
 use crate::locks;
 use crate::memory::{self, Entry, ListQuery};
-use crate::model::{Project, ProjectStatus};
+use crate::model::{Kind, Project, ProjectStatus};
 use crate::registry::Registry;
 use crate::store::{Store, settings};
 
@@ -195,6 +195,11 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         }
         None => Vec::new(),
     };
+    if let Some(section) = last_session(memory, &p.slug)? {
+        // Right after the open blockers: where the last session stopped matters more than
+        // older decisions.
+        sections.insert(1, section);
+    }
     sections.push(Section {
         name: "handover",
         heading: "## Last handover\n".into(),
@@ -225,6 +230,27 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         how_to_get: "list_projects".into(),
     });
     Ok(sections)
+}
+
+/// The newest captured session, when it is newer than the agent's own handover: what
+/// the last session asked, changed and left open, even if it never wrote a handover.
+fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<Section>> {
+    let newest = |kind| {
+        let filter = PageFilter { kind: Some(kind), status: None, before: None, limit: 1 };
+        memory.memory_page(slug, &filter).map(|(_, rows)| rows.into_iter().next())
+    };
+    let Some(captured) = newest(Kind::Session)? else { return Ok(None) };
+    if newest(Kind::Handover)?.is_some_and(|h| h.created_at >= captured.updated_at) {
+        return Ok(None);
+    }
+    let day = captured.updated_at.get(..10).unwrap_or(&captured.updated_at);
+    Ok(Some(Section {
+        name: "last_session",
+        heading: format!("## Last session (captured by Mooring, {day}, #{})\n", captured.id),
+        items: vec![captured.content.trim().to_owned() + "\n"],
+        over_cap: 0,
+        how_to_get: "list_memory with kind \"session\"".into(),
+    }))
 }
 
 fn index_line(p: &Project) -> String {

@@ -66,6 +66,20 @@ impl MemoryBackend for Routed {
         self.pick(slug)?.forget_memory(slug, id, check)
     }
 
+    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
+        self.pick(slug)?.session_entry(slug, key)
+    }
+
+    fn put_session(
+        &self,
+        slug: &str,
+        key: &str,
+        row: &NewMemoryRow<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        self.pick(slug)?.put_session(slug, key, row, check)
+    }
+
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         if let Some(slug) = query.project {
             return self.pick(slug)?.search_memory(query);

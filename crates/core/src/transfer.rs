@@ -18,12 +18,13 @@ use crate::store::{Store, code_paths, events, locks};
 use crate::{paths, slug as slugs};
 
 const MARK: &str = "<!-- mooring ";
-const KIND_FILES: [(&str, &str, &str); 6] = [
+const KIND_FILES: [(&str, &str, &str); 7] = [
     ("decision", "decisions.md", "Decisions"),
     ("blocker", "blockers.md", "Blockers"),
     ("summary", "summaries.md", "Summaries"),
     ("note", "notes.md", "Notes"),
     ("context_carry", "context-carry.md", "Context carried between sessions"),
+    ("session", "sessions.md", "Captured sessions"),
     ("handover", "handovers.md", "Handovers"),
 ];
 

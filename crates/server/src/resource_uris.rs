@@ -7,7 +7,7 @@ pub const PROJECTS: &str = "mooring://projects";
 /// What every project's own resources start with.
 pub const PREFIX: &str = "mooring://projects/";
 // The memory kinds a project's `memory/{kind}` resources are served for.
-const KINDS: [&str; 6] = ["decision", "blocker", "summary", "note", "handover", "context_carry"];
+const KINDS: [&str; 7] = ["decision", "blocker", "summary", "note", "handover", "context_carry", "session"];
 
 /// URIs that change when a project's memory does.
 pub fn affected(slug: &str) -> Vec<String> {

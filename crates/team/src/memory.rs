@@ -147,6 +147,73 @@ impl MemoryBackend for PgStore {
         })
     }
 
+    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
+        let (slug, key, me) = (slug.to_owned(), key.to_owned(), self.me()?);
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project = seen(&client, &slug, me, false).await?.project;
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memory m
+                 WHERE m.project_id BETWEEN $1 AND $1 AND m.kind = 'session' AND m.data->>'key' = $2
+                 ORDER BY m.project_id, m.id DESC LIMIT 1"
+            );
+            let row = sql::row_opt(&client, &sql, &[&project.id, &key]).await?;
+            Ok((project.slug, row.as_ref().map(memory)))
+        })
+    }
+
+    fn put_session(
+        &self,
+        slug: &str,
+        key: &str,
+        row: &NewMemoryRow<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        let (slug, key, person, me) = (slug.to_owned(), key.to_owned(), self.person.clone(), self.me()?);
+        let row = row.clone().into_owned();
+        self.run(move |pool| async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            let tx = client.transaction().await.map_err(db_error)?;
+            let project = writable(&tx, &slug, me, check).await?;
+            let found = sql::row_opt(
+                &tx,
+                "SELECT id, forgotten_at IS NOT NULL FROM memory
+                 WHERE project_id BETWEEN $1 AND $1 AND kind = 'session' AND data->>'key' = $2
+                 ORDER BY project_id, id DESC LIMIT 1",
+                &[&project.id, &key],
+            )
+            .await?;
+            let (title, content, tags) = (row.title.as_ref(), row.content.as_ref(), row.tags.as_ref());
+            let data = row.data.as_deref();
+            let stored = match found.map(|r| (r.get::<_, i64>(0), r.get::<_, bool>(1))) {
+                // The person forgot it: capture does not bring it back.
+                Some((_, true)) => return Ok(None),
+                Some((id, false)) => {
+                    let sql = format!(
+                        "UPDATE memory AS m SET title = $2, content = $3, tags = $4, data = $5::text::jsonb,
+                                updated_at = now()
+                         WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
+                    );
+                    memory(&sql::row(&tx, &sql, &[&id, &title, &content, &tags, &data]).await?)
+                }
+                None => {
+                    let sql = format!(
+                        "INSERT INTO memory AS m (project_id, kind, title, content, tags, data, written_by, person_id)
+                         VALUES ($1, 'session', $2, $3, $4, $5::text::jsonb, $6, $7) RETURNING {MEMORY_COLUMNS}"
+                    );
+                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
+                        [&project.id, &title, &content, &tags, &data, &person, &me];
+                    let added = memory(&sql::row(&tx, &sql, &params).await?);
+                    record(&tx, &project, "memory_added", &json!({ "id": added.id, "kind": "session" }), me).await?;
+                    added
+                }
+            };
+            sql::exec(&tx, "UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id]).await?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(Some((project.slug, stored)))
+        })
+    }
+
     fn search_memory(&self, q: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         let tsquery = tsquery(q.words);
         let (slug, kind, limit) =

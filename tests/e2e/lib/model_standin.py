@@ -18,7 +18,13 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SCRIPT = ["get_last_handover", "remember", "project_context"]
+# STANDIN_SCRIPT=work: a session that works without Mooring's tools (Claude Code's own
+# task list, Write, Edit and Bash), for recording transcripts and testing capture.
+# Claude Code 2.1.330 keeps its todo list with TaskCreate/TaskUpdate (no TodoWrite).
+WORK = ["TaskCreate", "TaskCreate", "Write", "Edit", "Bash", "TaskUpdate"]
 LOCK = threading.Lock()
+# A made-up token in the shape of a GitHub one: capture must never store it.
+FAKE_SECRET = "ghp_" + "Z7k2Qm9x" * 4 + "Ab1c"
 
 
 def record(path, body):
@@ -42,6 +48,25 @@ def args_for(tool, client):
         return {"kind": "decision", "title": f"Decided through {client}",
                 "content": f"The {client} session recorded this decision through Mooring."}
     return {}
+
+
+def work_args(tool, body):
+    """Inputs for Claude Code's own tools, in the session's working directory."""
+    import re
+    system = json.dumps(body)
+    m = re.search(r"[Ww]orking directory: ([^\\\s\"]+)", system)
+    cwd = m.group(1) if m else "/tmp"
+    if tool == "TaskCreate":
+        first = '"subject": "Add the retry helper"' not in json.dumps(body.get("messages", []))
+        subject = "Add the retry helper" if first else "Document the retry policy"
+        return {"subject": subject, "description": subject, "activeForm": subject + " (in progress)"}
+    if tool == "TaskUpdate":
+        return {"taskId": "1", "status": "completed"}
+    if tool == "Write":
+        return {"file_path": f"{cwd}/retry.py", "content": "def retry(n):\n    return n\n"}
+    if tool == "Edit":
+        return {"file_path": f"{cwd}/retry.py", "old_string": "return n", "new_string": "return min(n, 3)"}
+    return {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "description": "Show changed files"}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -110,13 +135,18 @@ class Handler(BaseHTTPRequestHandler):
         names = [t.get("name", "") for t in body.get("tools") or []]
         done = sum(1 for m in body.get("messages", []) if isinstance(m.get("content"), list)
                    for b in m["content"] if b.get("type") == "tool_result")
-        step = SCRIPT[done] if done < len(SCRIPT) else None
-        tool = find_tool(names, step) if step else None
+        import os
+        work = os.environ.get("STANDIN_SCRIPT") == "work"
+        script = WORK if work else SCRIPT
+        step = script[done] if done < len(script) else None
+        tool = (step if step in names else None) if work else (find_tool(names, step) if step else None)
         if tool:
-            block = {"type": "tool_use", "id": f"toolu_{done:02d}", "name": tool, "input": args_for(step, "claude-code")}
+            args = work_args(tool, body) if work else args_for(step, "claude-code")
+            block = {"type": "tool_use", "id": f"toolu_{done:02d}", "name": tool, "input": args}
             stop = "tool_use"
         else:
-            block = {"type": "text", "text": "Done." if done else "ok"}
+            text = "Retry helper written; the retry policy still needs documenting." if work else "Done."
+            block = {"type": "text", "text": text if done else "ok"}
             stop = "end_turn"
         message = {"id": f"msg_{done}", "type": "message", "role": "assistant", "model": body.get("model", "standin"),
                    "content": [], "stop_reason": None, "stop_sequence": None,

@@ -1,8 +1,11 @@
-//! `mooring hook CLIENT`: what a client's session-start hook runs. It reads the hook's
-//! JSON on stdin, resolves the project of the session's directory and prints the context
-//! preamble in the client's hook format. It never fails the client's start: outside a
-//! project it prints nothing, and any error or a slow answer (over [`DEADLINE`]) leaves
-//! empty output, exit 0, and a line in `hook.log` in the data directory.
+//! `mooring hook CLIENT`: what a client's hooks run. It reads the hook's JSON on stdin
+//! and resolves the project of the session's directory; at a session's start it prints
+//! the context preamble in the client's hook format, and at a turn's end, before a
+//! compaction and at the session's end it brings the session's captured record up to
+//! date (printing nothing). It never fails the client: outside a project it does
+//! nothing, and any error or a slow answer (over [`DEADLINE`] at a start) leaves empty
+//! output, exit 0, and a line in `hook.log` in the data directory. `MOORING_CAPTURE=off`
+//! in the client's environment silences it for that session.
 
 use std::io::{Read, Write};
 use std::sync::mpsc;
@@ -20,6 +23,8 @@ use crate::output::Failure;
 
 /// The longest a hook may take; clients wait for it before the session starts.
 const DEADLINE: Duration = Duration::from_millis(180);
+/// The longest a capture may take (a turn's end; the client's entry allows 5 s).
+const CAPTURE_DEADLINE: Duration = Duration::from_millis(2_000);
 /// Tokens of preamble a hook hands over (the output is cut to the client's limit too).
 const BUDGET: usize = 2_000;
 /// The most of stdin read: hook inputs are small JSON objects.
@@ -34,16 +39,24 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         log(ctx, &format!("unknown hook client \"{}\"", args.client));
         return Ok(());
     };
+    let mut input = String::new();
+    let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
+    let event = Event::of(&input);
+    if mooring_core::capture::silenced_by_env() {
+        // The person started this session with MOORING_CAPTURE=off: nothing is added to
+        // it and nothing of it is kept.
+        return Ok(());
+    }
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
     let base = ctx.cwd.clone();
     // The work runs on its own thread so a stuck disk or a huge database cannot hold the
-    // client's start past the deadline: the process exits and takes the thread with it.
+    // client past the deadline: the process exits and takes the thread with it.
     std::thread::spawn(move || {
         let ctx = Ctx::at(data_dir, false, base);
-        let _ = tx.send(answer(&ctx, client));
+        let _ = tx.send(answer(&ctx, client, &input, event));
     });
-    match rx.recv_timeout(DEADLINE) {
+    match rx.recv_timeout(event.deadline()) {
         Ok(Ok(Some(out))) => {
             let mut stdout = std::io::stdout().lock();
             let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
@@ -58,11 +71,39 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The hook's output, None outside a project.
-fn answer(ctx: &Ctx, client: Client) -> Result<Option<String>, String> {
-    let mut input = String::new();
-    let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
-    let dir = session_dir(&input).unwrap_or_else(|| ctx.cwd.display().to_string());
+/// Which hook fired, from the input's `hook_event_name`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Event {
+    /// A session starts (or resumes, or was compacted): hand over the preamble.
+    Start,
+    /// A turn ended, the context is about to be compacted, or the session ended: bring
+    /// the session's record up to date.
+    Capture,
+}
+
+impl Event {
+    fn of(input: &str) -> Self {
+        let v: Value = serde_json::from_str(input).unwrap_or(Value::Null);
+        match v.get("hook_event_name").and_then(Value::as_str) {
+            Some("Stop" | "SubagentStop" | "PreCompact" | "SessionEnd") => Event::Capture,
+            _ => Event::Start,
+        }
+    }
+
+    /// How long the client may wait. A session's start waits for the preamble; a capture
+    /// prints nothing and reads a bounded part of the transcript, and giving up would
+    /// leave the record behind, so it may take longer (the hook entry allows 5 s).
+    fn deadline(self) -> Duration {
+        match self {
+            Event::Start => DEADLINE,
+            Event::Capture => CAPTURE_DEADLINE,
+        }
+    }
+}
+
+/// The hook's output, None outside a project (and for a capture, which prints nothing).
+fn answer(ctx: &Ctx, client: Client, input: &str, event: Event) -> Result<Option<String>, String> {
+    let dir = session_dir(input).unwrap_or_else(|| ctx.cwd.display().to_string());
     if !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
@@ -75,9 +116,74 @@ fn answer(ctx: &Ctx, client: Client) -> Result<Option<String>, String> {
     let Some(slug) = project_of_dir(&store, &dir, ctx, false).map_err(|e| describe(&e))? else {
         return Ok(None);
     };
+    if event == Event::Capture {
+        capture(ctx, client, &store, &memory, &slug, input)?;
+        return Ok(None);
+    }
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
     let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
-    Ok(Some(hook_output(client, &p.text)))
+    let text = match this_session_so_far(client, &memory, &slug, input) {
+        Some(record) => format!("{record}\n{}", p.text),
+        None => p.text,
+    };
+    Ok(Some(hook_output(client, &text)))
+}
+
+/// After a compaction (`SessionStart` with source `compact`), the session's own record:
+/// what it had asked, changed and left open before its context was cut.
+fn this_session_so_far(
+    client: Client,
+    memory: &dyn mooring_core::backend::MemoryBackend,
+    slug: &str,
+    input: &str,
+) -> Option<String> {
+    let v: Value = serde_json::from_str(input).ok()?;
+    if v.get("source").and_then(Value::as_str) != Some("compact") {
+        return None;
+    }
+    let session = v.get("session_id").and_then(Value::as_str)?;
+    let key = mooring_core::capture::key(client.name(), session);
+    let (_, row) = memory.session_entry(slug, &key).ok()?;
+    let row = row.filter(|r| r.forgotten_at.is_none())?;
+    Some(format!(
+        "## This session before compaction (captured by Mooring, #{})\n{}\n",
+        row.id,
+        row.content.trim()
+    ))
+}
+
+/// Bring the record of the hook's session in project `slug` up to date.
+fn capture(
+    ctx: &Ctx,
+    client: Client,
+    store: &mooring_core::Store,
+    memory: &dyn mooring_core::backend::MemoryBackend,
+    slug: &str,
+    input: &str,
+) -> Result<(), String> {
+    if mooring_core::lifecycle::setting(store, "capture").map_err(|e| e.message)? == 0 {
+        return Ok(());
+    }
+    let v: Value = serde_json::from_str(input).map_err(|e| format!("the hook input is not JSON ({e})"))?;
+    let text = |k: &str| v.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
+    let (Some(session), Some(transcript)) = (text("session_id"), text("transcript_path")) else {
+        return Err("the hook input names no session_id or transcript_path; nothing captured".into());
+    };
+    let ended = (text("hook_event_name") == Some("SessionEnd")).then(|| text("reason").unwrap_or("other"));
+    let turn = mooring_core::capture::Turn {
+        client: client.name(),
+        session_id: session,
+        transcript: std::path::Path::new(transcript),
+        cwd: text("cwd"),
+        ended,
+    };
+    match mooring_core::capture::capture(memory, slug, &turn).map_err(|e| e.message)? {
+        mooring_core::capture::Captured::Stored { redacted, .. } if redacted > 0 => {
+            log(ctx, &format!("{client}: captured into {slug}; {redacted} secret(s) taken out"));
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// The session's directory from the hook input: `cwd` (Claude Code, Codex, Gemini CLI)

@@ -82,6 +82,12 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
         if args.hooks && client == Client::GeminiCli {
             notes.push("Gemini CLI shows hook output only when its hooks are enabled (they are by default since 0.26).".into());
         }
+        if args.hooks && !mooring_clients::entry::capture_paths(client).is_empty() {
+            notes.push(format!(
+                "{} sessions are now captured into their project's memory at every turn (no model, secrets taken out); turn it off with `mooring config capture 0`, or for one session with MOORING_CAPTURE=off.",
+                client.title()
+            ));
+        }
     }
     report(ctx, client, &scope, action, &spec, &changes, &written, &notes);
     Ok(())

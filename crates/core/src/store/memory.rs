@@ -125,6 +125,25 @@ pub fn resolve(conn: &Connection, id: i64, data: &str, now: &str) -> Result<()> 
     Ok(())
 }
 
+/// A project's captured-session row for `key`, forgotten or not.
+pub fn session_by_key(conn: &Connection, project_id: i64, key: &str) -> Result<Option<MemoryRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM memory m
+         WHERE m.project_id = ?1 AND m.kind = 'session' AND json_extract(m.data, '$.key') = ?2
+         ORDER BY m.id DESC LIMIT 1"
+    );
+    Ok(conn.prepare_cached(&sql)?.query_row(params![project_id, key], from_row).optional()?)
+}
+
+/// Replace a row's text and data in place (a captured session brought up to date).
+pub fn replace(conn: &Connection, id: i64, m: &NewMemoryRow<'_>, now: &str) -> Result<()> {
+    conn.exec(
+        "UPDATE memory SET title = ?2, content = ?3, tags = ?4, data = ?5, updated_at = ?6 WHERE id = ?1",
+        params![id, &*m.title, &*m.content, &*m.tags, m.data.as_deref(), now],
+    )?;
+    Ok(())
+}
+
 /// Hide a row from lists, search and the preamble.
 pub fn forget(conn: &Connection, id: i64, now: &str) -> Result<()> {
     conn.exec("UPDATE memory SET forgotten_at = ?2, updated_at = ?2 WHERE id = ?1", params![id, now])?;

@@ -105,6 +105,42 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug, q::session_by_key(c, project.id, key)?))
+        })
+    }
+
+    fn put_session(
+        &self,
+        slug: &str,
+        key: &str,
+        row: &NewMemoryRow<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let stamp = now();
+            let id = match q::session_by_key(tx, project.id, key)? {
+                Some(old) if old.forgotten_at.is_some() => return Ok(None),
+                Some(old) => {
+                    q::replace(tx, old.id, row, &stamp)?;
+                    old.id
+                }
+                None => {
+                    let id = q::insert(tx, project.id, row, None, &stamp)?;
+                    let detail = json!({ "id": id, "kind": "session" });
+                    events::record(tx, project.id, &project.slug, "memory_added", &detail, &stamp)?;
+                    id
+                }
+            };
+            projects::mark_used(tx, project.id, &stamp)?;
+            Ok(q::get(tx, project.id, id)?.map(|r| (project.slug, r)))
+        })
+    }
+
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         let terms = fts_terms(query.words);
         self.read(|c| {

@@ -164,7 +164,7 @@ pub struct ListMemory {
     /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
     pub project: Option<String>,
-    /// Only this kind: decision, blocker, summary, note, handover, context_carry.
+    /// Only this kind: decision, blocker, summary, note, handover, context_carry, session.
     #[serde(default)]
     pub kind: Option<String>,
     /// Only open or resolved (blockers).

@@ -56,7 +56,7 @@ pub fn templates() -> Vec<ResourceTemplate> {
             .with_mime_type("text/markdown"),
         ResourceTemplate::new(format!("{PREFIX}{{slug}}/memory/{{kind}}"), "Project memory by kind")
             .with_description(
-                "The newest 50 entries of a kind: decision, blocker, summary, note, handover, context_carry",
+                "The newest 50 entries of a kind: decision, blocker, summary, note, handover, context_carry, session",
             )
             .with_mime_type("application/json"),
         ResourceTemplate::new(format!("{PREFIX}{{slug}}/handover"), "Last handover")

@@ -1,0 +1,141 @@
+//! What capturing a session costs at a turn's end: reading the transcript's new lines,
+//! folding them into the session's record, scrubbing it and storing it in place. The
+//! transcript is built from lines recorded from the real Claude Code (tool calls, their
+//! results, the client's own large request blobs), repeated with fresh ids.
+//!
+//! - `stop`: 200 new lines on top of 10,000 already read (the per-turn case);
+//! - `end of a 100 MB session`: the last turn of a session whose transcript is 100 MB,
+//!   its record current up to that turn;
+//! - `first read of 100 MB`: a record that never saw the transcript (bounded: one call
+//!   reads at most 64 MB; the rest waits for the next turn).
+//!
+//! Measured on the library path `capture` takes (session lookup, read from the offset,
+//! fold, scrub, render, store); the `mooring hook` process adds its start-up, which the
+//! `hook` benchmark measures.
+
+use std::hint::black_box;
+use std::io::Write;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use mooring_core::backend::MemoryBackend;
+use mooring_core::capture::{SessionRecord, key, transcript};
+use mooring_core::rows::NewMemoryRow;
+use mooring_core::{NewProject, Registry, Store};
+
+const RECORDED: &str = include_str!("../../crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl");
+
+/// Lines like the recorded ones: a command, its result, an edit, its result, a message;
+/// every 50th a large request blob as the client writes them.
+fn lines(n: usize) -> Vec<String> {
+    let pick = |needle: &str| RECORDED.lines().find(|l| l.contains(needle)).unwrap().to_owned();
+    let bash = pick("\"name\":\"Bash\"");
+    let result = pick("\"tool_use_id\":\"toolu_04\"");
+    let edit = pick("\"name\":\"Edit\"");
+    let text = pick("Retry helper written");
+    let blob = RECORDED.lines().max_by_key(|l| l.len()).unwrap().to_owned();
+    (0..n)
+        .map(|i| {
+            let id = format!("toolu_b{i:06}");
+            match i % 50 {
+                49 => blob.clone(),
+                _ => match i % 5 {
+                    0 => bash.replace("toolu_04", &id),
+                    1 => result.replace("toolu_04", &format!("toolu_b{:06}", i - 1)),
+                    2 => edit.replace("toolu_03", &id),
+                    3 => result.replace("toolu_04", &id),
+                    _ => text.clone(),
+                },
+            }
+        })
+        .collect()
+}
+
+fn write(path: &Path, lines: &[String]) -> u64 {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for l in lines {
+        f.write_all(l.as_bytes()).unwrap();
+        f.write_all(b"\n").unwrap();
+    }
+    f.flush().unwrap();
+    std::fs::metadata(path).unwrap().len()
+}
+
+/// One turn's capture from `record` (as stored after the previous turn).
+fn turn(store: &Store, path: &Path, record: &SessionRecord) -> usize {
+    let k = key("claude-code", "bench");
+    let (_, _existing) = store.session_entry("bench", &k).unwrap();
+    let mut r = record.clone();
+    let chunk = transcript::read_from(path, r.read_to).unwrap();
+    for line in &chunk.lines {
+        r.apply_claude_code(line, Some("/tmp/rec/work"));
+    }
+    r.read_to = chunk.read_to;
+    r.scrub();
+    let data = serde_json::to_string(&r).unwrap();
+    let row = NewMemoryRow {
+        kind: "session".into(),
+        title: r.title().into(),
+        content: r.markdown().into(),
+        tags: "claude-code".into(),
+        status: None,
+        data: Some(data.into()),
+    };
+    store.put_session("bench", &k, &row, mooring_core::memory::check_writable).unwrap();
+    chunk.lines.len()
+}
+
+/// The record as it stands after reading `path` up to `upto` bytes.
+fn record_upto(path: &Path, upto: u64) -> SessionRecord {
+    let mut r = SessionRecord::new("claude-code", &key("claude-code", "bench"));
+    while r.read_to < upto {
+        let c = transcript::read_from(path, r.read_to).unwrap();
+        for line in &c.lines {
+            r.apply_claude_code(line, Some("/tmp/rec/work"));
+        }
+        if c.read_to == r.read_to {
+            break;
+        }
+        r.read_to = c.read_to.min(upto);
+    }
+    r
+}
+
+fn capture(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).unwrap();
+    Registry::new(&store).create(NewProject { name: "Bench".into(), ..NewProject::default() }).unwrap();
+    let mut group = c.benchmark_group("capture");
+    group.sample_size(20);
+
+    let all = lines(10_200);
+    let small = dir.path().join("10k.jsonl");
+    let before = write(&small, &all[..10_000]);
+    write(&small, &all);
+    let record = record_upto(&small, before);
+    eprintln!("10,200 lines: {} bytes", std::fs::metadata(&small).unwrap().len());
+    group.bench_function("stop: 200 new lines after 10,000", |b| {
+        b.iter(|| black_box(turn(&store, &small, &record)))
+    });
+
+    // A 100 MB transcript: as many lines as it takes.
+    let per_line = all.iter().map(|l| l.len() + 1).sum::<usize>() / all.len();
+    let big_lines = lines(100 * 1024 * 1024 / per_line);
+    let big = dir.path().join("100mb.jsonl");
+    let size = write(&big, &big_lines);
+    let last_turn_start = size - all[..200].iter().map(|l| l.len() as u64 + 1).sum::<u64>();
+    eprintln!("big transcript: {size} bytes, {} lines", big_lines.len());
+    let nearly = record_upto(&big, last_turn_start);
+    group.bench_function("end of a 100 MB session (last 200 lines new)", |b| {
+        b.iter(|| black_box(turn(&store, &big, &nearly)))
+    });
+    let fresh = SessionRecord::new("claude-code", &key("claude-code", "bench"));
+    group.sample_size(10);
+    group.bench_function("first read of a 100 MB transcript (64 MB a call)", |b| {
+        b.iter(|| black_box(turn(&store, &big, &fresh)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, capture);
+criterion_main!(benches);

@@ -1,0 +1,126 @@
+//! Capture through the real `mooring hook claude-code`, fed a transcript recorded from the
+//! real Claude Code (2.1.330) as its `Stop`, `SessionEnd` and `SessionStart` hooks feed
+//! it: one record per session however often the hook runs, nothing of a secret in any
+//! file, the next session's preamble starting with what the last one asked, changed and
+//! left open, the session's own record after a compaction, and the person's switches.
+
+mod common;
+
+use std::path::Path;
+
+use common::Sandbox;
+use serde_json::{Value, json};
+
+const RECORDED: &str = include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl");
+const RECORDED_CWD: &str = "/tmp/rec/work";
+const SECRET: &str = "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c";
+
+/// The recorded session, as if it had run in `dir`.
+fn transcript(sb: &Sandbox, dir: &Path, name: &str) -> std::path::PathBuf {
+    let path = sb.home.join(name);
+    std::fs::write(&path, RECORDED.replace(RECORDED_CWD, dir.to_str().unwrap())).unwrap();
+    path
+}
+
+fn hook(sb: &Sandbox, input: Value, env: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = sb.cmd();
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.args(["hook", "claude-code"]).write_stdin(input.to_string()).output().unwrap();
+    assert!(out.status.success(), "the hook never fails the client: {out:?}");
+    out
+}
+
+fn turn_end(session: &str, cwd: &Path, transcript: &Path, event: &str) -> Value {
+    json!({ "session_id": session, "transcript_path": transcript, "cwd": cwd, "hook_event_name": event,
+            "stop_hook_active": false, "reason": "prompt_input_exit" })
+}
+
+fn sessions(sb: &Sandbox) -> Vec<Value> {
+    sb.json_ok(&["memory", "list", "retry", "--kind", "session"], None)["entries"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_session_that_never_called_mooring_is_what_the_next_one_starts_from() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/retry");
+    sb.json_ok(&["projects", "new", "Retry", "--code-path", work.to_str().unwrap()], None);
+    let t = transcript(&sb, &work, "session-1.jsonl");
+    for _ in 0..5 {
+        let out = hook(&sb, turn_end("session-1", &work, &t, "Stop"), &[]);
+        assert!(out.stdout.is_empty(), "a capture prints nothing");
+    }
+    hook(&sb, turn_end("session-1", &work, &t, "SessionEnd"), &[]);
+    let found = sessions(&sb);
+    assert_eq!(found.len(), 1, "one record per session: {found:?}");
+    let record = found[0]["content"].as_str().unwrap();
+    for what in
+        ["Add a retry helper", "created retry.py", "Document the retry policy", "ended (prompt_input_exit)"]
+    {
+        assert!(record.contains(what), "{what} missing: {record}");
+    }
+    // No file of Mooring's holds the token the session typed, nor the transcript's path.
+    for entry in walk(&sb.data) {
+        let bytes = std::fs::read(&entry).unwrap();
+        assert!(
+            !bytes.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()),
+            "{} holds the token",
+            entry.display()
+        );
+    }
+
+    // The next session in the project starts with it.
+    let start = json!({ "session_id": "session-2", "cwd": work, "hook_event_name": "SessionStart", "source": "startup" });
+    let out = hook(&sb, start, &[]);
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let context = said["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    let last = context.find("## Last session").unwrap_or_else(|| panic!("no last session: {context}"));
+    assert!(context[last..].contains("Still open") && context[last..].contains("retry.py"), "{context}");
+
+    // After a compaction the session gets its own record back first.
+    let compacted = json!({ "session_id": "session-1", "cwd": work, "hook_event_name": "SessionStart", "source": "compact" });
+    let out = hook(&sb, compacted, &[]);
+    let said: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let context = said["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(context.starts_with("## This session before compaction"), "{context}");
+}
+
+#[test]
+fn the_person_can_silence_one_session_or_all_and_no_project_means_nothing_stored() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/retry");
+    let elsewhere = sb.mkdir("elsewhere");
+    sb.json_ok(&["projects", "new", "Retry", "--code-path", work.to_str().unwrap()], None);
+    let t = transcript(&sb, &work, "t.jsonl");
+    hook(&sb, turn_end("quiet", &work, &t, "Stop"), &[("MOORING_CAPTURE", "off")]);
+    assert!(sessions(&sb).is_empty(), "MOORING_CAPTURE=off keeps nothing of the session");
+    let out = hook(
+        &sb,
+        json!({ "cwd": work, "hook_event_name": "SessionStart", "source": "startup" }),
+        &[("MOORING_CAPTURE", "off")],
+    );
+    assert!(out.stdout.is_empty(), "and adds nothing to it");
+    hook(&sb, turn_end("nowhere", &elsewhere, &t, "Stop"), &[]);
+    assert!(sessions(&sb).is_empty());
+    sb.json_ok(&["config", "capture", "0"], None);
+    hook(&sb, turn_end("off", &work, &t, "Stop"), &[]);
+    assert!(sessions(&sb).is_empty(), "capture 0 keeps nothing");
+    sb.json_ok(&["config", "capture", "1"], None);
+    hook(&sb, turn_end("on", &work, &t, "Stop"), &[]);
+    hook(&sb, turn_end("on-too", &work, &t, "Stop"), &[]);
+    assert_eq!(sessions(&sb).len(), 2, "two sessions, two records");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

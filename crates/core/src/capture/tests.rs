@@ -1,0 +1,155 @@
+//! Capture on a transcript recorded from the real Claude Code (2.1.330, `claude -p`
+//! against the test tier's scripted model: two tasks, a file written then edited, a
+//! command carrying a token, one task completed), stored in a real store.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{Captured, SessionRecord, Turn, capture, key};
+use crate::memory::{ListQuery, list};
+use crate::{NewProject, Registry, Store};
+
+/// Recorded with `tests/e2e/lib/model_standin.py` (STANDIN_SCRIPT=work) in /tmp/rec/work.
+const RECORDED: &str = include_str!("../../tests/fixtures/claude-code-2.1.330-work.jsonl");
+const CWD: &str = "/tmp/rec/work";
+/// A client session id, long enough that finding it in a file means it was stored.
+const SESSION: &str = "5b1d3c0e-9a7f-4e21-b6d4-c1a2f3e4d5c6";
+const SECRET: &str = "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c";
+
+fn fold(text: &str) -> SessionRecord {
+    let mut r = SessionRecord::new("claude-code", "k");
+    for line in text.lines() {
+        if let Ok(v) = serde_json::from_str(line) {
+            r.apply_claude_code(&v, Some(CWD));
+        }
+    }
+    r
+}
+
+struct World {
+    dir: tempfile::TempDir,
+    store: Store,
+}
+
+impl World {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_in(dir.path()).unwrap();
+        Registry::new(&store).create(NewProject { name: "Retry".into(), ..NewProject::default() }).unwrap();
+        Self { dir, store }
+    }
+
+    fn transcript(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn capture(&self, session: &str, transcript: &Path) -> Captured {
+        let turn =
+            Turn { client: "claude-code", session_id: session, transcript, cwd: Some(CWD), ended: None };
+        capture(&self.store, "retry", &turn).unwrap()
+    }
+
+    fn sessions(&self) -> Vec<crate::memory::Entry> {
+        let q = ListQuery { kind: Some("session".into()), limit: Some(50), ..ListQuery::default() };
+        list(&self.store, "retry", &q).unwrap().entries
+    }
+}
+
+#[test]
+fn the_recorded_session_folds_into_what_was_asked_changed_run_and_left_open() {
+    let r = fold(RECORDED);
+    assert_eq!(r.requests, ["Add a retry helper and keep a todo list"]);
+    assert_eq!(r.files.len(), 1, "{:?}", r.files);
+    assert_eq!(
+        (r.files[0].path.as_str(), r.files[0].action),
+        ("retry.py", super::record::FileAction::Created)
+    );
+    assert_eq!(r.commands.len(), 1);
+    assert!(r.commands[0].command.ends_with("git status --short") && !r.commands[0].failed);
+    let todos: Vec<(&str, bool)> = r.todos.iter().map(|t| (t.subject.as_str(), t.open())).collect();
+    assert_eq!(todos, [("Add the retry helper", false), ("Document the retry policy", true)]);
+    assert_eq!(
+        r.last_message.as_deref(),
+        Some("Retry helper written; the retry policy still needs documenting.")
+    );
+    assert!(r.mooring_tools.is_empty());
+    assert!(r.started_at.is_some() && r.last_at >= r.started_at);
+    // Nothing of the client's own context (system prompt, reminders) is taken for a request.
+    assert!(!r.requests.iter().any(|q| q.contains("system-reminder") || q.contains("Environment")));
+}
+
+#[test]
+fn a_session_is_stored_once_scrubbed_and_brought_up_to_date_turn_by_turn() {
+    let w = World::new();
+    // The first turn's hook sees half the transcript; the second sees all of it.
+    let lines: Vec<&str> = RECORDED.lines().collect();
+    let half = lines
+        .iter()
+        .position(|l| l.contains("\"type\":\"assistant\"") && l.contains("\"name\":\"Write\""))
+        .unwrap();
+    let path = w.transcript("t.jsonl", &(lines[..half].join("\n") + "\n"));
+    assert!(matches!(w.capture(SESSION, &path), Captured::Stored { .. }));
+    assert!(w.sessions()[0].content.contains("Still open"), "{}", w.sessions()[0].content);
+    std::fs::write(&path, RECORDED).unwrap();
+    for _ in 0..5 {
+        assert!(matches!(w.capture(SESSION, &path), Captured::Stored { .. }));
+    }
+    let sessions = w.sessions();
+    assert_eq!(sessions.len(), 1, "one record per session, however often the hook runs");
+    let text = &sessions[0].content;
+    assert!(text.contains("created retry.py") && text.contains("Document the retry policy"), "{text}");
+    assert!(!text.contains(SECRET) && text.contains("[redacted"), "{text}");
+    let raw = std::fs::read(w.dir.path().join("mooring.db")).unwrap();
+    let wal = std::fs::read(w.dir.path().join("mooring.db-wal")).unwrap_or_default();
+    for bytes in [&raw, &wal] {
+        assert!(!bytes.windows(SECRET.len()).any(|b| b == SECRET.as_bytes()), "the token reached a file");
+    }
+    // The client's session id (it can resume the session) is stored nowhere; its hash
+    // keys the record.
+    let id = SESSION.as_bytes();
+    assert!(!raw.windows(id.len()).any(|b| b == id) && !wal.windows(id.len()).any(|b| b == id));
+    use crate::backend::MemoryBackend;
+    let (_, found) = w.store.session_entry("retry", &key("claude-code", SESSION)).unwrap();
+    assert_eq!(found.map(|r| r.id), Some(sessions[0].id));
+
+    // A second session in the same project is a second record.
+    let other = w.transcript("u.jsonl", RECORDED);
+    w.capture("s-2", &other);
+    assert_eq!(w.sessions().len(), 2);
+}
+
+#[test]
+fn a_forgotten_record_stays_forgotten_and_an_empty_session_stores_nothing() {
+    let w = World::new();
+    let quiet = w.transcript("q.jsonl", "{\"type\":\"queue-operation\"}\n");
+    assert_eq!(w.capture("s-0", &quiet), Captured::Nothing);
+    assert!(w.sessions().is_empty());
+    let path = w.transcript("t.jsonl", RECORDED);
+    let Captured::Stored { id, .. } = w.capture("s-1", &path) else { panic!("not stored") };
+    crate::memory::forget(&w.store, "retry", id).unwrap();
+    assert_eq!(w.capture("s-1", &path), Captured::Forgotten);
+    assert!(w.sessions().is_empty());
+}
+
+#[test]
+fn a_damaged_transcript_loses_nothing_else() {
+    let w = World::new();
+    let mut bytes = RECORDED.as_bytes().to_vec();
+    bytes.extend(b"\xff\xfe junk that is not json\n{\"type\":\"something-new\",\"x\":1}\n");
+    bytes.extend(
+        format!("{{\"type\":\"user\",\"message\":{{\"content\":\"{}\"}}}}\n", "y".repeat(2 << 20)).as_bytes(),
+    );
+    bytes.extend(b"{\"type\":\"user\",\"message\":{\"content\":\"and then the tests\"");
+    let path = w.dir.path().join("t.jsonl");
+    std::fs::File::create(&path).unwrap().write_all(&bytes).unwrap();
+    assert!(matches!(w.capture("s-1", &path), Captured::Stored { .. }));
+    let record = &w.sessions()[0];
+    assert!(record.content.contains("Add a retry helper"), "{}", record.content);
+    assert!(!record.content.contains("and then the tests"), "a line still being written waits");
+    // The line is finished later: the next turn reads it.
+    std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"}}\n").unwrap();
+    w.capture("s-1", &path);
+    assert!(w.sessions()[0].content.contains("and then the tests"));
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Capture with the real Claude Code (pinned, from npm via scripts/test-tools.sh), set up by
+# `mooring setup claude-code --hooks` and nothing else. A first session (`claude -p`,
+# scripted stand-in model, STANDIN_SCRIPT=work) keeps a task list, writes and edits a
+# file and runs a command carrying a token — and calls no Mooring tool. It must leave one
+# session record in its project; the token must be in no file of Mooring's; and a second
+# session in the same project must hand its model, in its first request, what the first
+# one asked, the file it created and the task still open.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+lib="$PWD/tests/e2e/lib"
+agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
+[ -x "$agents/claude" ] || { echo "$agents/claude is missing: run scripts/test-tools.sh"; exit 1; }
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+mkdir -p "$HOME" "$tmp/bin" "$tmp/code/retry"
+install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
+data="$tmp/data"
+m() { "$tmp/bin/mooring" --data-dir "$data" "$@"; }
+m projects new "Retry" --code-path "$tmp/code/retry" >/dev/null
+echo '{ "numStartups": 3 }' >"$HOME/.claude.json"
+m setup claude-code --hooks >"$tmp/setup.txt"
+grep -q "captured into their project's memory" "$tmp/setup.txt" || { cat "$tmp/setup.txt"; exit 1; }
+
+session() {
+  local script=$1 prompt=$2; shift 2
+  : >"$tmp/record.jsonl"
+  STANDIN_SCRIPT=$script python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
+  local standin=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+  (cd "$tmp/code/retry" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
+     ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+     timeout 180 "$agents/claude" -p "$prompt" "$@" >"$tmp/claude.out" 2>&1) \
+    || { echo "claude failed:"; tail -40 "$tmp/claude.out"; kill "$standin"; exit 1; }
+  kill "$standin"; wait "$standin" 2>/dev/null || true
+  rm -f "$tmp/port"
+}
+
+echo "== Claude Code $("$agents/claude" --version): a session that never calls Mooring"
+session work "Add a retry helper and keep a todo list" --allowedTools "Write Edit Bash TaskCreate TaskUpdate"
+[ -f "$tmp/code/retry/retry.py" ] || { echo "the session did not write its file"; tail -20 "$tmp/claude.out"; exit 1; }
+m memory list retry --kind session --json >"$tmp/sessions.json"
+python3 - "$tmp/sessions.json" <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))["entries"]
+assert len(entries) == 1, f"one record for the session, got {len(entries)}: {entries}"
+text = entries[0]["content"]
+for want in ["Add a retry helper", "created retry.py", "Document the retry policy", "git status"]:
+    assert want in text, f"{want!r} not in the record:\n{text}"
+print("record:", text.replace("\n", " | ")[:300])
+PY
+if grep -rqa "ghp_Z7k2Qm9x" "$data"; then echo "the token the session typed reached Mooring's files"; exit 1; fi
+
+echo "== the next session starts where it stopped"
+session plain "What is left to do?"
+python3 - "$tmp/record.jsonl" <<'PY'
+import json, sys
+bodies = [json.loads(l)["body"] or {} for l in open(sys.argv[1]) if l.strip()]
+first = next(b for b in bodies if b.get("messages"))
+text = json.dumps(first)
+for want in ["Last session (captured by Mooring", "Add a retry helper", "retry.py", "Document the retry policy"]:
+    assert want in text, f"{want!r} not in the second session's first model request"
+print("the second session's first request carries the first session's record")
+PY
+echo "ok: captured without the agent, recalled at the next start"
