@@ -5,7 +5,8 @@
 # file and runs a command carrying a token — and calls no Mooring tool. It must leave one
 # session record in its project; the token must be in no file of Mooring's; and a second
 # session in the same project must hand its model, in its first request, what the first
-# one asked, the file it created and the task still open.
+# one asked, the file it created and the task still open — and, its prompt being about
+# an older decision the preamble leaves out, that decision.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
@@ -55,15 +56,20 @@ print("record:", text.replace("\n", " | ")[:300])
 PY
 if grep -rqa "ghp_Z7k2Qm9x" "$data"; then echo "the token the session typed reached Mooring's files"; exit 1; fi
 
-echo "== the next session starts where it stopped"
-session plain "What is left to do?"
+# An older decision the preamble leaves out (25 newer ones fill its decisions).
+m memory add retry --kind decision "Lease renewals retry twice with jitter, then the leader steps down" >/dev/null
+for i in $(seq 1 25); do m memory add retry --kind decision "Decision $i: metrics go to shard $i" >/dev/null; done
+
+echo "== the next session starts where it stopped, and its prompt brings back the old decision"
+session plain "Why do lease renewals retry only twice?"
 python3 - "$tmp/record.jsonl" <<'PY'
 import json, sys
 bodies = [json.loads(l)["body"] or {} for l in open(sys.argv[1]) if l.strip()]
 first = next(b for b in bodies if b.get("messages"))
 text = json.dumps(first)
-for want in ["Last session (captured by Mooring", "Add a retry helper", "retry.py", "Document the retry policy"]:
+for want in ["Last session (captured by Mooring", "Add a retry helper", "retry.py", "Document the retry policy",
+             "Mooring recalled it for this prompt", "Lease renewals retry twice"]:
     assert want in text, f"{want!r} not in the second session's first model request"
-print("the second session's first request carries the first session's record")
+print("the second session's first request carries the first session's record and the recalled decision")
 PY
 echo "ok: captured without the agent, recalled at the next start"

@@ -124,3 +124,75 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_prompt_about_a_decision_the_preamble_left_out_brings_it_once() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/leases");
+    sb.json_ok(&["projects", "new", "Leases", "--code-path", work.to_str().unwrap()], None);
+    let old = sb.json_ok(
+        &[
+            "memory",
+            "add",
+            "leases",
+            "--kind",
+            "decision",
+            "Lease renewals retry twice with jitter, then the leader steps down",
+        ],
+        None,
+    );
+    for i in 0..25 {
+        sb.json_ok(
+            &[
+                "memory",
+                "add",
+                "leases",
+                "--kind",
+                "decision",
+                &format!("Decision {i}: metrics go to the {i}th shard"),
+            ],
+            None,
+        );
+    }
+    let start =
+        json!({ "session_id": "s-1", "cwd": work, "hook_event_name": "SessionStart", "source": "startup" });
+    let said: Value = serde_json::from_slice(&hook(&sb, start, &[]).stdout).unwrap();
+    let preamble = said["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(!preamble.contains("Lease renewals"), "the preamble holds the newest decisions only");
+
+    let prompt = |text: &str| {
+        let input = json!({ "session_id": "s-1", "cwd": work, "hook_event_name": "UserPromptSubmit", "prompt": text,
+                            "transcript_path": sb.home.join("none.jsonl") });
+        hook(&sb, input, &[]).stdout
+    };
+    let out = prompt("Why do lease renewals retry only twice?");
+    let said: Value = serde_json::from_slice(&out)
+        .unwrap_or_else(|_| panic!("no recall: {}", String::from_utf8_lossy(&out)));
+    assert_eq!(said["hookSpecificOutput"]["hookEventName"], "UserPromptSubmit");
+    let context = said["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(
+        context.contains("Lease renewals retry twice") && context.contains(&format!("#{}", old["id"])),
+        "{context}"
+    );
+    assert!(
+        prompt("Again: why do lease renewals retry twice?").is_empty(),
+        "never the same entry twice in a session"
+    );
+    assert!(prompt("thanks, all good").is_empty(), "nothing relevant, nothing added");
+    // Decisions the preamble gave are not recalled either; older ones it left out may be.
+    let ids = |text: &str| -> Vec<String> {
+        text.split('#')
+            .skip(1)
+            .map(|r| r.chars().take_while(char::is_ascii_digit).collect())
+            .filter(|d: &String| !d.is_empty())
+            .collect()
+    };
+    let out = prompt("which shard do the metrics go to?");
+    let said: Value = serde_json::from_slice(&out).unwrap();
+    let recalled = ids(said["hookSpecificOutput"]["additionalContext"].as_str().unwrap());
+    assert!(!recalled.is_empty() && recalled.iter().all(|id| !ids(preamble).contains(id)), "{recalled:?}");
+    sb.json_ok(&["config", "recall", "0"], None);
+    let other = json!({ "session_id": "s-2", "cwd": work, "hook_event_name": "UserPromptSubmit",
+                        "prompt": "Why do lease renewals retry only twice?" });
+    assert!(hook(&sb, other, &[]).stdout.is_empty(), "recall 0 adds nothing");
+}

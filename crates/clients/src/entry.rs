@@ -68,12 +68,17 @@ pub fn hooks_path(client: Client) -> &'static [&'static str] {
     }
 }
 
-/// Where a client's capture hooks live (end of turn, before compaction, end of
-/// session), each fed the session's transcript; empty for a client whose transcript
-/// Mooring does not read yet.
+/// Where a client's per-turn hooks live: each prompt (recall), each turn's end, before
+/// compaction and the session's end (capture, fed the session's transcript); empty for a
+/// client whose transcript Mooring does not read yet.
 pub fn capture_paths(client: Client) -> &'static [&'static [&'static str]] {
     match client {
-        Client::ClaudeCode => &[&["hooks", "Stop"], &["hooks", "PreCompact"], &["hooks", "SessionEnd"]],
+        Client::ClaudeCode => &[
+            &["hooks", "UserPromptSubmit"],
+            &["hooks", "Stop"],
+            &["hooks", "PreCompact"],
+            &["hooks", "SessionEnd"],
+        ],
         _ => &[],
     }
 }

@@ -67,3 +67,13 @@ CREATE TRIGGER project_stats_memory_delete AFTER DELETE ON memory BEGIN
         memory_total = memory_total - (old.forgotten_at IS NULL)
     WHERE project_id = old.project_id;
 END;
+-- What each client session has been handed from memory (its preamble, earlier prompts'
+-- recall), so a prompt's recall never repeats it. `key` names the client session (a
+-- hash, never the client's own id). Rows older than a month are dropped as new ones come.
+CREATE TABLE recall_given (
+    key       TEXT NOT NULL,
+    memory_id INTEGER NOT NULL,
+    at        TEXT NOT NULL,
+    PRIMARY KEY (key, memory_id)
+) WITHOUT ROWID;
+CREATE INDEX recall_given_by_age ON recall_given(at);

@@ -59,6 +59,8 @@ pub struct SearchQuery<'a> {
     pub kind: Option<&'a str>,
     /// At most this many hits.
     pub limit: u32,
+    /// Any of the words suffices (per-prompt recall); otherwise all are required.
+    pub any: bool,
 }
 
 /// A search hit as a backend finds it.

@@ -21,6 +21,7 @@ pub mod paths;
 pub mod preamble;
 #[cfg(test)]
 mod proptests;
+pub mod recall;
 pub mod recommend;
 pub mod redact;
 pub mod registry;

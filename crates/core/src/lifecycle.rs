@@ -18,6 +18,13 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
     ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
     ("capture", 1, 0, 1, "1 keeps a record of every agent session through the clients' hooks; 0 keeps none"),
+    (
+        "recall",
+        1,
+        0,
+        1,
+        "1 hands the model, at each prompt, the few entries of memory the prompt is about; 0 never",
+    ),
 ];
 
 /// The port to serve on when none is given: the `port` setting.

@@ -56,7 +56,7 @@ pub fn search(
         return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
     }
     let kind = kind.map(|k| Kind::parse("kind", k)).transpose()?;
-    let query = SearchQuery { words: &words, project, kind: kind.map(Kind::as_str), limit };
+    let query = SearchQuery { words: &words, project, kind: kind.map(Kind::as_str), limit, any: false };
     Ok(store
         .search_memory(&query)?
         .into_iter()

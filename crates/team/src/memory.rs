@@ -215,7 +215,7 @@ impl MemoryBackend for PgStore {
     }
 
     fn search_memory(&self, q: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
-        let tsquery = tsquery(q.words);
+        let tsquery = tsquery(q.words, q.any);
         let (slug, kind, limit) =
             (q.project.map(str::to_owned), q.kind.map(str::to_owned), i64::from(q.limit));
         let me = self.me()?;
@@ -315,10 +315,10 @@ impl PgStore {
 
 /// The words as a `tsquery`: all required, a prefix word with `:*`. Words are letters,
 /// digits and `_` only (see `search::words`), so quoting each keeps operators out.
-fn tsquery(words: &[Word]) -> String {
+fn tsquery(words: &[Word], any: bool) -> String {
     let quoted: Vec<String> =
         words.iter().map(|w| format!("'{}'{}", w.text, if w.prefix { ":*" } else { "" })).collect();
-    quoted.join(" & ")
+    quoted.join(if any { " | " } else { " & " })
 }
 
 /// Entries in one write from which the planner's statistics are brought up to date.
@@ -344,6 +344,7 @@ mod tests {
     #[test]
     fn every_word_is_quoted_and_required() {
         let words = mooring_core::search::words("Leader's elect* OR 'x'");
-        assert_eq!(tsquery(&words), "'leader' & 's' & 'elect':* & 'or' & 'x'");
+        assert_eq!(tsquery(&words, false), "'leader' & 's' & 'elect':* & 'or' & 'x'");
+        assert_eq!(tsquery(&words, true), "'leader' | 's' | 'elect':* | 'or' | 'x'");
     }
 }

@@ -79,6 +79,8 @@ enum Event {
     /// A turn ended, the context is about to be compacted, or the session ended: bring
     /// the session's record up to date.
     Capture,
+    /// The person sent a prompt: hand the model what memory holds about it.
+    Prompt,
 }
 
 impl Event {
@@ -86,6 +88,7 @@ impl Event {
         let v: Value = serde_json::from_str(input).unwrap_or(Value::Null);
         match v.get("hook_event_name").and_then(Value::as_str) {
             Some("Stop" | "SubagentStop" | "PreCompact" | "SessionEnd") => Event::Capture,
+            Some("UserPromptSubmit") => Event::Prompt,
             _ => Event::Start,
         }
     }
@@ -95,7 +98,7 @@ impl Event {
     /// leave the record behind, so it may take longer (the hook entry allows 5 s).
     fn deadline(self) -> Duration {
         match self {
-            Event::Start => DEADLINE,
+            Event::Start | Event::Prompt => DEADLINE,
             Event::Capture => CAPTURE_DEADLINE,
         }
     }
@@ -116,9 +119,13 @@ fn answer(ctx: &Ctx, client: Client, input: &str, event: Event) -> Result<Option
     let Some(slug) = project_of_dir(&store, &dir, ctx, false).map_err(|e| describe(&e))? else {
         return Ok(None);
     };
-    if event == Event::Capture {
-        capture(ctx, client, &store, &memory, &slug, input)?;
-        return Ok(None);
+    match event {
+        Event::Capture => {
+            capture(ctx, client, &store, &memory, &slug, input)?;
+            return Ok(None);
+        }
+        Event::Prompt => return recall(client, &store, &memory, &slug, input),
+        Event::Start => {}
     }
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
     let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
@@ -126,7 +133,69 @@ fn answer(ctx: &Ctx, client: Client, input: &str, event: Event) -> Result<Option
         Some(record) => format!("{record}\n{}", p.text),
         None => p.text,
     };
+    // What the preamble named is not recalled again at this session's prompts.
+    if let Some(key) = session_key(client, input) {
+        let ids = mentioned_ids(&text);
+        let stamp = mooring_core::humanize::now();
+        store
+            .write(|tx| mooring_core::store::recall_given::add(tx, &key, &ids, &stamp))
+            .map_err(|e| e.message)?;
+    }
     Ok(Some(hook_output(client, &text)))
+}
+
+/// The record key of the hook's client session, when the input names one.
+fn session_key(client: Client, input: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(input).ok()?;
+    let session = v.get("session_id").and_then(Value::as_str).filter(|s| !s.trim().is_empty())?;
+    Some(mooring_core::capture::key(client.name(), session))
+}
+
+/// The entry ids a text names as `#123`.
+fn mentioned_ids(text: &str) -> Vec<i64> {
+    text.split('#')
+        .skip(1)
+        .filter_map(|rest| {
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+/// At a prompt: the entries of the project's memory the prompt is about, not yet handed
+/// to this session, in the client's prompt-hook shape; nothing when none clears the bar.
+fn recall(
+    client: Client,
+    store: &mooring_core::Store,
+    memory: &dyn mooring_core::backend::MemoryBackend,
+    slug: &str,
+    input: &str,
+) -> Result<Option<String>, String> {
+    if mooring_core::lifecycle::setting(store, "recall").map_err(|e| e.message)? == 0 {
+        return Ok(None);
+    }
+    let v: Value = serde_json::from_str(input).map_err(|e| format!("the hook input is not JSON ({e})"))?;
+    let Some(prompt) = v.get("prompt").and_then(Value::as_str) else { return Ok(None) };
+    let key = session_key(client, input);
+    let given = match &key {
+        Some(k) => store.read(|c| mooring_core::store::recall_given::given(c, k)).map_err(|e| e.message)?,
+        None => Vec::new(),
+    };
+    let found = mooring_core::recall::recall(memory, slug, prompt, &given).map_err(|e| e.message)?;
+    let (text, ids) = mooring_core::recall::render(&found);
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    if let Some(k) = &key {
+        let stamp = mooring_core::humanize::now();
+        store
+            .write(|tx| mooring_core::store::recall_given::add(tx, k, &ids, &stamp))
+            .map_err(|e| e.message)?;
+    }
+    let out = serde_json::json!({
+        "hookSpecificOutput": { "hookEventName": "UserPromptSubmit", "additionalContext": text }
+    });
+    Ok(Some(out.to_string()))
 }
 
 /// After a compaction (`SessionStart` with source `compact`), the session's own record:

@@ -10,6 +10,7 @@ pub mod migrations;
 pub mod projects;
 mod rank;
 mod readers;
+pub mod recall_given;
 pub mod sessions;
 pub mod settings;
 pub mod shared;

@@ -142,7 +142,7 @@ impl MemoryBackend for Store {
     }
 
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
-        let terms = fts_terms(query.words);
+        let terms = fts_terms(query.words, query.any);
         self.read(|c| {
             // The words match title, content and tags only: the scope column is for
             // filtering, and a word must not match every entry of the project it names.
@@ -213,10 +213,10 @@ fn live(conn: &rusqlite::Connection, project_id: i64, id: i64) -> Result<Option<
 
 /// The words as an FTS5 query: each quoted (operators and punctuation stay plain text),
 /// all required, a prefix word with its `*`.
-pub fn fts_terms(words: &[Word]) -> String {
+pub fn fts_terms(words: &[Word], any: bool) -> String {
     let quoted: Vec<String> =
         words.iter().map(|w| format!("\"{}\"{}", w.text, if w.prefix { "*" } else { "" })).collect();
-    quoted.join(" ")
+    quoted.join(if any { " OR " } else { " " })
 }
 
 /// Whether a word could match a scope token (`p` and digits): `p…` followed by a digit,
@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn words_are_quoted_and_prefixes_keep_their_star() {
         assert_eq!(
-            fts_terms(&crate::search::words("Etc* leader-election")),
+            fts_terms(&crate::search::words("Etc* leader-election"), false),
             "\"etc\"* \"leader\" \"election\""
         );
     }
