@@ -137,5 +137,51 @@ fn capture(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, capture);
+/// A prompt's recall on a project with 100,000 entries: the any-word search, the bar and
+/// the rendering within its token budget.
+fn recall(c: &mut Criterion) {
+    use mooring_core::memory::{NewEntry, remember_batch};
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).unwrap();
+    Registry::new(&store).create(NewProject { name: "Big".into(), ..NewProject::default() }).unwrap();
+    let topics = ["leases", "elections", "metrics", "billing", "retries", "tokens", "dashboards", "imports"];
+    for chunk in 0..100 {
+        let batch: Vec<NewEntry> = (0..1_000)
+            .map(|i| {
+                let n = chunk * 1_000 + i;
+                let t = topics[n % topics.len()];
+                NewEntry {
+                    kind: ["decision", "note", "summary"][n % 3].into(),
+                    title: Some(format!("Entry {n} on {t}")),
+                    content: format!(
+                        "Entry {n}: the {t} service keeps {} replicas and renews every {} s.",
+                        n % 7,
+                        n % 30
+                    ),
+                    tags: vec![],
+                }
+            })
+            .collect();
+        remember_batch(&store, "big", &batch, None).unwrap();
+    }
+    let mut group = c.benchmark_group("recall");
+    group.bench_function("a prompt on a project with 100,000 entries", |b| {
+        b.iter(|| {
+            let found = mooring_core::recall::recall(
+                &store,
+                "big",
+                "How often do the leases renew their replicas?",
+                &[],
+            )
+            .unwrap();
+            black_box(mooring_core::recall::render(&found))
+        })
+    });
+    group.bench_function("a prompt that matches nothing (100,000 entries)", |b| {
+        b.iter(|| black_box(mooring_core::recall::recall(&store, "big", "thanks, looks good", &[]).unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, capture, recall);
 criterion_main!(benches);
