@@ -37,6 +37,8 @@ pub enum Command {
     Memory(MemoryArgs),
     /// Print a project's context preamble (usable as a SessionStart hook)
     Context(ContextArgs),
+    /// List the agent sessions captured in a project (what each asked, changed, left open)
+    Sessions(SessionsArgs),
     /// Write a project to a folder of Markdown files
     Export(ExportArgs),
     /// Read a project back from a folder written by export
@@ -53,7 +55,7 @@ pub enum Command {
     Hook(HookArgs),
     /// Share projects with a team through PostgreSQL: join, status, leave, new, member, handoff
     Team(TeamArgs),
-    /// Show or change settings (auto_pause_days, preamble_max_*)
+    /// Show or change settings (auto_pause_days, preamble_max_*, capture, recall, …)
     Config {
         /// Setting to show or change (all when omitted)
         key: Option<String>,
@@ -166,6 +168,16 @@ pub struct ContextArgs {
     /// Token budget (200 to 200000)
     #[arg(long, default_value_t = 4000)]
     pub budget: usize,
+}
+
+/// `sessions`.
+#[derive(Debug, Args)]
+pub struct SessionsArgs {
+    /// Project slug (default: the project of the current directory)
+    pub slug: Option<String>,
+    /// Most sessions shown
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub limit: u32,
 }
 
 /// `export`.

@@ -60,6 +60,25 @@ fn a_session_that_never_called_mooring_is_what_the_next_one_starts_from() {
     {
         assert!(record.contains(what), "{what} missing: {record}");
     }
+    // `mooring sessions` shows what it asked and left open.
+    let out = sb.cmd().args(["sessions", "retry"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Session: Add a retry helper")
+            && text.contains("Still open: Document the retry policy"),
+        "{text}"
+    );
+    let here = sb.cmd().arg("sessions").current_dir(&work).arg("--json").output().unwrap();
+    let listed: Value = serde_json::from_slice(&here.stdout).unwrap();
+    assert_eq!(
+        (listed["project"].as_str(), listed["sessions"].as_array().map(Vec::len)),
+        (Some("retry"), Some(1))
+    );
+    let nowhere = sb.cmd().arg("sessions").output().unwrap();
+    assert!(
+        !nowhere.status.success()
+            && String::from_utf8_lossy(&nowhere.stderr).contains("mooring sessions SLUG")
+    );
     // No file of Mooring's holds the token the session typed, nor the transcript's path.
     for entry in walk(&sb.data) {
         let bytes = std::fs::read(&entry).unwrap();

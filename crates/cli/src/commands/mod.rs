@@ -8,6 +8,7 @@ pub mod memory;
 pub mod projects;
 pub mod resolve;
 pub mod serve;
+pub mod sessions;
 pub mod setup;
 pub mod stdio;
 pub mod team;

@@ -1,0 +1,49 @@
+//! `mooring sessions [SLUG]`: the sessions captured in a project, newest first — what
+//! each asked, changed and left open. Forgetting one (`forget` by its id) is for good:
+//! capture does not bring it back.
+
+use mooring_core::memory::{ListQuery, list};
+use serde_json::json;
+
+use super::Ctx;
+use super::memory::project_of_dir;
+use crate::cli::SessionsArgs;
+use crate::format;
+use crate::output::{Failure, print_json};
+
+/// Run `sessions`.
+pub fn run(ctx: &Ctx, args: SessionsArgs) -> Result<(), Failure> {
+    let (store, memory) = ctx.memory()?;
+    let slug = match args.slug {
+        Some(s) => s,
+        None => match project_of_dir(&store, &ctx.cwd.display().to_string(), ctx, true)? {
+            Some(p) => p,
+            None => {
+                return Err(Failure::usage(
+                    "slug",
+                    "this directory is in no project; name one: mooring sessions SLUG",
+                ));
+            }
+        },
+    };
+    let q = ListQuery { kind: Some("session".into()), limit: Some(args.limit), ..ListQuery::default() };
+    let page = list(&memory, &slug, &q)?;
+    if ctx.json {
+        print_json(&json!({ "project": slug, "sessions": page.entries }));
+        return Ok(());
+    }
+    if page.entries.is_empty() {
+        println!("No sessions captured in {slug} yet.");
+        return Ok(());
+    }
+    for e in &page.entries {
+        let day = e.created_at.get(..10).unwrap_or(&e.created_at);
+        println!("#{}  {day}  {}", e.id, format::safe(&e.title));
+        for line in
+            e.content.lines().filter(|l| l.starts_with("**Still open:**") || l.starts_with("**Changed:**"))
+        {
+            println!("    {}", format::safe(&line.replace("**", "")));
+        }
+    }
+    Ok(())
+}
