@@ -39,6 +39,8 @@ pub enum Command {
     Context(ContextArgs),
     /// List the agent sessions captured in a project (what each asked, changed, left open)
     Sessions(SessionsArgs),
+    /// Turn capturing agent sessions on or off, everywhere or for one project
+    Capture(CaptureArgs),
     /// Write a project to a folder of Markdown files
     Export(ExportArgs),
     /// Read a project back from a folder written by export
@@ -168,6 +170,17 @@ pub struct ContextArgs {
     /// Token budget (200 to 200000)
     #[arg(long, default_value_t = 4000)]
     pub budget: usize,
+}
+
+/// `capture`.
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// `on` or `off`
+    #[arg(value_parser = ["on", "off"])]
+    pub state: String,
+    /// Only this project (default: every project)
+    #[arg(long, value_name = "SLUG")]
+    pub project: Option<String>,
 }
 
 /// `sessions`.

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Command::Memory(args) => commands::memory::run(&ctx, args),
         Command::Context(args) => commands::memory::context(&ctx, args),
         Command::Sessions(args) => commands::sessions::run(&ctx, args),
+        Command::Capture(args) => commands::sessions::capture(&ctx, args),
         Command::Export(args) => commands::transfer::export(&ctx, args),
         Command::Import(args) => commands::transfer::import(&ctx, args),
         Command::Token => commands::memory::token(&ctx),

@@ -122,10 +122,18 @@ fn the_person_can_silence_one_session_or_all_and_no_project_means_nothing_stored
     assert!(out.stdout.is_empty(), "and adds nothing to it");
     hook(&sb, turn_end("nowhere", &elsewhere, &t, "Stop"), &[]);
     assert!(sessions(&sb).is_empty());
-    sb.json_ok(&["config", "capture", "0"], None);
+    sb.json_ok(&["capture", "off"], None);
     hook(&sb, turn_end("off", &work, &t, "Stop"), &[]);
-    assert!(sessions(&sb).is_empty(), "capture 0 keeps nothing");
-    sb.json_ok(&["config", "capture", "1"], None);
+    assert!(sessions(&sb).is_empty(), "capture off keeps nothing");
+    sb.json_ok(&["capture", "on"], None);
+    sb.json_ok(&["capture", "off", "--project", "retry"], None);
+    hook(&sb, turn_end("off-here", &work, &t, "Stop"), &[]);
+    assert!(sessions(&sb).is_empty(), "a project switched off keeps nothing");
+    let refused = sb.cmd().args(["capture", "off", "--project", "nope"]).output().unwrap();
+    assert!(
+        !refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("no project 'nope'")
+    );
+    sb.json_ok(&["capture", "on", "--project", "retry"], None);
     hook(&sb, turn_end("on", &work, &t, "Stop"), &[]);
     hook(&sb, turn_end("on-too", &work, &t, "Stop"), &[]);
     assert_eq!(sessions(&sb).len(), 2, "two sessions, two records");

@@ -77,3 +77,6 @@ CREATE TABLE recall_given (
     PRIMARY KEY (key, memory_id)
 ) WITHOUT ROWID;
 CREATE INDEX recall_given_by_age ON recall_given(at);
+-- A project's own capture switch (`mooring capture off --project SLUG`), beside the
+-- global setting: this machine's choice, kept with its row.
+ALTER TABLE projects ADD COLUMN capture INTEGER NOT NULL DEFAULT 1 CHECK (capture IN (0, 1));

@@ -230,7 +230,7 @@ fn capture(
     slug: &str,
     input: &str,
 ) -> Result<(), String> {
-    if mooring_core::lifecycle::setting(store, "capture").map_err(|e| e.message)? == 0 {
+    if !mooring_core::capture::enabled(store, slug).map_err(|e| e.message)? {
         return Ok(());
     }
     let v: Value = serde_json::from_str(input).map_err(|e| format!("the hook input is not JSON ({e})"))?;

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::Ctx;
 use super::memory::project_of_dir;
-use crate::cli::SessionsArgs;
+use crate::cli::{CaptureArgs, SessionsArgs};
 use crate::format;
 use crate::output::{Failure, print_json};
 
@@ -44,6 +44,26 @@ pub fn run(ctx: &Ctx, args: SessionsArgs) -> Result<(), Failure> {
         {
             println!("    {}", format::safe(&line.replace("**", "")));
         }
+    }
+    Ok(())
+}
+
+/// `capture on|off [--project SLUG]`.
+pub fn capture(ctx: &Ctx, args: CaptureArgs) -> Result<(), Failure> {
+    let store = ctx.listed_store()?;
+    let on = args.state == "on";
+    let project = mooring_core::capture::switch(&store, args.project.as_deref(), on)?;
+    if ctx.json {
+        print_json(&json!({ "capture": args.state, "project": project }));
+        return Ok(());
+    }
+    let verb = if on { "captured" } else { "no longer captured" };
+    match project {
+        Some(slug) => println!("Agent sessions in {slug} are {verb} on this machine."),
+        None if on => {
+            println!("Agent sessions are captured again (projects switched off one by one stay off).")
+        }
+        None => println!("Agent sessions are no longer captured in any project."),
     }
     Ok(())
 }

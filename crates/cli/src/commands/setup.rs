@@ -84,7 +84,7 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
         }
         if args.hooks && !mooring_clients::entry::capture_paths(client).is_empty() {
             notes.push(format!(
-                "{} sessions are now captured into their project's memory at every turn (no model, secrets taken out), and each prompt gets the few entries of memory it is about; turn these off with `mooring config capture 0` / `mooring config recall 0`, or for one session with MOORING_CAPTURE=off.",
+                "{} sessions are now captured into their project's memory at every turn (no model, secrets taken out), and each prompt gets the few entries of memory it is about; turn these off with `mooring capture off [--project SLUG]` / `mooring config recall 0`, or for one session with MOORING_CAPTURE=off.",
                 client.title()
             ));
         }

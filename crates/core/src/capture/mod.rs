@@ -29,6 +29,37 @@ pub fn silenced_by_env() -> bool {
         .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no"))
 }
 
+/// Whether capture runs for project `slug` on this machine: the global `capture` setting
+/// and the project's own switch both on.
+pub fn enabled(store: &crate::Store, slug: &str) -> Result<bool> {
+    if crate::lifecycle::setting(store, "capture")? == 0 {
+        return Ok(false);
+    }
+    store.read(|c| {
+        let id = crate::store::projects::find_row(c, "project", slug)?.id;
+        Ok(c.query_row("SELECT capture FROM projects WHERE id = ?1", [id], |r| r.get::<_, i64>(0))? == 1)
+    })
+}
+
+/// Turn capture on or off, for every project (`project` none: the global setting) or
+/// for one. Returns the project's slug when one was named.
+pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<Option<String>> {
+    match project {
+        None => {
+            crate::lifecycle::set_setting(store, "capture", if on { "1" } else { "0" })?;
+            Ok(None)
+        }
+        Some(slug) => store.write(|tx| {
+            let p = crate::store::projects::find_row(tx, "project", slug)?;
+            tx.execute(
+                "UPDATE projects SET capture = ?2 WHERE id = ?1",
+                rusqlite::params![p.id, i64::from(on)],
+            )?;
+            Ok(Some(p.slug))
+        }),
+    }
+}
+
 /// A turn's end as a client's hook reports it.
 #[derive(Debug, Clone, Copy)]
 pub struct Turn<'a> {
