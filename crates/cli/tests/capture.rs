@@ -134,6 +134,11 @@ fn the_person_can_silence_one_session_or_all_and_no_project_means_nothing_stored
         !refused.status.success() && String::from_utf8_lossy(&refused.stderr).contains("no project 'nope'")
     );
     sb.json_ok(&["capture", "on", "--project", "retry"], None);
+    // A repository can opt out for everyone who clones it.
+    std::fs::write(work.join(".mooring.toml"), "project = \"retry\"\ncapture = false\n").unwrap();
+    hook(&sb, turn_end("marked", &work, &t, "Stop"), &[]);
+    assert!(sessions(&sb).is_empty(), "capture = false in .mooring.toml keeps nothing");
+    std::fs::remove_file(work.join(".mooring.toml")).unwrap();
     hook(&sb, turn_end("on", &work, &t, "Stop"), &[]);
     hook(&sb, turn_end("on-too", &work, &t, "Stop"), &[]);
     assert_eq!(sessions(&sb).len(), 2, "two sessions, two records");

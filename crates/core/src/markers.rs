@@ -27,6 +27,8 @@ struct MarkerFile {
     project: String,
     name: Option<String>,
     description: Option<String>,
+    /// `false`: the repository opts out of session capture, for everyone who clones it.
+    capture: Option<bool>,
 }
 
 /// A marker found on disk.
@@ -40,6 +42,9 @@ pub struct Marker {
     pub name: Option<String>,
     /// Description for creating the project.
     pub description: Option<String>,
+    /// Whether the repository lets sessions be captured (`capture = false` opts out).
+    #[serde(skip)]
+    pub capture: bool,
 }
 
 /// The nearest marker at or above `dir` (canonical). A malformed one is an error naming
@@ -60,7 +65,7 @@ pub fn nearest(dir: &Path) -> Result<Option<Marker>> {
             Error::invalid(
                 "marker",
                 format!(
-                    "{} is not a valid marker ({}); it needs project = \"slug\" and may have name and description",
+                    "{} is not a valid marker ({}); it needs project = \"slug\" and may have name, description and capture",
                     file.display(),
                     e.message()
                 ),
@@ -78,6 +83,7 @@ pub fn nearest(dir: &Path) -> Result<Option<Marker>> {
             project,
             name: parsed.name,
             description: parsed.description,
+            capture: parsed.capture.unwrap_or(true),
         }));
     }
     Ok(None)

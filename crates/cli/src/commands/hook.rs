@@ -230,11 +230,12 @@ fn capture(
     slug: &str,
     input: &str,
 ) -> Result<(), String> {
-    if !mooring_core::capture::enabled(store, slug).map_err(|e| e.message)? {
-        return Ok(());
-    }
     let v: Value = serde_json::from_str(input).map_err(|e| format!("the hook input is not JSON ({e})"))?;
     let text = |k: &str| v.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
+    let dir = text("cwd").map(std::path::Path::new);
+    if !mooring_core::capture::enabled(store, slug, dir).map_err(|e| e.message)? {
+        return Ok(());
+    }
     let (Some(session), Some(transcript)) = (text("session_id"), text("transcript_path")) else {
         return Err("the hook input names no session_id or transcript_path; nothing captured".into());
     };

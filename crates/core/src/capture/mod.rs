@@ -29,10 +29,17 @@ pub fn silenced_by_env() -> bool {
         .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no"))
 }
 
-/// Whether capture runs for project `slug` on this machine: the global `capture` setting
-/// and the project's own switch both on.
-pub fn enabled(store: &crate::Store, slug: &str) -> Result<bool> {
+/// Whether capture runs for project `slug` on this machine, for a session in `dir`: the
+/// global `capture` setting and the project's own switch both on, and no `.mooring.toml`
+/// of that project above `dir` saying `capture = false`.
+pub fn enabled(store: &crate::Store, slug: &str, dir: Option<&Path>) -> Result<bool> {
     if crate::lifecycle::setting(store, "capture")? == 0 {
+        return Ok(false);
+    }
+    if let Some(marker) = dir.and_then(|d| crate::markers::nearest(d).ok().flatten())
+        && marker.project == slug
+        && !marker.capture
+    {
         return Ok(false);
     }
     store.read(|c| {
