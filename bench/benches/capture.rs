@@ -28,7 +28,11 @@ const RECORDED: &str = include_str!("../../crates/core/tests/fixtures/claude-cod
 /// Lines like the recorded ones: a command, its result, an edit, its result, a message;
 /// every 50th a large request blob as the client writes them.
 fn lines(n: usize) -> Vec<String> {
-    let pick = |needle: &str| RECORDED.lines().find(|l| l.contains(needle)).unwrap().to_owned();
+    // A conversation line (the client's request blobs name every tool too).
+    let pick = |needle: &str| {
+        let turn = |l: &&str| l.contains("\"type\":\"assistant\"") || l.contains("\"type\":\"user\"");
+        RECORDED.lines().filter(turn).find(|l| l.contains(needle)).unwrap().to_owned()
+    };
     let bash = pick("\"name\":\"Bash\"");
     let result = pick("\"tool_use_id\":\"toolu_04\"");
     let edit = pick("\"name\":\"Edit\"");

@@ -181,3 +181,30 @@ async fn after_share_nothing_a_member_reads_names_a_path_of_the_owners_machine()
     let times: Vec<&str> = events.iter().filter_map(|e| e["at"].as_str()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "one history, oldest first: {times:?}");
 }
+
+#[test]
+fn a_teammates_captured_session_is_shared_with_their_name_and_no_path_of_their_machine() {
+    const RECORDED: &str = include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl");
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let (ada, bob) = (Sandbox::new(), Sandbox::new());
+    join(&ada, &url, "Ada");
+    join(&bob, &url, "Bob");
+    let work = ada.mkdir("work/billing");
+    ada.json_ok(&["team", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+    ada.json_ok(&["team", "member", "billing", "Bob"], None);
+    // Ada's Claude Code session ends a turn in her checkout; the team keeps its record.
+    let transcript = ada.home.join("t.jsonl");
+    std::fs::write(&transcript, RECORDED.replace("/tmp/rec/work", work.to_str().unwrap())).unwrap();
+    let input = json!({ "session_id": "ada-1", "transcript_path": transcript, "cwd": work, "hook_event_name": "Stop" });
+    let out = ada.cmd().args(["hook", "claude-code"]).write_stdin(input.to_string()).output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+
+    let seen = bob.json_ok(&["sessions", "billing"], None);
+    let sessions = seen["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 1, "{seen}");
+    assert_eq!(sessions[0]["written_by"], "Ada");
+    let text = sessions[0].to_string();
+    assert!(text.contains("created retry.py") && text.contains("Document the retry policy"), "{text}");
+    assert!(!text.contains(ada.home.to_str().unwrap()), "Ada's paths reach Bob: {text}");
+}
