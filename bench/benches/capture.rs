@@ -19,8 +19,7 @@ use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mooring_core::backend::MemoryBackend;
-use mooring_core::capture::{SessionRecord, key, transcript};
-use mooring_core::rows::NewMemoryRow;
+use mooring_core::capture::{SessionRecord, Turn, advance, entry, key, transcript};
 use mooring_core::{NewProject, Registry, Store};
 
 const RECORDED: &str = include_str!("../../crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl");
@@ -65,28 +64,23 @@ fn write(path: &Path, lines: &[String]) -> u64 {
     std::fs::metadata(path).unwrap().len()
 }
 
-/// One turn's capture from `record` (as stored after the previous turn).
-fn turn(store: &Store, path: &Path, record: &SessionRecord) -> usize {
+/// One turn's capture from `record` (as stored after the previous turn): what
+/// `capture::capture` does, from a given record instead of the stored one.
+fn turn(store: &Store, path: &Path, record: &SessionRecord) -> u64 {
     let k = key("claude-code", "bench");
     let (_, _existing) = store.session_entry("bench", &k).unwrap();
     let mut r = record.clone();
-    let chunk = transcript::read_from(path, r.read_to).unwrap();
-    for line in &chunk.lines {
-        r.apply_claude_code(line, Some("/tmp/rec/work"));
-    }
-    r.read_to = chunk.read_to;
-    r.scrub();
-    let data = serde_json::to_string(&r).unwrap();
-    let row = NewMemoryRow {
-        kind: "session".into(),
-        title: r.title().into(),
-        content: r.markdown().into(),
-        tags: "claude-code".into(),
-        status: None,
-        data: Some(data.into()),
+    let t = Turn {
+        client: "claude-code",
+        session_id: "bench",
+        transcript: path,
+        cwd: Some("/tmp/rec/work"),
+        ended: None,
     };
+    advance(&mut r, &t).unwrap();
+    let (row, _) = entry(&mut r).unwrap();
     store.put_session("bench", &k, &row, mooring_core::memory::check_writable).unwrap();
-    chunk.lines.len()
+    r.read_to
 }
 
 /// The record as it stands after reading `path` up to `upto` bytes.

@@ -87,6 +87,12 @@ fn a_session_that_never_called_mooring_is_what_the_next_one_starts_from() {
             "{} holds the token",
             entry.display()
         );
+        // Nor what the session wrote into its file (file contents are never kept), nor
+        // where the client keeps its transcript.
+        let path = t.to_str().unwrap().as_bytes();
+        for kept in [&b"def retry(n)"[..], &b"min(n, 3)"[..], path] {
+            assert!(!bytes.windows(kept.len()).any(|w| w == kept), "{} holds {kept:?}", entry.display());
+        }
     }
 
     // The next session in the project starts with it.

@@ -41,7 +41,10 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     };
     let mut input = String::new();
     let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
-    let event = Event::of(&input);
+    // Read once; every step below looks at the same value.
+    let parsed: Result<Value, String> =
+        serde_json::from_str(&input).map_err(|e| format!("the hook input is not JSON ({e})"));
+    let event = Event::of(parsed.as_ref().unwrap_or(&Value::Null));
     if mooring_core::capture::silenced_by_env() {
         // The person started this session with MOORING_CAPTURE=off: nothing is added to
         // it and nothing of it is kept.
@@ -54,7 +57,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     // client past the deadline: the process exits and takes the thread with it.
     std::thread::spawn(move || {
         let ctx = Ctx::at(data_dir, false, base);
-        let _ = tx.send(answer(&ctx, client, &input, event));
+        let _ = tx.send(answer(&ctx, client, &parsed, event));
     });
     match rx.recv_timeout(event.deadline()) {
         Ok(Ok(Some(out))) => {
@@ -84,9 +87,8 @@ enum Event {
 }
 
 impl Event {
-    fn of(input: &str) -> Self {
-        let v: Value = serde_json::from_str(input).unwrap_or(Value::Null);
-        match v.get("hook_event_name").and_then(Value::as_str) {
+    fn of(input: &Value) -> Self {
+        match input.get("hook_event_name").and_then(Value::as_str) {
             Some("Stop" | "SubagentStop" | "PreCompact" | "SessionEnd") => Event::Capture,
             Some("UserPromptSubmit") => Event::Prompt,
             _ => Event::Start,
@@ -105,7 +107,19 @@ impl Event {
 }
 
 /// The hook's output, None outside a project (and for a capture, which prints nothing).
-fn answer(ctx: &Ctx, client: Client, input: &str, event: Event) -> Result<Option<String>, String> {
+fn answer(
+    ctx: &Ctx,
+    client: Client,
+    parsed: &Result<Value, String>,
+    event: Event,
+) -> Result<Option<String>, String> {
+    // A start without readable input still gets the preamble of the shell's directory; a
+    // capture or a recall needs what the input says.
+    let input = match (parsed, event) {
+        (Ok(v), _) => v,
+        (Err(_), Event::Start) => &Value::Null,
+        (Err(why), _) => return Err(why.clone()),
+    };
     let dir = session_dir(input).unwrap_or_else(|| ctx.cwd.display().to_string());
     if !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
@@ -141,13 +155,12 @@ fn answer(ctx: &Ctx, client: Client, input: &str, event: Event) -> Result<Option
             .write(|tx| mooring_core::store::recall_given::add(tx, &key, &ids, &stamp))
             .map_err(|e| e.message)?;
     }
-    Ok(Some(hook_output(client, &text)))
+    Ok(Some(hook_output(client, "SessionStart", &text)))
 }
 
 /// The record key of the hook's client session, when the input names one.
-fn session_key(client: Client, input: &str) -> Option<String> {
-    let v: Value = serde_json::from_str(input).ok()?;
-    let session = v.get("session_id").and_then(Value::as_str).filter(|s| !s.trim().is_empty())?;
+fn session_key(client: Client, input: &Value) -> Option<String> {
+    let session = input.get("session_id").and_then(Value::as_str).filter(|s| !s.trim().is_empty())?;
     Some(mooring_core::capture::key(client.name(), session))
 }
 
@@ -169,13 +182,12 @@ fn recall(
     store: &mooring_core::Store,
     memory: &dyn mooring_core::backend::MemoryBackend,
     slug: &str,
-    input: &str,
+    input: &Value,
 ) -> Result<Option<String>, String> {
     if mooring_core::lifecycle::setting(store, "recall").map_err(|e| e.message)? == 0 {
         return Ok(None);
     }
-    let v: Value = serde_json::from_str(input).map_err(|e| format!("the hook input is not JSON ({e})"))?;
-    let Some(prompt) = v.get("prompt").and_then(Value::as_str) else { return Ok(None) };
+    let Some(prompt) = input.get("prompt").and_then(Value::as_str) else { return Ok(None) };
     let key = session_key(client, input);
     let given = match &key {
         Some(k) => store.read(|c| mooring_core::store::recall_given::given(c, k)).map_err(|e| e.message)?,
@@ -192,10 +204,7 @@ fn recall(
             .write(|tx| mooring_core::store::recall_given::add(tx, k, &ids, &stamp))
             .map_err(|e| e.message)?;
     }
-    let out = serde_json::json!({
-        "hookSpecificOutput": { "hookEventName": "UserPromptSubmit", "additionalContext": text }
-    });
-    Ok(Some(out.to_string()))
+    Ok(Some(hook_output(client, "UserPromptSubmit", &text)))
 }
 
 /// After a compaction (`SessionStart` with source `compact`), the session's own record:
@@ -204,13 +213,12 @@ fn this_session_so_far(
     client: Client,
     memory: &dyn mooring_core::backend::MemoryBackend,
     slug: &str,
-    input: &str,
+    input: &Value,
 ) -> Option<String> {
-    let v: Value = serde_json::from_str(input).ok()?;
-    if v.get("source").and_then(Value::as_str) != Some("compact") {
+    if input.get("source").and_then(Value::as_str) != Some("compact") {
         return None;
     }
-    let session = v.get("session_id").and_then(Value::as_str)?;
+    let session = input.get("session_id").and_then(Value::as_str)?;
     let key = mooring_core::capture::key(client.name(), session);
     let (_, row) = memory.session_entry(slug, &key).ok()?;
     let row = row.filter(|r| r.forgotten_at.is_none())?;
@@ -228,10 +236,9 @@ fn capture(
     store: &mooring_core::Store,
     memory: &dyn mooring_core::backend::MemoryBackend,
     slug: &str,
-    input: &str,
+    input: &Value,
 ) -> Result<(), String> {
-    let v: Value = serde_json::from_str(input).map_err(|e| format!("the hook input is not JSON ({e})"))?;
-    let text = |k: &str| v.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
+    let text = |k: &str| input.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
     let dir = text("cwd").map(std::path::Path::new);
     if !mooring_core::capture::enabled(store, slug, dir).map_err(|e| e.message)? {
         return Ok(());
@@ -258,9 +265,11 @@ fn capture(
 
 /// The session's directory from the hook input: `cwd` (Claude Code, Codex, Gemini CLI)
 /// or the first of `workspace_roots` (Cursor).
-fn session_dir(input: &str) -> Option<String> {
-    let v: Value = serde_json::from_str(input).ok()?;
-    let dir = v.get("cwd").and_then(Value::as_str).or_else(|| v.get("workspace_roots")?.get(0)?.as_str())?;
+fn session_dir(input: &Value) -> Option<String> {
+    let dir = input
+        .get("cwd")
+        .and_then(Value::as_str)
+        .or_else(|| input.get("workspace_roots")?.get(0)?.as_str())?;
     (!dir.trim().is_empty()).then(|| dir.to_owned())
 }
 
@@ -295,9 +304,10 @@ mod tests {
 
     #[test]
     fn the_session_directory_comes_from_cwd_or_cursors_roots() {
-        assert_eq!(session_dir(r#"{"cwd":"/w/le","session_id":"x"}"#).as_deref(), Some("/w/le"));
-        assert_eq!(session_dir(r#"{"workspace_roots":["/w/a","/w/b"]}"#).as_deref(), Some("/w/a"));
-        assert_eq!(session_dir("not json"), None);
-        assert_eq!(session_dir(r#"{"cwd":""}"#), None);
+        let dir = |text: &str| session_dir(&serde_json::from_str(text).unwrap_or(Value::Null));
+        assert_eq!(dir(r#"{"cwd":"/w/le","session_id":"x"}"#).as_deref(), Some("/w/le"));
+        assert_eq!(dir(r#"{"workspace_roots":["/w/a","/w/b"]}"#).as_deref(), Some("/w/a"));
+        assert_eq!(dir("not json"), None);
+        assert_eq!(dir(r#"{"cwd":""}"#), None);
     }
 }

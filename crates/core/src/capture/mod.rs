@@ -119,6 +119,19 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
     }
     let stored = existing.and_then(|r| r.data).and_then(|d| serde_json::from_str::<SessionRecord>(&d).ok());
     let mut record = stored.unwrap_or_else(|| SessionRecord::new(turn.client, &key));
+    advance(&mut record, turn)?;
+    if record.is_empty() {
+        return Ok(Captured::Nothing);
+    }
+    let (row, redacted) = entry(&mut record)?;
+    Ok(match memory.put_session(slug, &key, &row, crate::memory::check_writable)? {
+        Some((_, row)) => Captured::Stored { id: row.id, redacted },
+        None => Captured::Forgotten,
+    })
+}
+
+/// Fold what `turn`'s transcript gained since `record` last read it into `record`.
+pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>) -> Result<()> {
     let chunk = transcript::read_from(turn.transcript, record.read_to).map_err(|e| {
         Error::invalid(
             "transcript_path",
@@ -126,7 +139,7 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
         )
     })?;
     if chunk.restarted {
-        record = SessionRecord::new(turn.client, &key);
+        *record = SessionRecord::new(&record.client, &record.key);
     }
     for line in &chunk.lines {
         record.apply_claude_code(line, turn.cwd);
@@ -135,11 +148,13 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
     if let Some(why) = turn.ended {
         record.ended = Some(record::trim(why, 60));
     }
-    if record.is_empty() {
-        return Ok(Captured::Nothing);
-    }
+    Ok(())
+}
+
+/// `record` scrubbed, as the memory entry every store keeps; how many secrets came out.
+pub fn entry(record: &mut SessionRecord) -> Result<(NewMemoryRow<'static>, usize)> {
     let redacted = record.scrub().count;
-    let data = serde_json::to_string(&record)
+    let data = serde_json::to_string(&*record)
         .map_err(|e| Error::storage(format!("cannot encode the record: {e}")))?;
     let row = NewMemoryRow {
         kind: "session".into(),
@@ -149,10 +164,7 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
         status: None,
         data: Some(data.into()),
     };
-    Ok(match memory.put_session(slug, &key, &row, crate::memory::check_writable)? {
-        Some((_, row)) => Captured::Stored { id: row.id, redacted },
-        None => Captured::Forgotten,
-    })
+    Ok((row, redacted))
 }
 
 #[cfg(test)]
