@@ -6,7 +6,8 @@
 # session record in its project; the token must be in no file of Mooring's; and a second
 # session in the same project must hand its model, in its first request, what the first
 # one asked, the file it created and the task still open — and, its prompt being about
-# an older decision the preamble leaves out, that decision.
+# an older decision the preamble leaves out, that decision. Then `/compact` on the first
+# session, resumed: the model's next request carries that session's own record.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
@@ -41,8 +42,10 @@ session() {
   rm -f "$tmp/port"
 }
 
+sid=5b1d3c0e-9a7f-4e21-b6d4-c1a2f3e4d5c6
 echo "== Claude Code $("$agents/claude" --version): a session that never calls Mooring"
-session work "Add a retry helper and keep a todo list" --allowedTools "Write Edit Bash TaskCreate TaskUpdate"
+session work "Add a retry helper and keep a todo list" --session-id "$sid" \
+  --allowedTools "Write Edit Bash TaskCreate TaskUpdate"
 [ -f "$tmp/code/retry/retry.py" ] || { echo "the session did not write its file"; tail -20 "$tmp/claude.out"; exit 1; }
 m memory list retry --kind session --json >"$tmp/sessions.json"
 python3 - "$tmp/sessions.json" <<'PY'
@@ -72,4 +75,18 @@ for want in ["Last session (captured by Mooring", "Add a retry helper", "retry.p
     assert want in text, f"{want!r} not in the second session's first model request"
 print("the second session's first request carries the first session's record and the recalled decision")
 PY
-echo "ok: captured without the agent, recalled at the next start"
+
+echo "== /compact keeps the thread: the resumed session's next request carries its own record"
+session plain /compact --resume "$sid"
+session plain "What was I doing?" --resume "$sid"
+python3 - "$tmp/record.jsonl" <<'PY'
+import json, sys
+bodies = [json.loads(l)["body"] or {} for l in open(sys.argv[1]) if l.strip()]
+first = json.dumps(next(b for b in bodies if b.get("messages")))
+for want in ["This session before compaction (captured by Mooring", "Add a retry helper", "Document the retry policy"]:
+    assert want in first, f"{want!r} not in the first request after compaction"
+print("after /compact the session's own record reaches the model")
+PY
+[ "$(m memory list retry --kind session --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')" = 2 ] \
+  || { echo "compacting and resuming the session made another record"; m memory list retry --kind session; exit 1; }
+echo "ok: captured without the agent, recalled at the next start, kept across compaction"

@@ -70,13 +70,22 @@ pub fn hooks_path(client: Client) -> &'static [&'static str] {
 
 /// Where a client's per-turn hooks live: each prompt (recall), each turn's end, before
 /// compaction and the session's end (capture, fed the session's transcript); empty for a
-/// client whose transcript Mooring does not read yet.
+/// client whose session files Mooring does not read yet. Checked against the pinned
+/// clients: Codex has no end-of-session hook (its `Stop` at every turn's end keeps the
+/// record current); Gemini CLI's prompt hook is `BeforeAgent`, its turn end `AfterAgent`.
 pub fn capture_paths(client: Client) -> &'static [&'static [&'static str]] {
     match client {
         Client::ClaudeCode => &[
             &["hooks", "UserPromptSubmit"],
             &["hooks", "Stop"],
             &["hooks", "PreCompact"],
+            &["hooks", "SessionEnd"],
+        ],
+        Client::Codex => &[&["hooks", "UserPromptSubmit"], &["hooks", "Stop"], &["hooks", "PreCompact"]],
+        Client::GeminiCli => &[
+            &["hooks", "BeforeAgent"],
+            &["hooks", "AfterAgent"],
+            &["hooks", "PreCompress"],
             &["hooks", "SessionEnd"],
         ],
         _ => &[],
@@ -88,9 +97,12 @@ pub fn capture_paths(client: Client) -> &'static [&'static [&'static str]] {
 pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
     let command = hook_command(client, spec);
     match client {
-        Client::ClaudeCode => {
+        Client::ClaudeCode | Client::Codex => {
             Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 5 }] }))
         }
+        Client::GeminiCli => Some(json!({
+            "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 5000 }]
+        })),
         _ => None,
     }
 }

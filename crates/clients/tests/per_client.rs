@@ -191,14 +191,14 @@ fn hooks_are_added_beside_the_persons_own_and_taken_out_again() {
             format!("/home/me/.local/bin/mooring --data-dir /home/me/.mooring-alt hook {c}")
         );
         assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some(), "{c}");
-        // Claude Code also runs Mooring at each turn's end, before compaction and at the
-        // session's end, to keep the session's record.
+        // Claude Code, Codex and Gemini CLI also run Mooring at each prompt, each turn's
+        // end, before compaction and (where the client has it) at the session's end.
         for path in mooring_clients::entry::capture_paths(c) {
             let group = &v["hooks"][path[1]][0];
             assert!(group.get("matcher").is_none(), "{c} {path:?}: every event, no matcher");
             assert_eq!(group["hooks"][0]["command"], list[1]["hooks"][0]["command"], "{c} {path:?}");
         }
-        assert_eq!(mooring_clients::entry::capture_paths(c).is_empty(), c != Client::ClaudeCode);
+        assert_eq!(mooring_clients::entry::capture_paths(c).is_empty(), c == Client::Cursor);
         assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "{c}: twice");
         apply::write(&hook_change(c, &spec(), &file, Action::Remove).unwrap()).unwrap();
         let v: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();

@@ -13,6 +13,7 @@ usage: model_standin.py PORT_FILE RECORD
 """
 
 import json
+import os
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +23,14 @@ SCRIPT = ["get_last_handover", "remember", "project_context"]
 # task list, Write, Edit and Bash), for recording transcripts and testing capture.
 # Claude Code 2.1.330 keeps its todo list with TaskCreate/TaskUpdate (no TodoWrite).
 WORK = ["TaskCreate", "TaskCreate", "Write", "Edit", "Bash", "TaskUpdate"]
+# The same work for Codex (its shell tool, with apply_patch run through it as its own
+# instructions say) and Gemini CLI (write_file, replace, run_shell_command), ending in a
+# commit, so capture can be checked against every client's session file.
+PATCH_ADD = "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: retry.py\n+def retry(n):\n+    return n\n*** End Patch\nPATCH"
+PATCH_EDIT = ("apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: retry.py\n@@\n-    return n\n+    return min(n, 3)\n"
+              "*** Delete File: old_retry.py\n*** End Patch\nPATCH")
+COMMIT = "git add -A && git commit -q -m 'Add the retry helper'"
+WORK_DONE = "Retry helper written; the retry policy still needs documenting."
 LOCK = threading.Lock()
 # A made-up token in the shape of a GitHub one: capture must never store it.
 FAKE_SECRET = "ghp_" + "Z7k2Qm9x" * 4 + "Ab1c"
@@ -67,6 +76,26 @@ def work_args(tool, body):
     if tool == "Edit":
         return {"file_path": f"{cwd}/retry.py", "old_string": "return n", "new_string": "return min(n, 3)"}
     return {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "description": "Show changed files"}
+
+
+def codex_work(done):
+    """Codex's work, one shell command per step (None: answer in text)."""
+    steps = [PATCH_ADD, PATCH_EDIT, f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "mv notes.txt NOTES.md", COMMIT]
+    return {"cmd": steps[done]} if done < len(steps) else None
+
+
+def gemini_work(done, cwd):
+    """Gemini CLI's work: (tool, args), or None to answer in text."""
+    steps = [
+        ("write_file", {"file_path": f"{cwd}/retry.py", "content": "def retry(n):\n    return n\n"}),
+        ("replace", {"file_path": f"{cwd}/retry.py", "instruction": "cap the retries", "old_string": "return n",
+                     "new_string": "return min(n, 3)"}),
+        ("run_shell_command", {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short",
+                               "description": "Show changed files"}),
+        ("run_shell_command", {"command": "rm old_retry.py && mv notes.txt NOTES.md", "description": "Tidy up"}),
+        ("run_shell_command", {"command": COMMIT, "description": "Commit"}),
+    ]
+    return steps[done] if done < len(steps) else None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -135,7 +164,6 @@ class Handler(BaseHTTPRequestHandler):
         names = [t.get("name", "") for t in body.get("tools") or []]
         done = sum(1 for m in body.get("messages", []) if isinstance(m.get("content"), list)
                    for b in m["content"] if b.get("type") == "tool_result")
-        import os
         work = os.environ.get("STANDIN_SCRIPT") == "work"
         script = WORK if work else SCRIPT
         step = script[done] if done < len(script) else None
@@ -145,7 +173,7 @@ class Handler(BaseHTTPRequestHandler):
             block = {"type": "tool_use", "id": f"toolu_{done:02d}", "name": tool, "input": args}
             stop = "tool_use"
         else:
-            text = "Retry helper written; the retry policy still needs documenting." if work else "Done."
+            text = WORK_DONE if work else "Done."
             block = {"type": "text", "text": text if done else "ok"}
             stop = "end_turn"
         message = {"id": f"msg_{done}", "type": "message", "role": "assistant", "model": body.get("model", "standin"),
@@ -182,7 +210,14 @@ class Handler(BaseHTTPRequestHandler):
         step = SCRIPT[done] if done < len(SCRIPT) else None
         tool = find_tool(names, step) if step else None
         rid = f"resp_{done}"
-        if tool:
+        work = codex_work(done) if os.environ.get("STANDIN_SCRIPT") == "work" else None
+        if work:
+            item = {"type": "function_call", "id": f"fc_{done}", "call_id": f"call_{done}", "name": "exec_command",
+                    "arguments": json.dumps(work), "status": "completed"}
+        elif os.environ.get("STANDIN_SCRIPT") == "work":
+            item = {"type": "message", "id": f"msg_{done}", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": WORK_DONE, "annotations": []}]}
+        elif tool:
             ns, _, short = tool.rpartition("__")
             item = {"type": "function_call", "id": f"fc_{done}", "call_id": f"call_{done}", "name": short,
                     "namespace": ns, "arguments": json.dumps(args_for(step, "codex")), "status": "completed"}
@@ -208,7 +243,13 @@ class Handler(BaseHTTPRequestHandler):
         done = sum(1 for c in body.get("contents", []) for p in c.get("parts", []) if "functionResponse" in p)
         step = SCRIPT[done] if done < len(SCRIPT) else None
         tool = find_tool(names, step) if step else None
-        if not names:
+        work = os.environ.get("STANDIN_SCRIPT") == "work"
+        if names and work:
+            import re
+            m = re.search(r"Workspace Directories:\*\*\\n\s*- (/[^\\\s\"]+)", json.dumps(body))
+            step = gemini_work(done, m.group(1) if m else "/tmp")
+            part = {"functionCall": {"name": step[0], "args": step[1]}} if step else {"text": WORK_DONE}
+        elif not names:
             # Side requests (routing, summaries, JSON-mode checks) get a plain answer.
             json_mode = body.get("generationConfig", {}).get("responseMimeType") == "application/json"
             # The model router asks for a complexity verdict in JSON.
@@ -231,7 +272,6 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     with open(sys.argv[1] + ".tmp", "w") as f:
         f.write(str(server.server_address[1]))
-    import os
     os.replace(sys.argv[1] + ".tmp", sys.argv[1])
     server.serve_forever()
 

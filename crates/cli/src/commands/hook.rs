@@ -89,8 +89,12 @@ enum Event {
 impl Event {
     fn of(input: &Value) -> Self {
         match input.get("hook_event_name").and_then(Value::as_str) {
-            Some("Stop" | "SubagentStop" | "PreCompact" | "SessionEnd") => Event::Capture,
-            Some("UserPromptSubmit") => Event::Prompt,
+            // Claude Code and Codex name a turn's end `Stop` and a compaction `PreCompact`;
+            // Gemini CLI says `AfterAgent` and `PreCompress`.
+            Some("Stop" | "SubagentStop" | "PreCompact" | "SessionEnd" | "AfterAgent" | "PreCompress") => {
+                Event::Capture
+            }
+            Some("UserPromptSubmit" | "BeforeAgent") => Event::Prompt,
             _ => Event::Start,
         }
     }
@@ -188,6 +192,7 @@ fn recall(
         return Ok(None);
     }
     let Some(prompt) = input.get("prompt").and_then(Value::as_str) else { return Ok(None) };
+    let prompt = &mooring_core::capture::record::without_hook_context(prompt);
     let key = session_key(client, input);
     let given = match &key {
         Some(k) => store.read(|c| mooring_core::store::recall_given::given(c, k)).map_err(|e| e.message)?,
@@ -204,7 +209,8 @@ fn recall(
             .write(|tx| mooring_core::store::recall_given::add(tx, k, &ids, &stamp))
             .map_err(|e| e.message)?;
     }
-    Ok(Some(hook_output(client, "UserPromptSubmit", &text)))
+    let event = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("UserPromptSubmit");
+    Ok(Some(hook_output(client, event, &text)))
 }
 
 /// After a compaction (`SessionStart` with source `compact`), the session's own record:

@@ -6,7 +6,13 @@
 //! the secret scanner before it is stored; file contents, tool output and the
 //! environment are never read into it.
 
+mod claude_code;
+mod codex;
+pub mod commits;
+mod gemini;
 pub mod record;
+mod render;
+pub mod shell;
 pub mod transcript;
 
 use std::path::Path;
@@ -65,6 +71,24 @@ pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<O
             Ok(Some(p.slug))
         }),
     }
+}
+
+/// How a client's session file is read, line by line.
+type Folder = fn(&mut SessionRecord, &serde_json::Value, Option<&str>);
+
+/// The reader of `client`'s session files, if Mooring reads them.
+fn folder(client: &str) -> Option<Folder> {
+    Some(match client {
+        "claude-code" => claude_code::apply,
+        "codex" => codex::apply,
+        "gemini-cli" => gemini::apply,
+        _ => return None,
+    })
+}
+
+/// Whether Mooring reads `client`'s session files.
+pub fn reads(client: &str) -> bool {
+    folder(client).is_some()
 }
 
 /// A turn's end as a client's hook reports it.
@@ -141,10 +165,20 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>) -> Result<()> {
     if chunk.restarted {
         *record = SessionRecord::new(&record.client, &record.key);
     }
+    let fold = folder(turn.client).ok_or_else(|| {
+        Error::invalid("client", format!("Mooring does not read {}'s session files", turn.client))
+    })?;
     for line in &chunk.lines {
-        record.apply_claude_code(line, turn.cwd);
+        fold(record, line, turn.cwd);
     }
     record.read_to = chunk.read_to;
+    if let (Some(cwd), Some(start), Some(end)) = (turn.cwd, &record.started_at, &record.last_at) {
+        let secs = |t: &str| chrono::DateTime::parse_from_rfc3339(t).map(|t| t.timestamp()).ok();
+        if let (Some(start), Some(end)) = (secs(start), secs(end)) {
+            // A commit the agent made lands a moment after the line that asked for it.
+            record.set_commits(commits::since(Path::new(cwd), start, end + 60));
+        }
+    }
     if let Some(why) = turn.ended {
         record.ended = Some(record::trim(why, 60));
     }

@@ -1,12 +1,12 @@
 //! A captured session: what an agent session was asked, what it changed, the commands it
 //! ran, its todo list, the Mooring tools it called and its last word — folded from the
 //! client's transcript line by line, deterministically (no model), never keeping file
-//! contents, tool output or the environment.
+//! contents, tool output or the environment. What each client's lines mean is in its own
+//! module (`claude_code`, `codex`, `gemini`); this is what they all fold into.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Requests kept: the first and the latest few.
 const KEEP_REQUESTS: usize = 4;
@@ -22,6 +22,8 @@ const REQUEST_CHARS: usize = 300;
 const COMMAND_CHARS: usize = 200;
 /// Longest last message kept.
 const MESSAGE_CHARS: usize = 600;
+/// Tool-call ids remembered to fold each call once.
+const KEEP_SEEN: usize = 64;
 
 /// What happened to a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +35,10 @@ pub enum FileAction {
     Created,
     /// Edited in place.
     Edited,
+    /// Renamed or moved (from `FileTouch::from`).
+    Renamed,
+    /// Deleted.
+    Deleted,
 }
 
 /// A file the session changed, relative to its working directory.
@@ -43,6 +49,18 @@ pub struct FileTouch {
     pub path: String,
     /// The strongest thing done to it.
     pub action: FileAction,
+    /// Where a renamed file was before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+/// A commit made in the checkout during the session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Commit {
+    /// Its id, abbreviated.
+    pub id: String,
+    /// Its message's first line, trimmed.
+    pub subject: String,
 }
 
 /// A command the session ran (never its output).
@@ -70,14 +88,14 @@ pub struct Todo {
 impl Todo {
     /// Whether it is still to be done.
     pub fn open(&self) -> bool {
-        self.status != "completed"
+        !matches!(self.status.as_str(), "completed" | "cancelled")
     }
 }
 
 /// A tool call whose result is still to come (in a later line).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "tool", rename_all = "snake_case")]
-enum Pending {
+pub(super) enum Pending {
     Command { index: usize },
     TaskCreate { subject: String },
     File { index: usize },
@@ -133,9 +151,15 @@ pub struct SessionRecord {
     /// from here. Kept with the record so the two never disagree.
     #[serde(default)]
     pub read_to: u64,
+    /// Commits made in the checkout during the session.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commits: Vec<Commit>,
     /// Tool calls waiting for their results.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pending: BTreeMap<String, Pending>,
+    /// The latest tool calls folded in, by the client's id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    seen: Vec<String>,
 }
 
 /// `text` cut to `max` characters (an ellipsis marks a cut).
@@ -164,69 +188,43 @@ pub fn shown_path(path: &str, cwd: Option<&str>) -> String {
     }
 }
 
+/// The person's text without what hooks added to it: Gemini CLI puts a start hook's
+/// context in front of the prompt (in its session file and in the next hook's `prompt`),
+/// inside `<hook_context>` tags.
+pub fn without_hook_context(text: &str) -> String {
+    const OPEN: &str = "<hook_context>";
+    const CLOSE: &str = "</hook_context>";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        match rest[at..].find(CLOSE) {
+            Some(end) => rest = &rest[at + end + CLOSE.len()..],
+            None => return out,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 impl SessionRecord {
     /// A new record for `client`'s session `key`.
     pub fn new(client: &str, key: &str) -> Self {
         Self { client: client.to_owned(), key: key.to_owned(), ..Self::default() }
     }
 
-    /// Fold one line of a Claude Code transcript in; `cwd` is the session's directory.
-    /// Lines of kinds it does not know change nothing.
-    pub fn apply_claude_code(&mut self, line: &Value, cwd: Option<&str>) {
-        if let Some(at) = line.get("timestamp").and_then(Value::as_str) {
-            if self.started_at.is_none() {
-                self.started_at = Some(at.to_owned());
-            }
-            self.last_at = Some(at.to_owned());
+    /// Note the time of a line (RFC 3339): the first is the start, the latest the end.
+    pub fn saw_time(&mut self, at: &str) {
+        if self.started_at.is_none() {
+            self.started_at = Some(at.to_owned());
         }
-        let message = line.get("message");
-        match line.get("type").and_then(Value::as_str) {
-            Some("user") if line.get("isMeta").and_then(Value::as_bool) != Some(true) => {
-                match message.and_then(|m| m.get("content")) {
-                    Some(Value::String(text)) => self.request(text),
-                    Some(Value::Array(items)) => {
-                        for item in items {
-                            match item.get("type").and_then(Value::as_str) {
-                                Some("text") => {
-                                    self.request(item.get("text").and_then(Value::as_str).unwrap_or(""))
-                                }
-                                Some("tool_result") => self.result(item, line.get("toolUseResult")),
-                                _ => {}
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Some("assistant") => {
-                if let Some(model) = message.and_then(|m| m.get("model")).and_then(Value::as_str) {
-                    self.model = Some(model.to_owned());
-                }
-                for item in
-                    message.and_then(|m| m.get("content")).and_then(Value::as_array).into_iter().flatten()
-                {
-                    match item.get("type").and_then(Value::as_str) {
-                        Some("tool_use") => self.tool_use(item, cwd),
-                        Some("text") => {
-                            let text = item.get("text").and_then(Value::as_str).unwrap_or("");
-                            if !text.trim().is_empty() {
-                                self.last_message = Some(trim(text, MESSAGE_CHARS));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Some("system") if line.get("subtype").and_then(Value::as_str) == Some("compact_boundary") => {
-                self.compactions += 1;
-            }
-            _ => {}
-        }
+        self.last_at = Some(at.to_owned());
     }
 
-    fn request(&mut self, text: &str) {
+    /// Note one of the person's requests; the client's own markup (slash commands,
+    /// reminders, environment blocks, hook output) is not the person's and is skipped.
+    pub fn request(&mut self, text: &str) {
         let text = text.trim();
-        // The client's own markup (slash commands, reminders, hook output) is not the person's.
         if text.is_empty() || text.starts_with('<') || text.starts_with("Caveat:") {
             return;
         }
@@ -238,107 +236,163 @@ impl SessionRecord {
         self.requests.push(text);
     }
 
-    fn tool_use(&mut self, item: &Value, cwd: Option<&str>) {
-        let name = item.get("name").and_then(Value::as_str).unwrap_or("");
-        let id = item.get("id").and_then(Value::as_str).unwrap_or("").to_owned();
-        let input = item.get("input").cloned().unwrap_or(Value::Null);
-        let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_owned);
-        match name {
-            "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
-                let Some(path) = text("file_path").or_else(|| text("notebook_path")) else { return };
-                let action = if name == "Write" { FileAction::Written } else { FileAction::Edited };
-                let index = self.file(&shown_path(&path, cwd), action);
-                if let Some(index) = index {
-                    self.pending.insert(id, Pending::File { index });
+    /// Note the agent's latest words.
+    pub fn last_word(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            self.last_message = Some(trim(text, MESSAGE_CHARS));
+        }
+    }
+
+    /// Note a command line run (never its output), and the files it plainly renamed or
+    /// deleted; its index while its result is still to come.
+    pub fn command(&mut self, command: &str, cwd: Option<&str>) -> usize {
+        for change in super::shell::file_changes(command) {
+            match change {
+                super::shell::Change::Deleted(path) => self.deleted(&shown_path(&path, cwd)),
+                super::shell::Change::Renamed(from, to) => {
+                    self.renamed(&shown_path(&from, cwd), &shown_path(&to, cwd))
                 }
             }
-            "Bash" => {
-                let Some(command) = text("command") else { return };
-                self.commands_total += 1;
-                if self.commands.len() == KEEP_COMMANDS {
-                    self.commands.remove(0);
-                    for p in self.pending.values_mut() {
-                        if let Pending::Command { index } = p {
-                            *index = index.saturating_sub(1);
-                        }
-                    }
-                }
-                self.commands.push(CommandRun { command: trim(&command, COMMAND_CHARS), failed: false });
-                self.pending.insert(id, Pending::Command { index: self.commands.len() - 1 });
-            }
-            "TaskCreate" => {
-                let subject = text("subject").unwrap_or_default();
-                self.pending.insert(id, Pending::TaskCreate { subject });
-            }
-            "TaskUpdate" => {
-                let (Some(task), Some(status)) = (text("taskId"), text("status")) else { return };
-                if status == "deleted" {
-                    self.todos.retain(|t| t.id.as_deref() != Some(task.as_str()));
-                } else if let Some(t) = self.todos.iter_mut().find(|t| t.id.as_deref() == Some(task.as_str()))
-                {
-                    t.status = status;
+        }
+        self.commands_total += 1;
+        if self.commands.len() == KEEP_COMMANDS {
+            self.commands.remove(0);
+            for p in self.pending.values_mut() {
+                if let Pending::Command { index } = p {
+                    *index = index.saturating_sub(1);
                 }
             }
-            "TodoWrite" => {
-                let items = input.get("todos").and_then(Value::as_array).cloned().unwrap_or_default();
-                self.todos = items
-                    .iter()
-                    .filter_map(|t| {
-                        Some(Todo {
-                            id: t.get("id").and_then(Value::as_str).map(str::to_owned),
-                            subject: trim(t.get("content").and_then(Value::as_str)?, REQUEST_CHARS),
-                            status: t.get("status").and_then(Value::as_str).unwrap_or("pending").to_owned(),
-                        })
-                    })
-                    .take(KEEP_TODOS)
-                    .collect();
+        }
+        self.commands.push(CommandRun { command: trim(command, COMMAND_CHARS), failed: false });
+        self.commands.len() - 1
+    }
+
+    /// Mark the command at `index` failed.
+    pub fn command_failed(&mut self, index: usize) {
+        if let Some(c) = self.commands.get_mut(index) {
+            c.failed = true;
+        }
+    }
+
+    /// Replace the todo list with `items` (subject, status, the client's id).
+    pub fn set_todos<'a>(&mut self, items: impl Iterator<Item = (&'a str, &'a str, Option<&'a str>)>) {
+        self.todos = items
+            .take(KEEP_TODOS)
+            .map(|(subject, status, id)| Todo {
+                id: id.map(str::to_owned),
+                subject: trim(subject, REQUEST_CHARS),
+                status: status.to_owned(),
+            })
+            .collect();
+    }
+
+    /// Add one item to the todo list.
+    pub fn add_todo(&mut self, subject: &str, id: Option<String>) {
+        if self.todos.len() < KEEP_TODOS {
+            self.todos.push(Todo { id, subject: trim(subject, REQUEST_CHARS), status: "pending".into() });
+        }
+    }
+
+    /// Note a call of one of Mooring's own tools, when `name` is one (the client's
+    /// spelling: `mcp__mooring__remember`, `mcp_mooring_remember`, …).
+    pub fn mooring_tool(&mut self, name: &str) {
+        let Some(rest) = name.strip_prefix("mcp__").or_else(|| name.strip_prefix("mcp_")) else { return };
+        let Some(at) = rest.find("mooring") else { return };
+        let tool = rest[at + "mooring".len()..].trim_start_matches('_');
+        if !tool.is_empty() && self.mooring_tools.len() < KEEP_FILES {
+            *self.mooring_tools.entry(tool.to_owned()).or_default() += 1;
+        }
+    }
+
+    /// Whether a tool call with the client's id `id` was folded in already (clients that
+    /// rewrite a message as its calls complete show the same call more than once).
+    pub fn seen_call(&mut self, id: &str) -> bool {
+        if id.is_empty() {
+            return false;
+        }
+        if self.seen.iter().any(|s| s == id) {
+            return true;
+        }
+        if self.seen.len() == KEEP_SEEN {
+            self.seen.remove(0);
+        }
+        self.seen.push(id.to_owned());
+        false
+    }
+
+    /// Wait for the result of call `id`.
+    pub(super) fn wait(&mut self, id: &str, what: Pending) {
+        self.pending.insert(id.to_owned(), what);
+    }
+
+    /// What call `id` was waiting for, now that its result came.
+    pub(super) fn resolved(&mut self, id: &str) -> Option<Pending> {
+        self.pending.remove(id)
+    }
+
+    /// Note that `path` was deleted.
+    pub fn deleted(&mut self, path: &str) {
+        match self.files.iter().position(|f| f.path == path) {
+            // Created in this session and deleted again: nothing is left to tell.
+            Some(i) if self.files[i].action == FileAction::Created => {
+                self.files.remove(i);
+                self.repoint_files(i);
             }
-            other => {
-                if let Some(tool) = other.strip_prefix("mcp__").and_then(|rest| rest.split_once("__"))
-                    && tool.0.contains("mooring")
-                {
-                    *self.mooring_tools.entry(tool.1.to_owned()).or_default() += 1;
+            Some(i) => {
+                self.files[i].action = FileAction::Deleted;
+                self.files[i].from = None;
+            }
+            None => {
+                self.file(path, FileAction::Deleted);
+            }
+        }
+    }
+
+    /// Note that `from` became `to`.
+    pub fn renamed(&mut self, from: &str, to: &str) {
+        match self.files.iter().position(|f| f.path == from) {
+            Some(i) => {
+                self.files[i].path = to.to_owned();
+                if self.files[i].action != FileAction::Created {
+                    self.files[i].from = self.files[i].from.take().or_else(|| Some(from.to_owned()));
+                    self.files[i].action = FileAction::Renamed;
+                }
+            }
+            None => {
+                if let Some(i) = self.file(to, FileAction::Renamed) {
+                    self.files[i].from = Some(from.to_owned());
                 }
             }
         }
     }
 
-    /// A tool's result: whether a command failed, a created task's id, a created file.
-    fn result(&mut self, item: &Value, detail: Option<&Value>) {
-        let Some(id) = item.get("tool_use_id").and_then(Value::as_str) else { return };
-        let Some(pending) = self.pending.remove(id) else { return };
-        let failed = item.get("is_error").and_then(Value::as_bool) == Some(true);
-        match pending {
-            Pending::Command { index } => {
-                if let Some(c) = self.commands.get_mut(index) {
-                    c.failed = failed;
-                }
+    /// After the file at `removed` left the list, pending results point past it.
+    fn repoint_files(&mut self, removed: usize) {
+        self.pending.retain(|_, p| !matches!(p, Pending::File { index } if *index == removed));
+        for p in self.pending.values_mut() {
+            if let Pending::File { index } = p
+                && *index > removed
+            {
+                *index -= 1;
             }
-            Pending::TaskCreate { subject } if !failed => {
-                let task = detail.and_then(|d| d.get("task"));
-                let id = task.and_then(|t| t.get("id")).and_then(Value::as_str).map(str::to_owned);
-                if self.todos.len() < KEEP_TODOS {
-                    self.todos.push(Todo {
-                        id,
-                        subject: trim(&subject, REQUEST_CHARS),
-                        status: "pending".into(),
-                    });
-                }
-            }
-            Pending::File { index } => {
-                let created = detail.and_then(|d| d.get("type")).and_then(Value::as_str) == Some("create");
-                if let Some(f) =
-                    self.files.get_mut(index).filter(|f| created && f.action == FileAction::Written)
-                {
-                    f.action = FileAction::Created;
-                }
-            }
-            Pending::TaskCreate { .. } => {}
         }
     }
 
+    /// The file at `index`, written whole, did not exist before.
+    pub fn created(&mut self, index: usize) {
+        if let Some(f) = self.files.get_mut(index).filter(|f| f.action == FileAction::Written) {
+            f.action = FileAction::Created;
+        }
+    }
+
+    /// The commits made in the checkout while the session ran (replacing what was known).
+    pub fn set_commits(&mut self, commits: Vec<Commit>) {
+        if !commits.is_empty() || self.commits.is_empty() {
+            self.commits = commits;
+        }
+    }
     /// Note a file; its index in the list, if kept.
-    fn file(&mut self, path: &str, action: FileAction) -> Option<usize> {
+    pub fn file(&mut self, path: &str, action: FileAction) -> Option<usize> {
         if let Some(i) = self.files.iter().position(|f| f.path == path) {
             // Created then edited is still a new file.
             if self.files[i].action == FileAction::Edited && action == FileAction::Written {
@@ -349,95 +403,16 @@ impl SessionRecord {
         if self.files.len() == KEEP_FILES {
             return None;
         }
-        self.files.push(FileTouch { path: path.to_owned(), action });
+        self.files.push(FileTouch { path: path.to_owned(), action, from: None });
         Some(self.files.len() - 1)
-    }
-
-    /// Every text the record holds passed through the secret scanner (and `<private>`
-    /// spans dropped); what was taken out.
-    pub fn scrub(&mut self) -> crate::redact::Redactions {
-        let mut found = crate::redact::Redactions::default();
-        for r in &mut self.requests {
-            *r = found.clean(r);
-        }
-        for c in &mut self.commands {
-            c.command = found.clean(&c.command);
-        }
-        for t in &mut self.todos {
-            t.subject = found.clean(&t.subject);
-        }
-        for f in &mut self.files {
-            f.path = found.clean(&f.path);
-        }
-        if let Some(m) = &mut self.last_message {
-            *m = found.clean(m);
-        }
-        found
     }
 
     /// Whether anything worth keeping happened.
     pub fn is_empty(&self) -> bool {
-        self.requests.is_empty() && self.files.is_empty() && self.commands.is_empty() && self.todos.is_empty()
-    }
-
-    /// A one-line title: the first request.
-    pub fn title(&self) -> String {
-        match self.requests.first() {
-            Some(r) => format!("Session: {}", trim(r, 90)),
-            None => format!("Session in {}", self.client),
-        }
-    }
-
-    /// The record for people and search, in Markdown.
-    pub fn markdown(&self) -> String {
-        let mut out = String::new();
-        let mut line = |label: &str, text: String| {
-            if !text.is_empty() {
-                out.push_str(&format!("**{label}:** {text}\n"));
-            }
-        };
-        let quoted = |v: &[String]| v.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(" … ");
-        line("Asked", quoted(&self.requests));
-        let files: Vec<String> = self
-            .files
-            .iter()
-            .map(|f| {
-                let verb = match f.action {
-                    FileAction::Created => "created",
-                    FileAction::Written => "wrote",
-                    FileAction::Edited => "edited",
-                };
-                format!("{verb} {}", f.path)
-            })
-            .collect();
-        line("Changed", files.join(", "));
-        let commands: Vec<String> = self
-            .commands
-            .iter()
-            .map(|c| format!("`{}`{}", c.command, if c.failed { " (failed)" } else { "" }))
-            .collect();
-        let more = self.commands_total.saturating_sub(self.commands.len());
-        let tail = if more > 0 { format!(" (+{more} earlier)") } else { String::new() };
-        line("Ran", if commands.is_empty() { String::new() } else { commands.join(", ") + &tail });
-        let (open, done): (Vec<&Todo>, Vec<&Todo>) = self.todos.iter().partition(|t| t.open());
-        let list = |v: &[&Todo]| v.iter().map(|t| t.subject.clone()).collect::<Vec<_>>().join("; ");
-        line("Still open", list(&open));
-        line("Done", list(&done));
-        let tools: Vec<String> = self.mooring_tools.iter().map(|(t, n)| format!("{t} ×{n}")).collect();
-        line("Mooring tools", tools.join(", "));
-        line("Last word", self.last_message.as_ref().map(|m| format!("\"{m}\"")).unwrap_or_default());
-        let mut facts = vec![self.client.clone()];
-        facts.extend(self.model.clone());
-        if let (Some(a), Some(b)) = (&self.started_at, &self.last_at) {
-            facts.push(format!("{a} to {b}"));
-        }
-        if self.compactions > 0 {
-            facts.push(format!("compacted {}×", self.compactions));
-        }
-        if let Some(why) = &self.ended {
-            facts.push(format!("ended ({why})"));
-        }
-        line("Session", facts.join(" · "));
-        out
+        self.requests.is_empty()
+            && self.files.is_empty()
+            && self.commands.is_empty()
+            && self.todos.is_empty()
+            && self.commits.is_empty()
     }
 }

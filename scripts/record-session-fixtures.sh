@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Records the session files capture is tested on, from the pinned real clients (scripts/
+# test-tools.sh) against the scripted stand-in model (STANDIN_SCRIPT=work): Codex's
+# rollout file and Gemini CLI's chat file of a session that writes and edits a file,
+# runs a command carrying a token, renames and deletes files and commits — plus what
+# each client hands its hooks. Writes into crates/core/tests/fixtures/. Run by hand when a
+# pinned client changes; the tests read the files it wrote.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="$PWD/crates/core/tests/fixtures"
+lib="$PWD/tests/e2e/lib"
+agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
+tmp=/tmp/rec
+rm -rf "$tmp"; mkdir -p "$tmp"
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+mkdir -p "$HOME/.codex" "$HOME/.gemini"
+# Each hook keeps its input; the start and prompt hooks also hand the model context, as
+# Mooring's do, so the session files show where the clients put it.
+cat >"$tmp/dump.sh" <<SH
+#!/bin/sh
+cat >"$tmp/hook-\$1.json"
+case "\$1" in
+  *SessionStart|*BeforeAgent|*UserPromptSubmit) echo '{"hookSpecificOutput":{"hookEventName":"'"\${1#*-}"'","additionalContext":"Context from a hook"}}' ;;
+  *) echo '{}' ;;
+esac
+SH
+chmod +x "$tmp/dump.sh"
+STANDIN_SCRIPT=work python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
+standin=$!
+trap 'kill $standin 2>/dev/null || true' EXIT
+for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+model="http://127.0.0.1:$(cat "$tmp/port")"
+cat >"$HOME/.codex/config.toml" <<TOML
+model = "standin-model"
+model_provider = "standin"
+[features]
+hooks = true
+[model_providers.standin]
+name = "standin"
+base_url = "$model/v1"
+wire_api = "responses"
+env_key = "STANDIN_API_KEY"
+TOML
+hook() { echo "\"$2\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"$tmp/dump.sh $1-$2\"}]}]"; }
+echo "{\"hooks\": {$(hook codex SessionStart), $(hook codex UserPromptSubmit), $(hook codex Stop)}}" >"$HOME/.codex/hooks.json"
+echo "{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}, \"hooks\": {$(hook gemini SessionStart), $(hook gemini BeforeAgent), $(hook gemini AfterAgent), $(hook gemini SessionEnd)}}" \
+  >"$HOME/.gemini/settings.json"
+repo() {
+  mkdir -p "$1" && cd "$1" && git init -q && git config user.email a@example.test && git config user.name A
+  touch notes.txt old_retry.py && git add -A && git commit -qm init
+}
+repo "$tmp/work"
+STANDIN_API_KEY=x timeout 120 "$agents/codex" exec --skip-git-repo-check --dangerously-bypass-hook-trust \
+  --dangerously-bypass-approvals-and-sandbox "Add a retry helper" >"$tmp/codex.out" 2>&1
+v=$("$agents/codex" --version | awk '{print $NF}')
+cp "$(ls "$HOME"/.codex/sessions/*/*/*/rollout-*.jsonl)" "$out/codex-$v-work.jsonl"
+cp "$tmp/hook-codex-Stop.json" "$out/codex-$v-stop-hook.json"
+rm -rf "$tmp/work"; repo "$tmp/work"
+GEMINI_API_KEY=x GOOGLE_GEMINI_BASE_URL="$model" GEMINI_CLI_TRUST_WORKSPACE=true timeout 120 "$agents/gemini" \
+  -p "Add a retry helper" --approval-mode yolo >"$tmp/gemini.out" 2>&1
+v=$("$agents/gemini" --version)
+cp "$(ls "$HOME"/.gemini/tmp/*/chats/session-*.jsonl)" "$out/gemini-cli-$v-work.jsonl"
+cp "$tmp/hook-gemini-AfterAgent.json" "$out/gemini-cli-$v-after-agent-hook.json"
+ls -la "$out"

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Capture and recall with the real Codex and Gemini CLI (pinned, from npm via scripts/
+# test-tools.sh), each set up by `mooring setup CLIENT --hooks` and nothing else. In a
+# git checkout of a registered project, a session (scripted stand-in model,
+# STANDIN_SCRIPT=work) adds and edits a file with the client's own edit tools, deletes
+# one, renames one, runs a command carrying a token and commits — and calls no Mooring
+# tool. Each must leave one record in the project saying so, with the commit read from
+# the checkout; the token must be in no file of Mooring's; and a next session whose
+# prompt is about an older decision must hand that decision to its model.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+lib="$PWD/tests/e2e/lib"
+agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
+for c in codex gemini; do
+  [ -x "$agents/$c" ] || { echo "$agents/$c is missing: run scripts/test-tools.sh"; exit 1; }
+done
+tmp=$(mktemp -d)
+standin=""
+cleanup() { [ -n "$standin" ] && kill "$standin" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"; }
+trap cleanup EXIT
+
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+mkdir -p "$HOME/.codex" "$HOME/.gemini" "$tmp/bin"
+install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
+data="$tmp/data"
+m() { "$tmp/bin/mooring" --data-dir "$data" "$@"; }
+
+start_standin() {
+  : >"$tmp/record.jsonl"; rm -f "$tmp/port"
+  STANDIN_SCRIPT=$1 python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
+  standin=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+}
+stop_standin() { kill "$standin"; wait "$standin" 2>/dev/null || true; standin=""; }
+
+# The port changes per run; the clients read their model's address from their settings.
+configure() {
+  local model="http://127.0.0.1:$(cat "$tmp/port")"
+  cat >"$HOME/.codex/config.toml.base" <<TOML
+model = "standin-model"
+model_provider = "standin"
+
+[model_providers.standin]
+name = "standin"
+base_url = "$model/v1"
+wire_api = "responses"
+env_key = "STANDIN_API_KEY"
+TOML
+  echo "$model" >"$tmp/model"
+}
+
+run() {
+  local client=$1 dir=$2 prompt=$3
+  local model; model=$(cat "$tmp/model")
+  if [ "$client" = codex ]; then
+    sed -i "s#base_url = \".*\"#base_url = \"$model/v1\"#" "$HOME/.codex/config.toml"
+    (cd "$dir" && STANDIN_API_KEY=x timeout 180 "$agents/codex" exec --skip-git-repo-check \
+       --dangerously-bypass-hook-trust --dangerously-bypass-approvals-and-sandbox "$prompt" >"$tmp/$client.out" 2>&1) \
+      || { echo "codex failed:"; tail -30 "$tmp/$client.out"; exit 1; }
+  else
+    (cd "$dir" && GEMINI_API_KEY=x GOOGLE_GEMINI_BASE_URL="$model" GEMINI_CLI_TRUST_WORKSPACE=true \
+       timeout 180 "$agents/gemini" -p "$prompt" --approval-mode yolo >"$tmp/$client.out" 2>&1) \
+      || { echo "gemini failed:"; tail -30 "$tmp/$client.out"; exit 1; }
+  fi
+}
+
+start_standin work
+configure
+cp "$HOME/.codex/config.toml.base" "$HOME/.codex/config.toml"
+echo '{ "security": { "auth": { "selectedType": "gemini-api-key" } } }' >"$HOME/.gemini/settings.json"
+for client in codex gemini-cli; do
+  m setup "$client" --hooks >"$tmp/setup.txt"
+  grep -q "captured into their project's memory" "$tmp/setup.txt" || { cat "$tmp/setup.txt"; exit 1; }
+done
+
+for client in codex gemini; do
+  slug="retry-$client"
+  dir="$tmp/code/$slug"
+  mkdir -p "$dir"
+  (cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
+     && touch notes.txt old_retry.py && git add -A \
+     && GIT_COMMITTER_DATE="$(date -d "1 hour ago" -R)" git commit -qm init --date "$(date -d "1 hour ago" -R)")
+  m projects new "Retry $client" --slug "$slug" --code-path "$dir" >/dev/null
+  echo "== $client: a session that never calls Mooring"
+  run "$client" "$dir" "Add a retry helper"
+  [ -f "$dir/retry.py" ] || { echo "$client did not write its file"; tail -20 "$tmp/$client.out"; exit 1; }
+  m memory list "$slug" --kind session --json >"$tmp/sessions.json"
+  python3 - "$tmp/sessions.json" "$client" <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))["entries"]
+assert len(entries) == 1, f"{sys.argv[2]}: one record for the session, got {len(entries)}"
+text = entries[0]["content"]
+for want in ["Add a retry helper", "created retry.py", "deleted old_retry.py", "renamed notes.txt → NOTES.md",
+             "git status", "Committed", "\"Add the retry helper\"", "still needs documenting"]:
+    assert want in text, f"{sys.argv[2]}: {want!r} not in the record:\n{text}"
+assert "def retry" not in text and "min(n, 3)" not in text, "file contents reached the record"
+print(sys.argv[2], "record:", text.replace("\n", " | ")[:400])
+PY
+done
+stop_standin
+if grep -rqa "ghp_Z7k2Qm9x" "$data"; then echo "the token a session typed reached Mooring's files"; exit 1; fi
+
+for client in codex gemini; do
+  slug="retry-$client"
+  m memory add "$slug" --kind decision "Lease renewals retry twice with jitter, then the leader steps down" >/dev/null
+  for i in $(seq 1 25); do m memory add "$slug" --kind decision "Decision $i: metrics go to shard $i" >/dev/null; done
+  echo "== $client: a prompt about an older decision brings it to the model"
+  start_standin plain
+  configure
+  run "$client" "$tmp/code/$slug" "Why do lease renewals retry only twice?"
+  stop_standin
+  python3 - "$tmp/record.jsonl" "$client" <<'PY'
+import json, sys
+bodies = [json.loads(l)["body"] or {} for l in open(sys.argv[1]) if l.strip()]
+text = json.dumps(bodies)
+for want in ["Mooring recalled it for this prompt", "Lease renewals retry twice", "Last session (captured by Mooring"]:
+    assert want in text, f"{sys.argv[2]}: {want!r} not in any model request"
+print(sys.argv[2], ": the recalled decision and the last session reached the model")
+PY
+done
+echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models"
