@@ -86,10 +86,11 @@ fn turn(store: &Store, path: &Path, record: &SessionRecord) -> u64 {
 /// The record as it stands after reading `path` up to `upto` bytes.
 fn record_upto(path: &Path, upto: u64) -> SessionRecord {
     let mut r = SessionRecord::new("claude-code", &key("claude-code", "bench"));
+    let fold = mooring_core::capture::folder("claude-code").unwrap();
     while r.read_to < upto {
         let c = transcript::read_from(path, r.read_to).unwrap();
         for line in &c.lines {
-            r.apply_claude_code(line, Some("/tmp/rec/work"));
+            fold(&mut r, line, Some("/tmp/rec/work"));
         }
         if c.read_to == r.read_to {
             break;

@@ -74,10 +74,10 @@ pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<O
 }
 
 /// How a client's session file is read, line by line.
-type Folder = fn(&mut SessionRecord, &serde_json::Value, Option<&str>);
+pub type Folder = fn(&mut SessionRecord, &serde_json::Value, Option<&str>);
 
 /// The reader of `client`'s session files, if Mooring reads them.
-fn folder(client: &str) -> Option<Folder> {
+pub fn folder(client: &str) -> Option<Folder> {
     Some(match client {
         "claude-code" => claude_code::apply,
         "codex" => codex::apply,
