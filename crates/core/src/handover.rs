@@ -148,6 +148,57 @@ pub fn save(
     Ok(saved)
 }
 
+/// A session Mooring captured (the agent wrote no handover after it), as the last-session
+/// views show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct CapturedSession {
+    /// Memory id (kind `session`).
+    pub id: i64,
+    /// What was asked, changed, run and left open, in Markdown.
+    pub content: String,
+    /// The client it was captured from (`claude-code`, `codex`, `gemini-cli`).
+    pub client: String,
+    /// Who ran it, in a team project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
+    /// When it was last brought up to date (RFC 3339).
+    pub updated_at: String,
+    /// When, for people ("2 hours ago").
+    pub updated: String,
+}
+
+impl CapturedSession {
+    /// One line for a message: "the last session was captured by Mooring (2 hours ago)".
+    pub fn summary(&self) -> String {
+        format!(
+            "The last session ({}, {}) was captured by Mooring (#{}).",
+            self.client, self.updated, self.id
+        )
+    }
+}
+
+/// The newest captured session of a project when it is newer than the project's newest
+/// handover (a handover the agent wrote is never replaced by capture; a session after it
+/// that wrote none is where work stopped).
+pub fn captured_since_handover(store: &dyn MemoryBackend, slug: &str) -> Result<Option<CapturedSession>> {
+    let newest = |kind| {
+        let filter = PageFilter { kind: Some(kind), status: None, before: None, limit: 1 };
+        store.memory_page(slug, &filter).map(|(_, rows)| rows.into_iter().next())
+    };
+    let Some(row) = newest(Kind::Session)? else { return Ok(None) };
+    if newest(Kind::Handover)?.is_some_and(|h| h.created_at >= row.updated_at) {
+        return Ok(None);
+    }
+    Ok(Some(CapturedSession {
+        id: row.id,
+        content: row.content.trim().to_owned(),
+        client: row.tags.split(',').next().unwrap_or_default().trim().to_owned(),
+        written_by: row.written_by,
+        updated: ago(Some(&row.updated_at), chrono::Utc::now()),
+        updated_at: row.updated_at,
+    }))
+}
+
 /// The newest handover of a project.
 pub fn last(store: &dyn MemoryBackend, slug: &str) -> Result<Option<Handover>> {
     let filter = PageFilter { kind: Some(Kind::Handover), status: None, before: None, limit: 1 };

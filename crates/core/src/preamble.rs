@@ -4,12 +4,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{MemoryBackend, PageFilter};
+use crate::backend::MemoryBackend;
 use crate::error::{Error, Result};
 use crate::handover;
 use crate::locks;
 use crate::memory::{self, Entry, ListQuery};
-use crate::model::{Kind, Project, ProjectStatus};
+use crate::model::{Project, ProjectStatus};
 use crate::registry::Registry;
 use crate::store::{Store, settings};
 
@@ -235,19 +235,12 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
 /// The newest captured session, when it is newer than the agent's own handover: what
 /// the last session asked, changed and left open, even if it never wrote a handover.
 fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<Section>> {
-    let newest = |kind| {
-        let filter = PageFilter { kind: Some(kind), status: None, before: None, limit: 1 };
-        memory.memory_page(slug, &filter).map(|(_, rows)| rows.into_iter().next())
-    };
-    let Some(captured) = newest(Kind::Session)? else { return Ok(None) };
-    if newest(Kind::Handover)?.is_some_and(|h| h.created_at >= captured.updated_at) {
-        return Ok(None);
-    }
+    let Some(captured) = handover::captured_since_handover(memory, slug)? else { return Ok(None) };
     let day = captured.updated_at.get(..10).unwrap_or(&captured.updated_at);
     Ok(Some(Section {
         name: "last_session",
         heading: format!("## Last session (captured by Mooring, {day}, #{})\n", captured.id),
-        items: vec![captured.content.trim().to_owned() + "\n"],
+        items: vec![captured.content + "\n"],
         over_cap: 0,
         how_to_get: "list_memory with kind \"session\"".into(),
     }))

@@ -412,3 +412,56 @@ async fn foreign_host_and_origin_are_refused() {
     let fresh = raw_post(&reqwest::Client::new(), &srv.url, init.clone()).send().await.unwrap();
     assert_eq!(fresh.status(), 200, "the server is still up");
 }
+
+/// A session captured from Claude Code's transcript (recorded from the real client).
+fn capture_recorded_session(srv: &TestServer, slug: &str) {
+    let path = srv.dir.path().join("transcript.jsonl");
+    std::fs::write(&path, include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl")).unwrap();
+    let turn = mooring_core::capture::Turn {
+        client: "claude-code",
+        session_id: "s-1",
+        transcript: &path,
+        cwd: Some("/tmp/rec/work"),
+        ended: None,
+    };
+    let done = mooring_core::capture::capture(&*srv.store, slug, &turn).unwrap();
+    assert!(matches!(done, mooring_core::capture::Captured::Stored { .. }));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_captured_session_is_the_last_word_until_a_handover_follows_it() {
+    use rmcp::model::{ReadResourceRequestParams, ResourceContents};
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    capture_recorded_session(&srv, "alpha");
+    for generation in GENS {
+        let c = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let sel = ok(&call(&c, "select_project_for_session", json!({ "project": "alpha" })).await);
+        let said = sel["message"].as_str().unwrap();
+        assert!(said.contains("captured by Mooring") && said.contains("Document the retry policy"), "{said}");
+        let last = ok(&call(&c, "get_last_handover", json!({})).await);
+        assert_eq!(last["handover"], serde_json::Value::Null);
+        assert_eq!(last["captured_session"]["client"], "claude-code");
+        let text = last["captured_session"]["content"].as_str().unwrap();
+        assert!(text.contains("created retry.py") && text.contains("Add a retry helper"), "{text}");
+        assert!(last["message"].as_str().unwrap().contains("captured by Mooring"));
+        let read = c
+            .read_resource(ReadResourceRequestParams::new("mooring://projects/alpha/handover"))
+            .await
+            .unwrap();
+        let ResourceContents::TextResourceContents { text, .. } = &read.contents[0] else {
+            panic!("not text")
+        };
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert!(v["captured_session"]["content"].as_str().unwrap().contains("retry.py"), "{v}");
+        c.cancel().await.unwrap();
+    }
+    // A handover the agent writes afterwards is the last word again.
+    let c = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
+    ok(&call(&c, "select_project_for_session", json!({ "project": "alpha" })).await);
+    ok(&call(&c, "save_handover", json!({ "work_done": "documented retries", "next_steps": "ship" })).await);
+    let last = ok(&call(&c, "get_last_handover", json!({})).await);
+    assert_eq!(last["handover"]["work_done"], "documented retries");
+    assert_eq!(last["captured_session"], serde_json::Value::Null);
+    c.cancel().await.unwrap();
+}

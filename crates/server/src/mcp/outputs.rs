@@ -1,6 +1,6 @@
 //! Structured results of the tools; their schemas are the tools' output schemas.
 
-use mooring_core::handover::Handover;
+use mooring_core::handover::{CapturedSession, Handover};
 use mooring_core::locks::Lock;
 use mooring_core::memory::Entry;
 use mooring_core::preamble::{Preamble, SectionReport};
@@ -96,6 +96,9 @@ pub struct LastHandover {
     pub decided_by: String,
     /// The newest handover, if there is one.
     pub handover: Option<Handover>,
+    /// The session Mooring captured after the newest handover (or with none), when there
+    /// is one: what it asked, changed and left open, though it wrote no handover.
+    pub captured_session: Option<CapturedSession>,
     /// "No handover yet" or a one-line summary.
     pub message: String,
 }

@@ -123,7 +123,11 @@ pub fn read(state: &AppState, uri: &str) -> Result<Option<ReadResourceResult>, E
         }
         Target::Handover(slug) => {
             let h = handover::last(memory, &slug).map_err(internal)?;
-            text("application/json", json!({ "project": slug, "handover": h }).to_string())
+            let captured = handover::captured_since_handover(memory, &slug).map_err(internal)?;
+            text(
+                "application/json",
+                json!({ "project": slug, "handover": h, "captured_session": captured }).to_string(),
+            )
         }
     };
     Ok(Some(ReadResourceResult::new(vec![contents])))

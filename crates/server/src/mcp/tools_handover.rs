@@ -32,12 +32,17 @@ pub fn save(state: &AppState, s: Scope, p: params::SaveHandover) -> CallToolResu
 /// `get_last_handover` in a decided project.
 pub fn last(state: &AppState, s: Scope, _p: params::GetLastHandover) -> CallToolResult {
     let (project, decided_by, note) = (s.project.as_str(), s.decided_by.as_str(), s.note);
-    match handover::last(&*state.memory, project) {
-        Ok(h) => {
-            let summary = match &h {
+    let found = handover::last(&*state.memory, project)
+        .and_then(|h| Ok((h, handover::captured_since_handover(&*state.memory, project)?)));
+    match found {
+        Ok((h, captured)) => {
+            let mut summary = match &h {
                 Some(h) => format!("Last handover for '{project}' ({}).", h.created),
                 None => format!("No handover yet for '{project}'."),
             };
+            if let Some(c) = &captured {
+                summary = format!("{summary} {} What it did is in captured_session.", c.summary());
+            }
             let message = match note {
                 Some(n) => format!("{n} {summary}"),
                 None => summary,
@@ -46,6 +51,7 @@ pub fn last(state: &AppState, s: Scope, _p: params::GetLastHandover) -> CallTool
                 project: project.to_owned(),
                 decided_by: decided_by.to_owned(),
                 handover: h,
+                captured_session: captured,
                 message,
             })
         }

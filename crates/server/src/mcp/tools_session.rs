@@ -108,15 +108,20 @@ pub fn select(state: &AppState, caller: &Caller, p: params::SelectProject) -> Ca
         };
         state.surfaces.projects_changed();
         let handover = handover::last(&*state.memory, &project.slug)?;
+        let captured = handover::captured_since_handover(&*state.memory, &project.slug)?;
         let mut message = format!("Project '{}' selected.", project.slug);
-        match &handover {
-            Some(h) => message.push_str(&format!(
+        match (&handover, &captured) {
+            (Some(h), _) => message.push_str(&format!(
                 " Last handover ({}): {} Next steps: {}",
                 h.created,
                 h.work_done.trim(),
                 h.next_steps.trim()
             )),
-            None => message.push_str(" No handover yet: this is the first recorded session for it."),
+            (None, Some(_)) => message.push_str(" No handover yet."),
+            (None, None) => message.push_str(" No handover yet: this is the first recorded session for it."),
+        }
+        if let Some(c) = &captured {
+            message.push_str(&format!(" {} Asked, changed and left open:\n{}\n", c.summary(), c.content));
         }
         if caller.session_id.is_none() {
             message.push_str(&format!(
