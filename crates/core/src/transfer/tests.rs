@@ -60,8 +60,22 @@ fn export_import_export_gives_the_same_files() {
     )
     .unwrap();
 
+    // A captured session (from a transcript recorded from Claude Code) travels too.
+    let transcript = tmp.path().join("t.jsonl");
+    std::fs::write(&transcript, include_str!("../../tests/fixtures/claude-code-2.1.330-work.jsonl")).unwrap();
+    let turn = crate::capture::Turn {
+        client: "claude-code",
+        session_id: "s3",
+        transcript: &transcript,
+        cwd: Some("/tmp/rec/work"),
+        ended: None,
+    };
+    crate::capture::capture(&a, "leader-election", &turn).unwrap();
+
     let first = tmp.path().join("first");
     export(&a, "leader-election", &first).unwrap();
+    let sessions = std::fs::read_to_string(first.join("sessions.md")).unwrap();
+    assert!(sessions.contains("created retry.py") && sessions.contains("Document the retry policy"), "{sessions}");
     assert!(!std::fs::read_to_string(first.join("notes.md")).unwrap().contains("forget me"));
 
     let b_store = Store::open_in_memory().unwrap();
@@ -75,6 +89,10 @@ fn export_import_export_gives_the_same_files() {
     assert_eq!(p.stats.open_blockers, 1);
     assert_eq!(p.stats.context_locks, 1);
     assert_eq!(crate::handover::last(&b_store, "leader-election").unwrap().unwrap().files, ["f.rs"]);
+    let q = crate::memory::ListQuery { kind: Some("session".into()), ..Default::default() };
+    let imported = crate::memory::list(&b_store, "leader-election", &q).unwrap().entries;
+    assert_eq!(imported.len(), 1);
+    assert!(imported[0].content.contains("Add a retry helper"), "{}", imported[0].content);
     assert_eq!(import(&b_store, &first).unwrap_err().field.as_deref(), Some("slug"), "the slug is taken now");
 }
 
