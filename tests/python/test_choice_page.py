@@ -186,6 +186,9 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         {"expectText": ["server-url", server["url"]]},
         {"fill": ["set-auto-pause", "30"]}, {"fill": ["set-pick-wait", "45"]},
         {"click": "set-single-submit"},
+        # Session capture is on until the person switches it off here.
+        {"expectChecked": ["set-capture", True]},
+        {"click": "set-capture"},
         {"click": "settings-save"},
         {"expectText": ["settings-result", "Saved."]},
         {"fill": ["set-port", "80"]},
@@ -197,6 +200,7 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
     assert (s["settings"]["auto_pause_days"]["value"], s["settings"]["pick_wait_seconds"]["value"]) == (30, 45)
     assert s["settings"]["port"]["value"] == 7423, "the refused port was written"
     assert s["interaction"]["single_submit"] is True
+    assert (s["settings"]["capture"]["value"], s["settings"]["recall"]["value"]) == (0, 1), "capture off, recall kept"
     status, b = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/billing-service"), {"authorization": f"Bearer {token}"})
     assert status == 200 and b["project"]["code_paths"][0]["path"].endswith("/billing")
     status, body = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/leader-election"), {"authorization": f"Bearer {token}"})

@@ -1,7 +1,7 @@
 // Drives one question page in headless Chromium (Debian's /usr/bin/chromium through
 // playwright-core; no browser download). Usage: node drive.mjs URL STEPS_JSON
 // Steps: {click}, {fill:[id,text]}, {select:[id,value]}, {exec:[program,...args]} (runs a
-// command meanwhile, as another machine or process would act), {expectDisabled}, {expectEnabled}, {expectText:[id,text]},
+// command meanwhile, as another machine or process would act), {expectDisabled}, {expectEnabled}, {expectChecked:[id,bool]}, {expectText:[id,text]},
 // {expectCountdownAbove:n}, {open:url}. Prints {"ok":true} or exits 1 with the reason.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
@@ -33,6 +33,7 @@ try {
     else if (s.exec) execFileSync(s.exec[0], s.exec.slice(1), { stdio: "ignore" });
     else if (s.expectDisabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === true, s.expectDisabled, { timeout: 5000 });
     else if (s.expectEnabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === false, s.expectEnabled, { timeout: 5000 });
+    else if (s.expectChecked) await page.waitForFunction(([id, on]) => document.querySelector(`[data-testid="${id}"]`)?.checked === on, s.expectChecked, { timeout: 5000 });
     else if (s.expectText) await page.waitForFunction(([id, t]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectText, { timeout: 8000 });
     else if (s.expectCountdownAbove !== undefined) await page.waitForFunction((n) => Number(document.querySelector('[data-testid="countdown"]')?.dataset.seconds) > n, s.expectCountdownAbove, { timeout: 8000 });
     else throw new Error(`unknown step ${JSON.stringify(s)}`);
