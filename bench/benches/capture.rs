@@ -67,16 +67,17 @@ fn write(path: &Path, lines: &[String]) -> u64 {
 /// One turn's capture from `record` (as stored after the previous turn): what
 /// `capture::capture` does, from a given record instead of the stored one.
 fn turn(store: &Store, path: &Path, record: &SessionRecord) -> u64 {
+    turn_in(store, path, record, "/tmp/rec/work")
+}
+
+/// [`turn`] for a session whose working directory is `cwd` (a git checkout: the commits
+/// made during the session are read too).
+fn turn_in(store: &Store, path: &Path, record: &SessionRecord, cwd: &str) -> u64 {
     let k = key("claude-code", "bench");
     let (_, _existing) = store.session_entry("bench", &k).unwrap();
     let mut r = record.clone();
-    let t = Turn {
-        client: "claude-code",
-        session_id: "bench",
-        transcript: path,
-        cwd: Some("/tmp/rec/work"),
-        ended: None,
-    };
+    let t =
+        Turn { client: "claude-code", session_id: "bench", transcript: path, cwd: Some(cwd), ended: None };
     advance(&mut r, &t).unwrap();
     let (row, _) = entry(&mut r).unwrap();
     store.put_session("bench", &k, &row, mooring_core::memory::check_writable).unwrap();
@@ -117,6 +118,11 @@ fn capture(c: &mut Criterion) {
         b.iter(|| black_box(turn(&store, &small, &record)))
     });
 
+    let repo = checkout(dir.path(), 5_000);
+    group.bench_function("stop: 200 new lines after 10,000, in a checkout of 5,000 commits", |b| {
+        b.iter(|| black_box(turn_in(&store, &small, &record, &repo)))
+    });
+
     // A 100 MB transcript: as many lines as it takes.
     let per_line = all.iter().map(|l| l.len() + 1).sum::<usize>() / all.len();
     let big_lines = lines(100 * 1024 * 1024 / per_line);
@@ -134,6 +140,50 @@ fn capture(c: &mut Criterion) {
         b.iter(|| black_box(turn(&store, &big, &fresh)))
     });
     group.finish();
+}
+
+/// A git checkout of `n` commits, the last two made during the recorded session (git
+/// fast-import writes them in one go).
+fn checkout(dir: &Path, n: usize) -> String {
+    use std::process::{Command, Stdio};
+    let repo = dir.join("checkout");
+    std::fs::create_dir_all(&repo).unwrap();
+    assert!(Command::new("git").args(["init", "-q"]).current_dir(&repo).status().unwrap().success());
+    let first = RECORDED.lines().find_map(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).ok()?;
+        let at = v.get("timestamp")?.as_str()?;
+        chrono::DateTime::parse_from_rfc3339(at).ok().map(|t| t.timestamp())
+    });
+    let start = first.unwrap();
+    let mut script = String::new();
+    for i in 0..n {
+        let when = if i + 2 >= n { start + 1 + i as i64 - n as i64 + 2 } else { start - 86_400 + i as i64 };
+        let msg = format!("Commit {i}");
+        script.push_str(&format!(
+            "commit refs/heads/main\ncommitter A <a@example.test> {when} +0000\ndata {}\n{msg}\n",
+            msg.len()
+        ));
+        script.push('\n');
+    }
+    let mut child = Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(&repo)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(
+        Command::new("git")
+            .args(["symbolic-ref", "HEAD", "refs/heads/main"])
+            .current_dir(&repo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let commits = mooring_core::capture::commits::since(&repo, start, start + 3_600);
+    assert_eq!(commits.len(), 2, "the checkout's last two commits are the session's");
+    repo.display().to_string()
 }
 
 /// A prompt's recall on a project with 100,000 entries: the any-word search, the bar and

@@ -75,7 +75,10 @@ fn export_import_export_gives_the_same_files() {
     let first = tmp.path().join("first");
     export(&a, "leader-election", &first).unwrap();
     let sessions = std::fs::read_to_string(first.join("sessions.md")).unwrap();
-    assert!(sessions.contains("created retry.py") && sessions.contains("Document the retry policy"), "{sessions}");
+    assert!(
+        sessions.contains("created retry.py") && sessions.contains("Document the retry policy"),
+        "{sessions}"
+    );
     assert!(!std::fs::read_to_string(first.join("notes.md")).unwrap().contains("forget me"));
 
     let b_store = Store::open_in_memory().unwrap();
