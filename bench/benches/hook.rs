@@ -75,5 +75,109 @@ fn hook(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hook);
+/// One run of `mooring hook claude-code` with `input`; its wall time.
+fn run_once(bin: &std::path::Path, data: &std::path::Path, input: &str) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    let mut child = Command::new(bin)
+        .arg("--data-dir")
+        .arg(data)
+        .args(["hook", "claude-code"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap();
+    started.elapsed()
+}
+
+fn percentiles(name: &str, mut times: Vec<std::time::Duration>) {
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
+    eprintln!(
+        "hook/{name}: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms ({} runs)",
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3,
+        times.len()
+    );
+}
+
+/// The per-turn and per-prompt hooks as the client runs them (whole process), with
+/// percentiles: a turn's end that brings 200 new transcript lines into a record that
+/// has read 10,000, and a prompt's recall on a project with 100,000 entries.
+fn per_turn(_c: &mut Criterion) {
+    use mooring_core::memory::remember_batch;
+    let Some(bin) = mooring_bin() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let code = dir.path().join("code");
+    std::fs::create_dir_all(&code).unwrap();
+    let out = Command::new(&bin)
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["projects", "new", "Big", "--code-path"])
+        .arg(&code)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    const RECORDED: &str = include_str!("../../crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl");
+    let lines: Vec<&str> = RECORDED.lines().collect();
+    let transcript = dir.path().join("t.jsonl");
+    let mut f = std::fs::File::create(&transcript).unwrap();
+    let append = |f: &mut std::fs::File, n: usize| {
+        for i in 0..n {
+            writeln!(f, "{}", lines[i % lines.len()]).unwrap();
+        }
+    };
+    append(&mut f, 10_000);
+    let stop = format!(
+        r#"{{"session_id":"s","cwd":"{}","hook_event_name":"Stop","transcript_path":"{}"}}"#,
+        code.display(),
+        transcript.display()
+    );
+    run_once(&bin, &data, &stop);
+    let times = (0..200)
+        .map(|_| {
+            append(&mut f, 200);
+            run_once(&bin, &data, &stop)
+        })
+        .collect();
+    percentiles("Stop: 200 new lines after 10,000 (whole process)", times);
+
+    let store = Store::open_in(&data).unwrap();
+    let topics = ["leases", "elections", "metrics", "billing", "retries", "tokens", "dashboards", "imports"];
+    for chunk in 0..100 {
+        let batch: Vec<NewEntry> = (0..1_000)
+            .map(|i| {
+                let n = chunk * 1_000 + i;
+                let t = topics[n % topics.len()];
+                NewEntry {
+                    kind: ["decision", "note", "summary"][n % 3].into(),
+                    title: Some(format!("Entry {n} on {t}")),
+                    content: format!(
+                        "Entry {n}: the {t} service keeps {} replicas and renews every {} s.",
+                        n % 7,
+                        n % 30
+                    ),
+                    tags: vec![],
+                }
+            })
+            .collect();
+        remember_batch(&store, "big", &batch, None).unwrap();
+    }
+    drop(store);
+    let times = (0..200)
+        .map(|i| {
+            let prompt = format!(
+                r#"{{"session_id":"p{i}","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"How often do the leases renew their replicas?"}}"#,
+                code.display()
+            );
+            run_once(&bin, &data, &prompt)
+        })
+        .collect();
+    percentiles("UserPromptSubmit: recall on 100,000 entries (whole process)", times);
+}
+
+criterion_group!(benches, hook, per_turn);
 criterion_main!(benches);

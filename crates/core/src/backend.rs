@@ -19,10 +19,21 @@ pub type RowCheck = fn(&MemoryRow) -> Result<()>;
 /// batch's count).
 pub fn added_event(rows: &[MemoryRow]) -> (&'static str, serde_json::Value) {
     match rows {
-        [one] if one.kind == "handover" => ("handover_saved", serde_json::json!({ "memory_id": one.id })),
-        [one] => ("memory_added", serde_json::json!({ "id": one.id, "kind": one.kind })),
+        [one] if one.kind == "handover" => {
+            ("handover_saved", serde_json::json!({ "memory_id": one.id, "title": event_title(&one.title) }))
+        }
+        [one] => (
+            "memory_added",
+            serde_json::json!({ "id": one.id, "kind": one.kind, "title": event_title(&one.title) }),
+        ),
         many => ("memory_added", serde_json::json!({ "count": many.len() })),
     }
+}
+
+/// An entry's title as an event keeps it (already scrubbed when the entry was stored), so
+/// the history can say what was added without a lookup per line.
+pub fn event_title(title: &str) -> String {
+    crate::capture::record::trim(title, 100)
 }
 
 /// Which entries a page holds, newest first. Kind and status come from closed sets, so a

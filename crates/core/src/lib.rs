@@ -1,6 +1,7 @@
 //! Mooring's domain: projects and their code paths, the SQLite store, and the
 //! resolution of a session's project. No HTTP and no GUI live here.
 
+pub mod activity;
 pub mod backend;
 #[cfg(any(test, feature = "backend-suite"))]
 pub mod backend_suite;
@@ -8,6 +9,7 @@ pub mod capture;
 pub mod choice;
 pub mod datadir;
 pub mod error;
+pub mod event_words;
 pub mod git;
 pub mod handover;
 pub mod humanize;

@@ -330,3 +330,69 @@ async fn settings_are_read_and_changed_all_or_nothing() {
         assert_eq!(now["settings"]["auto_pause_days"]["value"], 14, "{body} changed a setting");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_project_view_reads_and_corrects_memory() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let api = Api::new(&srv);
+    let add = |kind: &str, content: &str| json!({ "kind": kind, "content": content });
+    let (s, decision) = api
+        .call(Method::POST, "/api/v1/projects/alpha/memory", Some(add("decision", "Ledger stays append-only")))
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let (_, blocker) =
+        api.call(Method::POST, "/api/v1/projects/alpha/memory", Some(add("blocker", "CI is red"))).await;
+    let (_, note) = api
+        .call(Method::POST, "/api/v1/projects/alpha/memory", Some(add("note", "<img src=x onerror=alert(1)>")))
+        .await;
+
+    // Resolve with a note; a second time, or a decision, is refused with the reason.
+    let path = format!("/api/v1/projects/alpha/memory/{}/resolve", blocker["id"]);
+    let (s, resolved) = api.call(Method::POST, &path, Some(json!({ "note": "flaky test pinned" }))).await;
+    assert_eq!(s, StatusCode::OK, "{resolved}");
+    assert_eq!(
+        (resolved["status"].as_str(), resolved["resolution"].as_str()),
+        (Some("resolved"), Some("flaky test pinned"))
+    );
+    let (s, again) = api.call(Method::POST, &path, Some(json!({}))).await;
+    assert!(s.is_client_error() && again["error"]["message"].as_str().is_some(), "{s} {again}");
+    let (s, _) = api
+        .call(Method::POST, &format!("/api/v1/projects/alpha/memory/{}/resolve", decision["id"]), Some(json!({})))
+        .await;
+    assert!(s.is_client_error());
+    let (s, bad) = api.call(Method::POST, &path, Some(json!({ "nope": 1 }))).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
+
+    // Forget: gone from the list, and a second forget is a 404.
+    let (s, _) = api.call(Method::DELETE, &format!("/api/v1/projects/alpha/memory/{}", note["id"]), None).await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, page) = api.call(Method::GET, "/api/v1/projects/alpha/memory?kind=note", None).await;
+    assert_eq!(page["entries"].as_array().unwrap().len(), 0);
+    let (s, _) = api.call(Method::DELETE, &format!("/api/v1/projects/alpha/memory/{}", note["id"]), None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+
+    // Events in words; the activity of today; locks with their versions.
+    let (_, events) = api.call(Method::GET, "/api/v1/projects/alpha/events", None).await;
+    let texts: Vec<&str> =
+        events["events"].as_array().unwrap().iter().map(|e| e["text"].as_str().unwrap()).collect();
+    assert!(texts.contains(&"decision: Ledger stays append-only"), "{texts:?}");
+    assert!(texts.contains(&"blocker resolved: CI is red"), "{texts:?}");
+    assert!(texts.iter().any(|t| t.starts_with("forgot note")), "{texts:?}");
+    let (_, act) = api.call(Method::GET, "/api/v1/projects/alpha/activity?days=14", None).await;
+    let days = act["days"].as_array().unwrap();
+    assert_eq!(days.len(), 14);
+    let today = &days[13];
+    assert_eq!(
+        (today["decisions"].as_u64(), today["blockers_opened"].as_u64(), today["blockers_resolved"].as_u64()),
+        (Some(1), Some(1), Some(1))
+    );
+    let (s, _) = api.call(Method::GET, "/api/v1/projects/alpha/activity?days=0", None).await;
+    assert!(s.is_client_error());
+    mooring_core::locks::lock(&*srv.store, "alpha", "api", "v1 text", &[], None).unwrap();
+    mooring_core::locks::lock(&*srv.store, "alpha", "api", "v2 text", &[], None).unwrap();
+    let (_, locks) = api.call(Method::GET, "/api/v1/projects/alpha/locks", None).await;
+    assert_eq!(locks["locks"][0]["version"], 2);
+    let (_, v1) = api.call(Method::GET, "/api/v1/projects/alpha/locks/api?version=1", None).await;
+    assert_eq!(v1["content"], "v1 text");
+}

@@ -124,7 +124,8 @@ impl MemoryBackend for PgStore {
                      WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
                 );
                 let updated = sql::row(tx, &sql, &[&id, &data]).await?;
-                record(tx, &project, "blocker_resolved", &json!({ "id": id }), me).await?;
+                let detail = json!({ "id": id, "title": mooring_core::backend::event_title(&row.title) });
+                record(tx, &project, "blocker_resolved", &detail, me).await?;
                 Ok(memory(&updated))
             })
         })

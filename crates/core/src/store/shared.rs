@@ -86,7 +86,8 @@ impl MemoryBackend for Store {
             row_check(&row)?;
             let stamp = now();
             q::resolve(tx, id, data, &stamp)?;
-            events::record(tx, project.id, &project.slug, "blocker_resolved", &json!({ "id": id }), &stamp)?;
+            let detail = json!({ "id": id, "title": crate::backend::event_title(&row.title) });
+            events::record(tx, project.id, &project.slug, "blocker_resolved", &detail, &stamp)?;
             let row = q::get(tx, project.id, id)?;
             Ok(row.map(|r| (project.slug, r)))
         })

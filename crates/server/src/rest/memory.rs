@@ -53,6 +53,29 @@ pub async fn add(
     Ok((StatusCode::CREATED, Json(memory::remember(&*api.state.memory, &slug, &new, None)?)))
 }
 
+/// `DELETE /projects/{slug}/memory/{id}`: forget an entry (the same rules and event as
+/// `mooring forget` and the `forget` tool) → the entry as it was.
+pub async fn forget(State(api): State<Api>, Path((slug, id)): Path<(String, i64)>) -> ApiResult<Json<Entry>> {
+    Ok(Json(memory::forget(&*api.state.memory, &slug, id)?))
+}
+
+/// Body of `POST /projects/{slug}/memory/{id}/resolve`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveBody {
+    note: Option<String>,
+}
+
+/// `POST /projects/{slug}/memory/{id}/resolve`: resolve a blocker, with a note.
+pub async fn resolve(
+    State(api): State<Api>,
+    Path((slug, id)): Path<(String, i64)>,
+    super::body::Body(b): super::body::Body<ResolveBody>,
+) -> ApiResult<Json<Entry>> {
+    let note = b.note.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    Ok(Json(memory::resolve_blocker(&*api.state.memory, &slug, id, note)?))
+}
+
 /// `?budget=`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -3,6 +3,7 @@
 
 mod body;
 mod error;
+mod locks;
 mod memory;
 mod projects;
 mod settings;
@@ -33,6 +34,11 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/projects/{slug}/handoff"),
     ("GET", "/api/v1/projects/{slug}/memory"),
     ("POST", "/api/v1/projects/{slug}/memory"),
+    ("DELETE", "/api/v1/projects/{slug}/memory/{id}"),
+    ("POST", "/api/v1/projects/{slug}/memory/{id}/resolve"),
+    ("GET", "/api/v1/projects/{slug}/locks"),
+    ("GET", "/api/v1/projects/{slug}/locks/{topic}"),
+    ("GET", "/api/v1/projects/{slug}/activity"),
     ("GET", "/api/v1/projects/{slug}/events"),
     ("GET", "/api/v1/projects/{slug}/context"),
     ("GET", "/api/v1/choices"),
@@ -61,6 +67,11 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}/resume", axum::routing::post(projects::resume))
         .route("/projects/{slug}/handoff", axum::routing::post(projects::handoff))
         .route("/projects/{slug}/memory", get(memory::list).post(memory::add))
+        .route("/projects/{slug}/memory/{id}", axum::routing::delete(memory::forget))
+        .route("/projects/{slug}/memory/{id}/resolve", axum::routing::post(memory::resolve))
+        .route("/projects/{slug}/locks", get(locks::list))
+        .route("/projects/{slug}/locks/{topic}", get(locks::get))
+        .route("/projects/{slug}/activity", get(projects::activity))
         .route("/projects/{slug}/events", get(projects::events))
         .route("/projects/{slug}/context", get(memory::context))
         .route("/choices", get(open_choices))

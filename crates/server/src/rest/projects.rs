@@ -217,5 +217,34 @@ pub async fn events(
     let (limit, offset) = page_bounds(q.limit, q.offset, 50, 500)?;
     let (events, total) =
         routed::events_page(&api.state.store, api.state.team.as_deref(), &slug, limit, offset)?;
+    // Each event also in words, for people ("decision: … — by Ada").
+    let events: Vec<Value> = events
+        .iter()
+        .map(|e| {
+            let mut v = serde_json::to_value(e).unwrap_or_default();
+            v["text"] = Value::String(mooring_core::event_words::describe(e));
+            v
+        })
+        .collect();
     Ok(Json(json!({ "events": events, "total": total, "limit": limit, "offset": offset })))
+}
+
+/// `?days=`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActivityParams {
+    days: Option<u32>,
+}
+
+/// `GET /projects/{slug}/activity?days=N`: decisions, blockers opened and resolved and
+/// sessions per day over the last N days (default 28), oldest first.
+pub async fn activity(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    q: Result<Query<ActivityParams>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let Query(q) = q?;
+    let days =
+        mooring_core::activity::days(&*api.state.memory, &slug, q.days.unwrap_or(28), chrono::Utc::now())?;
+    Ok(Json(json!({ "project": slug, "days": days })))
 }
