@@ -17,9 +17,9 @@ if [ ! -x "$dir/conformance/node_modules/.bin/conformance" ]; then
     @modelcontextprotocol/conformance@0.1.16 >/dev/null
 fi
 
-if [ ! -d "$dir/ui/node_modules/playwright-core" ]; then
-  echo "Installing playwright-core@1.64 into $dir/ui (it drives Debian's chromium; no browser download)"
-  npm install --prefix "$dir/ui" --no-fund --no-audit --loglevel=error playwright-core@1.64 >/dev/null
+if [ ! -d "$dir/ui/node_modules/playwright-core" ] || [ ! -f "$dir/ui/node_modules/axe-core/axe.min.js" ]; then
+  echo "Installing playwright-core@1.64 and axe-core@4.14.1 into $dir/ui (Debian's chromium; no browser download)"
+  npm install --prefix "$dir/ui" --no-fund --no-audit --loglevel=error playwright-core@1.64 axe-core@4.14.1 >/dev/null
 fi
 
 # Real agent CLIs for tests/e2e/agents.sh, pinned (each runs offline against a stand-in).

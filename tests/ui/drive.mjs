@@ -2,7 +2,11 @@
 // playwright-core; no browser download). Usage: node drive.mjs URL STEPS_JSON
 // Steps: {click}, {fill:[id,text]}, {select:[id,value]}, {exec:[program,...args]} (runs a
 // command meanwhile, as another machine or process would act), {expectDisabled}, {expectEnabled}, {expectChecked:[id,bool]}, {expectText:[id,text]},
-// {expectCountdownAbove:n}, {open:url}. Prints {"ok":true} or exits 1 with the reason.
+// {expectCountdownAbove:n}, {open:url}; the keyboard: {tabTo:id} (Tab until that element
+// has the focus, at most 80 presses), {press:key}, {type:text}; {expectNone:selector}; the screen: {viewport:[w,h]},
+// {theme:"light"|"dark"}, {fitsWidth:true} (no sideways scrolling), {axe:name} (axe-core
+// finds no violation; the page is also saved as name.png in MOORING_SCREENSHOTS when set).
+// Prints {"ok":true} or exits 1 with the reason.
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 
@@ -35,7 +39,32 @@ try {
     else if (s.expectEnabled) await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.disabled === false, s.expectEnabled, { timeout: 5000 });
     else if (s.expectChecked) await page.waitForFunction(([id, on]) => document.querySelector(`[data-testid="${id}"]`)?.checked === on, s.expectChecked, { timeout: 5000 });
     else if (s.expectText) await page.waitForFunction(([id, t]) => (document.querySelector(`[data-testid="${id}"]`)?.textContent || "").includes(t), s.expectText, { timeout: 8000 });
-    else if (s.expectCountdownAbove !== undefined) await page.waitForFunction((n) => Number(document.querySelector('[data-testid="countdown"]')?.dataset.seconds) > n, s.expectCountdownAbove, { timeout: 8000 });
+    else if (s.tabTo) {
+      let n = 0;
+      while (!(await page.evaluate((id) => document.activeElement?.dataset?.testid === id, s.tabTo))) {
+        if (++n > 80) throw new Error(`Tab never reached ${s.tabTo}`);
+        await page.keyboard.press("Tab");
+      }
+    } else if (s.press) await page.keyboard.press(s.press);
+    else if (s.type) await page.keyboard.type(s.type);
+    else if (s.expectNone) {
+      const n = await page.locator(s.expectNone).count();
+      if (n) throw new Error(`${n} element(s) match ${s.expectNone}`);
+    }
+    else if (s.viewport) await page.setViewportSize({ width: s.viewport[0], height: s.viewport[1] });
+    else if (s.theme) await page.emulateMedia({ colorScheme: s.theme });
+    else if (s.fitsWidth) {
+      // Let a refresh finish before measuring.
+      await page.waitForTimeout(300);
+      const [scroll, view] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      if (scroll > view) throw new Error(`the page scrolls sideways: ${scroll} px wide in a ${view} px window`);
+    } else if (s.axe) {
+      await page.waitForTimeout(300);
+      await page.addScriptTag({ path: `${process.env.MOORING_UI_TOOLS}/node_modules/axe-core/axe.min.js` });
+      const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations);
+      if (process.env.MOORING_SCREENSHOTS) await page.screenshot({ path: `${process.env.MOORING_SCREENSHOTS}/${s.axe}.png`, fullPage: true });
+      if (found.length) throw new Error(`axe-core on ${s.axe}: ${found.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`);
+    } else if (s.expectCountdownAbove !== undefined) await page.waitForFunction((n) => Number(document.querySelector('[data-testid="countdown"]')?.dataset.seconds) > n, s.expectCountdownAbove, { timeout: 8000 });
     else throw new Error(`unknown step ${JSON.stringify(s)}`);
   }
   console.log(JSON.stringify({ ok: true }));

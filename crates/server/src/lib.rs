@@ -9,6 +9,7 @@ pub mod config;
 pub mod endpoint;
 pub mod logging;
 pub mod mcp;
+mod other_writers;
 pub mod pages;
 pub mod picks;
 pub mod resource_uris;

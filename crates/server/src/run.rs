@@ -142,6 +142,8 @@ pub async fn start_with_store(
     let served = serve_on_threads(listener, socket, state.clone(), app, stop, config.limits)
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
+    let db = config.data_dir.join(mooring_core::store::DB_FILE);
+    tokio::spawn(crate::other_writers::watch(db, state.clone(), cancel.clone()));
     tokio::spawn(crate::transport::idle_trim::run(state.store.clone(), cancel.clone()));
     if let Some(team) = team {
         crate::team_changes::follow(state.clone(), team, cancel.clone());

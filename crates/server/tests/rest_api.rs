@@ -338,13 +338,21 @@ async fn the_project_view_reads_and_corrects_memory() {
     let api = Api::new(&srv);
     let add = |kind: &str, content: &str| json!({ "kind": kind, "content": content });
     let (s, decision) = api
-        .call(Method::POST, "/api/v1/projects/alpha/memory", Some(add("decision", "Ledger stays append-only")))
+        .call(
+            Method::POST,
+            "/api/v1/projects/alpha/memory",
+            Some(add("decision", "Ledger stays append-only")),
+        )
         .await;
     assert_eq!(s, StatusCode::CREATED);
     let (_, blocker) =
         api.call(Method::POST, "/api/v1/projects/alpha/memory", Some(add("blocker", "CI is red"))).await;
     let (_, note) = api
-        .call(Method::POST, "/api/v1/projects/alpha/memory", Some(add("note", "<img src=x onerror=alert(1)>")))
+        .call(
+            Method::POST,
+            "/api/v1/projects/alpha/memory",
+            Some(add("note", "<img src=x onerror=alert(1)>")),
+        )
         .await;
 
     // Resolve with a note; a second time, or a decision, is refused with the reason.
@@ -358,18 +366,24 @@ async fn the_project_view_reads_and_corrects_memory() {
     let (s, again) = api.call(Method::POST, &path, Some(json!({}))).await;
     assert!(s.is_client_error() && again["error"]["message"].as_str().is_some(), "{s} {again}");
     let (s, _) = api
-        .call(Method::POST, &format!("/api/v1/projects/alpha/memory/{}/resolve", decision["id"]), Some(json!({})))
+        .call(
+            Method::POST,
+            &format!("/api/v1/projects/alpha/memory/{}/resolve", decision["id"]),
+            Some(json!({})),
+        )
         .await;
     assert!(s.is_client_error());
     let (s, bad) = api.call(Method::POST, &path, Some(json!({ "nope": 1 }))).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{bad}");
 
     // Forget: gone from the list, and a second forget is a 404.
-    let (s, _) = api.call(Method::DELETE, &format!("/api/v1/projects/alpha/memory/{}", note["id"]), None).await;
+    let (s, _) =
+        api.call(Method::DELETE, &format!("/api/v1/projects/alpha/memory/{}", note["id"]), None).await;
     assert_eq!(s, StatusCode::OK);
     let (_, page) = api.call(Method::GET, "/api/v1/projects/alpha/memory?kind=note", None).await;
     assert_eq!(page["entries"].as_array().unwrap().len(), 0);
-    let (s, _) = api.call(Method::DELETE, &format!("/api/v1/projects/alpha/memory/{}", note["id"]), None).await;
+    let (s, _) =
+        api.call(Method::DELETE, &format!("/api/v1/projects/alpha/memory/{}", note["id"]), None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 
     // Events in words; the activity of today; locks with their versions.

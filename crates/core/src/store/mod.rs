@@ -3,6 +3,7 @@
 
 mod checkpoint;
 pub mod code_paths;
+pub mod commits_seen;
 pub mod events;
 pub mod locks;
 pub mod memory;

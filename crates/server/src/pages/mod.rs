@@ -1,5 +1,6 @@
 //! The pages: one question (`/choice/{id}?t=TOKEN`, reachable only with that
-//! interaction's token) and the list of open questions (`/?token=LOCAL_TOKEN`). Plain
+//! interaction's token), the list of open questions (`/?token=LOCAL_TOKEN`), the
+//! dashboard and one project's view (`/project/{slug}`). Plain
 //! HTML and JS from `ui/`, talking to the JSON routes and WebSocket below.
 
 use std::sync::Arc;
@@ -23,6 +24,8 @@ const CHOICE_HTML: &str = include_str!("../../../../ui/choice.html");
 const INDEX_HTML: &str = include_str!("../../../../ui/index.html");
 const DASHBOARD_HTML: &str = include_str!("../../../../ui/dashboard.html");
 const PICK_HTML: &str = include_str!("../../../../ui/pick.html");
+const PROJECT_HTML: &str = include_str!("../../../../ui/project.html");
+const PROJECT_JS: &str = include_str!("../../../../ui/project.js");
 const STYLE_CSS: &str = include_str!("../../../../ui/style.css");
 const COMMON_JS: &str = include_str!("../../../../ui/common.js");
 
@@ -37,6 +40,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(INDEX_HTML) }))
         .route("/dashboard", get(|| async { Html(DASHBOARD_HTML) }))
+        // One project's view; the page reads the slug from its path and asks the REST
+        // API (with the token) for everything, so an unknown slug is the API's 404.
+        .route("/project/{slug}", get(|| async { Html(PROJECT_HTML) }))
+        .route("/ui/project.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], PROJECT_JS) }))
         .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
         .route("/ui/common.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }))
         .route("/choice/{id}", get(page))

@@ -152,12 +152,13 @@ async fn sessions(State(api): State<Api>) -> Result<axum::Json<serde_json::Value
     Ok(axum::Json(serde_json::json!({ "sessions": rows })))
 }
 
-/// `?q=&project=&limit=`.
+/// `?q=&project=&kind=&limit=`.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchParams {
     q: String,
     project: Option<String>,
+    kind: Option<String>,
     limit: Option<u32>,
 }
 
@@ -168,6 +169,7 @@ async fn search(
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     let axum::extract::Query(q) = q?;
     let project = q.project.as_deref().filter(|p| !p.is_empty());
-    let hits = mooring_core::search::search(&*api.state.memory, &q.q, project, None, q.limit.unwrap_or(20))?;
+    let kind = q.kind.as_deref().filter(|k| !k.is_empty());
+    let hits = mooring_core::search::search(&*api.state.memory, &q.q, project, kind, q.limit.unwrap_or(20))?;
     Ok(axum::Json(serde_json::json!({ "hits": hits })))
 }

@@ -1,0 +1,105 @@
+"""The dashboard and a project's own view in headless Chromium against the real server:
+axe-core in light and dark, no sideways scrolling at 360 px, a keyboard-only journey
+whose writes are checked through the CLI, live updates from another process, field
+errors beside their field, and stored markup shown as text."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import BIN
+from ui_driver import NEEDS, drive
+
+pytestmark = pytest.mark.skipif(not all(NEEDS), reason="needs Node 22, playwright-core and chromium (scripts/test-tools.sh)")
+
+HOSTILE = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
+
+
+def cli(data, *args):
+    out = subprocess.run([str(BIN / "mooring"), "--data-dir", str(data), *args], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def entries(data, kind):
+    return json.loads(cli(data, "memory", "list", "numbat-ledger", "--kind", kind, "--json"))["entries"]
+
+
+@pytest.fixture
+def project(server):
+    data = server["data"]
+    cli(data, "projects", "new", "Numbat Ledger", "--code-path", str(server["code"]),
+        "--description", "The ledger service: " + HOSTILE)
+    cli(data, "memory", "add", "numbat-ledger", "--kind", "decision", "Ledger stays append-only")
+    cli(data, "memory", "add", "numbat-ledger", "--kind", "decision", "Markup is text: " + HOSTILE)
+    cli(data, "memory", "add", "numbat-ledger", "--kind", "blocker", "CI is red on the ledger tests")
+    cli(data, "memory", "add", "numbat-ledger", "--kind", "note", "A wrong note to forget")
+    token = (data / "token").read_text().strip()
+    base = server["url"].replace("/mcp", "")
+    return {**server, "token": token, "base": base,
+            "blocker": entries(data, "blocker")[0]["id"], "note": entries(data, "note")[0]["id"]}
+
+
+@pytest.mark.anyio
+async def test_every_page_passes_axe_in_light_and_dark_and_fits_360_px(project):
+    t, base = project["token"], project["base"]
+    pages = {"dashboard": f"{base}/dashboard?token={t}", "project": f"{base}/project/numbat-ledger?token={t}",
+             "open-questions": f"{base}/?token={t}"}
+    for name, url in pages.items():
+        steps = []
+        for theme in ["light", "dark"]:
+            steps += [{"theme": theme}, {"viewport": [1280, 900]}, {"axe": f"{name}-{theme}"},
+                      {"viewport": [360, 740]}, {"fitsWidth": True}, {"axe": f"{name}-{theme}-narrow"}]
+        await drive(url, steps)
+
+
+@pytest.mark.anyio
+async def test_by_keyboard_alone_a_blocker_is_resolved_and_an_entry_forgotten(project):
+    t, base, data = project["token"], project["base"], project["data"]
+    b, n = project["blocker"], project["note"]
+    await drive(f"{base}/dashboard?token={t}", [
+        {"tabTo": "open-numbat-ledger"}, {"press": "Enter"},
+        {"expectText": ["name", "Numbat Ledger"]},
+        {"tabTo": f"resolve-note-{b}"}, {"type": "Pinned the flaky test"},
+        {"tabTo": f"resolve-{b}"}, {"press": "Enter"},
+        {"expectText": ["blockers", "No open blockers"]},
+        {"tabTo": f"forget-{n}"}, {"press": "Enter"},
+        # The focus moves to the real forget; Enter confirms it.
+        {"press": "Enter"},
+        {"expectNoText": ["browse", "A wrong note to forget"]},
+        {"expectText": ["events", "blocker resolved: CI is red"]},
+    ])
+    blocker = entries(data, "blocker")[0]
+    assert (blocker["status"], blocker["resolution"]) == ("resolved", "Pinned the flaky test")
+    assert entries(data, "note") == [], "the note is forgotten"
+
+
+@pytest.mark.anyio
+async def test_the_view_shows_memory_live_as_text_and_refuses_bad_fields_beside_them(project):
+    t, base, data = project["token"], project["base"], project["data"]
+    mooring = str(BIN / "mooring")
+    await drive(f"{base}/project/numbat-ledger?token={t}", [
+        {"expectText": ["decisions", "Ledger stays append-only"]},
+        {"expectText": ["preamble-size", "tokens of a"]},
+        # Stored markup is shown as its text and never becomes elements.
+        {"expectText": ["decisions", '<img src=x onerror="document.title=1">']},
+        {"expectText": ["description", "<script>"]},
+        {"expectNone": "main img, main script"},
+        # Another process (an agent's session) adds a decision: it shows without a reload.
+        {"exec": [mooring, "--data-dir", str(data), "memory", "add", "numbat-ledger", "--kind", "decision",
+                  "Settlement runs nightly at 02:00"]},
+        {"expectText": ["decisions", "Settlement runs nightly at 02:00"]},
+        {"expectText": ["events", "decision: Settlement runs nightly"]},
+        # A bad field is refused with the reason next to it; a good edit is saved.
+        {"fill": ["edit-name", ""]}, {"click": "edit-save"},
+        {"expectText": ["field-error", "name"]},
+        {"fill": ["edit-name", "Numbat Ledger Service"]}, {"click": "edit-save"},
+        {"expectText": ["edit-result", "Saved."]},
+        {"expectText": ["name", "Numbat Ledger Service"]},
+        {"fill": ["path-add", "relative/dir"]}, {"click": "path-add-button"},
+        {"expectText": ["path-error", "absolute"]},
+    ])
+    shown = json.loads(cli(data, "projects", "numbat-ledger", "--json"))
+    assert shown["project"]["name"] == "Numbat Ledger Service"

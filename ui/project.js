@@ -1,0 +1,296 @@
+// One project's own view: what its agents remember and what they are given, to read
+// and to correct. Every stored text is put on the page as text (textContent), never as
+// markup; every write goes through the REST API with its token and its field rules.
+import { $, api, plural, spark } from "/ui/common.js";
+
+const slug = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const PAGE = 15;
+const el = (tag, text, cls) => {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+};
+const day = (at) => (at || "").replace("T", " ").slice(0, 16);
+const fail = (e) => ($("error").textContent = e.message);
+
+function button(label, testid, onClick, aria) {
+  const b = el("button", label);
+  b.type = "button";
+  if (testid) b.dataset.testid = testid;
+  if (aria) b.setAttribute("aria-label", aria);
+  b.addEventListener("click", () => onClick(b).catch(fail));
+  return b;
+}
+
+// Forgetting asks once more in place (no pop-up): the first press offers the real one.
+function forgetButton(entry) {
+  const box = el("span");
+  const ask = button("Forget", `forget-${entry.id}`, async () => {
+    ask.hidden = true;
+    sure.hidden = false;
+    keep.hidden = false;
+    sure.focus();
+  }, `Forget ${entry.kind} #${entry.id}`);
+  const sure = button("Forget for good", `forget-sure-${entry.id}`, async () => {
+    await api(`/projects/${slug}/memory/${entry.id}`, "DELETE");
+    await refresh();
+  });
+  const keep = button("Keep", `forget-keep-${entry.id}`, async () => {
+    ask.hidden = false;
+    sure.hidden = true;
+    keep.hidden = true;
+    ask.focus();
+  });
+  sure.hidden = keep.hidden = true;
+  box.append(ask, sure, keep);
+  return box;
+}
+
+/** One memory entry: kind, date, who, title, text, and what can be done to it. */
+function entryView(e, { resolvable = false } = {}) {
+  const box = el("article", undefined, "entry");
+  box.id = `entry-${e.id}`;
+  box.dataset.testid = `entry-${e.id}`;
+  const head = el("div", undefined, "head");
+  head.append(el("span", e.title, "title"));
+  const who = e.written_by ? ` · ${e.written_by}` : "";
+  head.append(el("span", `${e.kind} #${e.id} · ${day(e.created_at)}${who}${e.status === "resolved" ? " · resolved" : ""}`, "hint"));
+  box.append(head);
+  if (e.content && e.content.trim() !== e.title.trim()) box.append(el("div", e.content, "body"));
+  if (e.resolution) box.append(el("div", `Resolved: ${e.resolution}`, "hint"));
+  const actions = el("div", undefined, "actions");
+  if (resolvable) {
+    const note = el("input");
+    note.type = "text";
+    note.placeholder = "How it was resolved (optional)";
+    note.dataset.testid = `resolve-note-${e.id}`;
+    note.setAttribute("aria-label", `How blocker #${e.id} was resolved`);
+    note.style.flex = "1";
+    actions.append(note, button("Resolve", `resolve-${e.id}`, async () => {
+      await api(`/projects/${slug}/memory/${e.id}/resolve`, "POST", note.value.trim() ? { note: note.value.trim() } : {});
+      await refresh();
+    }, `Resolve blocker #${e.id}`));
+  }
+  actions.append(forgetButton(e));
+  box.append(actions);
+  return box;
+}
+
+/** A paged list of one kind (or several, merged by time), "Show older" fetching more. */
+function pager(target, more, kinds, opts = {}) {
+  const cursors = Object.fromEntries(kinds.map((k) => [k, undefined]));
+  const done = new Set();
+  let shown = [];
+  async function load(reset) {
+    if (reset) {
+      for (const k of kinds) cursors[k] = undefined;
+      done.clear();
+      shown = [];
+    }
+    const pages = await Promise.all(kinds.filter((k) => !done.has(k)).map(async (k) => {
+      const status = opts.status ? `&status=${opts.status}` : "";
+      const before = cursors[k] ? `&before=${cursors[k]}` : "";
+      const { entries } = await api(`/projects/${slug}/memory?kind=${k}&limit=${PAGE}${status}${before}`);
+      if (entries.length < PAGE) done.add(k);
+      if (entries.length) cursors[k] = entries[entries.length - 1].id;
+      return entries;
+    }));
+    shown = shown.concat(...pages).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
+    $(target).replaceChildren(...shown.map((e) => entryView(e, opts)));
+    if (!shown.length) $(target).append(el("p", opts.empty || "Nothing yet.", "hint"));
+    $(more).hidden = done.size === kinds.length;
+  }
+  $(more).addEventListener("click", () => load(false).catch(fail));
+  return load;
+}
+
+const blockers = pager("blockers", "blockers-more", ["blocker"], { status: "open", resolvable: true, empty: "No open blockers." });
+const timeline = pager("timeline", "timeline-more", ["session", "handover"], { empty: "No session captured or handed over yet." });
+const decisions = pager("decisions", "decisions-more", ["decision"], { empty: "No decisions yet." });
+let browse = pager("browse", "browse-more", [$("browse-kind").value]);
+$("browse-kind").addEventListener("change", () => {
+  const fresh = $("browse-more").cloneNode(true);
+  $("browse-more").replaceWith(fresh);
+  browse = pager("browse", "browse-more", [$("browse-kind").value]);
+  browse(true).catch(fail);
+});
+
+async function header() {
+  const { project: p } = await api(`/projects/${slug}`);
+  document.title = `Mooring — ${p.name}`;
+  $("name").textContent = p.name;
+  const s = p.stats;
+  $("meta").replaceChildren(
+    el("span", `${p.slug} · ${p.status}`),
+    el("span", [plural(s.decisions, "decision", "decisions"), plural(s.open_blockers, "open blocker", "open blockers"), plural(s.context_locks, "context lock", "context locks")].join(" · ")),
+    el("span", `last used ${p.last_used}`),
+  );
+  $("description").textContent = p.description || "";
+  for (const k of ["name", "description", "repo_url", "notes_path", "status"]) {
+    if (document.activeElement !== $(`edit-${k}`)) $(`edit-${k}`).value = p[k] ?? "";
+  }
+  $("paths").replaceChildren(...p.code_paths.map((c) => {
+    const li = el("li", `${c.path}${c.state === "missing" ? " — missing" : ""}`, c.state === "missing" ? "missing" : "");
+    li.append(" ", button("Remove", undefined, async () => {
+      await api(`/projects/${slug}`, "PATCH", { remove_code_paths: [c.path] });
+      await refresh();
+    }, `Remove ${c.path}`));
+    return li;
+  }));
+  if (!p.code_paths.length) $("paths").append(el("li", "No code path: sessions find this project by its marker or remote only.", "hint"));
+}
+
+async function activity() {
+  const { days } = await api(`/projects/${slug}/activity?days=28`);
+  $("activity").replaceChildren(spark(days, { w: 14, gap: 4, h: 80 }));
+}
+
+async function preamble() {
+  const p = await api(`/projects/${slug}/context`);
+  $("preamble").textContent = p.text;
+  $("preamble-size").textContent = `${plural(p.tokens, "token", "tokens")} of a ${p.budget_tokens}-token budget.`;
+  const left = p.sections.filter((s) => s.omitted > 0);
+  $("preamble-left-out").replaceChildren(...left.map((s) => el("li", `${s.name.replaceAll("_", " ")}: ${s.omitted} left out (${s.how_to_get})`)));
+  if (!left.length) $("preamble-left-out").append(el("li", "Nothing was left out.", "hint"));
+}
+
+// A line diff of two texts (longest common subsequence; lock texts are small).
+function diff(a, b) {
+  const x = a.split("\n"), y = b.split("\n");
+  const n = x.length, m = y.length;
+  if (n * m > 4_000_000) return [el("p", "Too long to compare here.", "hint")];
+  const t = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) t[i][j] = x[i] === y[j] ? t[i + 1][j + 1] + 1 : Math.max(t[i + 1][j], t[i][j + 1]);
+  const out = [];
+  let i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i] === y[j]) { out.push(el("span", `  ${x[i]}\n`)); i++; j++; }
+    else if (j < m && (i === n || t[i][j + 1] >= t[i + 1][j])) { out.push(el("ins", `+ ${y[j]}`)); j++; }
+    else { out.push(el("del", `- ${x[i]}`)); i++; }
+  }
+  return out;
+}
+
+async function locks() {
+  const { locks: topics } = await api(`/projects/${slug}/locks`);
+  const box = $("locks");
+  box.replaceChildren();
+  if (!topics.length) box.append(el("p", "No context locked yet.", "hint"));
+  for (const l of topics) {
+    const item = el("details");
+    item.dataset.testid = `lock-${l.topic}`;
+    item.append(el("summary", `${l.topic} — v${l.version}, ${day(l.created_at)}`));
+    const text = el("pre", l.content);
+    item.append(text);
+    if (l.version > 1) {
+      const pick = (id, v, label) => {
+        const s = el("select");
+        s.id = id;
+        s.setAttribute("aria-label", label);
+        for (let k = 1; k <= l.version; k++) s.append(new Option(`v${k}`, String(k)));
+        s.value = String(v);
+        return s;
+      };
+      const from = pick(`from-${l.topic}`, l.version - 1, `${l.topic}: compare from version`);
+      const to = pick(`to-${l.topic}`, l.version, `${l.topic}: to version`);
+      const out = el("div", undefined, "diff");
+      out.dataset.testid = `diff-${l.topic}`;
+      const show = async () => {
+        const [a, b] = await Promise.all([from.value, to.value].map((v) => api(`/projects/${slug}/locks/${encodeURIComponent(l.topic)}?version=${v}`)));
+        out.replaceChildren(...diff(a.content, b.content));
+      };
+      from.addEventListener("change", () => show().catch(fail));
+      to.addEventListener("change", () => show().catch(fail));
+      const row = el("div", undefined, "row");
+      row.append("Compare ", from, " with ", to);
+      item.append(row, out);
+      item.addEventListener("toggle", () => item.open && show().catch(fail), { once: true });
+    }
+    box.append(item);
+  }
+}
+
+async function connected() {
+  const { sessions } = await api("/sessions");
+  const here = sessions.filter((s) => s.project === slug);
+  $("connected").replaceChildren(...here.map((s) => el("li", `${s.client_name || "a client"} (${s.transport}) · decided by ${s.decided_by || "—"} · active ${day(s.last_seen_at)}`)));
+  if (!here.length) $("connected").append(el("li", "No agent session is in this project now.", "hint"));
+}
+
+let eventsShown = 0;
+async function events(reset) {
+  if (reset) eventsShown = 0;
+  const { events, total } = await api(`/projects/${slug}/events?limit=${PAGE}&offset=${eventsShown}`);
+  const items = events.map((e) => el("li", `${day(e.at)}  ${e.text}`));
+  if (reset) $("events").replaceChildren(...items);
+  else $("events").append(...items);
+  eventsShown += events.length;
+  $("events-more").hidden = eventsShown >= total;
+}
+$("events-more").addEventListener("click", () => events(false).catch(fail));
+
+$("edit-save").addEventListener("click", async () => {
+  for (const old of document.querySelectorAll(".field-error")) old.remove();
+  const change = {};
+  for (const k of ["name", "description", "repo_url", "notes_path", "status"]) change[k] = $(`edit-${k}`).value.trim();
+  try {
+    await api(`/projects/${slug}`, "PATCH", change);
+    $("edit-result").className = "ok";
+    $("edit-result").textContent = "Saved.";
+    await refresh();
+  } catch (e) {
+    $("edit-result").className = "error";
+    $("edit-result").textContent = "Not saved.";
+    const field = $(`edit-${e.field}`);
+    const note = el("p", e.message, "field-error");
+    note.dataset.testid = "field-error";
+    note.id = `error-${e.field || "form"}`;
+    if (field) {
+      field.after(note);
+      field.setAttribute("aria-describedby", note.id);
+      field.focus();
+    } else $("edit-result").textContent = e.message;
+  }
+});
+
+$("path-add-button").addEventListener("click", async () => {
+  const path = $("path-add").value.trim();
+  if (!path) return;
+  try {
+    await api(`/projects/${slug}`, "PATCH", { add_code_paths: [path] });
+    $("path-add").value = "";
+    $("path-error").textContent = "";
+    await refresh();
+  } catch (e) {
+    $("path-error").textContent = e.message;
+  }
+});
+
+async function refresh() {
+  $("error").textContent = "";
+  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), events(true)]);
+}
+
+// An agent's change (here, another window, or the team) shows without a reload: a long
+// poll that answers at the next change or after 25 s.
+async function follow() {
+  let seen = (await api("/changes")).version;
+  for (;;) {
+    try {
+      const { version } = await api(`/changes?after=${seen}`);
+      if (version === seen) continue;
+      seen = version;
+      await refresh();
+    } catch {
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+try {
+  await refresh();
+  follow();
+} catch (e) {
+  fail(e);
+}
