@@ -167,11 +167,12 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
     await drive(root, [
         {"expectText": ["projects", "leader-election"]},
         {"expectText": ["projects", "missing"]},
-        {"expectText": ["projects", "1 decisions"]},
+        {"expectText": ["projects", "1 decision · 0 open blockers"]},
         {"expectText": ["shared-leader-election", "local"]},
         {"fill": ["query", "etcd"]}, {"click": "search"},
-        {"expectText": ["hits", "[etcd]"]},
-        {"expectText": ["events", "memory added"]},
+        {"expectText": ["hits", "Use etcd leases"]},
+        {"expectNone": "[data-testid=hits] li:not(:has(mark))"},
+        {"expectText": ["events", "decision: Use etcd leases"]},
         {"click": "toggle-leader-election"},
         {"expectText": ["projects", "archived"]},
         # New project form: a bad slug is refused with the reason, a good one is created.

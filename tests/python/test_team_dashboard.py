@@ -84,14 +84,14 @@ async def test_the_owner_hands_a_team_project_off_from_the_dashboard(postgres, t
             # Its status is the new owner's now: the button says so instead of failing.
             {"expectDisabled": "toggle-payments"},
             {"select": ["events-project", "payments"]},
-            {"expectText": ["events", "handed off · Ada"]},
-            {"expectText": ["events", "member set · Ada"]},
+            {"expectText": ["events", "handed to Bob — by Ada"]},
+            {"expectText": ["events", "Bob is now member — by Ada"]},
             # Bob, its owner now, renames it on his machine: Ada's open dashboard shows
             # it by itself (the team announces it, her server follows, the page waits on it),
             # and the events panel keeps showing the project she chose.
             {"exec": [str(BIN / "mooring"), "--data-dir", str(bob), "projects", "payments", "--name", "Payments API"]},
             {"expectText": ["project-payments", "Payments API"]},
-            {"expectText": ["events", "edited · Bob"]},
+            {"expectText": ["events", "edited name — by Bob"]},
         ])
     # Bob's Mooring agrees: he owns it, and Ada can no longer delete it.
     shown = mooring(bob, "team", "status")
