@@ -23,6 +23,8 @@ pub const PAUSE_QUESTIONS: &str = "questions:pause";
 pub const AUTOSTART: &str = "autostart";
 /// Menu id prefix of a project item.
 pub const PROJECT_PREFIX: &str = "project:";
+/// Menu id prefix of "open this project's view in the dashboard".
+pub const OPEN_PREFIX: &str = "open:";
 
 /// One entry of the menu, independent of Tauri so it can be tested.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,6 +37,8 @@ pub enum Entry {
     Action { id: &'static str, label: String },
     /// Something waiting for the person; clicking opens its window.
     Waiting { id: String, label: String },
+    /// A project to open in the dashboard (its own view).
+    Open { id: String, label: String },
     /// A submenu (paused, archived projects).
     Submenu { label: String, items: Vec<Entry> },
     /// An on/off action.
@@ -118,6 +122,17 @@ pub fn menu_model(
     if matches!(server, Status::Serving(_)) {
         entries.push(Entry::Action { id: NEW_PROJECT, label: "New project…".to_owned() });
         entries.push(Entry::Action { id: DASHBOARD, label: "Open dashboard…".to_owned() });
+        let open: Vec<Entry> = projects
+            .iter()
+            .filter(|p| p.status != ProjectStatus::Archived)
+            .map(|p| Entry::Open {
+                id: format!("{OPEN_PREFIX}{}", p.slug),
+                label: format!("{} ({})", p.name, p.slug),
+            })
+            .collect();
+        if !open.is_empty() {
+            entries.push(Entry::Submenu { label: "Open a project in the dashboard".to_owned(), items: open });
+        }
         entries.push(Entry::Action { id: COPY_URL, label: "Copy MCP URL".to_owned() });
         entries.push(Entry::Action { id: COPY_STDIO, label: "Copy `mooring stdio` command".to_owned() });
     }
@@ -229,6 +244,21 @@ mod tests {
         assert!(model.contains(&Entry::Action { id: DASHBOARD, label: "Open dashboard…".into() }));
         assert!(model.contains(&Entry::Action { id: NEW_PROJECT, label: "New project…".into() }));
         assert!(model.contains(&Entry::Action { id: COPY_URL, label: "Copy MCP URL".into() }));
+        // Each project not archived opens in its own view, right after the dashboard.
+        let open = model.iter().find_map(|e| match e {
+            Entry::Submenu { label, items } if label == "Open a project in the dashboard" => Some(items),
+            _ => None,
+        });
+        let ids: Vec<&str> = open
+            .unwrap()
+            .iter()
+            .map(|e| match e {
+                Entry::Open { id, .. } => id.as_str(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(ids.len(), 3, "{ids:?}");
+        assert!(ids.contains(&"open:zeta") && ids.contains(&"open:alpha") && !ids.contains(&"open:old"));
         assert!(model.contains(&Entry::Toggle {
             id: PAUSE_QUESTIONS,
             label: "Pause questions (send them to the browser)".into(),

@@ -8,8 +8,8 @@ use mooring_core::choice::{Broker, Interaction};
 use mooring_core::{Project, Registry, Store};
 
 use crate::menu::{
-    AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, PAUSE_QUESTIONS,
-    PROJECT_PREFIX, QUIT, Toggles, Waiting, menu_model,
+    AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, OPEN_PREFIX,
+    PAUSE_QUESTIONS, PROJECT_PREFIX, QUIT, Toggles, Waiting, menu_model,
 };
 use crate::server::{self, Status};
 use tauri::image::Image;
@@ -93,6 +93,12 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
         AUTOSTART => {
             toggle_autostart(app);
             Ok(())
+        }
+        other if other.starts_with(OPEN_PREFIX) => {
+            let slug = &other[OPEN_PREFIX.len()..];
+            let name = registry.get(slug).map(|p| p.name).unwrap_or_else(|_| slug.to_owned());
+            open_page(app, server, &format!("/project/{slug}"), "", &format!("Mooring — {name}"));
+            return;
         }
         other if other.starts_with("wait:") => {
             open_waiting(app, store, server, other);
@@ -256,14 +262,19 @@ pub fn show_dashboard(app: &AppHandle<Wry>) -> bool {
 
 /// The dashboard (at `anchor`), with the local token so its API calls are allowed.
 fn open_dashboard(app: &AppHandle<Wry>, server: &server::Handle, anchor: &str) {
+    open_page(app, server, "/dashboard", anchor, "Mooring");
+}
+
+/// One of the dashboard's pages (`/dashboard`, `/project/SLUG`) in the dashboard window.
+fn open_page(app: &AppHandle<Wry>, server: &server::Handle, path: &str, anchor: &str, title: &str) {
     let Some(state) = server.state() else { return };
     let (Some(base), Some(dir)) = (state.base_url.clone(), state.data_dir.clone()) else { return };
     match mooring_server::access::token::load_or_create(&dir) {
         Ok(token) => crate::windows::open_window(
             app,
             "dashboard",
-            &format!("{base}/dashboard?token={token}{anchor}"),
-            "Mooring",
+            &format!("{base}{path}?token={token}{anchor}"),
+            title,
             crate::windows::Kind::Dashboard,
         ),
         Err(e) => tracing::warn!(error = %e, "no API token for the dashboard"),
@@ -322,6 +333,9 @@ fn build(app: &AppHandle<Wry>, entries: &[Entry]) -> tauri::Result<Menu<Wry>> {
                         Entry::Label(text) => {
                             sub.append(&MenuItem::with_id(app, "label", text, false, None::<&str>)?)?
                         }
+                        Entry::Open { id, label } => {
+                            sub.append(&MenuItem::with_id(app, id, label, true, None::<&str>)?)?
+                        }
                         _ => {}
                     }
                 }
@@ -339,7 +353,7 @@ fn build(app: &AppHandle<Wry>, entries: &[Entry]) -> tauri::Result<Menu<Wry>> {
             Entry::Action { id, label } => {
                 menu.append(&MenuItem::with_id(app, *id, label, true, None::<&str>)?)?
             }
-            Entry::Waiting { id, label } => {
+            Entry::Waiting { id, label } | Entry::Open { id, label } => {
                 menu.append(&MenuItem::with_id(app, id, label, true, None::<&str>)?)?
             }
             Entry::Separator => menu.append(&PredefinedMenuItem::separator(app)?)?,

@@ -37,10 +37,12 @@ pub fn open_window(app: &AppHandle<Wry>, label: &str, url: &str, title: &str, ki
         return;
     };
     if let Some(w) = app.get_webview_window(label) {
-        // The dashboard opened at another section ("New project…") goes there.
-        if w.url().is_ok_and(|now| now.fragment() != parsed.fragment()) {
+        // The dashboard opened at another page (a project's view) or section ("New
+        // project…") goes there.
+        if w.url().is_ok_and(|now| now.path() != parsed.path() || now.fragment() != parsed.fragment()) {
             let _ = w.navigate(parsed);
         }
+        let _ = w.set_title(title);
         let _ = w.show();
         let _ = w.set_focus();
         return;

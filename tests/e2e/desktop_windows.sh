@@ -1,20 +1,27 @@
 #!/usr/bin/env bash
 # The desktop's native windows through WebKitWebDriver under Xvfb with its own session
 # bus: a question window and the project picker answered by clicks, the dashboard's
-# desktop-only settings (see lib/desktop_windows.py).
+# desktop-only settings and a project's view, in the light and the dark system theme (see
+# lib/desktop_windows.py).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
 command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver is missing: apt-get install webkit2gtk-driver" >&2; exit 1; }
-export MOORING_HOME="$tmp/data" HOME="$tmp/home" NO_AT_BRIDGE=1
-mkdir -p "$HOME"
-m="$MOORING_BIN/mooring"
-mkdir -p "$tmp/src/alpha-one" "$tmp/src/beta-two"
-"$m" projects new "Alpha One" --code-path "$tmp/src/alpha-one" >/dev/null
-"$m" projects new "Beta Two" --code-path "$tmp/src/beta-two" --code-path "$tmp/src/beta-two-docs" >/dev/null
-"$m" memory add beta-two --kind decision "Leases live in etcd; Consul is out." >/dev/null
-"$m" memory add beta-two --kind blocker "CI runners lack IPv6" >/dev/null
-# Not exec, so the EXIT trap still cleans up.
-xvfb-run -a -s "-screen 0 1280x900x24" dbus-run-session -- "$tools/mcp1/bin/python" "$here/lib/desktop_windows.py"
+# Twice: with the light and the dark system theme (GTK's, which WebKitGTK's
+# prefers-color-scheme follows); each pass checks the pages follow it.
+for theme in light dark; do
+  export MOORING_HOME="$tmp/$theme/data" HOME="$tmp/$theme/home" NO_AT_BRIDGE=1 MOORING_THEME=$theme
+  if [ "$theme" = dark ]; then export GTK_THEME=Adwaita:dark; else export GTK_THEME=Adwaita; fi
+  mkdir -p "$HOME"
+  m="$MOORING_BIN/mooring"
+  src="$tmp/$theme/src"
+  mkdir -p "$src/alpha-one" "$src/beta-two"
+  "$m" projects new "Alpha One" --code-path "$src/alpha-one" >/dev/null
+  "$m" projects new "Beta Two" --code-path "$src/beta-two" --code-path "$src/beta-two-docs" >/dev/null
+  "$m" memory add beta-two --kind decision "Leases live in etcd; Consul is out." >/dev/null
+  "$m" memory add beta-two --kind blocker "CI runners lack IPv6" >/dev/null
+  # Not exec, so the EXIT trap still cleans up.
+  xvfb-run -a -s "-screen 0 1280x900x24" dbus-run-session -- "$tools/mcp1/bin/python" "$here/lib/desktop_windows.py"
+done

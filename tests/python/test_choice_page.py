@@ -208,3 +208,15 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
     assert status == 200 and body["project"]["status"] == "archived"
     status, _ = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/sessions"))
     assert status == 401
+
+
+@pytest.mark.anyio
+async def test_the_question_page_passes_axe_in_light_and_dark_and_fits_360_px(server):
+    steps = []
+    for theme in ["light", "dark"]:
+        steps += [{"theme": theme}, {"viewport": [1280, 900]}, {"expectText": ["options", "recommended"]},
+                  {"axe": f"question-{theme}"}, {"viewport": [360, 740]}, {"fitsWidth": True},
+                  {"axe": f"question-{theme}-narrow"}]
+    steps += [{"click": "option-consul"}, {"click": "submit"}]
+    r = await ask_and_answer(server, question("single", default_selection_ids=["etcd"]), steps)
+    assert r["selection"]["selected_ids"] == ["consul"]

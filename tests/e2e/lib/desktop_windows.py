@@ -8,6 +8,8 @@ checks what the MCP calls return.
 2. A session with no project calls a project-scoped tool; the picker window opens; picking
    a project makes the original call return with it (decided_by picker).
 3. The dashboard in a native window offers Start at login (a desktop-only setting).
+4. A project's view shows its decisions, and the pages follow the system theme
+   (MOORING_THEME says which one this run has).
 With MOORING_SCREENSHOTS=DIR the windows are saved as PNGs there.
 """
 
@@ -195,8 +197,21 @@ def main():
         # The tray opens the dashboard at this size; this window began as a question.
         d.s("POST", "/window/rect", {"width": 1100, "height": 820})
         time.sleep(1)
-        d.screenshot("dashboard-window.png")
+        theme = os.environ.get("MOORING_THEME", "light")
+        d.screenshot(f"dashboard-window-{theme}.png")
         print("dashboard window: projects, sessions and Start at login shown")
+
+        d.s("POST", "/url", {"url": url.replace("/mcp", f"/project/beta-two?token={token}")})
+        d.wait_text("decisions", "Leases live in etcd")
+        d.wait_text("blockers", "CI runners lack IPv6")
+        dark = d.s("POST", "/execute/sync", {"script": "return matchMedia('(prefers-color-scheme: dark)').matches", "args": []})
+        assert dark == (theme == "dark"), f"the window's pages see dark={dark} under the {theme} system theme"
+        page_bg = d.s("POST", "/execute/sync", {"script": "return getComputedStyle(document.body).backgroundColor", "args": []})
+        level = sum(int(x) for x in page_bg[page_bg.index("(") + 1:page_bg.index(")")].split(",")[:3])
+        assert (level < 200) == (theme == "dark"), f"the page's background is {page_bg} under the {theme} theme"
+        time.sleep(1)
+        d.screenshot(f"project-window-{theme}.png")
+        print(f"project view in a native window, {theme} theme: background {page_bg}")
     finally:
         if d.session:
             try:

@@ -86,6 +86,16 @@ wait_for 'items | grep -q $'"'"'\tPause questions (send them to the browser)\t1$
 # The menu is rebuilt after each click; read it once the rebuild has landed.
 wait_for 'items | grep -q $'"'"'\tCopy MCP URL\t'"'"'' || fail "no Copy MCP URL item"
 
+# A project's own view is one click from the tray: the dashboard window goes to it.
+click "Beta Two (beta-two)" || fail "no Open a project in the dashboard item for Beta Two"
+wait_for 'xwininfo -root -tree | grep -q "\"Mooring — Beta Two\": (\"mooring-desktop\""' \
+  || fail "the dashboard window did not open Beta Two's view"
+if [ -n "${MOORING_SCREENSHOTS:-}" ]; then
+  sleep 1
+  win=$(xwininfo -root -tree | grep '"Mooring — Beta Two": ("mooring-desktop"' | awk '{print $1}' | head -1)
+  import -window "$win" "$MOORING_SCREENSHOTS/desktop-project-view.png" 2>/dev/null || true
+fi
+
 # Quit exits cleanly.
 click "Quit Mooring" || true
 wait_for '! kill -0 "$pid" 2>/dev/null' || fail "Quit did not exit"
