@@ -131,7 +131,7 @@ async function header() {
     if (document.activeElement !== $(`edit-${k}`)) $(`edit-${k}`).value = p[k] ?? "";
   }
   $("paths").replaceChildren(...p.code_paths.map((c) => {
-    const li = el("li", `${c.path}${c.state === "missing" ? " — missing" : ""}`, c.state === "missing" ? "missing" : "");
+    const li = el("li", `${c.path}${c.state === "missing" ? " — missing" : ""}`, c.state === "missing" ? "path missing" : "path");
     li.append(" ", button("Remove", undefined, async () => {
       await api(`/projects/${slug}`, "PATCH", { remove_code_paths: [c.path] });
       await refresh();
