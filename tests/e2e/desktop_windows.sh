@@ -8,6 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
+export MOORING_TEST_TOOLS="$tools"
 command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver is missing: apt-get install webkit2gtk-driver" >&2; exit 1; }
 # Twice: with the light and the dark system theme (GTK's, which WebKitGTK's
 # prefers-color-scheme follows); each pass checks the pages follow it.

@@ -34,6 +34,7 @@ ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 DATA = Path(os.environ["MOORING_HOME"])
 BIN = Path(os.environ["MOORING_BIN"])
 SHOTS = os.environ.get("MOORING_SCREENSHOTS")
+TOOLS = Path(os.environ.get("MOORING_TEST_TOOLS", Path.home() / ".cache" / "mooring-tests"))
 
 
 def free_port():
@@ -99,6 +100,14 @@ class Driver:
             if time.time() > deadline:
                 raise AssertionError(f"{testid} shows {seen!r}, not {wanted!r}")
             time.sleep(0.2)
+
+    def axe(self, where):
+        """axe-core (from the test tools) finds no violation in the current window."""
+        source = (TOOLS / "ui" / "node_modules" / "axe-core" / "axe.min.js").read_text()
+        script = source + "\nconst done = arguments[arguments.length - 1];" \
+            "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map(v => v.id + ' (' + v.impact + ')')));"
+        found = self.s("POST", "/execute/async", {"script": script, "args": []}, timeout=60)
+        assert not found, f"axe-core in the {where} window: {found}"
 
     def screenshot(self, name):
         if SHOTS:
@@ -170,6 +179,7 @@ def main():
         d.window_with("/choice/")
         d.wait_text("title", "Lease store")
         d.wait_text("options", "already in the cluster")
+        d.axe("question")
         d.screenshot("choice-window.png")
         d.click("option-consul")
         d.click("submit")
@@ -181,6 +191,7 @@ def main():
         waiting = background(asyncio.run, needs_project(url))
         d.window_with("/pick/")
         d.wait_text("projects", "Beta Two")
+        d.axe("picker")
         d.screenshot("picker-window.png")
         d.click("project-beta-two")
         got = waiting.result(30)
@@ -209,6 +220,7 @@ def main():
         page_bg = d.s("POST", "/execute/sync", {"script": "return getComputedStyle(document.body).backgroundColor", "args": []})
         level = sum(int(x) for x in page_bg[page_bg.index("(") + 1:page_bg.index(")")].split(",")[:3])
         assert (level < 200) == (theme == "dark"), f"the page's background is {page_bg} under the {theme} theme"
+        d.axe("project view")
         time.sleep(1)
         d.screenshot(f"project-window-{theme}.png")
         print(f"project view in a native window, {theme} theme: background {page_bg}")
