@@ -218,6 +218,15 @@ async function connected() {
   if (!here.length) $("connected").append(el("li", "No agent session is in this project now.", "hint"));
 }
 
+async function questions() {
+  const { questions: asked } = await api(`/projects/${slug}/questions`);
+  $("questions").replaceChildren(...asked.map((q) => {
+    const said = q.answer ? `: ${q.answer}` : "";
+    return el("li", `${day(q.created_at)}  ${q.title} — ${q.status.replace("_", " ")}${said}${q.surface ? ` (${q.surface})` : ""}`);
+  }));
+  if (!asked.length) $("questions").append(el("li", "No agent has asked anything from this project.", "hint"));
+}
+
 let eventsShown = 0;
 async function events(reset) {
   if (reset) eventsShown = 0;
@@ -269,7 +278,7 @@ $("path-add-button").addEventListener("click", async () => {
 
 async function refresh() {
   $("error").textContent = "";
-  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), events(true)]);
+  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), questions(), events(true)]);
 }
 
 // An agent's change (here, another window, or the team) shows without a reload: a long

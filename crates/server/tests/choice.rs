@@ -163,3 +163,25 @@ async fn refusals_before_anything_is_shown() {
     assert_eq!(unknown["error"]["field"], "session_id");
     c.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_question_from_a_session_in_a_project_is_listed_in_that_project_with_its_answer() {
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let c = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
+    ok(&call(&c, "select_project_for_session", json!({ "project": "alpha" })).await);
+    let mut q = question("single");
+    q["transport"] = json!("terminal");
+    let r = ok(&call(&c, "provide_choice", q).await);
+    let id = r["selection"]["session_id"].as_str().unwrap().split_once('.').unwrap().0.to_owned();
+    let pick = Submission { selected_ids: Some(vec!["consul".into()]), ..Default::default() };
+    Broker::new(&srv.store).submit(&id, &pick, "terminal").unwrap();
+    let broker = Broker::new(&srv.store);
+    let asked = broker.asked_in("alpha", 10).unwrap();
+    assert_eq!(asked.len(), 1);
+    assert_eq!((asked[0].title.as_str(), asked[0].status.as_str()), ("Lease store", "answered"));
+    assert!(asked[0].answer.as_deref().is_some_and(|a| a.contains("Consul")), "{:?}", asked[0].answer);
+    assert!(broker.asked_in("beta", 10).unwrap().is_empty());
+    c.cancel().await.unwrap();
+}

@@ -116,8 +116,9 @@ impl<'a> Broker<'a> {
             .map_err(|e| Error::storage(e.to_string()))?;
         self.store.write(|tx| {
             tx.exec(
-                "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at)
-                 VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6)",
+                // Asked in the asking session's project, when it has one (its view lists it).
+                "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at, project_id)
+                 VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, (SELECT project_id FROM sessions WHERE id = ?3))",
                 params![id, token, session, stored, format_ts(now), deadline],
             )?;
             Ok(())
@@ -395,5 +396,6 @@ fn summarize(c: &Checked, status: ActionStatus, s: &Selection) -> String {
     }
 }
 
+mod history;
 #[cfg(test)]
 mod tests;

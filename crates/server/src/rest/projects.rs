@@ -248,3 +248,10 @@ pub async fn activity(
         mooring_core::activity::days(&*api.state.memory, &slug, q.days.unwrap_or(28), chrono::Utc::now())?;
     Ok(Json(json!({ "project": slug, "days": days })))
 }
+
+/// `GET /projects/{slug}/questions`: the newest 50 questions agents asked from sessions in
+/// this project, with their answers.
+pub async fn questions(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Value>> {
+    let asked = mooring_core::choice::Broker::new(&api.state.store).asked_in(&slug, 50)?;
+    Ok(Json(json!({ "project": slug, "questions": asked })))
+}

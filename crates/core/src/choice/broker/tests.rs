@@ -166,3 +166,33 @@ fn deadlines_move_within_bounds() {
     let cancelled = broker.submit(&i.id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
     assert_eq!(cancelled.action_status, ActionStatus::Cancelled);
 }
+
+#[test]
+fn a_question_belongs_to_the_asking_sessions_project_and_is_listed_there_with_its_answer() {
+    use crate::{NewProject, Registry};
+    let store = Store::open_in_memory().unwrap();
+    let alpha =
+        Registry::new(&store).create(NewProject { name: "Alpha".into(), ..Default::default() }).unwrap();
+    Registry::new(&store).create(NewProject { name: "Beta".into(), ..Default::default() }).unwrap();
+    let now = crate::humanize::now();
+    store
+        .write(|tx| {
+            let facts = crate::store::sessions::ClientFacts { transport: "http", ..Default::default() };
+            crate::store::sessions::upsert_seen(tx, "s1", &facts, &now)?;
+            crate::store::sessions::set_project(tx, "s1", Some(alpha.project.id), Some("cwd"), &now)
+        })
+        .unwrap();
+    let broker = Broker::new(&store);
+    let asked = broker
+        .open(check(request(SelectionMode::Single)).unwrap(), Some("s1"), TimeoutAction::Cancel)
+        .unwrap();
+    broker.open(check(request(SelectionMode::Single)).unwrap(), None, TimeoutAction::Cancel).unwrap();
+    let sub = Submission { selected_ids: ids(&["b"]), ..Default::default() };
+    broker.submit(&asked.id, &sub, "web").unwrap();
+    let listed = broker.asked_in("alpha", 10).unwrap();
+    assert_eq!(listed.len(), 1, "only the question asked from Alpha's session");
+    assert_eq!((listed[0].status.as_str(), listed[0].surface.as_deref()), ("answered", Some("web")));
+    assert!(listed[0].answer.as_deref().is_some_and(|a| a.contains('B')), "{:?}", listed[0].answer);
+    assert!(broker.asked_in("beta", 10).unwrap().is_empty());
+    assert!(broker.asked_in("nope", 10).is_err());
+}
