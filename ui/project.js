@@ -263,9 +263,7 @@ $("edit-save").addEventListener("click", async () => {
   }
 });
 
-$("path-add-button").addEventListener("click", async () => {
-  const path = $("path-add").value.trim();
-  if (!path) return;
+async function addPath(path) {
   try {
     await api(`/projects/${slug}`, "PATCH", { add_code_paths: [path] });
     $("path-add").value = "";
@@ -274,7 +272,21 @@ $("path-add-button").addEventListener("click", async () => {
   } catch (e) {
     $("path-error").textContent = e.message;
   }
+}
+$("path-add-button").addEventListener("click", () => {
+  const path = $("path-add").value.trim();
+  if (path) addPath(path);
 });
+// In the desktop app, the system's folder picker (the server asks the desktop to show it).
+$("path-choose").addEventListener("click", async () => {
+  try {
+    const { path } = await api("/desktop/pick-folder", "POST", { title: `A code directory for ${$("name").textContent}` });
+    if (path) await addPath(path);
+  } catch (e) {
+    $("path-error").textContent = e.message;
+  }
+});
+api("/settings").then((s) => ($("path-choose").hidden = s.start_at_login === null)).catch(() => {});
 
 async function refresh() {
   $("error").textContent = "";

@@ -84,6 +84,21 @@ impl Surfaces for DesktopSurfaces {
         Some(tray::autostart_enabled(&self.app))
     }
 
+    fn pick_folder(&self, title: &str) -> Option<mooring_server::surfaces::FolderAnswer> {
+        use tauri_plugin_dialog::DialogExt;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        // Not blocking: the dialog runs on the event loop and answers through the channel.
+        let mut dialog = self.app.dialog().file().set_title(title);
+        // Start in a folder: GTK's chooser opened on "Recent" cannot take a typed folder.
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            dialog = dialog.set_directory(home);
+        }
+        dialog.pick_folder(move |picked| {
+            let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+        });
+        Some(rx)
+    }
+
     fn set_start_at_login(&self, on: bool) -> Result<(), String> {
         tray::set_autostart(&self.app, on)?;
         tray::refresh_now(&self.app);

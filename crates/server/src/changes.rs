@@ -56,6 +56,9 @@ impl Surfaces for Counting {
     fn show_dashboard(&self) -> bool {
         self.inner.show_dashboard()
     }
+    fn pick_folder(&self, title: &str) -> Option<crate::surfaces::FolderAnswer> {
+        self.inner.pick_folder(title)
+    }
     fn start_at_login(&self) -> Option<bool> {
         self.inner.start_at_login()
     }

@@ -3,6 +3,9 @@
 
 use crate::picks::PickInfo;
 
+/// The folder the person picks, once they have (none: they cancelled).
+pub type FolderAnswer = tokio::sync::oneshot::Receiver<Option<std::path::PathBuf>>;
+
 /// Native surfaces a desktop provides.
 pub trait Surfaces: Send + Sync + 'static {
     /// Whether a window can be shown now.
@@ -28,6 +31,12 @@ pub trait Surfaces: Send + Sync + 'static {
     }
     /// Whether Mooring starts at login; `None` where that is not the server's to say.
     fn start_at_login(&self) -> Option<bool> {
+        None
+    }
+    /// Ask the person for a folder with the system's folder picker (`title` says what
+    /// for); `None` where there is no desktop. The answer comes later: the folder, or
+    /// none when the person cancelled.
+    fn pick_folder(&self, _title: &str) -> Option<FolderAnswer> {
         None
     }
     /// Turn starting at login on or off; the error is a sentence for the person.

@@ -8,8 +8,9 @@ checks what the MCP calls return.
 2. A session with no project calls a project-scoped tool; the picker window opens; picking
    a project makes the original call return with it (decided_by picker).
 3. The dashboard in a native window offers Start at login (a desktop-only setting).
-4. A project's view shows its decisions, and the pages follow the system theme
-   (MOORING_THEME says which one this run has).
+4. A project's view shows its decisions, the pages follow the system theme
+   (MOORING_THEME says which one this run has), and a code path chosen with the
+   system's folder picker is added to the project.
 With MOORING_SCREENSHOTS=DIR the windows are saved as PNGs there.
 """
 
@@ -83,9 +84,9 @@ class Driver:
         while True:
             try:
                 return self.s("POST", "/element", {"using": "css selector", "value": f'[data-testid="{testid}"]'})[ELEMENT]
-            except AssertionError:
+            except AssertionError as e:
                 if time.time() > deadline:
-                    raise
+                    raise AssertionError(f"no element {testid} in {self.s('GET', '/url')}: {e}") from None
                 time.sleep(0.2)
 
     def click(self, testid):
@@ -223,6 +224,33 @@ def main():
         d.axe("project view")
         time.sleep(1)
         d.screenshot(f"project-window-{theme}.png")
+
+        # A code path chosen with the system's folder picker (GTK's, typed into as a
+        # person would) is added to the project.
+        folder = DATA.parent / "src" / "beta-two-extra"
+        folder.mkdir(parents=True, exist_ok=True)
+        d.click("path-choose")
+        title = "A code directory for Beta Two"
+        found = subprocess.run(["xdotool", "search", "--sync", "--limit", "1", "--name", title],
+                               capture_output=True, text=True, timeout=30)
+        assert found.returncode == 0 and found.stdout.strip(), "no folder picker appeared"
+        win = found.stdout.split()[0]
+        # Real key presses (XTEST) into the focused dialog: GTK ignores synthetic ones.
+        subprocess.run(["xdotool", "windowfocus", "--sync", win], check=False, timeout=10)
+        time.sleep(0.5)
+        subprocess.run(["xdotool", "key", "ctrl+l"], check=True, timeout=10)
+        time.sleep(0.3)
+        subprocess.run(["xdotool", "type", "--delay", "20", str(folder)], check=True, timeout=30)
+        time.sleep(0.5)
+        # The first Return goes into the folder, the second chooses it.
+        subprocess.run(["xdotool", "key", "Return"], check=True, timeout=10)
+        time.sleep(0.8)
+        subprocess.run(["xdotool", "key", "Return"], check=True, timeout=10)
+        d.wait_text("paths", "beta-two-extra", timeout=20)
+        shown = json.loads(subprocess.run([str(BIN / "mooring"), "--data-dir", str(DATA), "projects", "beta-two",
+                                           "--json"], capture_output=True, text=True, check=True).stdout)
+        assert any(c["path"] == str(folder) for c in shown["project"]["code_paths"]), shown["project"]["code_paths"]
+        print("a code path chosen with the folder picker:", folder)
         print(f"project view in a native window, {theme} theme: background {page_bg}")
     finally:
         if d.session:

@@ -49,6 +49,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/settings"),
     ("PATCH", "/api/v1/settings"),
     ("POST", "/api/v1/desktop/show"),
+    ("POST", "/api/v1/desktop/pick-folder"),
 ];
 
 /// Shared state plus the token.
@@ -82,6 +83,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/search", get(search))
         .route("/settings", get(settings::get).patch(settings::patch))
         .route("/desktop/show", axum::routing::post(show_desktop))
+        .route("/desktop/pick-folder", axum::routing::post(pick_folder))
         .fallback(|| async { ApiError::no_route() })
         .method_not_allowed_fallback(|| async { ApiError::wrong_method() })
         .layer(middleware::from_fn_with_state(api.clone(), require_token))
@@ -146,6 +148,32 @@ async fn show_desktop(State(api): State<Api>) -> Result<axum::Json<serde_json::V
         Err(mooring_core::Error::conflict("desktop", "this Mooring is `mooring serve`, which has no windows")
             .into())
     }
+}
+
+/// Body of `POST /desktop/pick-folder`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PickFolder {
+    title: Option<String>,
+}
+
+/// `POST /desktop/pick-folder`: the desktop's folder picker → `{"path": …}` (null when
+/// the person cancelled); 409 from `mooring serve`.
+async fn pick_folder(
+    State(api): State<Api>,
+    body::Body(b): body::Body<PickFolder>,
+) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    let title = b.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).unwrap_or("Choose a folder");
+    let title: String = title.chars().take(120).collect();
+    let Some(answer) = api.state.surfaces.pick_folder(&title) else {
+        return Err(mooring_core::Error::conflict(
+            "desktop",
+            "this Mooring is `mooring serve`, which has no folder picker; type the path",
+        )
+        .into());
+    };
+    let path = answer.await.ok().flatten();
+    Ok(axum::Json(serde_json::json!({ "path": path.map(|p| p.display().to_string()) })))
 }
 
 /// `GET /sessions`: agent sessions, most recently active first.
