@@ -33,7 +33,15 @@ fn checkout(sb: &Sandbox, rel: &str, slug: &str) -> std::path::PathBuf {
 fn hook(sb: &Sandbox, cwd: &Path) -> Value {
     let input =
         json!({ "session_id": "s-1", "cwd": cwd, "hook_event_name": "SessionStart", "source": "startup" });
-    let out = sb.cmd().args(["hook", "claude-code"]).write_stdin(input.to_string()).output().unwrap();
+    // The team database is a real PostgreSQL on a shared test machine: the hook may take
+    // longer than its usual 180 ms here, which says nothing about the list it reads.
+    let out = sb
+        .cmd()
+        .args(["hook", "claude-code"])
+        .env("MOORING_HOOK_DEADLINE_MS", "3000")
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
     assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
     serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
 }

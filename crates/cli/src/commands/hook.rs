@@ -104,10 +104,19 @@ impl Event {
     /// leave the record behind, so it may take longer (the hook entry allows 5 s).
     fn deadline(self) -> Duration {
         match self {
-            Event::Start | Event::Prompt => DEADLINE,
+            Event::Start | Event::Prompt => start_deadline(),
             Event::Capture => CAPTURE_DEADLINE,
         }
     }
+}
+
+/// [`DEADLINE`], or `MOORING_HOOK_DEADLINE_MS` (up to the clients' 5 s) for a slow disk or
+/// a team database far away.
+fn start_deadline() -> Duration {
+    std::env::var("MOORING_HOOK_DEADLINE_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(DEADLINE, |ms| Duration::from_millis(ms.clamp(50, 4_500)))
 }
 
 /// The hook's output, None outside a project (and for a capture, which prints nothing).
