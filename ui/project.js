@@ -117,7 +117,7 @@ $("browse-kind").addEventListener("change", () => {
 });
 
 async function header() {
-  const { project: p } = await api(`/projects/${slug}`);
+  const { project: p, team } = await api(`/projects/${slug}`);
   document.title = `Mooring — ${p.name}`;
   $("name").textContent = p.name;
   const s = p.stats;
@@ -125,6 +125,7 @@ async function header() {
     el("span", `${p.slug} · ${p.status}`),
     el("span", [plural(s.decisions, "decision", "decisions"), plural(s.open_blockers, "open blocker", "open blockers"), plural(s.context_locks, "context lock", "context locks")].join(" · ")),
     el("span", `last used ${p.last_used}`),
+    el("span", !team ? "your own project" : team.unavailable ? "team (database out of reach)" : `team · owner ${team.owner ?? "none"} · you: ${team.role} · ${plural(team.members.length, "person", "people")}`),
   );
   $("description").textContent = p.description || "";
   for (const k of ["name", "description", "repo_url", "notes_path", "status"]) {

@@ -92,6 +92,10 @@ async def test_the_owner_hands_a_team_project_off_from_the_dashboard(postgres, t
             {"exec": [str(BIN / "mooring"), "--data-dir", str(bob), "projects", "payments", "--name", "Payments API"]},
             {"expectText": ["project-payments", "Payments API"]},
             {"expectText": ["events", "edited name — by Bob"]},
+            # The project's own view says whose it is and what happened, in words.
+            {"open": f"/project/payments?token={token}"},
+            {"expectText": ["meta", "team · owner Bob · you: member · 2 people"]},
+            {"expectText": ["events", "handed to Bob — by Ada"]},
         ])
     # Bob's Mooring agrees: he owns it, and Ada can no longer delete it.
     shown = mooring(bob, "team", "status")

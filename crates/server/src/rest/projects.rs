@@ -96,6 +96,8 @@ pub async fn create(
 #[derive(Debug, Serialize)]
 pub struct Detail {
     project: Project,
+    /// Its owner, your role and its people, for a team project; null for one's own.
+    team: Value,
     recent_memory: Vec<Entry>,
     recent_events: Vec<Event>,
 }
@@ -113,7 +115,8 @@ pub async fn get(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<
     .entries;
     let (recent_events, _) =
         routed::events_page(&api.state.store, api.state.team.as_deref(), &project.slug, 10, 0)?;
-    Ok(Json(Detail { project, recent_memory, recent_events }))
+    let team = super::team::team_field(&api.state, &project.slug, &super::team::team_projects(&api.state));
+    Ok(Json(Detail { project, team, recent_memory, recent_events }))
 }
 
 /// Body of `PATCH /projects/{slug}`.
