@@ -110,6 +110,14 @@ class Driver:
         found = self.s("POST", "/execute/async", {"script": script, "args": []}, timeout=60)
         assert not found, f"axe-core in the {where} window: {found}"
 
+    def fits(self, width, where):
+        """At `width` px the window's page does not scroll sideways."""
+        self.s("POST", "/window/rect", {"width": width, "height": 740})
+        time.sleep(0.5)
+        scroll, view = self.s("POST", "/execute/sync", {
+            "script": "return [document.documentElement.scrollWidth, window.innerWidth]", "args": []})
+        assert scroll <= view, f"the {where} window scrolls sideways at {view} px: {scroll} px wide"
+
     def screenshot(self, name):
         if SHOTS:
             Path(SHOTS, name).write_bytes(base64.b64decode(self.s("GET", "/screenshot")))
@@ -194,6 +202,7 @@ def main():
         d.wait_text("projects", "Beta Two")
         d.axe("picker")
         d.screenshot("picker-window.png")
+        d.fits(360, "picker")
         d.click("project-beta-two")
         got = waiting.result(30)
         assert (got["project"], got["decided_by"]) == ("beta-two", "picker"), got
