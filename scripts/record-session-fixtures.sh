@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$PWD/crates/core/tests/fixtures"
 lib="$PWD/tests/e2e/lib"
+# shellcheck source=../tests/e2e/lib/standin.sh
+. "$lib/standin.sh"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
 tmp=/tmp/rec
 rm -rf "$tmp"; mkdir -p "$tmp"
@@ -30,17 +32,7 @@ standin=$!
 trap 'kill $standin 2>/dev/null || true' EXIT
 for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 model="http://127.0.0.1:$(cat "$tmp/port")"
-cat >"$HOME/.codex/config.toml" <<TOML
-model = "standin-model"
-model_provider = "standin"
-[features]
-hooks = true
-[model_providers.standin]
-name = "standin"
-base_url = "$model/v1"
-wire_api = "responses"
-env_key = "STANDIN_API_KEY"
-TOML
+{ codex_standin_toml "$model"; printf '\n[features]\nhooks = true\n'; } >"$HOME/.codex/config.toml"
 hook() { echo "\"$2\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"$tmp/dump.sh $1-$2\"}]}]"; }
 echo "{\"hooks\": {$(hook codex SessionStart), $(hook codex UserPromptSubmit), $(hook codex Stop)}}" >"$HOME/.codex/hooks.json"
 echo "{\"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}, \"hooks\": {$(hook gemini SessionStart), $(hook gemini BeforeAgent), $(hook gemini AfterAgent), $(hook gemini SessionEnd)}}" \

@@ -59,3 +59,20 @@ export function spark(days, { w = 3, gap = 1, h = 24 } = {}) {
   return svg;
 }
 
+
+/** Call `onChange` whenever the server hears of a change (an agent's write, a session
+ * captured by a hook, a `mooring` command, a teammate's change): a long poll that answers
+ * at the next change or after 25 s, rather than polling the whole API. */
+export async function follow(onChange) {
+  let seen = (await api("/changes")).version;
+  for (;;) {
+    try {
+      const { version } = await api(`/changes?after=${seen}`);
+      if (version === seen) continue;
+      seen = version;
+      await onChange();
+    } catch {
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}

@@ -1,7 +1,7 @@
 // One project's own view: what its agents remember and what they are given, to read
 // and to correct. Every stored text is put on the page as text (textContent), never as
 // markup; every write goes through the REST API with its token and its field rules.
-import { $, api, plural, spark } from "/ui/common.js";
+import { $, api, follow, plural, spark } from "/ui/common.js";
 
 const slug = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const PAGE = 15;
@@ -294,25 +294,10 @@ async function refresh() {
   await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), questions(), events(true)]);
 }
 
-// An agent's change (here, another window, or the team) shows without a reload: a long
-// poll that answers at the next change or after 25 s.
-async function follow() {
-  let seen = (await api("/changes")).version;
-  for (;;) {
-    try {
-      const { version } = await api(`/changes?after=${seen}`);
-      if (version === seen) continue;
-      seen = version;
-      await refresh();
-    } catch {
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-  }
-}
-
 try {
   await refresh();
-  follow();
+  // An agent's change (here, another process, or the team) shows without a reload.
+  follow(refresh);
 } catch (e) {
   fail(e);
 }

@@ -13,6 +13,8 @@
 //! fold, scrub, render, store); the `mooring hook` process adds its start-up, which the
 //! `hook` benchmark measures.
 
+mod seed;
+
 use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
@@ -189,30 +191,10 @@ fn checkout(dir: &Path, n: usize) -> String {
 /// A prompt's recall on a project with 100,000 entries: the any-word search, the bar and
 /// the rendering within its token budget.
 fn recall(c: &mut Criterion) {
-    use mooring_core::memory::{NewEntry, remember_batch};
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(dir.path()).unwrap();
     Registry::new(&store).create(NewProject { name: "Big".into(), ..NewProject::default() }).unwrap();
-    let topics = ["leases", "elections", "metrics", "billing", "retries", "tokens", "dashboards", "imports"];
-    for chunk in 0..100 {
-        let batch: Vec<NewEntry> = (0..1_000)
-            .map(|i| {
-                let n = chunk * 1_000 + i;
-                let t = topics[n % topics.len()];
-                NewEntry {
-                    kind: ["decision", "note", "summary"][n % 3].into(),
-                    title: Some(format!("Entry {n} on {t}")),
-                    content: format!(
-                        "Entry {n}: the {t} service keeps {} replicas and renews every {} s.",
-                        n % 7,
-                        n % 30
-                    ),
-                    tags: vec![],
-                }
-            })
-            .collect();
-        remember_batch(&store, "big", &batch, None).unwrap();
-    }
+    seed::hundred_thousand(&store, "big");
     let mut group = c.benchmark_group("recall");
     group.bench_function("a prompt on a project with 100,000 entries", |b| {
         b.iter(|| {

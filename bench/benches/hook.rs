@@ -5,6 +5,8 @@
 //! 200 ms. Uses the `mooring` binary built next to this benchmark
 //! (`cargo build --release -p mooring-cli` first).
 
+mod seed;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -59,24 +61,15 @@ fn hook(c: &mut Criterion) {
     group.sample_size(30);
     group.bench_function("claude-code (whole process, 2,000 entries)", |b| {
         b.iter(|| {
-            let mut child = Command::new(&bin)
-                .arg("--data-dir")
-                .arg(&data)
-                .args(["hook", "claude-code"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap();
-            child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-            let out = child.wait_with_output().unwrap();
-            assert!(out.stdout.starts_with(b"{\"hookSpecificOutput\""), "the hook printed nothing");
+            let (_, out) = run_once(&bin, &data, &input);
+            assert!(out.starts_with(b"{\"hookSpecificOutput\""), "the hook printed nothing");
         })
     });
     group.finish();
 }
 
-/// One run of `mooring hook claude-code` with `input`; its wall time.
-fn run_once(bin: &std::path::Path, data: &std::path::Path, input: &str) -> std::time::Duration {
+/// One run of `mooring hook claude-code` with `input`: its wall time and what it printed.
+fn run_once(bin: &std::path::Path, data: &std::path::Path, input: &str) -> (std::time::Duration, Vec<u8>) {
     let started = std::time::Instant::now();
     let mut child = Command::new(bin)
         .arg("--data-dir")
@@ -87,8 +80,8 @@ fn run_once(bin: &std::path::Path, data: &std::path::Path, input: &str) -> std::
         .spawn()
         .unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap();
-    started.elapsed()
+    let out = child.wait_with_output().unwrap();
+    (started.elapsed(), out.stdout)
 }
 
 fn percentiles(name: &str, mut times: Vec<std::time::Duration>) {
@@ -107,7 +100,6 @@ fn percentiles(name: &str, mut times: Vec<std::time::Duration>) {
 /// percentiles: a turn's end that brings 200 new transcript lines into a record that
 /// has read 10,000, and a prompt's recall on a project with 100,000 entries.
 fn per_turn(_c: &mut Criterion) {
-    use mooring_core::memory::remember_batch;
     let Some(bin) = mooring_bin() else { return };
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
@@ -140,32 +132,13 @@ fn per_turn(_c: &mut Criterion) {
     let times = (0..200)
         .map(|_| {
             append(&mut f, 200);
-            run_once(&bin, &data, &stop)
+            run_once(&bin, &data, &stop).0
         })
         .collect();
     percentiles("Stop: 200 new lines after 10,000 (whole process)", times);
 
     let store = Store::open_in(&data).unwrap();
-    let topics = ["leases", "elections", "metrics", "billing", "retries", "tokens", "dashboards", "imports"];
-    for chunk in 0..100 {
-        let batch: Vec<NewEntry> = (0..1_000)
-            .map(|i| {
-                let n = chunk * 1_000 + i;
-                let t = topics[n % topics.len()];
-                NewEntry {
-                    kind: ["decision", "note", "summary"][n % 3].into(),
-                    title: Some(format!("Entry {n} on {t}")),
-                    content: format!(
-                        "Entry {n}: the {t} service keeps {} replicas and renews every {} s.",
-                        n % 7,
-                        n % 30
-                    ),
-                    tags: vec![],
-                }
-            })
-            .collect();
-        remember_batch(&store, "big", &batch, None).unwrap();
-    }
+    seed::hundred_thousand(&store, "big");
     drop(store);
     // The first hook after a bulk insert of 100,000 entries folds the insert's log into
     // the database (a checkpoint): reported on its own, as it is not a prompt's cost.
@@ -173,7 +146,7 @@ fn per_turn(_c: &mut Criterion) {
         r#"{{"session_id":"warm","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"leases"}}"#,
         code.display()
     );
-    let warm: Vec<_> = (0..3).map(|_| run_once(&bin, &data, &first)).collect();
+    let warm: Vec<_> = (0..3).map(|_| run_once(&bin, &data, &first).0).collect();
     eprintln!("hook/UserPromptSubmit: the first three runs after the bulk insert: {warm:?}");
     let times = (0..200)
         .map(|i| {
@@ -181,7 +154,7 @@ fn per_turn(_c: &mut Criterion) {
                 r#"{{"session_id":"p{i}","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"How often do the leases renew their replicas?"}}"#,
                 code.display()
             );
-            run_once(&bin, &data, &prompt)
+            run_once(&bin, &data, &prompt).0
         })
         .collect();
     percentiles("UserPromptSubmit: recall on 100,000 entries (whole process)", times);

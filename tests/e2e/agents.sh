@@ -12,6 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
+# shellcheck source=lib/standin.sh
+. "$lib/standin.sh"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
 for c in claude codex gemini; do
   [ -x "$agents/$c" ] || { echo "$agents/$c is missing: run scripts/test-tools.sh"; exit 1; }
@@ -43,17 +45,7 @@ model="http://127.0.0.1:$port"
 
 # What the person already had in each client's settings (kept by setup).
 mkdir -p "$HOME/.codex" "$HOME/.gemini"
-cat >"$HOME/.codex/config.toml" <<TOML
-# my codex settings
-model = "standin-model"
-model_provider = "standin"
-
-[model_providers.standin]
-name = "standin"
-base_url = "$model/v1"
-wire_api = "responses"
-env_key = "STANDIN_API_KEY"
-TOML
+{ echo "# my codex settings"; codex_standin_toml "$model"; } >"$HOME/.codex/config.toml"
 cat >"$HOME/.gemini/settings.json" <<JSON
 {
   // my gemini settings

@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
+# shellcheck source=lib/standin.sh
+. "$lib/standin.sh"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
 for c in codex gemini; do
   [ -x "$agents/$c" ] || { echo "$agents/$c is missing: run scripts/test-tools.sh"; exit 1; }
@@ -36,16 +38,7 @@ stop_standin() { kill "$standin"; wait "$standin" 2>/dev/null || true; standin="
 # The port changes per run; the clients read their model's address from their settings.
 configure() {
   local model="http://127.0.0.1:$(cat "$tmp/port")"
-  cat >"$HOME/.codex/config.toml.base" <<TOML
-model = "standin-model"
-model_provider = "standin"
-
-[model_providers.standin]
-name = "standin"
-base_url = "$model/v1"
-wire_api = "responses"
-env_key = "STANDIN_API_KEY"
-TOML
+  codex_standin_toml "$model" >"$HOME/.codex/config.toml.base"
   echo "$model" >"$tmp/model"
 }
 
