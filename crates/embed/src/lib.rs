@@ -1,0 +1,92 @@
+//! Sentence embeddings for recall by meaning, with no model runtime to fetch: a static
+//! embedding model — each token has a learned vector; a text's vector is the average of
+//! its tokens', normalised — read from files `scripts/fetch-model.sh` takes out of a
+//! pinned PyPI wheel (WordLlama's l2_supercat, 256 dimensions, MIT).
+
+use std::path::Path;
+
+/// What can go wrong loading or using the model.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A model file is missing or unreadable.
+    #[error("cannot read the model file {file}: {why}")]
+    Read { file: String, why: String },
+    /// A model file is not what the model needs.
+    #[error("the model file {file} is not usable: {why}")]
+    Format { file: String, why: String },
+}
+
+/// A loaded model.
+pub struct Model {
+    tokenizer: tokenizers::Tokenizer,
+    /// Row-major, `vocab × dim`.
+    table: Vec<f32>,
+    dim: usize,
+}
+
+/// Longest text embedded, in tokens (the rest adds little to an average).
+const MOST_TOKENS: usize = 512;
+
+impl Model {
+    /// Load `weights.safetensors` and `tokenizer.json` from `dir`.
+    pub fn load(dir: &Path) -> Result<Self, Error> {
+        let weights = dir.join("weights.safetensors");
+        let name = |p: &Path| p.display().to_string();
+        let bytes =
+            std::fs::read(&weights).map_err(|e| Error::Read { file: name(&weights), why: e.to_string() })?;
+        let format = |why: String| Error::Format { file: name(&weights), why };
+        let tensors = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format(e.to_string()))?;
+        let table = tensors.tensor("embedding.weight").map_err(|e| format(e.to_string()))?;
+        let [rows, dim] = table.shape() else {
+            return Err(format(format!("embedding.weight has shape {:?}, not rows × dim", table.shape())));
+        };
+        if table.dtype() != safetensors::Dtype::F16 {
+            return Err(format(format!("embedding.weight is {:?}, not F16", table.dtype())));
+        }
+        let table: Vec<f32> =
+            table.data().chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect();
+        if table.len() != rows * dim {
+            return Err(format("embedding.weight is shorter than its shape".into()));
+        }
+        let tok_file = dir.join("tokenizer.json");
+        let tokenizer = tokenizers::Tokenizer::from_file(&tok_file)
+            .map_err(|e| Error::Format { file: name(&tok_file), why: e.to_string() })?;
+        Ok(Self { tokenizer, table, dim: *dim })
+    }
+
+    /// The vector's length.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// `text`'s vector, of unit length (all zeros for a text with no known token).
+    pub fn embed(&self, text: &str) -> Vec<f32> {
+        let mut out = vec![0f32; self.dim];
+        let Ok(encoding) = self.tokenizer.encode(text, false) else { return out };
+        let rows = self.table.len() / self.dim;
+        let mut n = 0usize;
+        for &id in encoding.get_ids().iter().take(MOST_TOKENS) {
+            let id = (id as usize).min(rows - 1);
+            let row = &self.table[id * self.dim..(id + 1) * self.dim];
+            for (o, v) in out.iter_mut().zip(row) {
+                *o += v;
+            }
+            n += 1;
+        }
+        let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
+        if n > 0 && norm > 0.0 {
+            for o in &mut out {
+                *o /= norm;
+            }
+        }
+        out
+    }
+}
+
+/// The cosine of two unit vectors.
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests;
