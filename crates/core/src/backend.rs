@@ -33,12 +33,7 @@ pub fn added_event(rows: &[MemoryRow]) -> (&'static str, serde_json::Value) {
 /// An entry's title as an event keeps it (already scrubbed when the entry was stored), so
 /// the history can say what was added without a lookup per line.
 pub fn event_title(title: &str) -> String {
-    const MOST: usize = 100;
-    let title = title.trim();
-    match title.char_indices().nth(MOST) {
-        Some((end, _)) => format!("{}…", &title[..end]),
-        None => title.to_owned(),
-    }
+    crate::humanize::clip(title, 100)
 }
 
 /// Which entries a page holds, newest first. Kind and status come from closed sets, so a

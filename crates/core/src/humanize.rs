@@ -32,6 +32,15 @@ pub fn ago(ts: Option<&str>, now: DateTime<Utc>) -> String {
     }
 }
 
+/// `text` trimmed and cut to `max` characters (an ellipsis marks a cut).
+pub fn clip(text: &str, max: usize) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -163,15 +163,7 @@ pub struct SessionRecord {
 }
 
 /// `text` cut to `max` characters (an ellipsis marks a cut).
-pub fn trim(text: &str, max: usize) -> String {
-    let text = text.trim();
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(max).collect();
-    out.push('…');
-    out
-}
+pub use crate::humanize::clip as trim;
 
 /// `path` as the record keeps it: inside `cwd`, relative; elsewhere, its name only.
 pub fn shown_path(path: &str, cwd: Option<&str>) -> String {
