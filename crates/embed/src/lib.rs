@@ -5,6 +5,11 @@
 
 use std::path::Path;
 
+mod bpe;
+mod quant;
+
+pub use quant::{Quantized, dot};
+
 /// What can go wrong loading or using the model.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -18,9 +23,9 @@ pub enum Error {
 
 /// A loaded model.
 pub struct Model {
-    tokenizer: tokenizers::Tokenizer,
-    /// Row-major, `vocab × dim`.
-    table: Vec<f32>,
+    bpe: bpe::Bpe,
+    /// Row-major, `vocab × dim`, F16 bits as stored (16 MB; F32 would double it).
+    table: Vec<u16>,
     dim: usize,
 }
 
@@ -43,15 +48,21 @@ impl Model {
         if table.dtype() != safetensors::Dtype::F16 {
             return Err(format(format!("embedding.weight is {:?}, not F16", table.dtype())));
         }
-        let table: Vec<f32> =
-            table.data().chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect();
+        let table: Vec<u16> =
+            table.data().chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
         if table.len() != rows * dim {
             return Err(format("embedding.weight is shorter than its shape".into()));
         }
         let tok_file = dir.join("tokenizer.json");
-        let tokenizer = tokenizers::Tokenizer::from_file(&tok_file)
-            .map_err(|e| Error::Format { file: name(&tok_file), why: e.to_string() })?;
-        Ok(Self { tokenizer, table, dim: *dim })
+        let text = std::fs::read_to_string(&tok_file)
+            .map_err(|e| Error::Read { file: name(&tok_file), why: e.to_string() })?;
+        let bpe = bpe::Bpe::from_json(&text).map_err(|why| Error::Format { file: name(&tok_file), why })?;
+        Ok(Self { bpe, table, dim: *dim })
+    }
+
+    /// The token ids of `text` (what `embed` averages).
+    pub fn tokens(&self, text: &str) -> Vec<u32> {
+        self.bpe.encode(text)
     }
 
     /// The vector's length.
@@ -62,14 +73,13 @@ impl Model {
     /// `text`'s vector, of unit length (all zeros for a text with no known token).
     pub fn embed(&self, text: &str) -> Vec<f32> {
         let mut out = vec![0f32; self.dim];
-        let Ok(encoding) = self.tokenizer.encode(text, false) else { return out };
         let rows = self.table.len() / self.dim;
         let mut n = 0usize;
-        for &id in encoding.get_ids().iter().take(MOST_TOKENS) {
+        for id in self.bpe.encode(text).into_iter().take(MOST_TOKENS) {
             let id = (id as usize).min(rows - 1);
             let row = &self.table[id * self.dim..(id + 1) * self.dim];
             for (o, v) in out.iter_mut().zip(row) {
-                *o += v;
+                *o += half::f16::from_bits(*v).to_f32();
             }
             n += 1;
         }

@@ -46,3 +46,25 @@ fn tempfile_dir() -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+#[test]
+fn the_tokenizer_gives_the_ids_the_reference_tokenizer_gives() {
+    let dir = model_dir();
+    let model = Model::load(&dir).unwrap_or_else(|e| panic!("{e}: run scripts/fetch-model.sh"));
+    let reference = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    let texts = [
+        "How often do we refresh the leader's lease?",
+        "Renewal cadence: every 5 s, TTL 15 s",
+        "  two  spaces, a tab\tand a newline\nhere",
+        "Ünïcödé, emoji 🚢 and 中文 mixed with snake_case_names and CamelCase",
+        "fn main() { println!(\"{}\", x.iter().map(|v| v * 2).sum::<i32>()); }",
+        "",
+        "▁already a marker",
+        "Leader election: leases live in etcd with a 15 s TTL and are renewed every 5 s; \
+         a leader that misses two renewals steps down.",
+    ];
+    for text in texts {
+        let want = reference.encode(text, false).unwrap().get_ids().to_vec();
+        assert_eq!(model.tokens(text), want, "{text:?}");
+    }
+}

@@ -1,0 +1,70 @@
+//! Vectors as stored: one byte per dimension and a scale, a quarter of F32's size, which
+//! keeps a project's scan in memory bandwidth (the labelled set's bench shows recall
+//! unchanged against F32).
+
+/// A unit vector quantized to `i8` with one scale: `value ≈ q · scale`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quantized {
+    /// `max |v| / 127`.
+    pub scale: f32,
+    /// The components.
+    pub values: Vec<i8>,
+}
+
+impl Quantized {
+    /// Quantize `v`.
+    pub fn new(v: &[f32]) -> Self {
+        let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
+        Self { scale, values: v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8).collect() }
+    }
+
+    /// The stored form: the scale (4 bytes, little-endian) and the components.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(4 + self.values.len());
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        out.extend(self.values.iter().map(|&q| q as u8));
+        out
+    }
+
+    /// Read the stored form back; `None` if it is not `dim` components long.
+    pub fn from_bytes(bytes: &[u8], dim: usize) -> Option<Self> {
+        if bytes.len() != 4 + dim {
+            return None;
+        }
+        let scale = f32::from_le_bytes(bytes[..4].try_into().ok()?);
+        scale.is_finite().then(|| Self { scale, values: bytes[4..].iter().map(|&b| b as i8).collect() })
+    }
+}
+
+/// The dot product of a query vector and a stored one (the cosine, both being unit).
+pub fn dot(query: &[f32], stored: &[i8], scale: f32) -> f32 {
+    // Eight lanes of partial sums let the compiler vectorize the loop.
+    let mut acc = [0f32; 8];
+    let (q8, qr) = query.as_chunks::<8>();
+    let (s8, sr) = stored.as_chunks::<8>();
+    for (q, s) in q8.iter().zip(s8) {
+        for l in 0..8 {
+            acc[l] += q[l] * f32::from(s[l]);
+        }
+    }
+    let tail: f32 = qr.iter().zip(sr).map(|(q, s)| q * f32::from(*s)).sum();
+    (acc.iter().sum::<f32>() + tail) * scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantizing_keeps_the_cosine_within_a_hundredth_and_round_trips() {
+        let a: Vec<f32> = (0..256).map(|i| ((i * 37 % 101) as f32 - 50.0) / 400.0).collect();
+        let norm = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let a: Vec<f32> = a.iter().map(|x| x / norm).collect();
+        let q = Quantized::new(&a);
+        assert!((dot(&a, &q.values, q.scale) - 1.0).abs() < 0.01);
+        assert_eq!(Quantized::from_bytes(&q.to_bytes(), 256), Some(q.clone()));
+        assert_eq!(Quantized::from_bytes(&q.to_bytes(), 128), None, "wrong length");
+        assert_eq!(Quantized::new(&[0.0; 4]).values, [0; 4]);
+    }
+}
