@@ -1,5 +1,7 @@
 //! Fixtures shared by the benchmarks.
 
+pub mod labelled;
+
 use std::path::{Path, PathBuf};
 
 use mooring_core::memory::{NewEntry, remember_batch};

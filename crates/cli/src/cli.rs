@@ -145,9 +145,9 @@ pub enum MemoryAction {
         #[arg(long, value_name = "ID")]
         before: Option<i64>,
     },
-    /// Full-text search
+    /// Search by shared words and by meaning
     Search {
-        /// Words to find
+        /// Words or a question
         query: String,
         /// Only this project (default: all)
         #[arg(long, value_name = "SLUG")]
@@ -155,7 +155,13 @@ pub enum MemoryAction {
         /// How many (1 to 200)
         #[arg(long, default_value_t = 10)]
         limit: u32,
+        /// How to rank: both fused, shared words only, or meaning only
+        #[arg(long, default_value = "hybrid", value_parser = ["hybrid", "keyword", "semantic"])]
+        mode: String,
     },
+    /// Give every entry its vector for search by meaning now (the hub does it in the
+    /// background); safe to stop and run again
+    Index,
 }
 
 /// `context`.

@@ -74,6 +74,30 @@ pub struct SearchQuery<'a> {
     pub any: bool,
 }
 
+/// A search by meaning: the query's vector, by which model, and where to look.
+#[derive(Debug, Clone, Copy)]
+pub struct NearestQuery<'a> {
+    /// The query's unit vector.
+    pub vector: &'a [f32],
+    /// The model that made it; vectors by another are not compared.
+    pub model: &'a str,
+    /// One project's slug, or every project.
+    pub project: Option<&'a str>,
+    /// Only this kind.
+    pub kind: Option<&'a str>,
+    /// At most this many hits.
+    pub limit: u32,
+}
+
+/// How far a backend's vectors have come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VectorProgress {
+    /// Live entries still waiting for their vector.
+    pub waiting: u64,
+    /// Entries with one.
+    pub stored: u64,
+}
+
 /// A search hit as a backend finds it.
 #[derive(Debug, Clone)]
 pub struct RowHit {
@@ -120,6 +144,18 @@ pub trait MemoryBackend: Send + Sync {
 
     /// Full-text search over live entries, best first.
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>>;
+
+    /// The live entries nearest the query by meaning, best first, scored by cosine; `None`
+    /// where this backend keeps no vectors.
+    fn nearest_memory(&self, _query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
+        Ok(None)
+    }
+
+    /// How many of a project's (or every project's) entries have their vector; `None`
+    /// where this backend keeps no vectors.
+    fn vector_progress(&self, _project: Option<&str>) -> Result<Option<VectorProgress>> {
+        Ok(None)
+    }
 
     /// Lock the next version of a context topic (validated, scrubbed) if the project
     /// passes `check`, with a `context_locked` event; versions never collide, however

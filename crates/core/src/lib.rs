@@ -32,6 +32,7 @@ pub mod routing;
 pub mod rows;
 pub mod search;
 pub mod secret;
+pub mod semantic;
 pub mod session;
 pub mod slug;
 pub mod store;

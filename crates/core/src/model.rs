@@ -171,6 +171,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 7] = [
+        Self::Decision,
+        Self::Blocker,
+        Self::Summary,
+        Self::Note,
+        Self::Handover,
+        Self::ContextCarry,
+        Self::Session,
+    ];
+
     /// Storage name.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -2,49 +2,23 @@
 //! for the client's prompt hook to hand the model — only when they clear a relevance bar,
 //! never an entry the session was already given, within a small token budget.
 
-use crate::backend::{MemoryBackend, SearchQuery, Word};
+use crate::backend::{MemoryBackend, NearestQuery, RowHit, SearchQuery, Word};
 use crate::error::Result;
 use crate::memory::Entry;
 use crate::preamble::count_tokens;
-use crate::search::words;
+use crate::search::{fuse, meaningful};
 
 /// The most recall hands over, in o200k tokens.
 pub const BUDGET: usize = 400;
 /// The most entries recall hands over.
 const MAX_ENTRIES: usize = 3;
+/// The cosine an entry found by meaning alone must reach (the labelled set's bench shows
+/// where answers and non-answers part).
+pub const NEAR_ENOUGH: f64 = 0.4;
 /// Candidates ranked before the bar is applied.
 const CANDIDATES: u32 = 20;
 /// Longest text of one entry, in characters.
 const ENTRY_CHARS: usize = 300;
-
-/// Words that say nothing about what a prompt is about.
-const STOP: &[&str] = &[
-    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our",
-    "out", "has", "have", "what", "when", "where", "which", "who", "why", "how", "this", "that", "these",
-    "those", "with", "from", "into", "about", "again", "did", "does", "done", "doing", "should", "would",
-    "could", "will", "just", "then", "than", "them", "they", "their", "there", "here", "your", "yours", "we",
-    "us", "its", "it's", "let", "lets", "please", "make", "use", "used", "using", "get", "got", "need",
-    "want", "like", "some", "more", "most", "also", "very", "now", "new", "old", "way", "still", "yet",
-    "one", "two", "tell", "show", "look", "know", "think", "see", "add", "fix", "run", "try", "code", "file",
-];
-
-/// The words of `prompt` that could say what it is about.
-fn meaningful(prompt: &str) -> Vec<Word> {
-    let mut out: Vec<Word> = Vec::new();
-    for w in words(prompt) {
-        if w.text.chars().count() < 3
-            || STOP.contains(&w.text.as_str())
-            || out.iter().any(|o| o.text == w.text)
-        {
-            continue;
-        }
-        out.push(Word { prefix: false, text: w.text });
-        if out.len() == 12 {
-            break;
-        }
-    }
-    out
-}
 
 /// How many of `wanted` start a word of `text` (by their first five letters, so
 /// "elections" finds "election").
@@ -62,7 +36,8 @@ fn matched(text: &str, wanted: &[Word]) -> usize {
 
 /// The entries of project `slug` that `prompt` is about, best first, leaving out `given`
 /// (ids the session has already seen): each must share at least two of the prompt's
-/// meaningful words with it (one, when the prompt has only one).
+/// meaningful words with it (one, when the prompt has only one), or be near it in
+/// meaning (a cosine of at least [`NEAR_ENOUGH`]); both rankings are fused by rank.
 pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64]) -> Result<Vec<Entry>> {
     let wanted = meaningful(prompt);
     if wanted.is_empty() {
@@ -70,13 +45,29 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
     }
     let bar = wanted.len().min(2);
     let query = SearchQuery { words: &wanted, project: Some(slug), kind: None, limit: CANDIDATES, any: true };
-    let hits = memory.search_memory(&query)?;
-    let mut out = Vec::new();
-    for hit in hits {
-        if given.contains(&hit.row.id) {
-            continue;
+    let lexical: Vec<RowHit> = memory
+        .search_memory(&query)?
+        .into_iter()
+        .filter(|h| matched(&format!("{} {} {}", h.row.title, h.row.content, h.row.tags), &wanted) >= bar)
+        .collect();
+    let near = match crate::semantic::embed(prompt) {
+        Some(vector) => {
+            let q = NearestQuery {
+                vector: &vector,
+                model: crate::semantic::MODEL,
+                project: Some(slug),
+                kind: None,
+                limit: CANDIDATES,
+            };
+            // A failure here leaves recall by words: the prompt must never wait on it.
+            memory.nearest_memory(&q).ok().flatten().unwrap_or_default()
         }
-        if matched(&format!("{} {} {}", hit.row.title, hit.row.content, hit.row.tags), &wanted) < bar {
+        None => Vec::new(),
+    };
+    let near: Vec<RowHit> = near.into_iter().filter(|h| h.score >= NEAR_ENOUGH).collect();
+    let mut out = Vec::new();
+    for hit in fuse(&[lexical, near]) {
+        if given.contains(&hit.row.id) {
             continue;
         }
         out.push(Entry::from_row(hit.row, &hit.slug));

@@ -4,7 +4,10 @@
 
 use std::sync::Arc;
 
-use crate::backend::{MemoryBackend, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery};
+use crate::backend::{
+    MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
+    VectorProgress,
+};
 use crate::error::Result;
 use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
 use crate::store::{Store, team_projects};
@@ -94,6 +97,21 @@ impl MemoryBackend for Routed {
                 tracing::warn!(error = %e, "team search skipped");
                 Ok(hits)
             }
+        }
+    }
+
+    fn nearest_memory(&self, query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
+        match query.project {
+            Some(slug) => self.pick(slug)?.nearest_memory(query),
+            // Team projects keep no vectors yet: everywhere means the local ones.
+            None => self.local.nearest_memory(query),
+        }
+    }
+
+    fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
+        match project {
+            Some(slug) => self.pick(slug)?.vector_progress(project),
+            None => self.local.vector_progress(None),
         }
     }
 

@@ -1,11 +1,12 @@
-//! Full-text search over memory, in one project or all of them: the words parsed and
-//! checked here, the search itself by the backend (FTS5 ranked by BM25 without IDF on
-//! SQLite, see `store::rank`; `tsvector` on PostgreSQL).
+//! Search over memory, in one project or all of them: by keyword (the words parsed and
+//! checked here, the search itself by the backend: FTS5 ranked by BM25 without IDF on
+//! SQLite, see `store::rank`; `tsvector` on PostgreSQL), by meaning (the nearest vectors,
+//! see `semantic`), or both fused by reciprocal rank (the default).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::backend::{MemoryBackend, SearchQuery, Word};
+use crate::backend::{MemoryBackend, NearestQuery, RowHit, SearchQuery, Word};
 use crate::error::{Error, Result};
 use crate::memory::{Entry, Kind, MAX_LIMIT};
 use crate::store::Store;
@@ -40,6 +41,35 @@ pub fn words(text: &str) -> Vec<Word> {
     words
 }
 
+/// Words that say nothing about what a prompt is about.
+const STOP: &[&str] = &[
+    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our",
+    "out", "has", "have", "what", "when", "where", "which", "who", "why", "how", "this", "that", "these",
+    "those", "with", "from", "into", "about", "again", "did", "does", "done", "doing", "should", "would",
+    "could", "will", "just", "then", "than", "them", "they", "their", "there", "here", "your", "yours", "we",
+    "us", "its", "it's", "let", "lets", "please", "make", "use", "used", "using", "get", "got", "need",
+    "want", "like", "some", "more", "most", "also", "very", "now", "new", "old", "way", "still", "yet",
+    "one", "two", "tell", "show", "look", "know", "think", "see", "add", "fix", "run", "try", "code", "file",
+];
+
+/// The words of `prompt` that could say what it is about (at most 12, no stop words).
+pub fn meaningful(prompt: &str) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
+    for w in words(prompt) {
+        if w.text.chars().count() < 3
+            || STOP.contains(&w.text.as_str())
+            || out.iter().any(|o| o.text == w.text)
+        {
+            continue;
+        }
+        out.push(Word { prefix: false, text: w.text });
+        if out.len() == 12 {
+            break;
+        }
+    }
+    out
+}
+
 /// Search `query` in `project` (or every project when `None`).
 pub fn search(
     store: &dyn MemoryBackend,
@@ -62,6 +92,182 @@ pub fn search(
         .into_iter()
         .map(|h| Hit { snippet: h.snippet, score: h.score, entry: Entry::from_row(h.row, &h.slug) })
         .collect())
+}
+
+/// How to rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Keyword and meaning, fused (reciprocal rank fusion).
+    #[default]
+    Hybrid,
+    /// Shared words only.
+    Keyword,
+    /// Meaning only.
+    Semantic,
+}
+
+impl Mode {
+    /// Parse a mode a person or an agent gave.
+    pub fn parse(field: &str, s: &str) -> Result<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "hybrid" => Ok(Self::Hybrid),
+            "keyword" => Ok(Self::Keyword),
+            "semantic" => Ok(Self::Semantic),
+            other => Err(Error::invalid(
+                field,
+                format!("{field} '{other}' is not one of hybrid, keyword, semantic"),
+            )),
+        }
+    }
+
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hybrid => "hybrid",
+            Self::Keyword => "keyword",
+            Self::Semantic => "semantic",
+        }
+    }
+}
+
+/// What a search found, and how.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Found {
+    /// The hits, best first.
+    pub hits: Vec<Hit>,
+    /// How they were ranked (keyword when meaning was asked for but unavailable).
+    pub mode: Mode,
+    /// Why the ranking is not the one asked for, or is incomplete.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A search as asked.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    /// What to find.
+    pub query: &'a str,
+    /// One project's slug, or every project.
+    pub project: Option<&'a str>,
+    /// Only this kind.
+    pub kind: Option<&'a str>,
+    /// At most this many hits.
+    pub limit: u32,
+    /// How to rank.
+    pub mode: Mode,
+}
+
+/// Reciprocal rank fusion's constant: ranks past the first few weigh little.
+const RRF_K: f64 = 60.0;
+/// Candidates each ranking contributes to the fusion.
+const FUSED_FROM: u32 = 50;
+
+/// Search as `r` asks: by keyword, by meaning or both. Meaning falls back to keyword
+/// (with a note saying why) when the model or a project's vectors are unavailable; a
+/// failure there never fails the search.
+pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
+    let words = words(r.query);
+    if words.is_empty() {
+        return Err(Error::invalid("query", "query has no words to search for; give one or more words"));
+    }
+    if r.limit == 0 || r.limit > MAX_LIMIT {
+        return Err(Error::invalid(
+            "limit",
+            format!("limit {} is out of range; use 1 to {MAX_LIMIT}", r.limit),
+        ));
+    }
+    let kind = r.kind.map(|k| Kind::parse("kind", k)).transpose()?.map(Kind::as_str);
+    let keyword = |limit: u32, any: bool| {
+        store.search_memory(&SearchQuery { words: &words, project: r.project, kind, limit, any })
+    };
+    if r.mode == Mode::Keyword {
+        return Ok(Found { hits: hits(keyword(r.limit, false)?), mode: Mode::Keyword, note: None });
+    }
+    let (nearest, mut note) = match nearest(store, r, kind) {
+        Ok(n) => n,
+        Err(why) => {
+            let hits = hits(keyword(r.limit, false)?);
+            return Ok(Found {
+                hits,
+                mode: Mode::Keyword,
+                note: Some(format!("{why}; these hits are by keyword only")),
+            });
+        }
+    };
+    if let Some(p) = store.vector_progress(r.project).ok().flatten()
+        && p.waiting > 0
+    {
+        note = Some(format!(
+            "{} of {} entries are not indexed by meaning yet (the indexer is on it); those are found by keyword only",
+            p.waiting,
+            p.waiting + p.stored
+        ));
+    }
+    if r.mode == Mode::Semantic {
+        let mut hits = hits(nearest);
+        hits.truncate(r.limit as usize);
+        return Ok(Found { hits, mode: Mode::Semantic, note });
+    }
+    // Every word: a list padded with entries sharing any one word ranked those by
+    // meaning below entries that merely repeat a common word (the labelled set's
+    // paraphrases lost half their answers from the top five that way).
+    let lexical = keyword(FUSED_FROM, false)?;
+    let mut fused = fuse(&[lexical, nearest]);
+    fused.truncate(r.limit as usize);
+    Ok(Found { hits: hits(fused), mode: Mode::Hybrid, note })
+}
+
+/// The nearest entries by meaning, or why there are none.
+fn nearest(
+    store: &dyn MemoryBackend,
+    r: &Request<'_>,
+    kind: Option<&str>,
+) -> std::result::Result<(Vec<RowHit>, Option<String>), String> {
+    let model = crate::semantic::model().map_err(|a| match a {
+        crate::semantic::Availability::Off => {
+            "search by meaning is switched off (MOORING_SEMANTIC=off)".to_owned()
+        }
+        crate::semantic::Availability::Missing(why) => format!("search by meaning is unavailable: {why}"),
+        crate::semantic::Availability::Ready => String::new(),
+    })?;
+    let vector = model.embed(r.query);
+    let limit = if r.mode == Mode::Semantic { r.limit } else { FUSED_FROM };
+    let q = NearestQuery { vector: &vector, model: crate::semantic::MODEL, project: r.project, kind, limit };
+    match store.nearest_memory(&q) {
+        Ok(Some(hits)) => Ok((hits, None)),
+        Ok(None) => {
+            Err("this project's memory has no vectors (a team project is searched by keyword only for now)"
+                .into())
+        }
+        Err(e) => {
+            tracing::warn!(error = %e.message, "search by meaning failed");
+            Err(format!("search by meaning failed ({})", e.message))
+        }
+    }
+}
+
+/// Reciprocal rank fusion: each hit scores `Σ 1/(k + rank)` over the rankings it is in;
+/// its passage comes from the first ranking that has it (the keyword one marks words).
+pub fn fuse(rankings: &[Vec<RowHit>]) -> Vec<RowHit> {
+    let mut out: Vec<(f64, usize, RowHit)> = Vec::new();
+    for (list, ranking) in rankings.iter().enumerate() {
+        for (rank, hit) in ranking.iter().enumerate() {
+            let add = 1.0 / (RRF_K + rank as f64 + 1.0);
+            match out.iter_mut().find(|(_, _, h)| h.row.id == hit.row.id && h.slug == hit.slug) {
+                Some((score, _, _)) => *score += add,
+                None => out.push((add, list * 100_000 + rank, hit.clone())),
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    out.into_iter().map(|(score, _, hit)| RowHit { score, ..hit }).collect()
+}
+
+fn hits(rows: Vec<RowHit>) -> Vec<Hit> {
+    rows.into_iter()
+        .map(|h| Hit { snippet: h.snippet, score: h.score, entry: Entry::from_row(h.row, &h.slug) })
+        .collect()
 }
 
 /// Merge the full-text index into one segment (a maintenance pass; seconds on a million

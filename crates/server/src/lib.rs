@@ -7,6 +7,7 @@ pub mod caller;
 pub mod changes;
 pub mod config;
 pub mod endpoint;
+mod indexer;
 pub mod logging;
 pub mod mcp;
 mod other_writers;

@@ -45,6 +45,7 @@ pub fn run(ctx: &Ctx) -> Result<(), Failure> {
     checks.extend(data_dir(ctx));
     checks.push(hub(ctx)?);
     checks.extend(watch_limit(ctx));
+    checks.push(search_mode(ctx));
     let env = client_env()?;
     for c in Client::ALL {
         checks.extend(client(c, &status(c, &env)));
@@ -153,6 +154,32 @@ fn hub(ctx: &Ctx) -> Result<Check, Failure> {
             "start the tray app (mooring-desktop) or `mooring serve`; without it each agent serves itself and questions reach you only in the agent".into(),
         ),
     })
+}
+
+/// Which search is in use: hybrid with the model, or keyword only and why.
+fn search_mode(ctx: &Ctx) -> Check {
+    use mooring_core::backend::MemoryBackend as _;
+    use mooring_core::semantic::{self, Availability};
+    match semantic::availability() {
+        Availability::Ready => {
+            let progress = ctx.store().ok().and_then(|s| s.vector_progress(None).ok().flatten());
+            let indexed = match progress {
+                Some(p) if p.waiting > 0 => format!(
+                    "; {} of {} entries indexed so far (the hub indexes the rest, or run `mooring memory index`)",
+                    p.stored,
+                    p.stored + p.waiting
+                ),
+                Some(p) => format!("; all {} entries indexed", p.stored),
+                None => String::new(),
+            };
+            ok("search", format!("hybrid: shared words and meaning (model {}){indexed}", semantic::MODEL))
+        }
+        Availability::Off => {
+            info("search", "keyword only: search by meaning is switched off (MOORING_SEMANTIC=off)".into())
+        }
+        // Mooring works without the model: a mode to know about, not a fault.
+        Availability::Missing(why) => info("search", format!("keyword only: {why}")),
+    }
 }
 
 fn watch_limit(ctx: &Ctx) -> Option<Check> {

@@ -49,16 +49,65 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                 print!("{}", format::safe(&format::entries(&page.entries)));
             }
         }
-        MemoryAction::Search { query, project, limit } => {
-            let hits = search::search(&store, &query, project.as_deref(), None, limit)?;
+        MemoryAction::Search { query, project, limit, mode } => {
+            let mode = search::Mode::parse("mode", &mode)?;
+            let r = search::Request { query: &query, project: project.as_deref(), kind: None, limit, mode };
+            let found = search::find(&store, &r)?;
             if ctx.json {
-                print_json(&json!({ "hits": hits }));
+                print_json(&found);
             } else {
-                print!("{}", format::safe(&format::hits(&hits)));
+                print!("{}", format::safe(&format::hits(&found.hits)));
+                if let Some(note) = &found.note {
+                    eprintln!("note: {}", format::safe(note));
+                }
             }
         }
+        MemoryAction::Index => index(ctx, &_store)?,
     }
     Ok(())
+}
+
+/// `memory index`: the backfill, in batches with a progress line each second, until no
+/// entry waits; stopping it midway loses nothing (each batch is its own transaction).
+fn index(ctx: &Ctx, store: &mooring_core::Store) -> Result<(), Failure> {
+    use mooring_core::backend::MemoryBackend as _;
+    use mooring_core::semantic;
+    if let Err(a) = semantic::model() {
+        let why = match a {
+            semantic::Availability::Missing(why) => why,
+            _ => "search by meaning is switched off (MOORING_SEMANTIC=off)".into(),
+        };
+        return Err(Error::invalid("model", why).into());
+    }
+    let progress = || {
+        store
+            .vector_progress(None)
+            .map(|p| p.unwrap_or(mooring_core::backend::VectorProgress { waiting: 0, stored: 0 }))
+    };
+    let started = std::time::Instant::now();
+    let mut done = 0usize;
+    loop {
+        let n = semantic::index_pending(store, Some(std::time::Duration::from_secs(1)))?;
+        done += n;
+        let p = progress()?;
+        if !ctx.json {
+            eprintln!("indexed {} of {} entries", p.stored, p.stored + p.waiting);
+        }
+        if p.waiting == 0 || n == 0 {
+            let secs = started.elapsed().as_secs_f64();
+            if ctx.json {
+                print_json(
+                    &json!({ "indexed": done, "stored": p.stored, "waiting": p.waiting, "seconds": secs }),
+                );
+            } else {
+                println!(
+                    "Search by meaning is ready: {} entries have their vector ({done} new, {secs:.1} s).",
+                    p.stored
+                );
+            }
+            return Ok(());
+        }
+    }
 }
 
 /// `context`: the preamble of a project named or resolved from a directory.

@@ -83,6 +83,14 @@ pub fn get(conn: &Connection, project_id: i64, id: i64) -> Result<Option<MemoryR
     Ok(conn.row(&sql, params![project_id, id], from_row).optional()?)
 }
 
+/// A row of any project, with its project's slug, forgotten or not.
+pub fn get_with_slug(conn: &Connection, id: i64) -> Result<Option<(MemoryRow, String)>> {
+    let sql = format!(
+        "SELECT {COLUMNS}, p.slug FROM memory m JOIN projects p ON p.id = m.project_id WHERE m.id = ?1"
+    );
+    Ok(conn.row(&sql, [id], |r| Ok((from_row(r)?, r.get(12)?))).optional()?)
+}
+
 /// Which rows to list.
 #[derive(Debug, Clone, Default)]
 pub struct Filter<'a> {

@@ -11,6 +11,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0005_kept_authors.sql"),
     include_str!("../../migrations/0006_lock_topic_gone.sql"),
     include_str!("../../migrations/0007_captured_sessions.sql"),
+    include_str!("../../migrations/0008_memory_vectors.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

@@ -16,6 +16,8 @@ pub mod sessions;
 pub mod settings;
 pub mod shared;
 pub mod team_projects;
+pub mod vector_cache;
+pub mod vectors;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -68,6 +70,8 @@ pub struct Store {
     /// Dropped after `conn` and the readers: its last checkpoint, and its close as the
     /// last connection, fold the log back into the database.
     _checkpointer: Option<checkpoint::Checkpointer>,
+    /// Projects' vectors held between searches by meaning.
+    pub(crate) vectors: vector_cache::Cache,
 }
 
 impl Store {
@@ -113,7 +117,13 @@ impl Store {
             conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         }
         let readers = path.as_deref().map(readers::Readers::new);
-        Ok(Self { conn: Mutex::new(conn), readers, path, _checkpointer: checkpointer })
+        Ok(Self {
+            conn: Mutex::new(conn),
+            readers,
+            path,
+            _checkpointer: checkpointer,
+            vectors: vector_cache::Cache::default(),
+        })
     }
 
     /// Where the database lives (`None` in memory).

@@ -6,10 +6,15 @@ use serde_json::json;
 use super::locks as locks_q;
 use super::memory::{self as q, Filter};
 use super::projects::find_row;
-use super::{Cached as _, Store, events, projects};
+use super::{Cached as _, Store, events, projects, vector_cache, vectors};
 use crate::backend::{
-    MemoryBackend, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
+    MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
+    VectorProgress, Word, added_event,
 };
+use crate::humanize::clip;
+
+/// Longest passage shown for an entry found by meaning (no words to centre it on).
+const SNIPPET_CHARS: usize = 160;
 use crate::error::Result;
 use crate::humanize::now;
 use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
@@ -167,6 +172,37 @@ impl MemoryBackend for Store {
                 .into_iter()
                 .map(|h| RowHit { row: h.row, slug: h.slug, snippet: h.snippet, score: -h.rank })
                 .collect())
+        })
+    }
+
+    fn nearest_memory(&self, query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
+        let limit = query.limit as usize;
+        self.read(|c| {
+            let found = match query.project {
+                Some(slug) => {
+                    let p = find_row(c, "project", slug)?;
+                    self.vectors.nearest(c, p.id, query.model, query.vector, query.kind, limit)?
+                }
+                None => vector_cache::nearest_everywhere(c, query.model, query.vector, query.kind, limit)?,
+            };
+            let mut hits = Vec::with_capacity(found.len());
+            for (id, score) in found {
+                if let Some((row, slug)) = q::get_with_slug(c, id)?
+                    && row.forgotten_at.is_none()
+                {
+                    let snippet = clip(&row.content, SNIPPET_CHARS);
+                    hits.push(RowHit { row, slug, snippet, score: f64::from(score) });
+                }
+            }
+            Ok(Some(hits))
+        })
+    }
+
+    fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
+        self.read(|c| {
+            let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;
+            let (waiting, stored) = vectors::progress(c, id)?;
+            Ok(Some(VectorProgress { waiting, stored }))
         })
     }
 

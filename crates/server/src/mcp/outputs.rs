@@ -5,7 +5,7 @@ use mooring_core::locks::Lock;
 use mooring_core::memory::Entry;
 use mooring_core::preamble::{Preamble, SectionReport};
 use mooring_core::resolve::LevelReport;
-use mooring_core::search::Hit;
+use mooring_core::search::{Hit, Mode};
 use mooring_core::{Project, Resolution};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -131,6 +131,12 @@ pub struct SearchResults {
     pub project: Option<String>,
     /// Hits, best first.
     pub hits: Vec<Hit>,
+    /// How they were ranked: hybrid, keyword or semantic (keyword when meaning was asked
+    /// for but is unavailable).
+    pub mode: Mode,
+    /// Why the ranking is not the one asked for, or is incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// `lock_context`.

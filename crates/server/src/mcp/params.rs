@@ -207,7 +207,7 @@ pub struct Forget {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchMemory {
-    /// Words to find (all must match; the last may be a prefix).
+    /// Words or a question.
     pub query: String,
     /// Project slug; default: the session's (sessionless clients pass it on every call).
     #[serde(default)]
@@ -221,6 +221,9 @@ pub struct SearchMemory {
     /// At most this many hits, 1 to 200 (default 10).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// hybrid (default), keyword (every word must match) or semantic.
+    #[serde(default)]
+    pub mode: Option<String>,
 }
 
 /// `lock_context`.

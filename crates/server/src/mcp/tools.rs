@@ -325,8 +325,8 @@ pub static TOOLS: &[ToolDef] = &[
     },
     ToolDef {
         name: "search_memory",
-        description: "Full-text search of memory, ranked, with snippets. In the session's project, or in all \
-         projects with all_projects=true (each hit names its project).",
+        description: "Search memory by words and meaning, ranked, with snippets. In the session's \
+         project, or in all projects with all_projects=true (each hit names its project).",
         hints: READ,
         project: Needs::ProjectUnlessAll,
         writes: false,

@@ -62,19 +62,40 @@ pub fn forget(state: &AppState, s: Scope, p: params::Forget) -> CallToolResult {
     s.reply(r)
 }
 
+/// `search_memory` in `project` (every project when `None`).
+fn find(
+    state: &AppState,
+    project: Option<&str>,
+    p: &params::SearchMemory,
+) -> mooring_core::Result<SearchResults> {
+    let mode = p.mode.as_deref().map(|m| search::Mode::parse("mode", m)).transpose()?.unwrap_or_default();
+    let r = search::Request {
+        query: &p.query,
+        project,
+        kind: p.kind.as_deref(),
+        limit: p.limit.unwrap_or(10),
+        mode,
+    };
+    let found = search::find(&*state.memory, &r)?;
+    Ok(SearchResults {
+        project: project.map(str::to_owned),
+        hits: found.hits,
+        mode: found.mode,
+        note: found.note,
+    })
+}
+
 /// `search_memory` in every project (needs no session project).
 pub fn search_all(state: &AppState, p: &params::SearchMemory) -> CallToolResult {
-    match search::search(&*state.memory, &p.query, None, p.kind.as_deref(), p.limit.unwrap_or(10)) {
-        Ok(hits) => ok(&SearchResults { project: None, hits }),
+    match find(state, None, p) {
+        Ok(r) => ok(&r),
         Err(e) => fail(&e),
     }
 }
 
 /// `search_memory` in one project.
 pub fn search_one(state: &AppState, s: Scope, p: params::SearchMemory) -> CallToolResult {
-    let r =
-        search::search(&*state.memory, &p.query, Some(&s.project), p.kind.as_deref(), p.limit.unwrap_or(10))
-            .map(|hits| SearchResults { project: Some(s.project.clone()), hits });
+    let r = find(state, Some(&s.project), &p);
     s.reply(r)
 }
 

@@ -9,6 +9,7 @@ mod projects;
 mod settings;
 mod team;
 
+use mooring_core::search;
 use std::sync::Arc;
 
 use axum::Router;
@@ -182,7 +183,7 @@ async fn sessions(State(api): State<Api>) -> Result<axum::Json<serde_json::Value
     Ok(axum::Json(serde_json::json!({ "sessions": rows })))
 }
 
-/// `?q=&project=&kind=&limit=`.
+/// `?q=&project=&kind=&limit=&mode=`.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchParams {
@@ -190,9 +191,10 @@ pub struct SearchParams {
     project: Option<String>,
     kind: Option<String>,
     limit: Option<u32>,
+    mode: Option<String>,
 }
 
-/// `GET /search`: full-text search of memory, one project or all.
+/// `GET /search`: search of memory by keyword, meaning or both, one project or all.
 async fn search(
     State(api): State<Api>,
     q: Result<axum::extract::Query<SearchParams>, axum::extract::rejection::QueryRejection>,
@@ -200,6 +202,11 @@ async fn search(
     let axum::extract::Query(q) = q?;
     let project = q.project.as_deref().filter(|p| !p.is_empty());
     let kind = q.kind.as_deref().filter(|k| !k.is_empty());
-    let hits = mooring_core::search::search(&*api.state.memory, &q.q, project, kind, q.limit.unwrap_or(20))?;
-    Ok(axum::Json(serde_json::json!({ "hits": hits })))
+    let mode = match q.mode.as_deref().filter(|m| !m.is_empty()) {
+        Some(m) => search::Mode::parse("mode", m)?,
+        None => search::Mode::default(),
+    };
+    let r = search::Request { query: &q.q, project, kind, limit: q.limit.unwrap_or(20), mode };
+    let found = search::find(&*api.state.memory, &r)?;
+    Ok(axum::Json(serde_json::to_value(found).unwrap_or_default()))
 }

@@ -1,0 +1,116 @@
+//! Queries on `memory_vectors`, `vector_queue` and `vector_epochs` (migration 0008):
+//! what waits for a vector, storing vectors, and reading a project's back.
+
+use rusqlite::{Connection, OptionalExtension as _, params};
+
+use super::Cached as _;
+use crate::error::Result;
+
+/// An entry waiting for its vector.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    /// The entry.
+    pub id: i64,
+    /// Its project.
+    pub project_id: i64,
+    /// What is embedded: title, content and tags, a line each.
+    pub text: String,
+}
+
+/// The text an entry is embedded from, in SQL (`put` compares it, so a vector for an
+/// older text is never stored).
+const TEXT: &str = "m.title || char(10) || m.content || char(10) || m.tags";
+
+/// Up to `limit` entries waiting for a vector, newest first (a backfill gives the memory
+/// a session is most likely to look for its vectors first).
+pub fn pending(conn: &Connection, limit: u32) -> Result<Vec<Pending>> {
+    let sql = format!(
+        "SELECT m.id, m.project_id, {TEXT} FROM vector_queue q JOIN memory m ON m.id = q.memory_id
+         ORDER BY q.memory_id DESC LIMIT ?1"
+    );
+    let mut st = conn.prepare_cached(&sql)?;
+    let rows =
+        st.query_map([limit], |r| Ok(Pending { id: r.get(0)?, project_id: r.get(1)?, text: r.get(2)? }))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Store `vec` (made by `model`) for an entry and take it off the queue, unless the entry
+/// was forgotten or its text changed since `p` was read; whether it was stored. An entry
+/// forgotten or gone leaves the queue either way; a changed one stays for its new text.
+pub fn put(conn: &Connection, p: &Pending, model: &str, vec: &[u8]) -> Result<bool> {
+    let sql = format!("SELECT {TEXT} = ?2, m.forgotten_at IS NULL FROM memory m WHERE m.id = ?1");
+    let state: Option<(bool, bool)> =
+        conn.row(&sql, params![p.id, p.text], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+    match state {
+        Some((true, true)) => {}
+        Some((false, true)) => return Ok(false),
+        _ => {
+            conn.exec("DELETE FROM vector_queue WHERE memory_id = ?1", [p.id])?;
+            return Ok(false);
+        }
+    }
+    conn.exec(
+        "INSERT OR REPLACE INTO memory_vectors (memory_id, project_id, model, vec) VALUES (?1, ?2, ?3, ?4)",
+        params![p.id, p.project_id, model, vec],
+    )?;
+    conn.exec("DELETE FROM vector_queue WHERE memory_id = ?1", [p.id])?;
+    Ok(true)
+}
+
+/// Entries waiting and entries with a vector, in one project or all.
+pub fn progress(conn: &Connection, project_id: Option<i64>) -> Result<(u64, u64)> {
+    let waiting: i64 = conn.row(
+        "SELECT count(*) FROM vector_queue q JOIN memory m ON m.id = q.memory_id
+         WHERE ?1 IS NULL OR m.project_id = ?1",
+        [project_id],
+        |r| r.get(0),
+    )?;
+    let stored: i64 = match project_id {
+        Some(p) => {
+            conn.row("SELECT count(*) FROM memory_vectors WHERE project_id = ?1", [p], |r| r.get(0))?
+        }
+        None => conn.row("SELECT count(*) FROM memory_vectors", [], |r| r.get(0))?,
+    };
+    Ok((waiting.max(0) as u64, stored.max(0) as u64))
+}
+
+/// How often a project's vectors were added to and removed from.
+pub fn epoch(conn: &Connection, project_id: i64) -> Result<(i64, i64)> {
+    let mut st = conn.prepare_cached("SELECT added, removed FROM vector_epochs WHERE project_id = ?1")?;
+    let mut rows = st.query([project_id])?;
+    Ok(match rows.next()? {
+        Some(r) => (r.get(0)?, r.get(1)?),
+        None => (0, 0),
+    })
+}
+
+/// A stored vector with its entry's id and kind.
+pub struct Stored {
+    /// The entry.
+    pub id: i64,
+    /// Its kind.
+    pub kind: String,
+    /// The bytes `Quantized::to_bytes` wrote.
+    pub vec: Vec<u8>,
+}
+
+/// Call `f` with each vector by `model` of `project_id` (every project when `None`) after
+/// entry id `after`, in id order.
+pub fn each(
+    conn: &Connection,
+    project_id: Option<i64>,
+    model: &str,
+    after: i64,
+    mut f: impl FnMut(Stored),
+) -> Result<()> {
+    let mut st = conn.prepare_cached(
+        "SELECT v.memory_id, m.kind, v.vec FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
+         WHERE (?1 IS NULL OR v.project_id = ?1) AND v.model = ?2 AND v.memory_id > ?3
+         ORDER BY v.memory_id",
+    )?;
+    let mut rows = st.query(params![project_id, model, after])?;
+    while let Some(r) = rows.next()? {
+        f(Stored { id: r.get(0)?, kind: r.get(1)?, vec: r.get(2)? });
+    }
+    Ok(())
+}
