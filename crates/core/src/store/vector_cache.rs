@@ -11,7 +11,7 @@ use rusqlite::Connection;
 
 use super::vectors;
 use crate::error::Result;
-use crate::memory::Kind;
+use crate::model::Kind;
 
 /// Most vector bytes held over all projects (about 180,000 of 260 bytes).
 const MOST_BYTES: usize = 48 << 20;
