@@ -98,3 +98,75 @@ pub fn index_pending(store: &Store, budget: Option<Duration>) -> Result<usize> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::index_pending;
+    use crate::backend::MemoryBackend as _;
+    use crate::memory::{NewEntry, forget, remember};
+    use crate::{NewProject, Registry, Store};
+
+    fn counts(store: &Store) -> (i64, i64) {
+        store
+            .read(|c| {
+                let q = |sql: &str| c.query_row(sql, [], |r| r.get(0));
+                Ok((q("SELECT count(*) FROM memory_vectors")?, q("SELECT count(*) FROM vector_queue")?))
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn forgotten_memory_leaves_no_vector_and_changed_memory_is_embedded_again() {
+        let store = Store::open_in_memory().unwrap();
+        Registry::new(&store).create(NewProject { name: "Leases".into(), ..NewProject::default() }).unwrap();
+        let add = |text: &str| {
+            let e = NewEntry { kind: "note".into(), content: text.into(), ..NewEntry::default() };
+            remember(&store, "leases", &e, None).unwrap().id
+        };
+        let renewal = add("Renewal cadence: every 5 s, TTL 15 s");
+        let other = add("The invoice PDF uses the customer's billing address");
+        assert_eq!(counts(&store), (0, 2), "queued by the insert");
+        assert_eq!(index_pending(&store, None).unwrap(), 2);
+        assert_eq!(counts(&store), (2, 0));
+        assert_eq!(
+            store.vector_progress(Some("leases")).unwrap().map(|p| (p.waiting, p.stored)),
+            Some((0, 2))
+        );
+
+        forget(&store, "leases", other).unwrap();
+        assert_eq!(counts(&store), (1, 0), "the forgotten entry's vector is gone");
+
+        // A new text drops the old vector and queues the entry; the indexer embeds it again.
+        store
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE memory SET content = 'Leases renew every 3 s now' WHERE id = ?1",
+                    [renewal],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(counts(&store), (0, 1));
+        assert_eq!(index_pending(&store, None).unwrap(), 1);
+        assert_eq!(counts(&store), (1, 0));
+    }
+
+    #[test]
+    fn a_vector_for_text_rewritten_while_it_was_embedded_is_not_stored() {
+        let store = Store::open_in_memory().unwrap();
+        Registry::new(&store).create(NewProject { name: "Leases".into(), ..NewProject::default() }).unwrap();
+        let e = NewEntry { kind: "note".into(), content: "first text".into(), ..NewEntry::default() };
+        let id = remember(&store, "leases", &e, None).unwrap().id;
+        let pending = store.read(|c| crate::store::vectors::pending(c, 10)).unwrap();
+        store
+            .write(|tx| {
+                tx.execute("UPDATE memory SET content = 'second text' WHERE id = ?1", [id])?;
+                Ok(())
+            })
+            .unwrap();
+        let stored =
+            store.write(|tx| crate::store::vectors::put(tx, &pending[0], super::MODEL, &[0; 260])).unwrap();
+        assert!(!stored, "the old text's vector is refused");
+        assert_eq!(counts(&store), (0, 1), "and the entry still waits for its new text's vector");
+    }
+}

@@ -9,6 +9,14 @@ use std::process::{Child, Stdio};
 use assert_cmd::Command;
 use serde_json::Value;
 
+/// Where the test tools put the model for search by meaning (HOME moves into the sandbox,
+/// the model stays where `scripts/fetch-model.sh` installed it).
+pub fn models_root() -> PathBuf {
+    std::env::var_os("MOORING_MODELS").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/mooring-models")
+    })
+}
+
 pub struct Sandbox {
     _dir: tempfile::TempDir,
     pub home: PathBuf,
@@ -33,6 +41,7 @@ impl Sandbox {
             .env("HOME", &self.home)
             .env_remove("MOORING_PROJECT")
             .env_remove("MOORING_HOME")
+            .env("MOORING_MODELS", models_root())
             .current_dir(&self.home);
         cmd
     }
@@ -99,6 +108,7 @@ impl Sandbox {
             .arg(&self.data)
             .args(["serve", "--port", "0", "--json"])
             .env("HOME", &self.home)
+            .env("MOORING_MODELS", models_root())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
