@@ -7,7 +7,8 @@
 # session in the same project must hand its model, in its first request, what the first
 # one asked, the file it created and the task still open — and, its prompt being about
 # an older decision the preamble leaves out, that decision. Then `/compact` on the first
-# session, resumed: the model's next request carries that session's own record.
+# session, resumed: the model's next request carries that session's own record. Last, a
+# prompt sharing no word with a decision brings it back by meaning (per-prompt recall).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
@@ -18,6 +19,8 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 
+# The model for recall by meaning stays where the test tools installed it.
+export MOORING_MODELS="${MOORING_MODELS:-$HOME/.cache/mooring-models}"
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 mkdir -p "$HOME" "$tmp/bin" "$tmp/code/retry"
 install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
@@ -61,6 +64,7 @@ if grep -rqa "ghp_Z7k2Qm9x" "$data"; then echo "the token the session typed reac
 
 # An older decision the preamble leaves out (25 newer ones fill its decisions).
 m memory add retry --kind decision "Lease renewals retry twice with jitter, then the leader steps down" >/dev/null
+m memory add retry --kind decision "We chose Postgres over MySQL for the ledger because of transactional DDL" >/dev/null
 for i in $(seq 1 25); do m memory add retry --kind decision "Decision $i: metrics go to shard $i" >/dev/null; done
 
 echo "== the next session starts where it stopped, and its prompt brings back the old decision"
@@ -89,4 +93,19 @@ print("after /compact the session's own record reaches the model")
 PY
 [ "$(m memory list retry --kind session --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')" = 2 ] \
   || { echo "compacting and resuming the session made another record"; m memory list retry --kind session; exit 1; }
-echo "ok: captured without the agent, recalled at the next start, kept across compaction"
+echo "== a prompt in other words brings back the decision it is about (recall by meaning)"
+# No hub runs here: the command gives the entries their vectors (the hub would).
+m memory index >/dev/null 2>&1
+session plain "Which relational database stores the accounting records?"
+python3 - "$tmp/record.jsonl" <<'PY'
+import json, re, sys
+bodies = [json.loads(l)["body"] or {} for l in open(sys.argv[1]) if l.strip()]
+first = json.dumps(next(b for b in bodies if b.get("messages")))
+words = lambda t: {w for w in re.findall(r"[a-z]+", t.lower()) if len(w) > 3}
+assert not words("Which relational database stores the accounting records?") & words(
+    "We chose Postgres over MySQL for the ledger because of transactional DDL"), "the prompt shares a word"
+for want in ["Mooring recalled it for this prompt", "Postgres over MySQL for the ledger"]:
+    assert want in first, f"{want!r} not in the request of a prompt sharing no word with it"
+print("a prompt sharing no word with the decision brought it to the model")
+PY
+echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning"

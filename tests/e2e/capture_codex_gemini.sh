@@ -21,6 +21,8 @@ standin=""
 cleanup() { [ -n "$standin" ] && kill "$standin" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"; }
 trap cleanup EXIT
 
+# The model for recall by meaning stays where the test tools installed it.
+export MOORING_MODELS="${MOORING_MODELS:-$HOME/.cache/mooring-models}"
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 mkdir -p "$HOME/.codex" "$HOME/.gemini" "$tmp/bin"
 install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
