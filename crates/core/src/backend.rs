@@ -151,6 +151,12 @@ pub trait MemoryBackend: Send + Sync {
         Ok(None)
     }
 
+    /// How many of a project's (or every project's) live entries wait for their vector
+    /// (cheap: what a search asks); `None` where this backend keeps no vectors.
+    fn vectors_waiting(&self, _project: Option<&str>) -> Result<Option<u64>> {
+        Ok(None)
+    }
+
     /// How many of a project's (or every project's) entries have their vector; `None`
     /// where this backend keeps no vectors.
     fn vector_progress(&self, _project: Option<&str>) -> Result<Option<VectorProgress>> {

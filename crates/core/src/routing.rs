@@ -108,6 +108,13 @@ impl MemoryBackend for Routed {
         }
     }
 
+    fn vectors_waiting(&self, project: Option<&str>) -> Result<Option<u64>> {
+        match project {
+            Some(slug) => self.pick(slug)?.vectors_waiting(project),
+            None => self.local.vectors_waiting(None),
+        }
+    }
+
     fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
         match project {
             Some(slug) => self.pick(slug)?.vector_progress(project),

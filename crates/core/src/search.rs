@@ -160,8 +160,11 @@ pub struct Request<'a> {
 
 /// Reciprocal rank fusion's constant: ranks past the first few weigh little.
 const RRF_K: f64 = 60.0;
-/// Candidates each ranking contributes to the fusion.
-const FUSED_FROM: u32 = 50;
+/// Candidates each ranking contributes to the fusion: twice what is asked, at least 20
+/// (past that, a hit of one ranking alone cannot reach the first `limit`).
+fn fused_from(limit: u32) -> u32 {
+    (limit * 2).clamp(20, MAX_LIMIT)
+}
 
 /// Search as `r` asks: by keyword, by meaning or both. Meaning falls back to keyword
 /// (with a note saying why) when the model or a project's vectors are unavailable; a
@@ -195,13 +198,14 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
             });
         }
     };
-    if let Some(p) = store.vector_progress(r.project).ok().flatten()
-        && p.waiting > 0
+    if let Some(waiting) = store.vectors_waiting(r.project).ok().flatten()
+        && waiting > 0
     {
         note = Some(format!(
-            "{} of {} entries are not indexed by meaning yet (the indexer is on it); those are found by keyword only",
-            p.waiting,
-            p.waiting + p.stored
+            "{} {} not indexed by meaning yet (the indexer is on it); {} found by keyword only",
+            crate::event_words::plural(waiting as i64, "entry", "entries"),
+            if waiting == 1 { "is" } else { "are" },
+            if waiting == 1 { "it is" } else { "those are" }
         ));
     }
     if r.mode == Mode::Semantic {
@@ -212,7 +216,7 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
     // Every word: a list padded with entries sharing any one word ranked those by
     // meaning below entries that merely repeat a common word (the labelled set's
     // paraphrases lost half their answers from the top five that way).
-    let lexical = keyword(FUSED_FROM, false)?;
+    let lexical = keyword(fused_from(r.limit), false)?;
     let mut fused = fuse(&[lexical, nearest]);
     fused.truncate(r.limit as usize);
     Ok(Found { hits: hits(fused), mode: Mode::Hybrid, note })
@@ -232,7 +236,7 @@ fn nearest(
         crate::semantic::Availability::Ready => String::new(),
     })?;
     let vector = model.embed(r.query);
-    let limit = if r.mode == Mode::Semantic { r.limit } else { FUSED_FROM };
+    let limit = if r.mode == Mode::Semantic { r.limit } else { fused_from(r.limit) };
     let q = NearestQuery { vector: &vector, model: crate::semantic::MODEL, project: r.project, kind, limit };
     match store.nearest_memory(&q) {
         Ok(Some(hits)) => Ok((hits, None)),

@@ -198,6 +198,13 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn vectors_waiting(&self, project: Option<&str>) -> Result<Option<u64>> {
+        self.read(|c| {
+            let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;
+            Ok(Some(vectors::waiting(c, id)?))
+        })
+    }
+
     fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
         self.read(|c| {
             let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;

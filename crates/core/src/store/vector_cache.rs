@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use mooring_embed::{Quantized, dot};
+use mooring_embed::{Quantized, dot_i8};
 use rusqlite::Connection;
 
 use super::vectors;
@@ -66,11 +66,13 @@ impl Cache {
     ) -> Result<Vec<(i64, f32)>> {
         let project = self.current(conn, project_id, model, query.len())?;
         let want = kind.map(kind_code);
+        // The query quantized too: integer products are a third of the scan's time.
+        let q = Quantized::new(query);
         let mut scored: Vec<(f32, usize)> = Vec::with_capacity(project.ids.len());
         for (i, (chunk, &scale)) in project.values.chunks_exact(project.dim).zip(&project.scales).enumerate()
         {
             if want.is_none_or(|k| project.kinds[i] == k) {
-                scored.push((dot(query, chunk, scale), i));
+                scored.push((dot_i8(&q.values, chunk) as f32 * q.scale * scale, i));
             }
         }
         Ok(top(scored, limit).into_iter().map(|(s, i)| (project.ids[i], s)).collect())
@@ -124,12 +126,13 @@ pub fn nearest_everywhere(
     kind: Option<&str>,
     limit: usize,
 ) -> Result<Vec<(i64, f32)>> {
+    let q = Quantized::new(query);
     let mut scored = Vec::new();
     vectors::each(conn, None, model, 0, |s| {
         if kind.is_none_or(|k| k == s.kind)
-            && let Some(q) = Quantized::from_bytes(&s.vec, query.len())
+            && let Some(v) = Quantized::from_bytes(&s.vec, query.len())
         {
-            scored.push((dot(query, &q.values, q.scale), s.id));
+            scored.push((dot_i8(&q.values, &v.values) as f32 * q.scale * v.scale, s.id));
             if scored.len() > limit.max(64) * 16 {
                 scored = top(std::mem::take(&mut scored), limit);
             }

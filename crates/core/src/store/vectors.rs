@@ -57,14 +57,22 @@ pub fn put(conn: &Connection, p: &Pending, model: &str, vec: &[u8]) -> Result<bo
     Ok(true)
 }
 
-/// Entries waiting and entries with a vector, in one project or all.
-pub fn progress(conn: &Connection, project_id: Option<i64>) -> Result<(u64, u64)> {
+/// Entries waiting for a vector, in one project or all.
+pub fn waiting(conn: &Connection, project_id: Option<i64>) -> Result<u64> {
     let waiting: i64 = conn.row(
-        "SELECT count(*) FROM vector_queue q JOIN memory m ON m.id = q.memory_id
+        // The queue outermost (CROSS JOIN fixes the order): it is short, the project's
+        // entries are not (left to itself SQLite probed the queue for each of 100,000).
+        "SELECT count(*) FROM vector_queue q CROSS JOIN memory m ON m.id = q.memory_id
          WHERE ?1 IS NULL OR m.project_id = ?1",
         [project_id],
         |r| r.get(0),
     )?;
+    Ok(waiting.max(0) as u64)
+}
+
+/// Entries waiting and entries with a vector, in one project or all.
+pub fn progress(conn: &Connection, project_id: Option<i64>) -> Result<(u64, u64)> {
+    let waiting = waiting(conn, project_id)? as i64;
     let stored: i64 = match project_id {
         Some(p) => {
             conn.row("SELECT count(*) FROM memory_vectors WHERE project_id = ?1", [p], |r| r.get(0))?

@@ -1,0 +1,141 @@
+//! What search by meaning costs, on the real model: embedding entries (the indexer),
+//! hybrid, semantic and keyword search in a project of 100,000 entries (p50/p99 over the
+//! labelled set's questions), the first search of a process (it reads the project's
+//! vectors), resident memory of the model and the vectors, and what the vector queue's
+//! trigger adds to `remember`. `-- --million` also fills ten projects to 1,000,000
+//! entries and times a search in one of them and across all.
+
+mod seed;
+
+use std::time::{Duration, Instant};
+
+use mooring_bench::labelled;
+use mooring_core::memory::{NewEntry, remember};
+use mooring_core::search::{Mode, Request, find};
+use mooring_core::{NewProject, Registry, Store, semantic};
+
+fn rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb: f64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    kb / 1024.0
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * p) as usize].as_secs_f64() * 1e3
+}
+
+/// Time every question once in `project` (all projects when `None`); p50 and p99 in ms.
+fn timed(store: &Store, questions: &[String], project: Option<&str>, mode: Mode) -> (f64, f64) {
+    let mut times: Vec<Duration> = questions
+        .iter()
+        .map(|q| {
+            let r = Request { query: q, project, kind: None, limit: 10, mode };
+            let t = Instant::now();
+            std::hint::black_box(find(store, &r).unwrap());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    (pct(&times, 0.5), pct(&times, 0.99))
+}
+
+fn fill(store: &Store, slug: &str) {
+    Registry::new(store).create(NewProject { name: slug.into(), ..NewProject::default() }).unwrap();
+    seed::hundred_thousand(store, slug);
+}
+
+fn main() {
+    let million = std::env::args().any(|a| a == "--million");
+    let rss_start = rss_mb();
+    let t = Instant::now();
+    if let Err(a) = semantic::model() {
+        eprintln!("search: no model ({a:?}); run scripts/fetch-model.sh first");
+        return;
+    }
+    let load = t.elapsed();
+    let rss_model = rss_mb();
+    println!("model: loaded in {:.1} ms, {:.1} MB resident", load.as_secs_f64() * 1e3, rss_model - rss_start);
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).unwrap();
+    fill(&store, "big");
+    let t = Instant::now();
+    let n = semantic::index_pending(&store, None).unwrap();
+    let took = t.elapsed();
+    println!(
+        "indexer: {n} entries in {:.1} s ({:.1} µs each: embed, quantize, store)",
+        took.as_secs_f64(),
+        took.as_secs_f64() * 1e6 / n as f64
+    );
+
+    let set = labelled::load();
+    let questions: Vec<String> = set.queries.iter().map(|q| q.text.clone()).collect();
+    let rss_before = rss_mb();
+    let first =
+        Request { query: &questions[0], project: Some("big"), kind: None, limit: 10, mode: Mode::Hybrid };
+    let t = Instant::now();
+    find(&store, &first).unwrap();
+    println!(
+        "first hybrid search of the process in 100,000 entries: {:.1} ms (reads the project's vectors); \
+         they hold {:.1} MB resident",
+        t.elapsed().as_secs_f64() * 1e3,
+        rss_mb() - rss_before
+    );
+    println!("\n| 100,000 entries, one project | p50 | p99 |\n|---|---|---|");
+    for mode in [Mode::Hybrid, Mode::Semantic, Mode::Keyword] {
+        let (p50, p99) = timed(&store, &questions, Some("big"), mode);
+        println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
+    }
+
+    // What the queue's trigger adds to `remember`: the same writes with it and without it.
+    Registry::new(&store).create(NewProject { name: "writes".into(), ..NewProject::default() }).unwrap();
+    let write = |label: &str| {
+        let mut times: Vec<Duration> = (0..2_000)
+            .map(|i| {
+                let e = NewEntry {
+                    kind: "note".into(),
+                    content: format!("{label} note {i}"),
+                    ..NewEntry::default()
+                };
+                let t = Instant::now();
+                remember(&store, "writes", &e, None).unwrap();
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        (pct(&times, 0.5), pct(&times, 0.99))
+    };
+    let with = write("queued");
+    store
+        .write(|tx| {
+            tx.execute_batch("DROP TRIGGER memory_queued_when_added")?;
+            Ok(())
+        })
+        .unwrap();
+    let without = write("unqueued");
+    println!(
+        "\nremember: p50 {:.3} ms / p99 {:.3} ms with the vector queue; {:.3} / {:.3} ms without",
+        with.0, with.1, without.0, without.1
+    );
+
+    if million {
+        for i in 1..10 {
+            fill(&store, &format!("p{i}"));
+        }
+        let t = Instant::now();
+        semantic::index_pending(&store, None).unwrap();
+        println!("\n1,000,000 entries: the other 900,000 indexed in {:.0} s", t.elapsed().as_secs_f64());
+        println!("| 1,000,000 entries | p50 | p99 |\n|---|---|---|");
+        let (p50, p99) = timed(&store, &questions, Some("p5"), Mode::Hybrid);
+        println!("| hybrid, one project of 100,000 | {p50:.2} ms | {p99:.2} ms |");
+        let few = &questions[..20];
+        let (p50, p99) = timed(&store, few, None, Mode::Hybrid);
+        println!("| hybrid, every project (20 questions) | {p50:.1} ms | {p99:.1} ms |");
+        println!("resident after all: {:.0} MB", rss_mb());
+    }
+}
