@@ -139,6 +139,10 @@ fn per_turn(_c: &mut Criterion) {
 
     let store = Store::open_in(&data).unwrap();
     seed::hundred_thousand(&store, "big");
+    // Their vectors too (the hub's indexer would write them): recall compares the prompt
+    // by meaning with the project's newest 10,000 when words alone find too few.
+    let indexed = mooring_core::semantic::index_pending(&store, None).unwrap();
+    eprintln!("hook/UserPromptSubmit: {indexed} entries indexed for recall by meaning");
     drop(store);
     // The first hook after a bulk insert of 100,000 entries folds the insert's log into
     // the database (a checkpoint): reported on its own, as it is not a prompt's cost.

@@ -87,6 +87,9 @@ pub struct NearestQuery<'a> {
     pub kind: Option<&'a str>,
     /// At most this many hits.
     pub limit: u32,
+    /// Compare only a project's newest this many entries, read afresh (a short-lived
+    /// process, such as a prompt hook, cannot afford to read 100,000).
+    pub newest: Option<u32>,
 }
 
 /// How far a backend's vectors have come.

@@ -237,7 +237,14 @@ fn nearest(
     })?;
     let vector = model.embed(r.query);
     let limit = if r.mode == Mode::Semantic { r.limit } else { fused_from(r.limit) };
-    let q = NearestQuery { vector: &vector, model: crate::semantic::MODEL, project: r.project, kind, limit };
+    let q = NearestQuery {
+        vector: &vector,
+        model: crate::semantic::MODEL,
+        project: r.project,
+        kind,
+        limit,
+        newest: None,
+    };
     match store.nearest_memory(&q) {
         Ok(Some(hits)) => Ok((hits, None)),
         Ok(None) => {

@@ -169,4 +169,34 @@ mod tests {
         assert!(!stored, "the old text's vector is refused");
         assert_eq!(counts(&store), (0, 1), "and the entry still waits for its new text's vector");
     }
+
+    #[test]
+    fn a_bound_on_the_newest_compares_only_those() {
+        use crate::backend::NearestQuery;
+        let store = Store::open_in_memory().unwrap();
+        Registry::new(&store).create(NewProject { name: "Leases".into(), ..NewProject::default() }).unwrap();
+        let mut ids = Vec::new();
+        for text in ["Renewal cadence: every 5 s", "Invoices go out monthly", "The dashboard uses ES modules"]
+        {
+            let e = NewEntry { kind: "note".into(), content: text.into(), ..NewEntry::default() };
+            ids.push(remember(&store, "leases", &e, None).unwrap().id);
+        }
+        index_pending(&store, None).unwrap();
+        let v = super::embed("lease renewal cadence").unwrap();
+        let q = |newest| NearestQuery {
+            vector: &v,
+            model: super::MODEL,
+            project: Some("leases"),
+            kind: None,
+            limit: 5,
+            newest,
+        };
+        let all = store.nearest_memory(&q(None)).unwrap().unwrap();
+        assert_eq!(all.len(), 3);
+        assert_eq!(all[0].row.id, ids[0], "the renewal entry is nearest");
+        let newest = store.nearest_memory(&q(Some(2))).unwrap().unwrap();
+        let mut got: Vec<i64> = newest.iter().map(|h| h.row.id).collect();
+        got.sort();
+        assert_eq!(got, ids[1..], "only the two newest are compared");
+    }
 }

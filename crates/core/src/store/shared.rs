@@ -181,7 +181,20 @@ impl MemoryBackend for Store {
             let found = match query.project {
                 Some(slug) => {
                     let p = find_row(c, "project", slug)?;
-                    self.vectors.nearest(c, p.id, query.model, query.vector, query.kind, limit)?
+                    match query.newest {
+                        Some(n) => vector_cache::nearest_newest(
+                            c,
+                            p.id,
+                            query.model,
+                            query.vector,
+                            query.kind,
+                            limit,
+                            n,
+                        )?,
+                        None => {
+                            self.vectors.nearest(c, p.id, query.model, query.vector, query.kind, limit)?
+                        }
+                    }
                 }
                 None => vector_cache::nearest_everywhere(c, query.model, query.vector, query.kind, limit)?,
             };

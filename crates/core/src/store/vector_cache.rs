@@ -141,6 +141,29 @@ pub fn nearest_everywhere(
     Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
 }
 
+/// The ids and cosines of the `limit` entries (of `kind`) nearest `query` among project
+/// `project_id`'s newest `newest`, read straight from the database.
+pub fn nearest_newest(
+    conn: &Connection,
+    project_id: i64,
+    model: &str,
+    query: &[f32],
+    kind: Option<&str>,
+    limit: usize,
+    newest: u32,
+) -> Result<Vec<(i64, f32)>> {
+    let q = Quantized::new(query);
+    let mut scored = Vec::new();
+    vectors::each_newest(conn, project_id, model, newest, |s| {
+        if kind.is_none_or(|k| k == s.kind)
+            && let Some(v) = Quantized::from_bytes(&s.vec, query.len())
+        {
+            scored.push((dot_i8(&q.values, &v.values) as f32 * q.scale * v.scale, s.id));
+        }
+    })?;
+    Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
+}
+
 /// The `limit` highest scores, highest first.
 fn top<T: Copy>(mut scored: Vec<(f32, T)>, limit: usize) -> Vec<(f32, T)> {
     let by = |a: &(f32, T), b: &(f32, T)| b.0.total_cmp(&a.0);

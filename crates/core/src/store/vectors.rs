@@ -102,6 +102,26 @@ pub struct Stored {
     pub vec: Vec<u8>,
 }
 
+/// Call `f` with each of project `project_id`'s newest `newest` vectors by `model`.
+pub fn each_newest(
+    conn: &Connection,
+    project_id: i64,
+    model: &str,
+    newest: u32,
+    mut f: impl FnMut(Stored),
+) -> Result<()> {
+    let mut st = conn.prepare_cached(
+        "SELECT v.memory_id, m.kind, v.vec FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
+         WHERE v.project_id = ?1 AND v.model = ?2
+         ORDER BY v.project_id DESC, v.memory_id DESC LIMIT ?3",
+    )?;
+    let mut rows = st.query(params![project_id, model, newest])?;
+    while let Some(r) = rows.next()? {
+        f(Stored { id: r.get(0)?, kind: r.get(1)?, vec: r.get(2)? });
+    }
+    Ok(())
+}
+
 /// Call `f` with each vector by `model` of `project_id` (every project when `None`) after
 /// entry id `after`, in id order.
 pub fn each(
