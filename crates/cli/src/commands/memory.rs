@@ -86,8 +86,11 @@ fn index(ctx: &Ctx, store: &mooring_core::Store) -> Result<(), Failure> {
     };
     let started = std::time::Instant::now();
     let mut done = 0usize;
+    // A first line after the first batch, then one a second.
+    let mut slice = std::time::Duration::ZERO;
     loop {
-        let n = semantic::index_pending(store, Some(std::time::Duration::from_secs(1)))?;
+        let n = semantic::index_pending(store, Some(slice))?;
+        slice = std::time::Duration::from_secs(1);
         done += n;
         let p = progress()?;
         if !ctx.json {
