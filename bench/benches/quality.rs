@@ -56,38 +56,6 @@ fn main() {
     let mut off_topic: Vec<f64> =
         OFF_TOPIC.iter().filter_map(|q| semantic(q, "atlas").first().map(|h| h.score)).collect();
     let pct = |v: &[f64], p: f64| v.get(((v.len() as f64 - 1.0) * p) as usize).copied().unwrap_or(f64::NAN);
-    let top20 = |q: &str, project: &str| -> Vec<f64> {
-        let r = Request { query: q, project: Some(project), kind: None, limit: 20, mode: Mode::Semantic };
-        find(&store, &r).unwrap().hits.iter().map(|h| h.score).collect()
-    };
-    let mut leads_right: Vec<f64> = Vec::new();
-    let mut leads_wrong: Vec<f64> = Vec::new();
-    for q in set.queries.iter().filter(|q| q.paraphrase) {
-        let want = ids[&q.relevant[0]];
-        let hits = semantic(&q.text, &q.project);
-        let l = lead(&top20(&q.text, &q.project));
-        if hits.first().is_some_and(|h| h.entry.id == want) {
-            leads_right.push(l)
-        } else {
-            leads_wrong.push(l)
-        }
-    }
-    let mut leads_off: Vec<f64> = OFF_TOPIC.iter().map(|q| lead(&top20(q, "atlas"))).collect();
-    leads_right.sort_by(f64::total_cmp);
-    leads_wrong.sort_by(f64::total_cmp);
-    leads_off.sort_by(f64::total_cmp);
-    println!(
-        "lead of the top score over the next 19: answer first p10 {:.3} p50 {:.3} ({}); wrong first p50 {:.3} p90 {:.3} ({}); off-topic p50 {:.3} p90 {:.3} max {:.3}",
-        pct(&leads_right, 0.1),
-        pct(&leads_right, 0.5),
-        leads_right.len(),
-        pct(&leads_wrong, 0.5),
-        pct(&leads_wrong, 0.9),
-        leads_wrong.len(),
-        pct(&leads_off, 0.5),
-        pct(&leads_off, 0.9),
-        pct(&leads_off, 1.0)
-    );
     answers.sort_by(f64::total_cmp);
     off_topic.sort_by(f64::total_cmp);
     println!(
@@ -105,12 +73,6 @@ fn main() {
         off_topic.len(),
         mooring_core::recall::NEAR_ENOUGH
     );
-}
-
-/// The top score's lead over the mean of the next nineteen (what recall's margin reads).
-fn lead(scores: &[f64]) -> f64 {
-    let rest = &scores[1.min(scores.len())..];
-    scores.first().copied().unwrap_or(0.0) - rest.iter().sum::<f64>() / rest.len().max(1) as f64
 }
 
 /// Prompts about nothing in the set.

@@ -187,7 +187,7 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
     if r.mode == Mode::Keyword {
         return Ok(Found { hits: hits(keyword(r.limit, false)?), mode: Mode::Keyword, note: None });
     }
-    let (nearest, mut note) = match nearest(store, r, kind) {
+    let nearest = match nearest(store, r, kind) {
         Ok(n) => n,
         Err(why) => {
             let hits = hits(keyword(r.limit, false)?);
@@ -198,6 +198,7 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
             });
         }
     };
+    let mut note = None;
     if let Some(waiting) = store.vectors_waiting(r.project).ok().flatten()
         && waiting > 0
     {
@@ -227,13 +228,10 @@ fn nearest(
     store: &dyn MemoryBackend,
     r: &Request<'_>,
     kind: Option<&str>,
-) -> std::result::Result<(Vec<RowHit>, Option<String>), String> {
+) -> std::result::Result<Vec<RowHit>, String> {
     let model = crate::semantic::model().map_err(|a| match a {
-        crate::semantic::Availability::Off => {
-            "search by meaning is switched off (MOORING_SEMANTIC=off)".to_owned()
-        }
         crate::semantic::Availability::Missing(why) => format!("search by meaning is unavailable: {why}"),
-        crate::semantic::Availability::Ready => String::new(),
+        other => other.why().unwrap_or_default(),
     })?;
     let vector = model.embed(r.query);
     let limit = if r.mode == Mode::Semantic { r.limit } else { fused_from(r.limit) };
@@ -246,7 +244,7 @@ fn nearest(
         newest: None,
     };
     match store.nearest_memory(&q) {
-        Ok(Some(hits)) => Ok((hits, None)),
+        Ok(Some(hits)) => Ok(hits),
         Ok(None) => {
             Err("this project's memory has no vectors (a team project is searched by keyword only for now)"
                 .into())

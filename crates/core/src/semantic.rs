@@ -34,6 +34,17 @@ pub enum Availability {
     Missing(String),
 }
 
+impl Availability {
+    /// Why search by meaning cannot be used (with the fix), or `None` when it can.
+    pub fn why(&self) -> Option<String> {
+        match self {
+            Self::Ready => None,
+            Self::Off => Some("search by meaning is switched off (MOORING_SEMANTIC=off)".into()),
+            Self::Missing(why) => Some(why.clone()),
+        }
+    }
+}
+
 static LOADED: OnceLock<std::result::Result<Arc<Model>, String>> = OnceLock::new();
 
 /// The model, loading it on first use (about 25 ms); the reason with the fix if it cannot be.

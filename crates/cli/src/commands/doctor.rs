@@ -159,27 +159,22 @@ fn hub(ctx: &Ctx) -> Result<Check, Failure> {
 /// Which search is in use: hybrid with the model, or keyword only and why.
 fn search_mode(ctx: &Ctx) -> Check {
     use mooring_core::backend::MemoryBackend as _;
-    use mooring_core::semantic::{self, Availability};
-    match semantic::availability() {
-        Availability::Ready => {
-            let progress = ctx.store().ok().and_then(|s| s.vector_progress(None).ok().flatten());
-            let indexed = match progress {
-                Some(p) if p.waiting > 0 => format!(
-                    "; {} of {} entries indexed so far (the hub indexes the rest, or run `mooring memory index`)",
-                    p.stored,
-                    p.stored + p.waiting
-                ),
-                Some(p) => format!("; all {} entries indexed", p.stored),
-                None => String::new(),
-            };
-            ok("search", format!("hybrid: shared words and meaning (model {}){indexed}", semantic::MODEL))
-        }
-        Availability::Off => {
-            info("search", "keyword only: search by meaning is switched off (MOORING_SEMANTIC=off)".into())
-        }
-        // Mooring works without the model: a mode to know about, not a fault.
-        Availability::Missing(why) => info("search", format!("keyword only: {why}")),
+    use mooring_core::semantic;
+    // Mooring works without the model: keyword only is a mode to know about, not a fault.
+    if let Some(why) = semantic::availability().why() {
+        return info("search", format!("keyword only: {why}"));
     }
+    let progress = ctx.store().ok().and_then(|s| s.vector_progress(None).ok().flatten());
+    let indexed = match progress {
+        Some(p) if p.waiting > 0 => format!(
+            "; {} of {} entries indexed so far (the hub indexes the rest, or run `mooring memory index`)",
+            p.stored,
+            p.stored + p.waiting
+        ),
+        Some(p) => format!("; all {} entries indexed", p.stored),
+        None => String::new(),
+    };
+    ok("search", format!("hybrid: shared words and meaning (model {}){indexed}", semantic::MODEL))
 }
 
 fn watch_limit(ctx: &Ctx) -> Option<Check> {

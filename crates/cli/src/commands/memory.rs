@@ -72,11 +72,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
 fn index(ctx: &Ctx, store: &mooring_core::Store) -> Result<(), Failure> {
     use mooring_core::backend::MemoryBackend as _;
     use mooring_core::semantic;
-    if let Err(a) = semantic::model() {
-        let why = match a {
-            semantic::Availability::Missing(why) => why,
-            _ => "search by meaning is switched off (MOORING_SEMANTIC=off)".into(),
-        };
+    if let Some(why) = semantic::availability().why() {
         return Err(Error::invalid("model", why).into());
     }
     let progress = || {

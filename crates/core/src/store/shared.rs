@@ -6,6 +6,7 @@ use serde_json::json;
 use super::locks as locks_q;
 use super::memory::{self as q, Filter};
 use super::projects::find_row;
+use super::vectors::Which;
 use super::{Cached as _, Store, events, projects, vector_cache, vectors};
 use crate::backend::{
     MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
@@ -178,25 +179,20 @@ impl MemoryBackend for Store {
     fn nearest_memory(&self, query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
         let limit = query.limit as usize;
         self.read(|c| {
+            let read = |project, which| {
+                vector_cache::nearest_read(c, project, which, query.model, query.vector, query.kind, limit)
+            };
             let found = match query.project {
                 Some(slug) => {
                     let p = find_row(c, "project", slug)?;
                     match query.newest {
-                        Some(n) => vector_cache::nearest_newest(
-                            c,
-                            p.id,
-                            query.model,
-                            query.vector,
-                            query.kind,
-                            limit,
-                            n,
-                        )?,
+                        Some(n) => read(Some(p.id), Which::Newest(n))?,
                         None => {
                             self.vectors.nearest(c, p.id, query.model, query.vector, query.kind, limit)?
                         }
                     }
                 }
-                None => vector_cache::nearest_everywhere(c, query.model, query.vector, query.kind, limit)?,
+                None => read(None, Which::After(0))?,
             };
             let mut hits = Vec::with_capacity(found.len());
             for (id, score) in found {

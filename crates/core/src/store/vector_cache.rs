@@ -95,12 +95,12 @@ impl Cache {
                     values: p.values.clone(),
                 };
                 let after = next.ids.last().copied().unwrap_or(0);
-                vectors::each(conn, Some(project_id), model, after, |s| next.push(s))?;
+                vectors::each(conn, Some(project_id), model, vectors::Which::After(after), |s| next.push(s))?;
                 next
             }
             _ => {
                 let mut next = Project { epoch, model: model.to_owned(), dim, ..Project::default() };
-                vectors::each(conn, Some(project_id), model, 0, |s| next.push(s))?;
+                vectors::each(conn, Some(project_id), model, vectors::Which::After(0), |s| next.push(s))?;
                 next
             }
         };
@@ -116,11 +116,14 @@ impl Cache {
     }
 }
 
-/// The ids and cosines of the `limit` entries (of `kind`) nearest `query` across every
-/// project, read straight from the database (a search of everything is rare and would
-/// otherwise hold every project in memory).
-pub fn nearest_everywhere(
+/// The ids and cosines of the `limit` entries (of `kind`) nearest `query` among the
+/// vectors `which` names, of one project or every one, read straight from the database:
+/// a search of everything is rare and would otherwise hold every project in memory, and
+/// a prompt hook's process lives for one search.
+pub fn nearest_read(
     conn: &Connection,
+    project_id: Option<i64>,
+    which: vectors::Which,
     model: &str,
     query: &[f32],
     kind: Option<&str>,
@@ -128,7 +131,7 @@ pub fn nearest_everywhere(
 ) -> Result<Vec<(i64, f32)>> {
     let q = Quantized::new(query);
     let mut scored = Vec::new();
-    vectors::each(conn, None, model, 0, |s| {
+    vectors::each(conn, project_id, model, which, |s| {
         if kind.is_none_or(|k| k == s.kind)
             && let Some(v) = Quantized::from_bytes(&s.vec, query.len())
         {
@@ -136,29 +139,6 @@ pub fn nearest_everywhere(
             if scored.len() > limit.max(64) * 16 {
                 scored = top(std::mem::take(&mut scored), limit);
             }
-        }
-    })?;
-    Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
-}
-
-/// The ids and cosines of the `limit` entries (of `kind`) nearest `query` among project
-/// `project_id`'s newest `newest`, read straight from the database.
-pub fn nearest_newest(
-    conn: &Connection,
-    project_id: i64,
-    model: &str,
-    query: &[f32],
-    kind: Option<&str>,
-    limit: usize,
-    newest: u32,
-) -> Result<Vec<(i64, f32)>> {
-    let q = Quantized::new(query);
-    let mut scored = Vec::new();
-    vectors::each_newest(conn, project_id, model, newest, |s| {
-        if kind.is_none_or(|k| k == s.kind)
-            && let Some(v) = Quantized::from_bytes(&s.vec, query.len())
-        {
-            scored.push((dot_i8(&q.values, &v.values) as f32 * q.scale * v.scale, s.id));
         }
     })?;
     Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())

@@ -102,41 +102,35 @@ pub struct Stored {
     pub vec: Vec<u8>,
 }
 
-/// Call `f` with each of project `project_id`'s newest `newest` vectors by `model`.
-pub fn each_newest(
-    conn: &Connection,
-    project_id: i64,
-    model: &str,
-    newest: u32,
-    mut f: impl FnMut(Stored),
-) -> Result<()> {
-    let mut st = conn.prepare_cached(
-        "SELECT v.memory_id, m.kind, v.vec FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
-         WHERE v.project_id = ?1 AND v.model = ?2
-         ORDER BY v.project_id DESC, v.memory_id DESC LIMIT ?3",
-    )?;
-    let mut rows = st.query(params![project_id, model, newest])?;
-    while let Some(r) = rows.next()? {
-        f(Stored { id: r.get(0)?, kind: r.get(1)?, vec: r.get(2)? });
-    }
-    Ok(())
+/// Which stored vectors to read.
+#[derive(Debug, Clone, Copy)]
+pub enum Which {
+    /// Those after this entry id, in id order (all of them after 0).
+    After(i64),
+    /// The newest this many, newest first.
+    Newest(u32),
 }
 
-/// Call `f` with each vector by `model` of `project_id` (every project when `None`) after
-/// entry id `after`, in id order.
+/// Call `f` with each vector by `model` of `project_id` (every project when `None`) that
+/// `which` names.
 pub fn each(
     conn: &Connection,
     project_id: Option<i64>,
     model: &str,
-    after: i64,
+    which: Which,
     mut f: impl FnMut(Stored),
 ) -> Result<()> {
-    let mut st = conn.prepare_cached(
+    const FROM: &str =
         "SELECT v.memory_id, m.kind, v.vec FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
-         WHERE (?1 IS NULL OR v.project_id = ?1) AND v.model = ?2 AND v.memory_id > ?3
-         ORDER BY v.memory_id",
-    )?;
-    let mut rows = st.query(params![project_id, model, after])?;
+         WHERE (?1 IS NULL OR v.project_id = ?1) AND v.model = ?2";
+    let (sql, bound) = match which {
+        Which::After(id) => (format!("{FROM} AND v.memory_id > ?3 ORDER BY v.memory_id"), id),
+        Which::Newest(n) => {
+            (format!("{FROM} ORDER BY v.project_id DESC, v.memory_id DESC LIMIT ?3"), i64::from(n))
+        }
+    };
+    let mut st = conn.prepare_cached(&sql)?;
+    let mut rows = st.query(params![project_id, model, bound])?;
     while let Some(r) = rows.next()? {
         f(Stored { id: r.get(0)?, kind: r.get(1)?, vec: r.get(2)? });
     }

@@ -200,14 +200,8 @@ pub struct SearchParams {
 /// the indexer has come.
 async fn search_status(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
     use mooring_core::backend::MemoryBackend as _;
-    use mooring_core::semantic::{self, Availability};
-    let (mode, why) = match semantic::availability() {
-        Availability::Ready => ("hybrid", None),
-        Availability::Off => {
-            ("keyword", Some("search by meaning is switched off (MOORING_SEMANTIC=off)".to_owned()))
-        }
-        Availability::Missing(why) => ("keyword", Some(why)),
-    };
+    let why = mooring_core::semantic::availability().why();
+    let mode = if why.is_none() { "hybrid" } else { "keyword" };
     let progress = api.state.store.vector_progress(None)?;
     Ok(axum::Json(serde_json::json!({
         "mode": mode,
