@@ -3,13 +3,16 @@
 //! labelled set's questions), the first search of a process (it reads the project's
 //! vectors), resident memory of the model and the vectors, and what the vector queue's
 //! trigger adds to `remember` (last: it drops the trigger). `-- --million` also fills ten
-//! projects to 1,000,000 entries and times a search in one of them and across all.
+//! projects to 1,000,000 entries and times a search in one of them and across all;
+//! `-- --team` times the same project of 100,000 as a team project, in a PostgreSQL on
+//! this machine.
 
 mod seed;
 
 use std::time::{Duration, Instant};
 
 use mooring_bench::labelled;
+use mooring_core::backend::MemoryBackend;
 use mooring_core::memory::{NewEntry, remember};
 use mooring_core::search::{Mode, Request, find};
 use mooring_core::{NewProject, Registry, Store, semantic};
@@ -30,7 +33,7 @@ fn pct(sorted: &[Duration], p: f64) -> f64 {
 }
 
 /// Time every question once in `project` (all projects when `None`); p50 and p99 in ms.
-fn timed(store: &Store, questions: &[String], project: Option<&str>, mode: Mode) -> (f64, f64) {
+fn timed(store: &dyn MemoryBackend, questions: &[String], project: Option<&str>, mode: Mode) -> (f64, f64) {
     let mut times: Vec<Duration> = questions
         .iter()
         .map(|q| {
@@ -49,8 +52,72 @@ fn fill(store: &Store, slug: &str) {
     seed::hundred_thousand(store, slug);
 }
 
+/// The project of 100,000 as a team project: indexing, the first search, then each mode.
+fn team(questions: &[String]) {
+    let pg = mooring_team::testing::Postgres::start();
+    let team = mooring_team::PgStore::connect(&pg.fresh_db(), Some(mooring_team::testing::PASSWORD), "Bench")
+        .unwrap();
+    team.create_project(NewProject { name: "big".into(), ..NewProject::default() }).unwrap();
+    let t = Instant::now();
+    seed::hundred_thousand(&team, "big");
+    println!("\nteam: 100,000 entries written in {:.1} s", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let n = semantic::index_pending(&team, None).unwrap();
+    let took = t.elapsed();
+    println!(
+        "team indexer: {n} entries in {:.1} s ({:.1} µs each: claim, embed, store)",
+        took.as_secs_f64(),
+        took.as_secs_f64() * 1e6 / n.max(1) as f64
+    );
+    let first =
+        Request { query: &questions[0], project: Some("big"), kind: None, limit: 10, mode: Mode::Hybrid };
+    let t = Instant::now();
+    find(&team, &first).unwrap();
+    println!(
+        "team: first hybrid search of the process: {:.1} ms (reads the project's vectors)",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    println!("\n| team project of 100,000 entries | p50 | p99 |\n|---|---|---|");
+    for mode in [Mode::Hybrid, Mode::Semantic, Mode::Keyword] {
+        let (p50, p99) = timed(&team, questions, Some("big"), mode);
+        println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
+    }
+    let few = &questions[..20];
+    let newest = |q: &String| {
+        let v = semantic::embed(q).unwrap();
+        let nq = mooring_core::backend::NearestQuery {
+            vector: &v,
+            model: semantic::MODEL,
+            project: Some("big"),
+            kind: None,
+            limit: 10,
+            newest: Some(10_000),
+        };
+        let t = Instant::now();
+        std::hint::black_box(team.nearest_memory(&nq).unwrap());
+        t.elapsed()
+    };
+    let mut times: Vec<Duration> = few.iter().map(newest).collect();
+    times.sort();
+    println!(
+        "| by meaning among the newest 10,000, read afresh (a prompt hook's) | {:.1} ms | {:.1} ms |",
+        pct(&times, 0.5),
+        pct(&times, 0.99)
+    );
+}
+
 fn main() {
     let million = std::env::args().any(|a| a == "--million");
+    if std::env::args().any(|a| a == "--team") {
+        let set = labelled::load();
+        let questions: Vec<String> = set.queries.iter().map(|q| q.text.clone()).collect();
+        if semantic::model().is_err() {
+            eprintln!("search: no model; run scripts/fetch-model.sh first");
+            return;
+        }
+        team(&questions);
+        return;
+    }
     let rss_start = rss_mb();
     let t = Instant::now();
     if let Err(a) = semantic::model() {

@@ -92,6 +92,15 @@ pub struct NearestQuery<'a> {
     pub newest: Option<u32>,
 }
 
+/// The passage shown for an entry found by meaning: its content's start (there are no
+/// words to centre it on), the same on every backend.
+pub fn meaning_snippet(content: &str) -> String {
+    crate::humanize::clip(content, 160)
+}
+
+/// Makes a text's vector for storage, or `None` when it cannot (no model).
+pub type Embedder<'a> = dyn Fn(&str) -> Option<Vec<u8>> + Sync + 'a;
+
 /// How far a backend's vectors have come.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VectorProgress {
@@ -163,6 +172,14 @@ pub trait MemoryBackend: Send + Sync {
     /// How many of a project's (or every project's) entries have their vector; `None`
     /// where this backend keeps no vectors.
     fn vector_progress(&self, _project: Option<&str>) -> Result<Option<VectorProgress>> {
+        Ok(None)
+    }
+
+    /// Give up to `limit` entries waiting for their vector one, made by `embed` (the bytes
+    /// of a quantized vector by `model`, or `None` when it cannot be made), newest first;
+    /// how many were stored (fewer when entries changed meanwhile: those wait for their
+    /// new text), or `None` where this backend keeps no vectors.
+    fn index_vectors(&self, _model: &str, _limit: u32, _embed: &Embedder<'_>) -> Result<Option<usize>> {
         Ok(None)
     }
 

@@ -9,6 +9,8 @@ use crate::memory::{
 use crate::search::search;
 use crate::{ErrorCode, memory};
 
+mod meaning;
+
 /// A fresh store holding two active projects, `alpha` and `beta`, and nothing else.
 pub trait Host {
     /// The backend under test.
@@ -35,6 +37,10 @@ pub const CASES: &[(&str, Case)] = &[
     ("handovers_keep_their_fields_and_the_newest_wins", handovers_keep_their_fields_and_the_newest_wins),
     ("context_locks_add_versions_and_keep_every_one", context_locks_add_versions_and_keep_every_one),
     ("a_captured_session_is_one_entry_replaced_in_place", a_captured_session_is_one_entry_replaced_in_place),
+    (
+        "a_paraphrase_is_found_by_meaning_in_its_project_only",
+        meaning::a_paraphrase_is_found_by_meaning_in_its_project_only,
+    ),
 ];
 
 fn note(kind: &str, content: &str) -> NewEntry {

@@ -39,6 +39,7 @@ pub mod store;
 pub mod transfer;
 pub mod untrusted;
 pub mod validate;
+pub mod vector_index;
 pub mod watch;
 
 pub use error::{Error, ErrorCode, Result};

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::backend::{
-    MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
+    Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
     VectorProgress,
 };
 use crate::error::Result;
@@ -101,24 +101,62 @@ impl MemoryBackend for Routed {
     }
 
     fn nearest_memory(&self, query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
-        match query.project {
-            Some(slug) => self.pick(slug)?.nearest_memory(query),
-            // Team projects keep no vectors yet: everywhere means the local ones.
-            None => self.local.nearest_memory(query),
+        if let Some(slug) = query.project {
+            return self.pick(slug)?.nearest_memory(query);
+        }
+        let local = self.local.nearest_memory(query)?;
+        let Some(team) = &self.team else { return Ok(local) };
+        // Cosines by one model compare across stores (unlike the two keyword scores).
+        match team.nearest_memory(query) {
+            Ok(more) => {
+                let mut all: Vec<RowHit> = local.into_iter().chain(more).flatten().collect();
+                all.sort_by(|a, b| b.score.total_cmp(&a.score));
+                all.truncate(query.limit as usize);
+                Ok(Some(all))
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "team search by meaning skipped");
+                Ok(local)
+            }
         }
     }
 
     fn vectors_waiting(&self, project: Option<&str>) -> Result<Option<u64>> {
         match project {
             Some(slug) => self.pick(slug)?.vectors_waiting(project),
-            None => self.local.vectors_waiting(None),
+            None => {
+                let team = self.team.as_ref().and_then(|t| t.vectors_waiting(None).ok().flatten());
+                Ok(add(self.local.vectors_waiting(None)?, team, |a, b| a + b))
+            }
         }
     }
 
     fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
         match project {
             Some(slug) => self.pick(slug)?.vector_progress(project),
-            None => self.local.vector_progress(None),
+            None => {
+                let team = self.team.as_ref().and_then(|t| t.vector_progress(None).ok().flatten());
+                Ok(add(self.local.vector_progress(None)?, team, |a, b| VectorProgress {
+                    waiting: a.waiting + b.waiting,
+                    stored: a.stored + b.stored,
+                }))
+            }
+        }
+    }
+
+    fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
+        let local = self.local.index_vectors(model, limit, embed)?.unwrap_or(0);
+        let Some(team) = self.team.as_ref().filter(|_| local < limit as usize) else {
+            return Ok(Some(local));
+        };
+        // Every member's hub takes part in indexing the team's memory; an unreachable
+        // database is reported by the calls that need it, not each second here.
+        match team.index_vectors(model, limit - local as u32, embed) {
+            Ok(n) => Ok(Some(local + n.unwrap_or(0))),
+            Err(e) => {
+                tracing::debug!(error = %e, "team memory not indexed this time");
+                Ok(Some(local))
+            }
         }
     }
 
@@ -138,6 +176,14 @@ impl MemoryBackend for Routed {
 
     fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
         self.pick(slug)?.lock_topics(slug)
+    }
+}
+
+/// Two stores' figures together; either alone when the other has none.
+fn add<T>(a: Option<T>, b: Option<T>, f: impl FnOnce(T, T) -> T) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(f(a, b)),
+        (a, b) => a.or(b),
     }
 }
 

@@ -245,10 +245,7 @@ fn nearest(
     };
     match store.nearest_memory(&q) {
         Ok(Some(hits)) => Ok(hits),
-        Ok(None) => {
-            Err("this project's memory has no vectors (a team project is searched by keyword only for now)"
-                .into())
-        }
+        Ok(None) => Err("this project's store keeps no vectors".into()),
         Err(e) => {
             tracing::warn!(error = %e.message, "search by meaning failed");
             Err(format!("search by meaning failed ({})", e.message))

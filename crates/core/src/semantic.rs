@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use mooring_embed::{Model, Quantized};
 
+use crate::backend::MemoryBackend;
 use crate::error::Result;
-use crate::store::{Store, vectors};
 
 /// The model's name, stored with each vector: vectors by another model are never compared.
 pub const MODEL: &str = "wordllama-l2-supercat-256";
@@ -81,29 +81,21 @@ const BATCH: u32 = 128;
 
 /// Give waiting entries their vectors, newest first, until none wait or `budget` has
 /// passed; how many were stored. Each batch is one transaction that also takes its
-/// entries off the queue, so a killed indexer resumes with nothing done twice.
-pub fn index_pending(store: &Store, budget: Option<Duration>) -> Result<usize> {
-    let Ok(model) = model() else { return Ok(0) };
+/// entries off the queue, so a killed indexer resumes with nothing done twice. The model
+/// is loaded only once an entry waits.
+pub fn index_pending(store: &dyn MemoryBackend, budget: Option<Duration>) -> Result<usize> {
     let started = Instant::now();
+    let loaded: OnceLock<Option<Arc<Model>>> = OnceLock::new();
+    let embed = |text: &str| {
+        let m = loaded.get_or_init(|| model().ok()).as_ref()?;
+        Some(Quantized::new(&m.embed(text)).to_bytes())
+    };
     let mut stored = 0;
     loop {
-        let pending = store.read(|c| vectors::pending(c, BATCH))?;
-        if pending.is_empty() {
-            return Ok(stored);
-        }
-        // Embedding happens outside the write lock; `put` skips an entry written since.
-        let made: Vec<Vec<u8>> =
-            pending.iter().map(|p| Quantized::new(&model.embed(&p.text)).to_bytes()).collect();
-        let done = store.write(|tx| {
-            let mut n = 0;
-            for (p, v) in pending.iter().zip(&made) {
-                n += usize::from(vectors::put(tx, p, MODEL, v)?);
-            }
-            Ok(n)
-        })?;
+        let done = store.index_vectors(MODEL, BATCH, &embed)?.unwrap_or(0);
         stored += done;
-        // Nothing stored means every entry of the batch changed under us: come back later
-        // rather than spin.
+        // Nothing stored means none waits, or every entry of the batch changed under us:
+        // come back later rather than spin.
         if done == 0 || budget.is_some_and(|b| started.elapsed() >= b) {
             return Ok(stored);
         }
@@ -147,7 +139,8 @@ mod tests {
         forget(&store, "leases", other).unwrap();
         assert_eq!(counts(&store), (1, 0), "the forgotten entry's vector is gone");
 
-        // A new text drops the old vector and queues the entry; the indexer embeds it again.
+        // A new text queues the entry (its old vector stays until replaced, so readers
+        // need not read the project again); the indexer embeds it again.
         store
             .write(|tx| {
                 tx.execute(
@@ -157,7 +150,7 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-        assert_eq!(counts(&store), (0, 1));
+        assert_eq!(counts(&store), (1, 1));
         assert_eq!(index_pending(&store, None).unwrap(), 1);
         assert_eq!(counts(&store), (1, 0));
     }

@@ -1,11 +1,12 @@
 //! The hub gives new and changed memory its vectors for search by meaning in the
-//! background — whoever wrote it (an agent over MCP, a hook, a `mooring` command) — and
-//! backfills what was there before, a slice each second so the hub stays responsive.
+//! background — whoever wrote it (an agent over MCP, a hook, a `mooring` command, a
+//! team member's machine) — and backfills what was there before, a slice each second so
+//! the hub stays responsive.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use mooring_core::Store;
+use mooring_core::backend::MemoryBackend;
 use tokio_util::sync::CancellationToken;
 
 /// How often the queue is looked at.
@@ -13,8 +14,9 @@ const EVERY: Duration = Duration::from_secs(1);
 /// Longest run of embedding per tick (about 4,000 entries), a quarter of one core.
 const SLICE: Duration = Duration::from_millis(250);
 
-/// Index waiting entries until `cancel`. The model is loaded only once something waits.
-pub async fn run(store: Arc<Store>, cancel: CancellationToken) {
+/// Index waiting entries of `memory` (this machine's and the team's) until `cancel`. The
+/// model is loaded only once something waits.
+pub async fn run(memory: Arc<dyn MemoryBackend>, cancel: CancellationToken) {
     if !mooring_core::semantic::model_dir().join("weights.safetensors").exists() {
         tracing::info!("no model for search by meaning; searching by keyword only");
         return;
@@ -26,17 +28,10 @@ pub async fn run(store: Arc<Store>, cancel: CancellationToken) {
             _ = cancel.cancelled() => return,
             _ = tick.tick() => {}
         }
-        let store = store.clone();
-        let done = tokio::task::spawn_blocking(move || {
-            let waiting = store.read(|c| {
-                Ok(c.query_row("SELECT EXISTS (SELECT 1 FROM vector_queue)", [], |r| r.get::<_, bool>(0))?)
-            })?;
-            if !waiting {
-                return Ok(0);
-            }
-            mooring_core::semantic::index_pending(&store, Some(SLICE))
-        })
-        .await;
+        let memory = memory.clone();
+        let done =
+            tokio::task::spawn_blocking(move || mooring_core::semantic::index_pending(&*memory, Some(SLICE)))
+                .await;
         match done {
             Ok(Ok(0)) => {}
             Ok(Ok(n)) => tracing::debug!(indexed = n, "memory indexed for search by meaning"),

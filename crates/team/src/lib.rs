@@ -26,6 +26,7 @@ pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod tls;
+mod vectors;
 
 use std::future::Future;
 
@@ -63,6 +64,8 @@ pub struct PgStore {
     person_id: std::sync::OnceLock<i64>,
     /// Since when the database has been out of reach, if it is.
     down_since: std::sync::Mutex<Option<String>>,
+    /// Team projects' vectors held between searches by meaning.
+    vectors: mooring_core::vector_index::Cache,
 }
 
 impl PgStore {
@@ -133,6 +136,7 @@ impl PgStore {
             person,
             person_id: std::sync::OnceLock::new(),
             down_since: std::sync::Mutex::new(None),
+            vectors: Default::default(),
         })
     }
 

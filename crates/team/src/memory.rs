@@ -3,7 +3,8 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::backend::{
-    MemoryBackend, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, Word, added_event,
+    Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
+    VectorProgress, Word, added_event,
 };
 use mooring_core::rows::{LockRow, MemoryRow, NewMemoryRow};
 use mooring_core::{Project, Result};
@@ -253,6 +254,22 @@ impl MemoryBackend for PgStore {
                 .map(|r| RowHit { row: memory(r), slug: r.get(12), snippet: r.get(13), score: r.get(14) })
                 .collect())
         })
+    }
+
+    fn nearest_memory(&self, query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
+        self.nearest_in_team(query)
+    }
+
+    fn vectors_waiting(&self, project: Option<&str>) -> Result<Option<u64>> {
+        Ok(Some(self.vectors_in_team(project, true)?.waiting))
+    }
+
+    fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
+        Ok(Some(self.vectors_in_team(project, false)?))
+    }
+
+    fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
+        Ok(Some(self.index_in_team(model, limit, embed)?))
     }
 
     fn lock_next(

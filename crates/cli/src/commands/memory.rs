@@ -62,15 +62,14 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                 }
             }
         }
-        MemoryAction::Index => index(ctx, &_store)?,
+        MemoryAction::Index => index(ctx, &store)?,
     }
     Ok(())
 }
 
-/// `memory index`: the backfill, in batches with a progress line each second, until no
+/// `memory index`: the backfill (this machine's projects and the team's), in batches with a progress line each second, until no
 /// entry waits; stopping it midway loses nothing (each batch is its own transaction).
-fn index(ctx: &Ctx, store: &mooring_core::Store) -> Result<(), Failure> {
-    use mooring_core::backend::MemoryBackend as _;
+fn index(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<(), Failure> {
     use mooring_core::semantic;
     if let Some(why) = semantic::availability().why() {
         return Err(Error::invalid("model", why).into());

@@ -12,6 +12,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0006_lock_topic_gone.sql"),
     include_str!("../../migrations/0007_captured_sessions.sql"),
     include_str!("../../migrations/0008_memory_vectors.sql"),
+    include_str!("../../migrations/0009_vectors_in_stored_order.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

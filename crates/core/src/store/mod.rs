@@ -16,7 +16,6 @@ pub mod sessions;
 pub mod settings;
 pub mod shared;
 pub mod team_projects;
-pub mod vector_cache;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};
@@ -71,7 +70,7 @@ pub struct Store {
     /// last connection, fold the log back into the database.
     _checkpointer: Option<checkpoint::Checkpointer>,
     /// Projects' vectors held between searches by meaning.
-    pub(crate) vectors: vector_cache::Cache,
+    pub(crate) vectors: crate::vector_index::Cache,
 }
 
 impl Store {
@@ -122,7 +121,7 @@ impl Store {
             readers,
             path,
             _checkpointer: checkpointer,
-            vectors: vector_cache::Cache::default(),
+            vectors: crate::vector_index::Cache::default(),
         })
     }
 

@@ -7,18 +7,15 @@ use super::locks as locks_q;
 use super::memory::{self as q, Filter};
 use super::projects::find_row;
 use super::vectors::Which;
-use super::{Cached as _, Store, events, projects, vector_cache, vectors};
+use super::{Cached as _, Store, events, projects, vectors};
 use crate::backend::{
-    MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
+    Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
     VectorProgress, Word, added_event,
 };
-use crate::humanize::clip;
-
-/// Longest passage shown for an entry found by meaning (no words to centre it on).
-const SNIPPET_CHARS: usize = 160;
 use crate::error::Result;
 use crate::humanize::now;
 use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
+use crate::vector_index::Scan;
 
 impl MemoryBackend for Store {
     fn insert_memory(
@@ -180,7 +177,9 @@ impl MemoryBackend for Store {
         let limit = query.limit as usize;
         self.read(|c| {
             let read = |project, which| {
-                vector_cache::nearest_read(c, project, which, query.model, query.vector, query.kind, limit)
+                let mut scan = Scan::new(query.vector, query.kind, limit);
+                vectors::each(c, project, query.model, which, |s| scan.add(&s))?;
+                Ok::<_, crate::error::Error>(scan.finish())
             };
             let found = match query.project {
                 Some(slug) => {
@@ -188,18 +187,26 @@ impl MemoryBackend for Store {
                     match query.newest {
                         Some(n) => read(Some(p.id), Which::Newest(n))?,
                         None => {
-                            self.vectors.nearest(c, p.id, query.model, query.vector, query.kind, limit)?
+                            let source = vectors::Sqlite(c);
+                            self.vectors.nearest(
+                                &source,
+                                p.id,
+                                query.model,
+                                query.vector,
+                                query.kind,
+                                limit,
+                            )?
                         }
                     }
                 }
-                None => read(None, Which::After(0))?,
+                None => read(None, Which::Since(0))?,
             };
             let mut hits = Vec::with_capacity(found.len());
             for (id, score) in found {
                 if let Some((row, slug)) = q::get_with_slug(c, id)?
                     && row.forgotten_at.is_none()
                 {
-                    let snippet = clip(&row.content, SNIPPET_CHARS);
+                    let snippet = crate::backend::meaning_snippet(&row.content);
                     hits.push(RowHit { row, slug, snippet, score: f64::from(score) });
                 }
             }
@@ -220,6 +227,23 @@ impl MemoryBackend for Store {
             let (waiting, stored) = vectors::progress(c, id)?;
             Ok(Some(VectorProgress { waiting, stored }))
         })
+    }
+
+    fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
+        let pending = self.read(|c| vectors::pending(c, limit))?;
+        // Embedding happens outside the write lock; `put` skips an entry written since.
+        let made: Vec<Vec<u8>> = pending.iter().map_while(|p| embed(&p.text)).collect();
+        if made.is_empty() {
+            return Ok(Some(0));
+        }
+        let stored = self.write(|tx| {
+            let mut n = 0;
+            for (p, v) in pending.iter().zip(&made) {
+                n += usize::from(vectors::put(tx, p, model, v)?);
+            }
+            Ok(n)
+        })?;
+        Ok(Some(stored))
     }
 
     fn lock_next(

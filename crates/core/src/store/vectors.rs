@@ -1,10 +1,11 @@
-//! Queries on `memory_vectors`, `vector_queue` and `vector_epochs` (migration 0008):
-//! what waits for a vector, storing vectors, and reading a project's back.
+//! Queries on `memory_vectors`, `vector_queue` and `vector_epochs` (migrations 0008
+//! and 0009): what waits for a vector, storing vectors, and reading a project's back.
 
 use rusqlite::{Connection, OptionalExtension as _, params};
 
 use super::Cached as _;
 use crate::error::Result;
+use crate::vector_index::{Source, Stored};
 
 /// An entry waiting for its vector.
 #[derive(Debug, Clone)]
@@ -49,8 +50,11 @@ pub fn put(conn: &Connection, p: &Pending, model: &str, vec: &[u8]) -> Result<bo
             return Ok(false);
         }
     }
+    // An update, not a replace, for a changed entry: its place in the stored order moves
+    // (migration 0009's trigger) and readers replace the old vector in place.
     conn.exec(
-        "INSERT OR REPLACE INTO memory_vectors (memory_id, project_id, model, vec) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO memory_vectors (memory_id, project_id, model, vec) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (memory_id) DO UPDATE SET model = excluded.model, vec = excluded.vec",
         params![p.id, p.project_id, model, vec],
     )?;
     conn.exec("DELETE FROM vector_queue WHERE memory_id = ?1", [p.id])?;
@@ -92,21 +96,12 @@ pub fn epoch(conn: &Connection, project_id: i64) -> Result<(i64, i64)> {
     })
 }
 
-/// A stored vector with its entry's id and kind.
-pub struct Stored {
-    /// The entry.
-    pub id: i64,
-    /// Its kind.
-    pub kind: String,
-    /// The bytes `Quantized::to_bytes` wrote.
-    pub vec: Vec<u8>,
-}
-
 /// Which stored vectors to read.
 #[derive(Debug, Clone, Copy)]
 pub enum Which {
-    /// Those after this entry id, in id order (all of them after 0).
-    After(i64),
+    /// Those stored after this point of their project's order (all of them after 0),
+    /// in that order.
+    Since(i64),
     /// The newest this many, newest first.
     Newest(u32),
 }
@@ -121,10 +116,10 @@ pub fn each(
     mut f: impl FnMut(Stored),
 ) -> Result<()> {
     const FROM: &str =
-        "SELECT v.memory_id, m.kind, v.vec FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
+        "SELECT v.memory_id, m.kind, v.seq, v.vec FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
          WHERE (?1 IS NULL OR v.project_id = ?1) AND v.model = ?2";
     let (sql, bound) = match which {
-        Which::After(id) => (format!("{FROM} AND v.memory_id > ?3 ORDER BY v.memory_id"), id),
+        Which::Since(seq) => (format!("{FROM} AND v.seq > ?3 ORDER BY v.project_id, v.seq"), seq),
         Which::Newest(n) => {
             (format!("{FROM} ORDER BY v.project_id DESC, v.memory_id DESC LIMIT ?3"), i64::from(n))
         }
@@ -132,7 +127,20 @@ pub fn each(
     let mut st = conn.prepare_cached(&sql)?;
     let mut rows = st.query(params![project_id, model, bound])?;
     while let Some(r) = rows.next()? {
-        f(Stored { id: r.get(0)?, kind: r.get(1)?, vec: r.get(2)? });
+        f(Stored { id: r.get(0)?, kind: r.get(1)?, seq: r.get(2)?, vec: r.get(3)? });
     }
     Ok(())
+}
+
+/// One SQLite connection as the in-memory copy's source.
+pub struct Sqlite<'c>(pub &'c Connection);
+
+impl Source for Sqlite<'_> {
+    fn epoch(&self, project_id: i64) -> Result<(i64, i64)> {
+        epoch(self.0, project_id)
+    }
+
+    fn since(&self, project_id: i64, model: &str, seq: i64, f: &mut dyn FnMut(Stored)) -> Result<()> {
+        each(self.0, Some(project_id), model, Which::Since(seq), f)
+    }
 }
