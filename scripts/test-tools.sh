@@ -22,6 +22,16 @@ if [ ! -d "$dir/ui/node_modules/playwright-core" ] || [ ! -f "$dir/ui/node_modul
   npm install --prefix "$dir/ui" --no-fund --no-audit --loglevel=error playwright-core@1.64 axe-core@4.14.1 >/dev/null
 fi
 
+# The MCP Apps host side for tests/python/test_apps.py: the official host bridge, the
+# official TypeScript client, and esbuild to put the bridge in the test host's page.
+if [ ! -f "$dir/apps/node_modules/@modelcontextprotocol/ext-apps/package.json" ] \
+   || ! grep -q '"version": "2.0.4"' "$dir/apps/node_modules/@modelcontextprotocol/ext-apps/package.json"; then
+  echo "Installing @modelcontextprotocol/ext-apps@2.0.4 with its client, and esbuild@0.28.2, into $dir/apps"
+  npm install --prefix "$dir/apps" --no-fund --no-audit --loglevel=error \
+    @modelcontextprotocol/ext-apps@2.0.4 @modelcontextprotocol/client@2.4.0 @modelcontextprotocol/core@2.4.0 \
+    zod@4.6.7 esbuild@0.28.2 >/dev/null
+fi
+
 # Real agent CLIs for tests/e2e/agents.sh, pinned (each runs offline against a stand-in).
 agents="$dir/agents/node_modules/.bin"
 if [ ! -x "$agents/claude" ] || [ ! -x "$agents/codex" ] || [ ! -x "$agents/gemini" ] \

@@ -36,12 +36,30 @@ pub struct Caller {
     pub elicitation: bool,
     /// Whether the client declared roots.
     pub roots: bool,
+    /// Whether the client renders MCP Apps (the `io.modelcontextprotocol/ui` extension
+    /// with its HTML profile).
+    pub apps: bool,
     /// Client name and version.
     pub client_name: Option<String>,
     /// Client version.
     pub client_version: Option<String>,
     /// Negotiated protocol version.
     pub protocol: Option<String>,
+}
+
+/// The MCP Apps extension's id (capability negotiation, SEP-1724).
+pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+/// The MIME type of an MCP App's HTML.
+pub const APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// Whether a client's capabilities say it renders MCP Apps: the extension, listing the
+/// HTML profile among its MIME types.
+pub fn renders_apps(c: &rmcp::model::ClientCapabilities) -> bool {
+    let settings = c.extensions.as_ref().and_then(|e| e.get(UI_EXTENSION));
+    settings
+        .and_then(|s| s.get("mimeTypes"))
+        .and_then(|m| m.as_array())
+        .is_some_and(|m| m.iter().any(|v| v.as_str() == Some(APP_MIME)))
 }
 
 /// The shim's identity from its header, if it is one Mooring could have made (a weak
@@ -70,6 +88,7 @@ impl Caller {
             legacy: protocol.as_ref().is_none_or(ProtocolVersion::has_initialize),
             elicitation: capabilities.as_ref().is_some_and(|c| c.elicitation.is_some()),
             roots: capabilities.as_ref().is_some_and(|c| c.roots.is_some()),
+            apps: capabilities.as_ref().is_some_and(renders_apps),
             client_name: info.as_ref().map(|i| i.name.clone()),
             client_version: info.as_ref().map(|i| i.version.clone()),
             protocol: protocol.map(|p| p.to_string()),

@@ -29,10 +29,20 @@ pub struct PickInfo {
     pub marker: Option<mooring_core::markers::Marker>,
 }
 
+/// The person's answer to a pick.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picked {
+    /// The project.
+    pub slug: String,
+    /// Where it was picked: `picker` (the desktop's window, the page, the tray) or `app`
+    /// (Mooring's app in the conversation).
+    pub via: &'static str,
+}
+
 /// Waiting picks.
 #[derive(Default)]
 pub struct Picks {
-    waiting: Mutex<HashMap<String, (PickInfo, oneshot::Sender<String>)>>,
+    waiting: Mutex<HashMap<String, (PickInfo, oneshot::Sender<Picked>)>>,
 }
 
 impl Picks {
@@ -44,7 +54,7 @@ impl Picks {
         recommended: Option<String>,
         workspace: Option<String>,
         marker: Option<mooring_core::markers::Marker>,
-    ) -> (PickInfo, oneshot::Receiver<String>) {
+    ) -> (PickInfo, oneshot::Receiver<Picked>) {
         let info = PickInfo {
             id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
             token: mooring_core::secret::random_id(mooring_core::secret::PICK_TOKEN),
@@ -73,11 +83,16 @@ impl Picks {
             })
     }
 
-    /// Answer one pick.
+    /// Answer one pick in the picker.
     pub fn answer(&self, id: &str, token: &str, slug: &str) -> Result<(), Error> {
+        self.answer_via(id, token, slug, "picker")
+    }
+
+    /// Answer one pick from `via`.
+    pub fn answer_via(&self, id: &str, token: &str, slug: &str, via: &'static str) -> Result<(), Error> {
         self.get(id, token)?;
         if let Some((_, tx)) = self.lock().remove(id) {
-            let _ = tx.send(slug.to_owned());
+            let _ = tx.send(Picked { slug: slug.to_owned(), via });
         }
         Ok(())
     }
@@ -87,7 +102,7 @@ impl Picks {
         let all: Vec<_> = self.lock().drain().collect();
         let n = all.len();
         for (_, (_, tx)) in all {
-            let _ = tx.send(slug.to_owned());
+            let _ = tx.send(Picked { slug: slug.to_owned(), via: "picker" });
         }
         n
     }
@@ -102,7 +117,7 @@ impl Picks {
         self.lock().values().map(|(i, _)| i.clone()).collect()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (PickInfo, oneshot::Sender<String>)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (PickInfo, oneshot::Sender<Picked>)>> {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -118,7 +133,7 @@ mod tests {
         assert!(picks.answer(&info.id, "not-the-token", "beta").is_err(), "a guessed link answers nothing");
         assert!(rx.try_recv().is_err());
         picks.answer(&info.id, &info.token, "beta").unwrap();
-        assert_eq!(rx.try_recv().unwrap(), "beta");
+        assert_eq!(rx.try_recv().unwrap().slug, "beta");
         let again = picks.answer(&info.id, &info.token, "alpha").unwrap_err();
         assert!(again.message.contains("answered already"), "{}", again.message);
     }
@@ -131,7 +146,10 @@ mod tests {
         let (gone, _) = picks.open(None, None, None, None, None);
         picks.remove(&gone.id);
         assert_eq!(picks.answer_all("alpha"), 2);
-        assert_eq!((a.try_recv().unwrap(), b.try_recv().unwrap()), ("alpha".into(), "alpha".into()));
+        assert_eq!(
+            (a.try_recv().unwrap().slug, b.try_recv().unwrap().slug),
+            ("alpha".into(), "alpha".into())
+        );
         assert!(picks.list().is_empty());
     }
 }

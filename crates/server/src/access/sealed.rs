@@ -33,6 +33,8 @@ pub enum Purpose {
     Choice,
     /// The person's pick of the session's project.
     Project,
+    /// An answer from Mooring's app in the conversation (subject: the interaction id).
+    App,
 }
 
 impl Purpose {
@@ -40,6 +42,7 @@ impl Purpose {
         match self {
             Purpose::Choice => "choice",
             Purpose::Project => "project",
+            Purpose::App => "app",
         }
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use super::selection::{session_dir, summary};
 use crate::caller::Caller;
+use crate::picks::Picked;
 use crate::state::AppState;
 
 /// Key of the project question in an MRTR round.
@@ -28,7 +29,7 @@ pub async fn wait_for_pick(
     ctx: &RequestContext<RoleServer>,
     recommended: Option<String>,
     marker: Option<Marker>,
-) -> Option<String> {
+) -> Option<Picked> {
     // "New project here" offers the session's own directory (or the marker's), as a plain path.
     let here = marker.as_ref().map(|m| m.dir.display().to_string()).or_else(|| session_dir(caller));
     let (pick, mut rx) =
@@ -80,8 +81,8 @@ impl Drop for OpenPick<'_> {
 pub enum Answer {
     /// The client's own form.
     Form(String),
-    /// The desktop's picker.
-    Picker(String),
+    /// The desktop's picker, or Mooring's app in the conversation.
+    Picker(Picked),
 }
 
 /// Ask a session-based client's person with its own form and, when the desktop can show

@@ -4,6 +4,7 @@
 // Roots and logging are deprecated from MCP 2026-07-28, and 2025-era clients still use them.
 #![allow(deprecated)]
 
+pub mod apps;
 mod ask;
 pub mod catalog;
 #[cfg(feature = "conformance-fixtures")]
@@ -17,6 +18,7 @@ mod roots;
 mod schema;
 mod selection;
 pub mod tools;
+mod tools_app;
 mod tools_choice;
 mod tools_handover;
 mod tools_memory;
@@ -63,6 +65,24 @@ impl MooringMcp {
     }
 }
 
+impl MooringMcp {
+    /// A call of one of the apps' tools, answered; `None` for any other tool.
+    fn app_tool(&self, caller: &Caller, request: &CallToolRequestParams) -> Option<CallToolResponse> {
+        let state = &self.state;
+        match request.name.as_ref() {
+            tools_app::ANSWER => Some(match parse(tools_app::ANSWER, request) {
+                Ok(p) => tools_app::answer(state, caller, p).into(),
+                Err(r) => *r,
+            }),
+            tools_app::PICK => Some(match parse(tools_app::PICK, request) {
+                Ok(p) => tools_app::pick(state, caller, p).into(),
+                Err(r) => *r,
+            }),
+            _ => None,
+        }
+    }
+}
+
 fn not_found(uri: &str) -> ErrorData {
     ErrorData::resource_not_found(
         format!("no resource '{uri}'; resources/list shows what Mooring serves"),
@@ -101,10 +121,11 @@ impl ServerHandler for MooringMcp {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let caller = Caller::from_ctx(&ctx, self.local.as_deref());
         #[allow(unused_mut)]
-        let mut tools = catalog::tools().to_vec();
+        let mut tools = if caller.apps { apps::tools() } else { catalog::tools() }.to_vec();
         #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             tools.extend(fixtures::tools());
@@ -113,6 +134,7 @@ impl ServerHandler for MooringMcp {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
+        // The apps' tools have no output schema to check; the rest are the catalog's.
         catalog::tools().iter().find(|t| t.name == name).cloned()
     }
 
@@ -122,6 +144,9 @@ impl ServerHandler for MooringMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = Caller::from_ctx(&ctx, self.local.as_deref());
+        if let Some(r) = self.app_tool(&caller, &request) {
+            return Ok(r);
+        }
         let Some(def) = tools::find(&request.name) else {
             #[cfg(feature = "conformance-fixtures")]
             if self.state.conformance_fixtures
@@ -156,10 +181,13 @@ impl ServerHandler for MooringMcp {
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _ctx: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         #[allow(unused_mut)]
         let mut list = resources::list(&self.state)?;
+        if Caller::from_ctx(&ctx, self.local.as_deref()).apps {
+            list.extend(apps::resources());
+        }
         #[cfg(feature = "conformance-fixtures")]
         if self.state.conformance_fixtures {
             list.extend(fixtures::resources());
@@ -187,6 +215,10 @@ impl ServerHandler for MooringMcp {
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         if let Some(r) = resources::read(&self.state, &request.uri)? {
+            return Ok(r.into());
+        }
+        // Served to any client that asks (a host may read before it lists).
+        if let Some(r) = apps::read(&request.uri) {
             return Ok(r.into());
         }
         #[cfg(feature = "conformance-fixtures")]

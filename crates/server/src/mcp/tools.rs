@@ -18,8 +18,8 @@ use super::gate::Gate;
 use super::schema::{Hints, READ, SET, WRITE, tool};
 use super::tools_memory::Scope;
 use super::{
-    MooringMcp, outputs, params, results, roots, tools_choice, tools_handover, tools_memory, tools_projects,
-    tools_session,
+    MooringMcp, outputs, params, results, roots, tools_app, tools_choice, tools_handover, tools_memory,
+    tools_projects, tools_session,
 };
 use crate::caller::Caller;
 use crate::state::AppState;
@@ -247,7 +247,28 @@ pub static TOOLS: &[ToolDef] = &[
         project: Needs::Nothing,
         writes: false,
         schema: tool::<params::SelectProject, outputs::Selected>,
-        run: runner!(|c| Ok(tools_session::select(c.state(), c.caller, c.args()?).into())),
+        run: runner!(|c| {
+            // Without `project`, a client that renders apps lets the person pick it in
+            // the conversation (the tool's app), or in the desktop's window.
+            let named = c.request.arguments.as_ref().is_some_and(|a| a.contains_key("project"));
+            if c.caller.apps && !named {
+                return Ok(match tools_app::select_by_person(&c.mcp.state, c.caller, c.ctx).await {
+                    Some(p) => {
+                        let args = params::SelectProject { project: p.slug };
+                        tools_session::select_as(c.state(), c.caller, args, p.via).into()
+                    }
+                    None => results::error_result(
+                        "PROJECT_SELECTION_PENDING",
+                        "The person has not picked a project yet. The picker stays in the conversation; \
+                         call select_project_for_session again once they have, or ask them which project.",
+                        Some("project"),
+                        None,
+                    )
+                    .into(),
+                });
+            }
+            Ok(tools_session::select(c.state(), c.caller, c.args()?).into())
+        }),
     },
     ToolDef {
         name: "set_workspace_id",

@@ -110,7 +110,11 @@ pub async fn run(
         t => t,
     };
     let fits_elicitation = caller.elicitation && !checked.request.allow_option_annotations;
+    // A client that renders apps shows the question in the conversation (the tool's
+    // app): nothing else opens, and the page stays a link in the result.
+    let in_app = caller.apps && requested == Transport::Auto;
     let transport = match requested {
+        Transport::Auto if in_app => Transport::Web,
         Transport::Auto if fits_elicitation => Transport::Elicitation,
         Transport::Auto | Transport::Native if state.base_url.is_some() => Transport::Web,
         Transport::Auto | Transport::Native => Transport::Terminal,
@@ -164,7 +168,7 @@ pub async fn run(
         }
         _ => {
             let url = page_url(state, &interaction);
-            if let Some(url) = &url {
+            if let Some(url) = url.as_ref().filter(|_| !in_app) {
                 let native = matches!(requested, Transport::Auto | Transport::Native)
                     && state.surfaces.show_choice(url, &interaction.checked.request.title);
                 if !native && requested != Transport::Native {

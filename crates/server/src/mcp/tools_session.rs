@@ -89,11 +89,22 @@ pub async fn resolve(state: &AppState, caller: &Caller, p: params::ResolveProjec
 
 /// `select_project_for_session`: choose, and get the last handover back.
 pub fn select(state: &AppState, caller: &Caller, p: params::SelectProject) -> CallToolResult {
+    select_as(state, caller, p, "session")
+}
+
+/// `select_project_for_session`, recording who decided (`session`: the agent; `picker`
+/// or `app`: the person).
+pub fn select_as(
+    state: &AppState,
+    caller: &Caller,
+    p: params::SelectProject,
+    decided_by: &str,
+) -> CallToolResult {
     run(|| {
         let project = match &caller.session_id {
             Some(id) => {
                 session_of(state, caller)?;
-                session::bind(&state.store, id, &p.project, "session")?
+                session::bind(&state.store, id, &p.project, decided_by)?
             }
             None => {
                 let project = Registry::new(&state.store).get(&p.project)?;

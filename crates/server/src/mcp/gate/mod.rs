@@ -151,9 +151,7 @@ pub async fn require_project(
     };
     match answer {
         Some(Answer::Form(slug)) => bind(state, caller, &slug, "elicitation", "you chose it when asked"),
-        Some(Answer::Picker(slug)) => {
-            bind(state, caller, &slug, "picker", "you chose it in the Mooring window")
-        }
+        Some(Answer::Picker(p)) => bind(state, caller, &p.slug, p.via, picked_where(p.via)),
         None => Ok(Gate::Stop(selection_required(state, caller, resolution.as_ref(), &offers, unanswered)?)),
     }
 }
@@ -338,6 +336,14 @@ pub async fn git_facts(hints: &Hints) -> Option<mooring_core::git::GitFacts> {
             tracing::warn!("reading the session's git checkout took too long; resolving without it");
             None
         }
+    }
+}
+
+/// Why a pick decided, for the note: where the person made it.
+pub fn picked_where(via: &str) -> &'static str {
+    match via {
+        "app" => "you chose it in the conversation",
+        _ => "you chose it in the Mooring window",
     }
 }
 

@@ -1,0 +1,216 @@
+//! The tools Mooring's apps in the conversation answer through. Hosts keep them from the
+//! model (`visibility: ["app"]`), and a client that did not advertise MCP Apps is refused
+//! them. An app reads what waits for the person in its conversation (its own session
+//! only), then answers with a sealed, single-use token; the first answer wins across the
+//! app, the desktop window, the page, the terminal and the client's form.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mooring_core::choice::{Broker, Interaction, Submission};
+use mooring_core::{Error, NewProject, ProjectStatus, Registry, Result};
+use rmcp::model::CallToolResult;
+use rmcp::service::{RequestContext, RoleServer};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::results::{fail, ok};
+use crate::access::sealed::Purpose;
+use crate::caller::Caller;
+use crate::state::AppState;
+
+/// The question app's tool.
+pub const ANSWER: &str = "answer_question_in_app";
+/// The picker app's tool.
+pub const PICK: &str = "pick_project_in_app";
+
+/// `answer_question_in_app`: find the question (by `session_id`, or by `question`), then
+/// answer it with `token` and `answer`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerQuestion {
+    /// The `session_id` provide_choice returned (the app was drawn after its result).
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// provide_choice's arguments (the app was drawn while the call waits).
+    #[serde(default)]
+    pub question: Option<Map<String, Value>>,
+    /// The token the first call returned; with `answer`, answers the question.
+    #[serde(default)]
+    pub token: Option<String>,
+    /// The person's answer.
+    #[serde(default)]
+    pub answer: Option<Submission>,
+}
+
+/// `pick_project_in_app`: read what the picker shows, then answer with `token` and
+/// `project` (or `create` for a new project in the session's directory).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PickProject {
+    /// The token the first call returned.
+    #[serde(default)]
+    pub token: Option<String>,
+    /// The project the person clicked.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Name of a new project in the session's directory.
+    #[serde(default)]
+    pub create: Option<String>,
+}
+
+/// A token that did not check out, named as the `token` field.
+fn on_token(mut e: Error) -> Error {
+    e.field = Some("token".into());
+    e
+}
+
+fn refused(caller: &Caller) -> Option<CallToolResult> {
+    (!caller.apps).then(|| {
+        fail(&Error::invalid(
+            "tool",
+            "this tool belongs to Mooring's app in the conversation and answers only for a client that \
+             renders MCP Apps; ask the person with provide_choice instead",
+        ))
+    })
+}
+
+/// The newest question this session asked that waits and reads as `q` (its title and
+/// prompt; the app may ask before the call has opened it, so it asks again).
+fn asked_as(broker: &Broker<'_>, me: Option<&str>, q: &Map<String, Value>) -> Result<Interaction> {
+    let text = |k: &str| q.get(k).and_then(Value::as_str).map(str::trim).unwrap_or_default().to_owned();
+    let (title, prompt) = (text("title"), text("prompt"));
+    broker
+        .open_list()?
+        .into_iter()
+        .rev()
+        .find(|i| {
+            i.session_id.as_deref() == me
+                && i.checked.request.title.trim() == title
+                && i.checked.request.prompt.trim() == prompt
+        })
+        .ok_or_else(|| Error::not_found("question", "no question like this waits in this conversation"))
+}
+
+/// Run `answer_question_in_app`.
+pub fn answer(state: &AppState, caller: &Caller, p: AnswerQuestion) -> CallToolResult {
+    if let Some(r) = refused(caller) {
+        return r;
+    }
+    let broker = Broker::new(&state.store);
+    let me = caller.session_id.as_deref();
+    let run = || -> Result<Value> {
+        if let (Some(token), Some(answer)) = (&p.token, &p.answer) {
+            let issued = state.sealer.check(token, Purpose::App, me).map_err(on_token)?;
+            if !state.sealer.consume(&issued) {
+                return Err(Error::invalid("token", "this token answered already; the first answer stands"));
+            }
+            let response = broker.submit(&issued.subject, answer, "app")?;
+            state.answered.notify_waiters();
+            state.surfaces.waiting_changed();
+            return Ok(json!({ "answered": true, "response": response }));
+        }
+        let i = match (&p.session_id, &p.question) {
+            (Some(handle), _) => broker.get(&state.sealer.open_handle(handle, me)?)?,
+            (None, Some(q)) => asked_as(&broker, me, q)?,
+            (None, None) => {
+                return Err(Error::invalid(
+                    "question",
+                    "give the question (provide_choice's arguments) or its session_id",
+                ));
+            }
+        };
+        let left = i.remaining(chrono::Utc::now());
+        let token = state.sealer.issue(Purpose::App, &i.id, me, Duration::from_secs(left.max(0) as u64 + 60));
+        Ok(json!({
+            "token": token,
+            "status": i.status,
+            "remaining_seconds": left,
+            "question": i.checked,
+            "response": i.response,
+        }))
+    };
+    run().map_or_else(|e| fail(&e), |v| ok(&v))
+}
+
+/// Run `pick_project_in_app`: a pick waiting for this session is answered (its call
+/// binds the session); with none waiting (the host drew the app after the call ended)
+/// the session is bound here.
+pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult {
+    if let Some(r) = refused(caller) {
+        return r;
+    }
+    let me = caller.session_id.clone();
+    let waiting = state.picks.list().into_iter().find(|w| w.session_id == me);
+    let run = || -> Result<Value> {
+        let Some(token) = &p.token else {
+            let mut projects = Registry::new(&state.store).list(None)?;
+            projects.retain(|p| p.status != ProjectStatus::Archived);
+            let token = match &waiting {
+                Some(w) => format!("pick:{}:{}", w.id, w.token),
+                None => state.sealer.issue(Purpose::App, "session", me.as_deref(), Duration::from_secs(3600)),
+            };
+            let recommended = waiting.as_ref().and_then(|w| w.recommended.clone());
+            return Ok(json!({
+                "token": token,
+                "waiting": waiting.is_some(),
+                "recommended": recommended,
+                "why": recommended.as_ref().map(|_| "the likeliest project for this session's directory"),
+                "here": waiting.as_ref().and_then(|w| w.workspace.clone()),
+                "projects": projects,
+            }));
+        };
+        let slug = match (&p.project, &p.create) {
+            (Some(slug), _) => Registry::new(&state.store).get(slug)?.slug,
+            (None, Some(name)) => {
+                let here = waiting.as_ref().and_then(|w| w.workspace.clone());
+                let created = Registry::new(&state.store).create(NewProject {
+                    name: name.clone(),
+                    code_paths: here.into_iter().collect(),
+                    ..Default::default()
+                })?;
+                state.surfaces.projects_changed();
+                created.project.slug
+            }
+            (None, None) => {
+                return Err(Error::invalid("project", "give the project the person picked, or `create`"));
+            }
+        };
+        match token.strip_prefix("pick:").and_then(|t| t.split_once(':')) {
+            Some((id, pick_token)) => {
+                state.picks.answer_via(id, pick_token, &slug, "app").map_err(on_token)?
+            }
+            None => {
+                let issued = state.sealer.check(token, Purpose::App, me.as_deref()).map_err(on_token)?;
+                if issued.subject != "session" || !state.sealer.consume(&issued) {
+                    return Err(Error::invalid(
+                        "token",
+                        "this token answered already; the first answer stands",
+                    ));
+                }
+                if let Some(id) = &me {
+                    mooring_core::session::bind(&state.store, id, &slug, "app")?;
+                    state.surfaces.projects_changed();
+                }
+            }
+        }
+        Ok(json!({ "picked": slug, "remembered": me.is_some() }))
+    };
+    run().map_or_else(|e| fail(&e), |v| ok(&v))
+}
+
+/// `select_project_for_session` without `project`, for a client that renders apps: the
+/// person picks in the conversation (or the desktop's window); the first answer binds.
+pub async fn select_by_person(
+    state: &Arc<AppState>,
+    caller: &Caller,
+    ctx: &RequestContext<RoleServer>,
+) -> Option<crate::picks::Picked> {
+    let recommended = match super::gate::decide(state, caller, None, None, None).await {
+        Ok(super::gate::Decision::Gate(super::gate::Gate::Ready { project, .. })) => Some(project),
+        Ok(super::gate::Decision::Ask { recommended, .. }) => recommended,
+        _ => None,
+    };
+    super::ask::wait_for_pick(state, caller, ctx, recommended, None).await
+}
