@@ -106,6 +106,12 @@ pub fn selection_required(
             text.push_str(&format!(
                 "Call select_project_for_session with {{\"project\": \"{slug}\"}} (or another slug above)."
             ));
+            if caller.apps {
+                text.push_str(
+                    " To let the person pick it here in the conversation, call select_project_for_session \
+                     with no arguments.",
+                );
+            }
             if caller.session_id.is_none() {
                 text.push_str(" This client has no session, so also pass \"project\" on later calls.");
             }

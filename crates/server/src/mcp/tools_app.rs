@@ -190,6 +190,7 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
                     ));
                 }
                 if let Some(id) = &me {
+                    super::gate::session_of(state, caller)?;
                     mooring_core::session::bind(&state.store, id, &slug, "app")?;
                     state.surfaces.projects_changed();
                 }

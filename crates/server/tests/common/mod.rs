@@ -102,6 +102,8 @@ pub struct TestClient {
     pub progress: Arc<AtomicUsize>,
     /// Roots that a test changes mid-session (wins over `roots`).
     pub live_roots: Option<Arc<Mutex<Vec<String>>>>,
+    /// Advertise MCP Apps (`io.modelcontextprotocol/ui` with the HTML profile).
+    pub apps: bool,
 }
 
 impl TestClient {
@@ -117,12 +119,18 @@ impl ClientHandler for TestClient {
     fn get_info(&self) -> ClientConfig {
         let asks = self.elicit_answer.is_some() || self.elicit_content.is_some();
         let declares = self.roots.is_some() || self.live_roots.is_some();
-        let caps = match (asks.then_some(()), declares.then_some(())) {
+        let mut caps = match (asks.then_some(()), declares.then_some(())) {
             (Some(_), Some(_)) => ClientCapabilities::builder().enable_elicitation().enable_roots().build(),
             (Some(_), None) => ClientCapabilities::builder().enable_elicitation().build(),
             (None, Some(_)) => ClientCapabilities::builder().enable_roots().build(),
             (None, None) => ClientCapabilities::default(),
         };
+        if self.apps {
+            let mut ext = rmcp::model::ExtensionCapabilities::new();
+            let settings = json!({ "mimeTypes": ["text/html;profile=mcp-app"] });
+            ext.insert("io.modelcontextprotocol/ui".into(), settings.as_object().cloned().unwrap());
+            caps.extensions = Some(ext);
+        }
         ClientConfig::new(caps, Implementation::new("mooring-test", "1.0"))
     }
 

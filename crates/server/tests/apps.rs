@@ -1,0 +1,116 @@
+//! MCP Apps through rmcp clients: where a host draws the question only after the call's
+//! result, the person's answer in the app reaches the agent's follow-up; the apps' tools
+//! answer only their own conversation, once, and only a client that renders apps.
+
+mod common;
+
+use common::{Gen, TestClient, TestServer, call, connect, err, ok};
+use serde_json::json;
+
+fn question() -> serde_json::Value {
+    json!({
+        "title": "Deploy now?",
+        "prompt": "The release is tagged; deploying takes ten minutes of downtime.",
+        "selection_mode": "single",
+        "allow_global_annotation": true,
+        "options": [
+            { "id": "now", "label": "Deploy now", "recommended": true },
+            { "id": "later", "label": "Tonight" }
+        ]
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_app_drawn_after_the_result_answers_the_follow_up_once() {
+    let srv = TestServer::start().await;
+    std::fs::write(srv.dir.path().join("choice-settings.json"), r#"{ "wait_limit_seconds": 1 }"#).unwrap();
+    let host = connect(&srv.url, Gen::Legacy, TestClient { apps: true, ..Default::default() }, &[]).await;
+    let other = connect(&srv.url, Gen::Legacy, TestClient { apps: true, ..Default::default() }, &[]).await;
+    let pending = ok(&call(&host, "provide_choice", question()).await);
+    assert_eq!(pending["action_status"], "pending");
+    assert!(pending["surface"].is_null(), "nothing opened outside the conversation: {pending}");
+    let handle = pending["selection"]["session_id"].as_str().unwrap().to_owned();
+
+    // Another conversation can neither read nor find this one's question.
+    let theirs = err(&call(&other, "answer_question_in_app", json!({ "session_id": handle })).await);
+    assert_eq!(theirs["error"]["field"], "session_id", "{theirs}");
+    let theirs = err(&call(&other, "answer_question_in_app", json!({ "question": question() })).await);
+    assert_eq!(theirs["error"]["code"], "NOT_FOUND", "{theirs}");
+
+    let opened = ok(&call(&host, "answer_question_in_app", json!({ "session_id": handle })).await);
+    assert_eq!(opened["question"]["request"]["title"], "Deploy now?");
+    assert_eq!(opened["question"]["mode"], "single");
+    let token = opened["token"].as_str().unwrap().to_owned();
+    let stolen = err(&call(
+        &other,
+        "answer_question_in_app",
+        json!({ "token": token, "answer": { "selected_ids": ["now"] } }),
+    )
+    .await);
+    assert_eq!(stolen["error"]["field"], "token", "bound to the conversation that asked: {stolen}");
+    let answer = json!({ "token": token, "answer": { "selected_ids": ["later"], "global_annotation": "after the demo" } });
+    let answered = ok(&call(&host, "answer_question_in_app", answer.clone()).await);
+    assert_eq!(answered["response"]["action_status"], "selected");
+    let replay = err(&call(&host, "answer_question_in_app", answer).await);
+    assert_eq!(replay["error"]["field"], "token", "single use: {replay}");
+
+    let follow_up = ok(&call(&host, "provide_choice", json!({ "session_id": handle })).await);
+    assert_eq!(follow_up["action_status"], "selected");
+    assert_eq!(follow_up["selection"]["selected_ids"], json!(["later"]));
+    assert_eq!(follow_up["selection"]["global_annotation"], "after the demo");
+    assert_eq!(follow_up["surface"], "app");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_apps_tools_refuse_a_client_that_does_not_render_apps_and_its_list_is_unchanged() {
+    let srv = TestServer::start().await;
+    for generation in [Gen::Legacy, Gen::Modern] {
+        let plain = connect(&srv.url, generation, TestClient::default(), &[]).await;
+        let tools = plain.list_all_tools().await.unwrap();
+        assert!(tools.iter().all(|t| t.meta.is_none() && !t.name.ends_with("_in_app")));
+        for tool in ["answer_question_in_app", "pick_project_in_app"] {
+            let refused = err(&call(&plain, tool, json!({})).await);
+            assert!(refused["error"]["message"].as_str().unwrap().contains("renders MCP Apps"), "{refused}");
+        }
+        let resources = plain.list_all_resources().await.unwrap();
+        assert!(resources.iter().all(|r| !r.uri.starts_with("ui://")));
+    }
+    let host = connect(&srv.url, Gen::Modern, TestClient { apps: true, ..Default::default() }, &[]).await;
+    let tools = host.list_all_tools().await.unwrap();
+    let pick = tools.iter().find(|t| t.name == "select_project_for_session").unwrap();
+    assert_eq!(pick.meta.as_ref().unwrap().0["ui"]["resourceUri"], "ui://mooring/project-picker.html");
+    assert!(pick.input_schema.get("required").is_none(), "the person may pick: no project required");
+    let resources = host.list_all_resources().await.unwrap();
+    assert!(resources.iter().any(|r| r.uri == "ui://mooring/choice.html"
+        && r.mime_type.as_deref() == Some("text/html;profile=mcp-app")));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_picker_drawn_after_the_call_ended_binds_its_own_session_once() {
+    let srv = TestServer::start().await;
+    let host = connect(&srv.url, Gen::Legacy, TestClient { apps: true, ..Default::default() }, &[]).await;
+    for name in ["Alpha", "Beta"] {
+        ok(&call(&host, "create_project", json!({ "name": name })).await);
+    }
+    let shown = ok(&call(&host, "pick_project_in_app", json!({})).await);
+    assert_eq!(shown["waiting"], false);
+    let slugs: Vec<&str> =
+        shown["projects"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap()).collect();
+    assert_eq!(slugs.len(), 2, "{slugs:?}");
+    let token = shown["token"].as_str().unwrap();
+    let unknown =
+        err(&call(&host, "pick_project_in_app", json!({ "token": token, "project": "gamma" })).await);
+    assert_eq!(unknown["error"]["code"], "NOT_FOUND", "{unknown}");
+    let picked = ok(&call(&host, "pick_project_in_app", json!({ "token": token, "project": "alpha" })).await);
+    assert_eq!((picked["picked"].as_str(), picked["remembered"].as_bool()), (Some("alpha"), Some(true)));
+    let again = err(&call(&host, "pick_project_in_app", json!({ "token": token, "project": "beta" })).await);
+    assert_eq!(again["error"]["field"], "token", "{again}");
+    let active = ok(&call(&host, "active_project", json!({})).await);
+    assert_eq!(active["active_project"], "alpha");
+    let sessions = srv.store.read(|c| mooring_core::store::sessions::recent(c, 10)).unwrap();
+    assert!(
+        sessions
+            .iter()
+            .any(|s| s.project.as_deref() == Some("alpha") && s.decided_by.as_deref() == Some("app"))
+    );
+}
