@@ -132,7 +132,11 @@ try {
   }
   facts.theme_applied = await page.frames()[1].evaluate(() => document.documentElement.dataset.theme);
   check(facts.theme_applied === "dark", `theme ${facts.theme_applied}`);
-  await frame().getByLabel("SQLite").check();
+  // From the keyboard: Tab from the first option reaches the next, Space ticks it.
+  await frame().getByLabel("Redis").focus();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Space");
+  check(await frame().getByLabel("SQLite").isChecked(), "Tab and Space choose an option");
   await frame().getByLabel("Note (optional)").fill("Keep it simple for now");
   await frame().getByRole("button", { name: "Answer" }).click();
   const answered = await asked;
