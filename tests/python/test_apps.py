@@ -36,4 +36,5 @@ def test_a_host_draws_the_question_and_the_picker_and_the_person_answers_there(s
     assert result["ok"], result
     assert result["tools"]["host"] == result["tools"]["plain"] + 2
     assert result["choice"] == "The person chose Redis, SQLite."
+    assert result["modes"] == 4, "all four selection modes answered in the app"
     assert result["picked"] == {"project": "beta", "decided_by": "app"}

@@ -140,6 +140,8 @@ try {
   await frame().getByLabel("Note (optional)").fill("Keep it simple for now");
   await frame().getByRole("button", { name: "Answer" }).click();
   const answered = await asked;
+  // As hosts do when a call ends: the app gets the result too.
+  await page.evaluate((r) => window.bridge.sendToolResult(r), answered);
   const s = answered.structuredContent;
   check(s.action_status === "selected", `answer: ${JSON.stringify(s)}`);
   check(s.selection.selected_ids.sort().join() === "redis,sqlite", `ids ${s.selection.selected_ids}`);
@@ -153,6 +155,35 @@ try {
   const replay = await host.callTool({ name: "answer_question_in_app", arguments: { question } });
   check(replay.isError || replay.structuredContent?.response?.action_status === "selected", "the question is closed");
 
+  // The other modes: one option, typed text, and options or text with per-option notes.
+  const base = { prompt: "Pick the log format for the new service; it decides the parser.", options: [
+    { id: "json", label: "JSON lines", description: "One object per line", recommended: true },
+    { id: "logfmt", label: "logfmt" },
+  ] };
+  const modes = [
+    { ask: { ...base, title: "Log format (single)", selection_mode: "single" }, act: async () => {
+        check(await frame().getByLabel("JSON lines").isChecked(), "single: the recommended option is preselected");
+        await frame().getByLabel("logfmt").check();
+      }, expect: (r) => r.action_status === "selected" && r.selection.selected_ids.join() === "logfmt" },
+    { ask: { ...base, title: "Log format (text)", selection_mode: "text_input", options: [], placeholder: "e.g. JSON" }, act: async () => {
+        check(await frame().getByRole("button", { name: "Answer" }).isDisabled(), "text: nothing typed, nothing to send");
+        await frame().getByPlaceholder("e.g. JSON").fill("CBOR frames");
+      }, expect: (r) => r.action_status === "custom_input" && r.selection.custom_input === "CBOR frames" },
+    { ask: { ...base, title: "Log format (hybrid)", selection_mode: "hybrid", allow_option_annotations: true }, act: async () => {
+        await frame().getByLabel("Note on JSON lines").fill("with a schema");
+      }, expect: (r) => r.selection.selected_ids.join() === "json" && r.selection.option_annotations?.json === "with a schema" },
+  ];
+  for (const m of modes) {
+    const call = host.callTool({ name: "provide_choice", arguments: m.ask }, undefined, { timeout: 120_000 });
+    await render("ui://mooring/choice.html", m.ask);
+    await frame().getByText(m.ask.title).waitFor({ timeout: 10_000 });
+    await m.act();
+    await frame().getByRole("button", { name: "Answer" }).click();
+    const r = (await call).structuredContent;
+    check(m.expect(r), `${m.ask.title}: ${JSON.stringify(r)}`);
+  }
+  facts.modes = modes.length + 1;
+
   // The project picker: the session's project, picked in the conversation.
   for (const name of ["Alpha", "Beta"]) await host.callTool({ name: "create_project", arguments: { name } });
   const selecting = host.callTool({ name: "select_project_for_session", arguments: {} }, undefined, { timeout: 120_000 });
@@ -164,6 +195,7 @@ try {
   }
   await frame().getByRole("button", { name: /Beta/ }).click();
   const selected = await selecting;
+  await page.evaluate((r) => window.bridge.sendToolResult(r), selected);
   check(selected.structuredContent?.selected === "beta", `select: ${JSON.stringify(selected.structuredContent)}`);
   await frame().getByText("This session works in Beta").waitFor();
   const active = (await host.callTool({ name: "active_project", arguments: {} })).structuredContent;
