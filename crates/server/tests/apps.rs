@@ -114,3 +114,26 @@ async fn a_picker_drawn_after_the_call_ended_binds_its_own_session_once() {
             .any(|s| s.project.as_deref() == Some("alpha") && s.decided_by.as_deref() == Some("app"))
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn new_project_here_is_created_in_the_sessions_directory_and_bound() {
+    let srv = TestServer::start().await;
+    let code = tempfile::tempdir().unwrap();
+    let uri = format!("file://{}", code.path().display());
+    let handler = TestClient { apps: true, ..Default::default() };
+    let host = connect(&srv.url, Gen::Legacy, handler, &[("x-workspace-id", uri.as_str())]).await;
+    let shown = ok(&call(&host, "pick_project_in_app", json!({})).await);
+    let here = shown["here"].as_str().unwrap().to_owned();
+    assert_eq!(std::path::Path::new(&here), code.path().canonicalize().unwrap());
+    let token = shown["token"].as_str().unwrap();
+    let picked =
+        ok(&call(&host, "pick_project_in_app", json!({ "token": token, "create": "Gamma Service" })).await);
+    assert_eq!(picked["picked"], "gamma-service");
+    let project = ok(&call(&host, "get_project", json!({ "project": "gamma-service" })).await);
+    assert_eq!(
+        project["project"]["code_paths"][0]["path"].as_str().map(std::path::Path::new),
+        Some(std::path::Path::new(&here)),
+        "{project}"
+    );
+    assert_eq!(ok(&call(&host, "active_project", json!({})).await)["active_project"], "gamma-service");
+}

@@ -143,6 +143,9 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
     }
     let me = caller.session_id.clone();
     let waiting = state.picks.list().into_iter().find(|w| w.session_id == me);
+    // "New project here": the waiting pick's directory, else the session's own.
+    let here =
+        waiting.as_ref().and_then(|w| w.workspace.clone()).or_else(|| super::selection::session_dir(caller));
     let run = || -> Result<Value> {
         let Some(token) = &p.token else {
             let mut projects = Registry::new(&state.store).list(None)?;
@@ -156,18 +159,17 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
                 "token": token,
                 "waiting": waiting.is_some(),
                 "recommended": recommended,
-                "why": recommended.as_ref().map(|_| "the likeliest project for this session's directory"),
-                "here": waiting.as_ref().and_then(|w| w.workspace.clone()),
+                "why": recommended.as_ref().map(|_| "Mooring's likeliest guess for this session (its directory, then recent use)"),
+                "here": here,
                 "projects": projects,
             }));
         };
         let slug = match (&p.project, &p.create) {
             (Some(slug), _) => Registry::new(&state.store).get(slug)?.slug,
             (None, Some(name)) => {
-                let here = waiting.as_ref().and_then(|w| w.workspace.clone());
                 let created = Registry::new(&state.store).create(NewProject {
                     name: name.clone(),
-                    code_paths: here.into_iter().collect(),
+                    code_paths: here.clone().into_iter().collect(),
                     ..Default::default()
                 })?;
                 state.surfaces.projects_changed();
