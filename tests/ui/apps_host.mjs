@@ -34,7 +34,7 @@ const bundle = (await esbuild.build({
   bundle: true, write: false, format: "iife", platform: "browser", logLevel: "silent",
 })).outputFiles[0].text;
 const HOST_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head>
-<body><main><h1>Conversation</h1><iframe title="Mooring" sandbox="allow-scripts allow-forms" style="width:360px;height:640px;border:0"></iframe></main>
+<body><main><h1>Conversation</h1><iframe title="Mooring" sandbox="allow-scripts allow-forms" style="width:300px;height:640px;border:0"></iframe></main>
 <script>${bundle.replaceAll("</script", "<\\/script")}</script>
 <script>
   window.start = async (html, args, theme) => {
@@ -129,6 +129,8 @@ try {
     check(await frame().getByText("Recommended").isVisible(), "the recommended badge is shown");
     check(/\d+s left/.test(await frame().locator("#left").textContent()), "a countdown runs");
     await axe(`app-choice-${theme}`);
+    const [scroll, view] = await page.frames()[1].evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    check(scroll <= view, `the question scrolls sideways in a 300 px column: ${scroll} > ${view}`);
   }
   facts.theme_applied = await page.frames()[1].evaluate(() => document.documentElement.dataset.theme);
   check(facts.theme_applied === "dark", `theme ${facts.theme_applied}`);
@@ -192,6 +194,8 @@ try {
     await frame().getByText("Which project is this session in?").waitFor({ timeout: 10_000 });
     await frame().getByRole("button", { name: /Beta/ }).waitFor();
     await axe(`app-picker-${theme}`);
+    const [scroll, view] = await page.frames()[1].evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    check(scroll <= view, `the picker scrolls sideways in a 300 px column: ${scroll} > ${view}`);
   }
   await frame().getByRole("button", { name: /Beta/ }).click();
   const selected = await selecting;

@@ -122,6 +122,9 @@ host.on("ui/notifications/tool-input", ({ arguments: args = {} }) => {
   if (args.session_id && !args.title) open({ session_id: args.session_id });
   else open({ question: args });
 });
+host.on("ui/notifications/tool-cancelled", () => {
+  if (!finished && !asked) show(el("p", { className: "muted", textContent: "The agent stopped asking." }));
+});
 host.on("ui/notifications/tool-result", (r) => {
   const s = r.structuredContent || {};
   if (r.isError) { if (!asked) show(el("p", { className: "error", textContent: r.content?.[0]?.text || "The question was refused." })); return; }
