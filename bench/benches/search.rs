@@ -52,6 +52,32 @@ fn fill(store: &Store, slug: &str) {
     seed::hundred_thousand(store, slug);
 }
 
+/// Index everything waiting in `store`, printing the time per entry (`what` it includes).
+fn index_timed(store: &dyn MemoryBackend, label: &str, what: &str) {
+    let t = Instant::now();
+    let n = semantic::index_pending(store, None).unwrap();
+    let took = t.elapsed().as_secs_f64();
+    println!("{label}: {n} entries in {took:.1} s ({:.1} µs each: {what})", took * 1e6 / n.max(1) as f64);
+}
+
+/// The first hybrid search of the process in project `big` (it reads the project's
+/// vectors), in ms.
+fn first_search(store: &dyn MemoryBackend, question: &str) -> f64 {
+    let first = Request { query: question, project: Some("big"), kind: None, limit: 10, mode: Mode::Hybrid };
+    let t = Instant::now();
+    find(store, &first).unwrap();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Each mode's p50 and p99 over the questions in project `big`, as table rows.
+fn modes_table(store: &dyn MemoryBackend, questions: &[String], title: &str) {
+    println!("\n| {title} | p50 | p99 |\n|---|---|---|");
+    for mode in [Mode::Hybrid, Mode::Semantic, Mode::Keyword] {
+        let (p50, p99) = timed(store, questions, Some("big"), mode);
+        println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
+    }
+}
+
 /// The project of 100,000 as a team project: indexing, the first search, then each mode.
 fn team(questions: &[String]) {
     let pg = mooring_team::testing::Postgres::start();
@@ -61,27 +87,10 @@ fn team(questions: &[String]) {
     let t = Instant::now();
     seed::hundred_thousand(&team, "big");
     println!("\nteam: 100,000 entries written in {:.1} s", t.elapsed().as_secs_f64());
-    let t = Instant::now();
-    let n = semantic::index_pending(&team, None).unwrap();
-    let took = t.elapsed();
-    println!(
-        "team indexer: {n} entries in {:.1} s ({:.1} µs each: claim, embed, store)",
-        took.as_secs_f64(),
-        took.as_secs_f64() * 1e6 / n.max(1) as f64
-    );
-    let first =
-        Request { query: &questions[0], project: Some("big"), kind: None, limit: 10, mode: Mode::Hybrid };
-    let t = Instant::now();
-    find(&team, &first).unwrap();
-    println!(
-        "team: first hybrid search of the process: {:.1} ms (reads the project's vectors)",
-        t.elapsed().as_secs_f64() * 1e3
-    );
-    println!("\n| team project of 100,000 entries | p50 | p99 |\n|---|---|---|");
-    for mode in [Mode::Hybrid, Mode::Semantic, Mode::Keyword] {
-        let (p50, p99) = timed(&team, questions, Some("big"), mode);
-        println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
-    }
+    index_timed(&team, "team indexer", "claim, embed, store");
+    let ms = first_search(&team, &questions[0]);
+    println!("team: first hybrid search of the process: {ms:.1} ms (reads the project's vectors)");
+    modes_table(&team, questions, "team project of 100,000 entries");
     let few = &questions[..20];
     let newest = |q: &String| {
         let v = semantic::embed(q).unwrap();
@@ -108,16 +117,6 @@ fn team(questions: &[String]) {
 
 fn main() {
     let million = std::env::args().any(|a| a == "--million");
-    if std::env::args().any(|a| a == "--team") {
-        let set = labelled::load();
-        let questions: Vec<String> = set.queries.iter().map(|q| q.text.clone()).collect();
-        if semantic::model().is_err() {
-            eprintln!("search: no model; run scripts/fetch-model.sh first");
-            return;
-        }
-        team(&questions);
-        return;
-    }
     let rss_start = rss_mb();
     let t = Instant::now();
     if let Err(a) = semantic::model() {
@@ -127,37 +126,25 @@ fn main() {
     let load = t.elapsed();
     let rss_model = rss_mb();
     println!("model: loaded in {:.1} ms, {:.1} MB resident", load.as_secs_f64() * 1e3, rss_model - rss_start);
+    let set = labelled::load();
+    let questions: Vec<String> = set.queries.iter().map(|q| q.text.clone()).collect();
+    if std::env::args().any(|a| a == "--team") {
+        team(&questions);
+        return;
+    }
 
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(dir.path()).unwrap();
     fill(&store, "big");
-    let t = Instant::now();
-    let n = semantic::index_pending(&store, None).unwrap();
-    let took = t.elapsed();
-    println!(
-        "indexer: {n} entries in {:.1} s ({:.1} µs each: embed, quantize, store)",
-        took.as_secs_f64(),
-        took.as_secs_f64() * 1e6 / n as f64
-    );
-
-    let set = labelled::load();
-    let questions: Vec<String> = set.queries.iter().map(|q| q.text.clone()).collect();
+    index_timed(&store, "indexer", "embed, quantize, store");
     let rss_before = rss_mb();
-    let first =
-        Request { query: &questions[0], project: Some("big"), kind: None, limit: 10, mode: Mode::Hybrid };
-    let t = Instant::now();
-    find(&store, &first).unwrap();
+    let ms = first_search(&store, &questions[0]);
     println!(
-        "first hybrid search of the process in 100,000 entries: {:.1} ms (reads the project's vectors); \
+        "first hybrid search of the process in 100,000 entries: {ms:.1} ms (reads the project's vectors); \
          they hold {:.1} MB resident",
-        t.elapsed().as_secs_f64() * 1e3,
         rss_mb() - rss_before
     );
-    println!("\n| 100,000 entries, one project | p50 | p99 |\n|---|---|---|");
-    for mode in [Mode::Hybrid, Mode::Semantic, Mode::Keyword] {
-        let (p50, p99) = timed(&store, &questions, Some("big"), mode);
-        println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
-    }
+    modes_table(&store, &questions, "100,000 entries, one project");
 
     if million {
         for i in 1..10 {

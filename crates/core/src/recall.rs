@@ -54,11 +54,8 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
     }
     let bar = wanted.len().min(2);
     let query = SearchQuery { words: &wanted, project: Some(slug), kind: None, limit: CANDIDATES, any: true };
-    let lexical: Vec<RowHit> = memory
-        .search_memory(&query)?
-        .into_iter()
-        .filter(|h| matched(&format!("{} {} {}", h.row.title, h.row.content, h.row.tags), &wanted) >= bar)
-        .collect();
+    let lexical: Vec<RowHit> =
+        memory.search_memory(&query)?.into_iter().filter(|h| matched(&text_of(h), &wanted) >= bar).collect();
     // Meaning fills in where words fall short: with enough entries sharing the prompt's
     // words the hook spares itself the model (about 60 ms of a 180 ms budget).
     let by_words = lexical.iter().filter(|h| !given.contains(&h.row.id)).count();
@@ -80,9 +77,7 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
     let near: Vec<RowHit> = near
         .into_iter()
         .filter(|h| {
-            h.score >= NEAR_ENOUGH
-                || h.score >= NEAR_WITH_A_WORD
-                    && matched(&format!("{} {} {}", h.row.title, h.row.content, h.row.tags), &wanted) >= 1
+            h.score >= NEAR_ENOUGH || h.score >= NEAR_WITH_A_WORD && matched(&text_of(h), &wanted) >= 1
         })
         .collect();
     let mut out = Vec::new();
@@ -96,6 +91,11 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         }
     }
     Ok(out)
+}
+
+/// What a hit's words are matched in: title, content and tags.
+fn text_of(h: &RowHit) -> String {
+    format!("{} {} {}", h.row.title, h.row.content, h.row.tags)
 }
 
 /// The recalled entries as the model reads them, within [`BUDGET`] tokens; the ids given.

@@ -70,7 +70,7 @@ pub fn meaningful(prompt: &str) -> Vec<Word> {
     out
 }
 
-/// Search `query` in `project` (or every project when `None`).
+/// Search `query` in `project` (or every project when `None`) by keyword.
 pub fn search(
     store: &dyn MemoryBackend,
     query: &str,
@@ -78,20 +78,7 @@ pub fn search(
     kind: Option<&str>,
     limit: u32,
 ) -> Result<Vec<Hit>> {
-    let words = words(query);
-    if words.is_empty() {
-        return Err(Error::invalid("query", "query has no words to search for; give one or more words"));
-    }
-    if limit == 0 || limit > MAX_LIMIT {
-        return Err(Error::invalid("limit", format!("limit {limit} is out of range; use 1 to {MAX_LIMIT}")));
-    }
-    let kind = kind.map(|k| Kind::parse("kind", k)).transpose()?;
-    let query = SearchQuery { words: &words, project, kind: kind.map(Kind::as_str), limit, any: false };
-    Ok(store
-        .search_memory(&query)?
-        .into_iter()
-        .map(|h| Hit { snippet: h.snippet, score: h.score, entry: Entry::from_row(h.row, &h.slug) })
-        .collect())
+    Ok(find(store, &Request { query, project, kind, limit, mode: Mode::Keyword })?.hits)
 }
 
 /// How to rank.

@@ -126,6 +126,11 @@ async fn new_project_here_is_created_in_the_sessions_directory_and_bound() {
     let here = shown["here"].as_str().unwrap().to_owned();
     assert_eq!(std::path::Path::new(&here), code.path().canonicalize().unwrap());
     let token = shown["token"].as_str().unwrap();
+    let forged =
+        err(&call(&host, "pick_project_in_app", json!({ "token": "x.y.z", "create": "Forged" })).await);
+    assert_eq!(forged["error"]["field"], "token", "{forged}");
+    let listed = ok(&call(&host, "list_projects", json!({})).await);
+    assert!(!listed.to_string().contains("forged"), "a forged token creates nothing: {listed}");
     let picked =
         ok(&call(&host, "pick_project_in_app", json!({ "token": token, "create": "Gamma Service" })).await);
     assert_eq!(picked["picked"], "gamma-service");

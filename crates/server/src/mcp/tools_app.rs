@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::results::{fail, ok};
-use crate::access::sealed::Purpose;
+use crate::access::sealed::{Issued, Purpose};
 use crate::caller::Caller;
 use crate::state::AppState;
 
@@ -58,6 +58,16 @@ pub struct PickProject {
     /// Name of a new project in the session's directory.
     #[serde(default)]
     pub create: Option<String>,
+}
+
+/// An app's sealed token, used up: it must have been issued to this session for a
+/// subject `fits` accepts, and answers only once.
+fn redeem(state: &AppState, token: &str, me: Option<&str>, fits: impl Fn(&str) -> bool) -> Result<Issued> {
+    let issued = state.sealer.check(token, Purpose::App, me).map_err(on_token)?;
+    if !fits(&issued.subject) || !state.sealer.consume(&issued) {
+        return Err(Error::invalid("token", "this token answered already; the first answer stands"));
+    }
+    Ok(issued)
 }
 
 /// A token that did not check out, named as the `token` field.
@@ -102,10 +112,7 @@ pub fn answer(state: &AppState, caller: &Caller, p: AnswerQuestion) -> CallToolR
     let me = caller.session_id.as_deref();
     let run = || -> Result<Value> {
         if let (Some(token), Some(answer)) = (&p.token, &p.answer) {
-            let issued = state.sealer.check(token, Purpose::App, me).map_err(on_token)?;
-            if !state.sealer.consume(&issued) {
-                return Err(Error::invalid("token", "this token answered already; the first answer stands"));
-            }
+            let issued = redeem(state, token, me, |_| true)?;
             let response = broker.submit(&issued.subject, answer, "app")?;
             state.answered.notify_waiters();
             state.surfaces.waiting_changed();
@@ -164,6 +171,16 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
                 "projects": projects,
             }));
         };
+        // The token before anything is written: a forged or stale one creates no project.
+        let pick = token.strip_prefix("pick:").and_then(|t| t.split_once(':'));
+        match pick {
+            Some((id, pick_token)) => {
+                state.picks.get(id, pick_token).map_err(on_token)?;
+            }
+            None => {
+                state.sealer.check(token, Purpose::App, me.as_deref()).map_err(on_token)?;
+            }
+        }
         let slug = match (&p.project, &p.create) {
             (Some(slug), _) => Registry::new(&state.store).get(slug)?.slug,
             (None, Some(name)) => {
@@ -179,18 +196,12 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
                 return Err(Error::invalid("project", "give the project the person picked, or `create`"));
             }
         };
-        match token.strip_prefix("pick:").and_then(|t| t.split_once(':')) {
+        match pick {
             Some((id, pick_token)) => {
                 state.picks.answer_via(id, pick_token, &slug, "app").map_err(on_token)?
             }
             None => {
-                let issued = state.sealer.check(token, Purpose::App, me.as_deref()).map_err(on_token)?;
-                if issued.subject != "session" || !state.sealer.consume(&issued) {
-                    return Err(Error::invalid(
-                        "token",
-                        "this token answered already; the first answer stands",
-                    ));
-                }
+                redeem(state, token, me.as_deref(), |subject| subject == "session")?;
                 if let Some(id) = &me {
                     super::gate::session_of(state, caller)?;
                     mooring_core::session::bind(&state.store, id, &slug, "app")?;
