@@ -418,11 +418,8 @@ fn capture_recorded_session(srv: &TestServer, slug: &str) {
     let path = srv.dir.path().join("transcript.jsonl");
     std::fs::write(&path, include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl")).unwrap();
     let turn = mooring_core::capture::Turn {
-        client: "claude-code",
-        session_id: "s-1",
-        transcript: &path,
         cwd: Some("/tmp/rec/work"),
-        ended: None,
+        ..mooring_core::capture::Turn::new("claude-code", "s-1", &path)
     };
     let done = mooring_core::capture::capture(&*srv.store, slug, &turn).unwrap();
     assert!(matches!(done, mooring_core::capture::Captured::Stored { .. }));

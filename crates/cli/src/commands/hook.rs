@@ -23,8 +23,11 @@ use crate::output::Failure;
 
 /// The longest a hook may take; clients wait for it before the session starts.
 const DEADLINE: Duration = Duration::from_millis(180);
-/// The longest a capture may take (a turn's end; the client's entry allows 5 s).
+/// The longest a capture may take by default (a turn's end; the client's entry allows
+/// 5 s). A transcript that needs longer is read on over the next turns.
 const CAPTURE_DEADLINE: Duration = Duration::from_millis(2_000);
+/// What a capture leaves itself to store its last slice before the process gives up.
+const CAPTURE_MARGIN: Duration = Duration::from_millis(400);
 /// Tokens of preamble a hook hands over (the output is cut to the client's limit too).
 const BUDGET: usize = 2_000;
 /// The most of stdin read: hook inputs are small JSON objects.
@@ -57,7 +60,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     // client past the deadline: the process exits and takes the thread with it.
     std::thread::spawn(move || {
         let ctx = Ctx::at(data_dir, false, base);
-        let _ = tx.send(answer(&ctx, client, &parsed, event));
+        let _ = tx.send(answer(&ctx, client, &parsed, event, started));
     });
     match rx.recv_timeout(event.deadline()) {
         Ok(Ok(Some(out))) => {
@@ -103,20 +106,21 @@ impl Event {
     /// prints nothing and reads a bounded part of the transcript, and giving up would
     /// leave the record behind, so it may take longer (the hook entry allows 5 s).
     fn deadline(self) -> Duration {
+        let set = deadline_setting();
         match self {
-            Event::Start | Event::Prompt => start_deadline(),
-            Event::Capture => CAPTURE_DEADLINE,
+            Event::Start | Event::Prompt => set.unwrap_or(DEADLINE),
+            Event::Capture => set.map_or(CAPTURE_DEADLINE, |d| d.max(CAPTURE_MARGIN * 2)),
         }
     }
 }
 
-/// [`DEADLINE`], or `MOORING_HOOK_DEADLINE_MS` (up to the clients' 5 s) for a slow disk or
-/// a team database far away.
-fn start_deadline() -> Duration {
+/// `MOORING_HOOK_DEADLINE_MS` (up to the clients' 5 s), for a slow disk, a busy machine
+/// or a team database far away: it governs every hook, capture included.
+fn deadline_setting() -> Option<Duration> {
     std::env::var("MOORING_HOOK_DEADLINE_MS")
         .ok()
         .and_then(|v| v.trim().parse::<u64>().ok())
-        .map_or(DEADLINE, |ms| Duration::from_millis(ms.clamp(50, 4_500)))
+        .map(|ms| Duration::from_millis(ms.clamp(50, 4_500)))
 }
 
 /// The hook's output, None outside a project (and for a capture, which prints nothing).
@@ -125,6 +129,7 @@ fn answer(
     client: Client,
     parsed: &Result<Value, String>,
     event: Event,
+    started: std::time::Instant,
 ) -> Result<Option<String>, String> {
     // A start without readable input still gets the preamble of the shell's directory; a
     // capture or a recall needs what the input says.
@@ -148,7 +153,8 @@ fn answer(
     };
     match event {
         Event::Capture => {
-            capture(ctx, client, &store, &memory, &slug, input)?;
+            let stop = started + event.deadline().saturating_sub(CAPTURE_MARGIN);
+            capture(ctx, client, &store, &memory, &slug, input, stop)?;
             return Ok(None);
         }
         Event::Prompt => return recall(client, &store, &memory, &slug, input),
@@ -252,6 +258,7 @@ fn capture(
     memory: &dyn mooring_core::backend::MemoryBackend,
     slug: &str,
     input: &Value,
+    stop: std::time::Instant,
 ) -> Result<(), String> {
     let text = |k: &str| input.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
     let dir = text("cwd").map(std::path::Path::new);
@@ -262,20 +269,36 @@ fn capture(
         return Err("the hook input names no session_id or transcript_path; nothing captured".into());
     };
     let ended = (text("hook_event_name") == Some("SessionEnd")).then(|| text("reason").unwrap_or("other"));
+    let code_path = dir.and_then(|d| code_path_of(store, d));
     let turn = mooring_core::capture::Turn {
-        client: client.name(),
-        session_id: session,
-        transcript: std::path::Path::new(transcript),
         cwd: text("cwd"),
+        code_path: code_path.as_deref().and_then(std::path::Path::to_str),
+        agent_transcript: text("agent_transcript_path").map(std::path::Path::new),
         ended,
+        deadline: Some(stop),
+        ..mooring_core::capture::Turn::new(client.name(), session, std::path::Path::new(transcript))
     };
     match mooring_core::capture::capture(memory, slug, &turn).map_err(|e| e.message)? {
         mooring_core::capture::Captured::Stored { redacted, .. } if redacted > 0 => {
             log(ctx, &format!("{client}: captured into {slug}; {redacted} secret(s) taken out"));
         }
+        mooring_core::capture::Captured::Behind { .. } => {
+            log(
+                ctx,
+                &format!("{client}: captured part of a long transcript into {slug}; the next turn reads on"),
+            );
+        }
         _ => {}
     }
     Ok(())
+}
+
+/// The registered code path holding `dir` (the deepest), for paths shown relative to the
+/// checkout when the session is in no git repository.
+fn code_path_of(store: &mooring_core::Store, dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    let index = store.read(|c| mooring_core::resolve::ProjectIndex::load(c)).ok()?;
+    index.match_path(&dir).map(|hit| hit.code_path)
 }
 
 /// The session's directory from the hook input: `cwd` (Claude Code, Codex, Gemini CLI)

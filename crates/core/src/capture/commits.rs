@@ -1,39 +1,65 @@
-//! The commits made in a session's checkout while the session ran, read with gitoxide
-//! (never the git binary): from HEAD back along first parents while commits are newer
-//! than the session's start. Only ids and first lines are kept.
+//! The commits a session made in its checkout, read with gitoxide (never the git binary)
+//! from the reflog of the checkout's HEAD: its `commit`, `commit (amend)`, `commit
+//! (initial)`, `commit (merge)`, `cherry-pick` and `revert` entries within the session's
+//! time. A commit that arrived by `pull`, `merge`, `rebase` or `checkout` moved HEAD too,
+//! but under another entry, so it is not the session's. Only ids and first lines are kept.
 
 use std::path::Path;
 
 use super::record::{Commit, trim};
 
-/// Most commits read back from HEAD.
+/// Most commits kept.
 const MOST: usize = 20;
+/// Most reflog entries read back from the newest.
+const READ: usize = 500;
 /// Longest subject kept.
 const SUBJECT_CHARS: usize = 120;
 
-/// Commits in the repository holding `dir` made at or after `since` (seconds since the
-/// epoch) and no later than `until`, newest first. A directory in no repository, an
-/// unborn branch or an unreadable object gives what was read so far.
+/// What a reflog entry's message says HEAD moved for.
+fn made_here(message: &str) -> bool {
+    let what = message.split(':').next().unwrap_or("");
+    matches!(
+        what,
+        "commit" | "commit (amend)" | "commit (initial)" | "commit (merge)" | "cherry-pick" | "revert"
+    )
+}
+
+/// Commits made in the checkout holding `dir` at or after `since` (seconds since the
+/// epoch) and no later than `until`, newest first. A directory in no repository, a HEAD
+/// without a reflog or an unreadable object gives what was read so far.
 pub fn since(dir: &Path, since: i64, until: i64) -> Vec<Commit> {
     let Ok(repo) = gix::discover(dir) else { return Vec::new() };
-    let Ok(mut commit) = repo.head_commit() else { return Vec::new() };
-    let mut out = Vec::new();
-    for _ in 0..MOST {
-        let Ok(time) = commit.time() else { break };
-        if time.seconds < since {
+    let Ok(head) = repo.head() else { return Vec::new() };
+    let mut log = head.log_iter();
+    let Ok(Some(entries)) = log.rev() else { return Vec::new() };
+    let mut out: Vec<Commit> = Vec::new();
+    let mut replaced: Vec<gix::ObjectId> = Vec::new();
+    for entry in entries.take(READ) {
+        let Ok(entry) = entry else { break };
+        let when = entry.signature.time.seconds;
+        if when < since {
             break;
         }
-        if time.seconds <= until {
-            let subject = commit
-                .message()
-                .map(|m| m.summary().to_string())
-                .unwrap_or_else(|_| String::from_utf8_lossy(commit.message_raw_sloppy()).into_owned());
-            let id = commit.id().shorten_or_id().to_string();
-            out.push(Commit { id, subject: trim(subject.lines().next().unwrap_or(""), SUBJECT_CHARS) });
+        let message = entry.message.to_string();
+        if when > until || !made_here(&message) {
+            continue;
         }
-        let Some(parent) = commit.parent_ids().next() else { break };
-        let Some(next) = parent.object().ok().and_then(|o| o.try_into_commit().ok()) else { break };
-        commit = next;
+        // An amended commit is gone from the history: the amend replaced it.
+        if message.starts_with("commit (amend)") {
+            replaced.push(entry.previous_oid);
+        }
+        if replaced.contains(&entry.new_oid) || out.len() == MOST {
+            continue;
+        }
+        let Some(commit) = repo.find_object(entry.new_oid).ok().and_then(|o| o.try_into_commit().ok()) else {
+            continue;
+        };
+        let subject = commit
+            .message()
+            .map(|m| m.summary().to_string())
+            .unwrap_or_else(|_| String::from_utf8_lossy(commit.message_raw_sloppy()).into_owned());
+        let id = commit.id().shorten_or_id().to_string();
+        out.push(Commit { id, subject: trim(subject.lines().next().unwrap_or(""), SUBJECT_CHARS) });
     }
     out
 }

@@ -7,19 +7,19 @@
 
 use serde_json::Value;
 
-use super::record::{FileAction, SessionRecord, shown_path, without_hook_context};
+use super::record::{FileAction, Place, SessionRecord, shown_path, without_hook_context};
 
 /// Fold one line in; `cwd` is the session's directory.
-pub fn apply(record: &mut SessionRecord, line: &Value, cwd: Option<&str>) {
+pub fn apply(record: &mut SessionRecord, line: &Value, place: Place<'_>) {
     match line.get("type").and_then(Value::as_str) {
         Some("user") => {
             saw_time(record, line);
             match line.get("content") {
-                Some(Value::String(text)) => record.request(&without_hook_context(text)),
+                Some(Value::String(text)) => asked(record, text),
                 Some(Value::Array(parts)) => {
                     for part in parts {
                         if let Some(text) = part.get("text").and_then(Value::as_str) {
-                            record.request(&without_hook_context(text));
+                            asked(record, text);
                         }
                     }
                 }
@@ -35,11 +35,31 @@ pub fn apply(record: &mut SessionRecord, line: &Value, cwd: Option<&str>) {
                 record.last_word(text);
             }
             for call in line.get("toolCalls").and_then(Value::as_array).into_iter().flatten() {
-                tool_call(record, call, cwd);
+                tool_call(record, call, place);
             }
         }
         _ => {}
     }
+}
+
+/// The person's text, without the context a hook put in front of it and without the
+/// client's own wrapped blocks.
+fn asked(record: &mut SessionRecord, text: &str) {
+    let text = without_hook_context(text);
+    if !super::text::wrapped(&text) {
+        record.request(&text);
+    }
+}
+
+/// Every message of a legacy chat file (one JSON object, `messages` a list of the same
+/// `user` / `gemini` entries the JSONL file has as lines) from the `from`-th; how many the
+/// file holds.
+pub fn apply_chat(record: &mut SessionRecord, chat: &Value, from: usize, place: Place<'_>) -> usize {
+    let messages = chat.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for m in messages.iter().skip(from) {
+        apply(record, m, place);
+    }
+    messages.len()
 }
 
 fn saw_time(record: &mut SessionRecord, line: &Value) {
@@ -48,7 +68,7 @@ fn saw_time(record: &mut SessionRecord, line: &Value) {
     }
 }
 
-fn tool_call(record: &mut SessionRecord, call: &Value, cwd: Option<&str>) {
+fn tool_call(record: &mut SessionRecord, call: &Value, place: Place<'_>) {
     let status = call.get("status").and_then(Value::as_str);
     // A call still running is folded once it has its outcome.
     if matches!(status, Some("scheduled" | "validating" | "executing" | "awaiting_approval")) {
@@ -71,11 +91,11 @@ fn tool_call(record: &mut SessionRecord, call: &Value, cwd: Option<&str>) {
             } else {
                 FileAction::Written
             };
-            record.file(&shown_path(path, cwd), action);
+            record.file(&shown_path(path, place), action, false);
         }
         "run_shell_command" => {
             let Some(command) = text("command") else { return };
-            let index = record.command(command, cwd);
+            let index = record.command(command, place, false);
             if failed {
                 record.command_failed(index);
             }

@@ -9,17 +9,20 @@
 mod claude_code;
 mod codex;
 pub mod commits;
+mod files;
 mod gemini;
 pub mod record;
 mod render;
 pub mod shell;
+mod text;
 pub mod transcript;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use sha2::{Digest, Sha256};
 
-pub use record::SessionRecord;
+pub use record::{Place, SessionRecord};
 
 use crate::backend::MemoryBackend;
 use crate::error::{Error, Result};
@@ -74,7 +77,7 @@ pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<O
 }
 
 /// How a client's session file is read, line by line.
-pub type Folder = fn(&mut SessionRecord, &serde_json::Value, Option<&str>);
+pub type Folder = fn(&mut SessionRecord, &serde_json::Value, Place<'_>);
 
 /// The reader of `client`'s session files, if Mooring reads them.
 pub fn folder(client: &str) -> Option<Folder> {
@@ -100,10 +103,36 @@ pub struct Turn<'a> {
     pub session_id: &'a str,
     /// The client's transcript of the session.
     pub transcript: &'a Path,
-    /// The session's working directory (paths inside it are kept relative).
+    /// The session's working directory as the hook reports it (it follows the agent's
+    /// `cd`).
     pub cwd: Option<&'a str>,
+    /// The project's code path holding `cwd`: paths are shown relative to it when `cwd`
+    /// is in no git checkout.
+    pub code_path: Option<&'a str>,
+    /// A subagent's own transcript, when the hook names one (Claude Code's
+    /// `SubagentStop`).
+    pub agent_transcript: Option<&'a Path>,
     /// Why the session ended, when this is its end.
     pub ended: Option<&'a str>,
+    /// When to stop reading and leave the rest for the next turn (progress is saved
+    /// after every slice).
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Turn<'a> {
+    /// A turn of `client`'s session `session_id`, its transcript at `transcript`.
+    pub fn new(client: &'a str, session_id: &'a str, transcript: &'a Path) -> Self {
+        Self {
+            client,
+            session_id,
+            transcript,
+            cwd: None,
+            code_path: None,
+            agent_transcript: None,
+            ended: None,
+            deadline: None,
+        }
+    }
 }
 
 /// What a capture did.
@@ -116,6 +145,12 @@ pub enum Captured {
         /// How many secrets were taken out on the way.
         redacted: usize,
     },
+    /// The record is stored, but the transcript has more than this turn had time for:
+    /// the next turn reads on.
+    Behind {
+        /// Its memory entry.
+        id: i64,
+    },
     /// Nothing worth keeping happened yet.
     Nothing,
     /// The person forgot this session's record: it stays forgotten.
@@ -125,13 +160,17 @@ pub enum Captured {
 /// The record's key for a client's session: a hash, so the client's own id (which can
 /// resume the session) is stored nowhere.
 pub fn key(client: &str, session_id: &str) -> String {
-    let digest = Sha256::digest(format!("{client}\0{session_id}").as_bytes());
-    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-    format!("{client}:{hex}")
+    format!("{client}:{}", short_hash(&format!("{client}\0{session_id}")))
 }
 
-/// Bring the record of `turn`'s session in project `slug` up to date, reading only what
-/// the transcript gained since the last turn.
+fn short_hash(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Bring the record of `turn`'s session in project `slug` up to date, reading what the
+/// transcript gained since the last turn a slice at a time and storing after each, until
+/// it is read or the turn's deadline comes.
 pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Result<Captured> {
     if turn.session_id.trim().is_empty() {
         return Err(Error::invalid("session_id", "the hook input names no session; nothing to capture"));
@@ -143,45 +182,156 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
     }
     let stored = existing.and_then(|r| r.data).and_then(|d| serde_json::from_str::<SessionRecord>(&d).ok());
     let mut record = stored.unwrap_or_else(|| SessionRecord::new(turn.client, &key));
-    advance(&mut record, turn)?;
-    if record.is_empty() {
-        return Ok(Captured::Nothing);
+    let root = checkout_root(turn);
+    let place = Place { root: root.as_deref().and_then(Path::to_str), cwd: turn.cwd };
+    let mut redacted = 0;
+    loop {
+        let more = advance(&mut record, turn, place)?;
+        if record.is_empty() {
+            if more {
+                continue;
+            }
+            return Ok(Captured::Nothing);
+        }
+        let (row, found) = entry(&mut record)?;
+        redacted += found;
+        let Some((_, row)) = memory.put_session(slug, &key, &row, crate::memory::check_writable)? else {
+            return Ok(Captured::Forgotten);
+        };
+        if !more {
+            return Ok(Captured::Stored { id: row.id, redacted });
+        }
+        if turn.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Captured::Behind { id: row.id });
+        }
     }
-    let (row, redacted) = entry(&mut record)?;
-    Ok(match memory.put_session(slug, &key, &row, crate::memory::check_writable)? {
-        Some((_, row)) => Captured::Stored { id: row.id, redacted },
-        None => Captured::Forgotten,
-    })
 }
 
-/// Fold what `turn`'s transcript gained since `record` last read it into `record`.
-pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>) -> Result<()> {
-    let chunk = transcript::read_from(turn.transcript, record.read_to).map_err(|e| {
-        Error::invalid(
-            "transcript_path",
-            format!("cannot read the session's transcript {} ({e})", turn.transcript.display()),
-        )
-    })?;
-    if chunk.restarted {
-        *record = SessionRecord::new(&record.client, &record.key);
-    }
+/// The checkout a session works in: the git top level of its directory, else the
+/// project's code path, else the directory itself.
+fn checkout_root(turn: &Turn<'_>) -> Option<PathBuf> {
+    let cwd = turn.cwd.map(Path::new)?;
+    let top = gix::discover(cwd).ok().and_then(|r| r.workdir().map(Path::to_path_buf));
+    top.or_else(|| turn.code_path.map(PathBuf::from)).or_else(|| Some(cwd.to_path_buf()))
+}
+
+/// Fold one slice of what `turn`'s transcripts gained into `record`; whether more is
+/// left to read.
+pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) -> Result<bool> {
     let fold = folder(turn.client).ok_or_else(|| {
         Error::invalid("client", format!("Mooring does not read {}'s session files", turn.client))
     })?;
-    for line in &chunk.lines {
-        fold(record, line, turn.cwd);
+    let unreadable = |e: std::io::Error| {
+        // The path names the client's session id: it stays out of the message (and the log).
+        Error::invalid("transcript_path", format!("cannot read the session's transcript ({e})"))
+    };
+    let path_hash = short_hash(&turn.transcript.to_string_lossy());
+    if record.transcript.as_deref().is_some_and(|h| h != path_hash) {
+        // Another file for the same session: read it from its start.
+        record.restart();
     }
-    record.read_to = chunk.read_to;
+    record.transcript = Some(path_hash);
+    let more = if turn.client == "gemini-cli" && turn.transcript.extension().is_some_and(|e| e == "json") {
+        legacy_chat(record, turn.transcript, place).map_err(unreadable)?;
+        false
+    } else {
+        let chunk =
+            transcript::read_from(turn.transcript, record.read_to, transcript::SLICE).map_err(unreadable)?;
+        if chunk.restarted {
+            record.restart();
+        }
+        for line in &chunk.lines {
+            fold(record, line, place);
+        }
+        record.read_to = chunk.read_to;
+        !chunk.at_end
+    };
+    if more {
+        return Ok(true);
+    }
+    if subagents(record, turn, place, fold) {
+        return Ok(true);
+    }
     if let (Some(cwd), Some(start), Some(end)) = (turn.cwd, &record.started_at, &record.last_at) {
         let secs = |t: &str| chrono::DateTime::parse_from_rfc3339(t).map(|t| t.timestamp()).ok();
         if let (Some(start), Some(end)) = (secs(start), secs(end)) {
             // A commit the agent made lands a moment after the line that asked for it.
-            record.set_commits(commits::since(Path::new(cwd), start, end + 60));
+            record.set_commits(commits::since(Path::new(cwd), start - 5, end + 60));
         }
     }
     if let Some(why) = turn.ended {
         record.ended = Some(record::trim(why, 60));
     }
+    Ok(false)
+}
+
+/// Most subagent transcripts read for one session.
+const MOST_SUBAGENTS: usize = 64;
+
+/// Fold what the session's subagents' own transcripts gained (Claude Code 2.x keeps them
+/// in `<transcript without .jsonl>/subagents/agent-*.jsonl`; `SubagentStop` names one);
+/// whether more is left.
+fn subagents(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>, fold: Folder) -> bool {
+    if turn.client != "claude-code" {
+        return false;
+    }
+    let dir = turn.transcript.with_extension("").join("subagents");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // The compaction agent only writes the summary the main transcript carries.
+            name.starts_with("agent-") && name.ends_with(".jsonl") && !name.starts_with("agent-acompact")
+        })
+        .take(MOST_SUBAGENTS)
+        .collect();
+    files.sort();
+    if let Some(p) = turn.agent_transcript
+        && !files.iter().any(|f| f == p)
+    {
+        files.push(p.to_path_buf());
+    }
+    let mut more = false;
+    for file in files {
+        let Some(name) = file.file_name().map(|n| n.to_string_lossy().into_owned()) else { continue };
+        let from = record.subagents.get(&name).copied().unwrap_or(0);
+        let Ok(chunk) = transcript::read_from(&file, from, transcript::SLICE) else { continue };
+        for line in &chunk.lines {
+            // A subagent's lines are all its own, whether or not they say so.
+            let mut line = line.clone();
+            if let Some(o) = line.as_object_mut() {
+                o.insert("isSidechain".into(), serde_json::Value::Bool(true));
+            }
+            fold(record, &line, place);
+        }
+        if record.subagents.len() < MOST_SUBAGENTS || record.subagents.contains_key(&name) {
+            record.subagents.insert(name, chunk.read_to);
+        }
+        more |= !chunk.at_end;
+    }
+    more
+}
+
+/// The largest legacy chat file read.
+const MAX_CHAT: u64 = 64 << 20;
+
+/// A legacy Gemini CLI chat file (one JSON object): the messages it gained since the last
+/// turn (`read_to` counts messages here).
+fn legacy_chat(record: &mut SessionRecord, path: &Path, place: Place<'_>) -> std::io::Result<()> {
+    let text = crate::untrusted::read_text(path, MAX_CHAT)
+        .map_err(|why| std::io::Error::other(why.to_string()))?
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))?;
+    let chat: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a chat file: {e}")))?;
+    let count = chat.get("messages").and_then(serde_json::Value::as_array).map_or(0, Vec::len) as u64;
+    if count < record.read_to {
+        record.restart();
+    }
+    let from = record.read_to as usize;
+    record.read_to = gemini::apply_chat(record, &chat, from, place) as u64;
     Ok(())
 }
 

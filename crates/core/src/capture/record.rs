@@ -16,12 +16,17 @@ const KEEP_COMMANDS: usize = 15;
 const KEEP_FILES: usize = 100;
 /// Todo items kept.
 const KEEP_TODOS: usize = 50;
-/// Longest request kept, in characters.
-const REQUEST_CHARS: usize = 300;
-/// Longest command kept.
-const COMMAND_CHARS: usize = 200;
-/// Longest last message kept.
-const MESSAGE_CHARS: usize = 600;
+/// Longest request shown, in characters.
+pub(super) const REQUEST_CHARS: usize = 300;
+/// Longest command shown.
+pub(super) const COMMAND_CHARS: usize = 200;
+/// Longest last message shown.
+pub(super) const MESSAGE_CHARS: usize = 600;
+/// Longest compaction summary shown.
+pub(super) const CARRY_CHARS: usize = 1_500;
+/// Longest text taken in before the secret scanner sees it: long enough that a pasted
+/// key keeps its END line (the scanner runs on this, the cut to what is shown comes after).
+const INTAKE_CHARS: usize = 8_192;
 /// Tool-call ids remembered to fold each call once.
 const KEEP_SEEN: usize = 64;
 
@@ -41,17 +46,20 @@ pub enum FileAction {
     Deleted,
 }
 
-/// A file the session changed, relative to its working directory.
+/// A file the session changed, relative to its checkout.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileTouch {
-    /// The path inside the working directory, or `…/name` outside it (never one
-    /// machine's absolute path).
+    /// The path inside the checkout, or `…/name` outside it (never one machine's absolute
+    /// path).
     pub path: String,
     /// The strongest thing done to it.
     pub action: FileAction,
     /// Where a renamed file was before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Whether a subagent of the session did it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subagent: bool,
 }
 
 /// A commit made in the checkout during the session.
@@ -66,11 +74,14 @@ pub struct Commit {
 /// A command the session ran (never its output).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommandRun {
-    /// The command line, trimmed.
+    /// The command line as the client gave it (shown on one line).
     pub command: String,
     /// Whether the client reported it failed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,
+    /// Whether a subagent of the session ran it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subagent: bool,
 }
 
 /// One item of the session's todo list.
@@ -92,13 +103,41 @@ impl Todo {
     }
 }
 
-/// A tool call whose result is still to come (in a later line).
+/// A change a patch makes to one file (paths as the patch wrote them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct PatchChange {
+    pub path: String,
+    pub action: FileAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+/// A tool call whose outcome is still to come (in a later line): nothing is noted until
+/// the client says the call ran, so a refused or rejected call leaves no trace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "tool", rename_all = "snake_case")]
 pub(super) enum Pending {
-    Command { index: usize },
-    TaskCreate { subject: String },
-    File { index: usize },
+    Command {
+        command: String,
+        #[serde(default)]
+        cwd: Option<String>,
+        #[serde(default)]
+        subagent: bool,
+    },
+    TaskCreate {
+        subject: String,
+    },
+    File {
+        path: String,
+        action: FileAction,
+        #[serde(default)]
+        subagent: bool,
+    },
+    Patch {
+        changes: Vec<PatchChange>,
+        #[serde(default)]
+        cwd: Option<String>,
+    },
 }
 
 /// One captured session.
@@ -141,6 +180,10 @@ pub struct SessionRecord {
     /// The agent's last message, trimmed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_message: Option<String>,
+    /// What the client's own model wrote of the session when it last compacted the
+    /// context (prose only): seed 003's context carry, for the next session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_carry: Option<String>,
     /// How often the client compacted its context.
     #[serde(default)]
     pub compactions: usize,
@@ -151,12 +194,23 @@ pub struct SessionRecord {
     /// from here. Kept with the record so the two never disagree.
     #[serde(default)]
     pub read_to: u64,
+    /// A hash of the transcript's path: another file for the same session is read from
+    /// its start (the path names the client's session id, so it is not kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
+    /// How far each subagent transcript has been read, by file name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub subagents: BTreeMap<String, u64>,
     /// Commits made in the checkout during the session.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commits: Vec<Commit>,
+    /// Which of the client's markers carries the person's messages, once one was seen
+    /// (Codex writes the same message under more than one, depending on its version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) request_marker: Option<String>,
     /// Tool calls waiting for their results.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pending: BTreeMap<String, Pending>,
+    pub(super) pending: BTreeMap<String, Pending>,
     /// The latest tool calls folded in, by the client's id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     seen: Vec<String>,
@@ -164,21 +218,6 @@ pub struct SessionRecord {
 
 /// `text` cut to `max` characters (an ellipsis marks a cut).
 pub use crate::humanize::clip as trim;
-
-/// `path` as the record keeps it: inside `cwd`, relative; elsewhere, its name only.
-pub fn shown_path(path: &str, cwd: Option<&str>) -> String {
-    let p = std::path::Path::new(path);
-    if let Some(rel) = cwd.and_then(|c| p.strip_prefix(c).ok()) {
-        return rel.display().to_string();
-    }
-    if p.is_relative() {
-        return path.to_owned();
-    }
-    match p.file_name() {
-        Some(name) => format!("…/{}", name.to_string_lossy()),
-        None => "…".to_owned(),
-    }
-}
 
 /// The person's text without what hooks added to it: Gemini CLI puts a start hook's
 /// context in front of the prompt (in its session file and in the next hook's `prompt`),
@@ -199,63 +238,92 @@ pub fn without_hook_context(text: &str) -> String {
     out
 }
 
+/// `text` bounded for intake: the scanner sees this much, the cut to what is shown comes
+/// after it.
+pub(super) fn intake(text: &str) -> String {
+    trim(text, INTAKE_CHARS)
+}
+
 impl SessionRecord {
     /// A new record for `client`'s session `key`.
     pub fn new(client: &str, key: &str) -> Self {
         Self { client: client.to_owned(), key: key.to_owned(), ..Self::default() }
     }
 
+    /// Start again from an empty record for the same session and transcript (the file was
+    /// replaced or cut).
+    pub fn restart(&mut self) {
+        let transcript = self.transcript.take();
+        *self = Self { transcript, ..Self::new(&self.client, &self.key) };
+    }
+
     /// Note the time of a line (RFC 3339): the first is the start, the latest the end.
     pub fn saw_time(&mut self, at: &str) {
+        if chrono::DateTime::parse_from_rfc3339(at).is_err() {
+            return;
+        }
         if self.started_at.is_none() {
             self.started_at = Some(at.to_owned());
         }
         self.last_at = Some(at.to_owned());
     }
 
-    /// Note one of the person's requests; the client's own markup (slash commands,
-    /// reminders, environment blocks, hook output) is not the person's and is skipped.
+    /// Note one of the person's requests, as the client's reader decided it is one.
     pub fn request(&mut self, text: &str) {
         let text = text.trim();
-        if text.is_empty() || text.starts_with('<') || text.starts_with("Caveat:") {
+        if text.is_empty() {
             return;
         }
         self.requests_total += 1;
-        let text = trim(text, REQUEST_CHARS);
         if self.requests.len() == KEEP_REQUESTS {
             self.requests.remove(1);
         }
-        self.requests.push(text);
+        self.requests.push(intake(text));
+    }
+
+    /// Whether the person's messages come from `marker` in this session: the first marker
+    /// seen is the one used from then on.
+    pub(super) fn requests_from(&mut self, marker: &str) -> bool {
+        match &self.request_marker {
+            Some(m) => m == marker,
+            None => {
+                self.request_marker = Some(marker.to_owned());
+                true
+            }
+        }
     }
 
     /// Note the agent's latest words.
     pub fn last_word(&mut self, text: &str) {
         if !text.trim().is_empty() {
-            self.last_message = Some(trim(text, MESSAGE_CHARS));
+            self.last_message = Some(intake(text));
         }
     }
 
-    /// Note a command line run (never its output), and the files it plainly renamed or
-    /// deleted; its index while its result is still to come.
-    pub fn command(&mut self, command: &str, cwd: Option<&str>) -> usize {
+    /// Note the summary the client's model wrote when it compacted the context.
+    pub fn carry(&mut self, summary: &str) {
+        let prose = super::text::summary_prose(summary);
+        if !prose.is_empty() {
+            self.context_carry = Some(intake(&prose));
+        }
+    }
+
+    /// Note a command line that ran (never its output), and the files it plainly renamed
+    /// or deleted; its index in the list.
+    pub fn command(&mut self, command: &str, place: Place<'_>, subagent: bool) -> usize {
         for change in super::shell::file_changes(command) {
             match change {
-                super::shell::Change::Deleted(path) => self.deleted(&shown_path(&path, cwd)),
+                super::shell::Change::Deleted(path) => self.deleted(&shown_path(&path, place)),
                 super::shell::Change::Renamed(from, to) => {
-                    self.renamed(&shown_path(&from, cwd), &shown_path(&to, cwd))
+                    self.renamed(&shown_path(&from, place), &shown_path(&to, place))
                 }
             }
         }
         self.commands_total += 1;
         if self.commands.len() == KEEP_COMMANDS {
             self.commands.remove(0);
-            for p in self.pending.values_mut() {
-                if let Pending::Command { index } = p {
-                    *index = index.saturating_sub(1);
-                }
-            }
         }
-        self.commands.push(CommandRun { command: trim(command, COMMAND_CHARS), failed: false });
+        self.commands.push(CommandRun { command: intake(command), failed: false, subagent });
         self.commands.len() - 1
     }
 
@@ -271,9 +339,9 @@ impl SessionRecord {
         self.todos = items
             .take(KEEP_TODOS)
             .map(|(subject, status, id)| Todo {
-                id: id.map(str::to_owned),
-                subject: trim(subject, REQUEST_CHARS),
-                status: status.to_owned(),
+                id: id.map(|i| trim(i, 64)),
+                subject: intake(subject),
+                status: trim(status, 20),
             })
             .collect();
     }
@@ -281,7 +349,8 @@ impl SessionRecord {
     /// Add one item to the todo list.
     pub fn add_todo(&mut self, subject: &str, id: Option<String>) {
         if self.todos.len() < KEEP_TODOS {
-            self.todos.push(Todo { id, subject: trim(subject, REQUEST_CHARS), status: "pending".into() });
+            let id = id.map(|i| trim(&i, 64));
+            self.todos.push(Todo { id, subject: intake(subject), status: "pending".into() });
         }
     }
 
@@ -292,12 +361,13 @@ impl SessionRecord {
         let Some(at) = rest.find("mooring") else { return };
         let tool = rest[at + "mooring".len()..].trim_start_matches('_');
         if !tool.is_empty() && self.mooring_tools.len() < KEEP_FILES {
-            *self.mooring_tools.entry(tool.to_owned()).or_default() += 1;
+            *self.mooring_tools.entry(trim(tool, 64)).or_default() += 1;
         }
     }
 
     /// Whether a tool call with the client's id `id` was folded in already (clients that
-    /// rewrite a message as its calls complete show the same call more than once).
+    /// rewrite a message as its calls complete show the same call more than once); notes
+    /// it as folded.
     pub fn seen_call(&mut self, id: &str) -> bool {
         if id.is_empty() {
             return false;
@@ -312,69 +382,16 @@ impl SessionRecord {
         false
     }
 
-    /// Wait for the result of call `id`.
+    /// Wait for the outcome of call `id`.
     pub(super) fn wait(&mut self, id: &str, what: Pending) {
-        self.pending.insert(id.to_owned(), what);
+        if !id.is_empty() && self.pending.len() < KEEP_SEEN * 4 {
+            self.pending.insert(id.to_owned(), what);
+        }
     }
 
-    /// What call `id` was waiting for, now that its result came.
+    /// What call `id` was waiting for, now that its outcome came.
     pub(super) fn resolved(&mut self, id: &str) -> Option<Pending> {
         self.pending.remove(id)
-    }
-
-    /// Note that `path` was deleted.
-    pub fn deleted(&mut self, path: &str) {
-        match self.files.iter().position(|f| f.path == path) {
-            // Created in this session and deleted again: nothing is left to tell.
-            Some(i) if self.files[i].action == FileAction::Created => {
-                self.files.remove(i);
-                self.repoint_files(i);
-            }
-            Some(i) => {
-                self.files[i].action = FileAction::Deleted;
-                self.files[i].from = None;
-            }
-            None => {
-                self.file(path, FileAction::Deleted);
-            }
-        }
-    }
-
-    /// Note that `from` became `to`.
-    pub fn renamed(&mut self, from: &str, to: &str) {
-        match self.files.iter().position(|f| f.path == from) {
-            Some(i) => {
-                self.files[i].path = to.to_owned();
-                if self.files[i].action != FileAction::Created {
-                    self.files[i].from = self.files[i].from.take().or_else(|| Some(from.to_owned()));
-                    self.files[i].action = FileAction::Renamed;
-                }
-            }
-            None => {
-                if let Some(i) = self.file(to, FileAction::Renamed) {
-                    self.files[i].from = Some(from.to_owned());
-                }
-            }
-        }
-    }
-
-    /// After the file at `removed` left the list, pending results point past it.
-    fn repoint_files(&mut self, removed: usize) {
-        self.pending.retain(|_, p| !matches!(p, Pending::File { index } if *index == removed));
-        for p in self.pending.values_mut() {
-            if let Pending::File { index } = p
-                && *index > removed
-            {
-                *index -= 1;
-            }
-        }
-    }
-
-    /// The file at `index`, written whole, did not exist before.
-    pub fn created(&mut self, index: usize) {
-        if let Some(f) = self.files.get_mut(index).filter(|f| f.action == FileAction::Written) {
-            f.action = FileAction::Created;
-        }
     }
 
     /// The commits made in the checkout while the session ran (replacing what was known).
@@ -382,21 +399,6 @@ impl SessionRecord {
         if !commits.is_empty() || self.commits.is_empty() {
             self.commits = commits;
         }
-    }
-    /// Note a file; its index in the list, if kept.
-    pub fn file(&mut self, path: &str, action: FileAction) -> Option<usize> {
-        if let Some(i) = self.files.iter().position(|f| f.path == path) {
-            // Created then edited is still a new file.
-            if self.files[i].action == FileAction::Edited && action == FileAction::Written {
-                self.files[i].action = action;
-            }
-            return Some(i);
-        }
-        if self.files.len() == KEEP_FILES {
-            return None;
-        }
-        self.files.push(FileTouch { path: path.to_owned(), action, from: None });
-        Some(self.files.len() - 1)
     }
 
     /// Whether anything worth keeping happened.
@@ -406,5 +408,8 @@ impl SessionRecord {
             && self.commands.is_empty()
             && self.todos.is_empty()
             && self.commits.is_empty()
+            && self.context_carry.is_none()
     }
 }
+
+pub use super::files::{Place, shown_path};

@@ -20,7 +20,7 @@ fn fold(text: &str) -> SessionRecord {
     let mut r = SessionRecord::new("claude-code", "k");
     for line in text.lines() {
         if let Ok(v) = serde_json::from_str(line) {
-            super::claude_code::apply(&mut r, &v, Some(CWD));
+            super::claude_code::apply(&mut r, &v, super::Place { root: Some(CWD), cwd: Some(CWD) });
         }
     }
     r
@@ -46,8 +46,7 @@ impl World {
     }
 
     fn capture(&self, session: &str, transcript: &Path) -> Captured {
-        let turn =
-            Turn { client: "claude-code", session_id: session, transcript, cwd: Some(CWD), ended: None };
+        let turn = Turn { cwd: Some(CWD), ..Turn::new("claude-code", session, transcript) };
         capture(&self.store, "retry", &turn).unwrap()
     }
 
@@ -165,7 +164,7 @@ fn fold_as(client: &str, text: &str) -> SessionRecord {
     let mut r = SessionRecord::new(client, "k");
     for line in text.lines() {
         if let Ok(v) = serde_json::from_str(line) {
-            fold(&mut r, &v, Some("/tmp/rec/work"));
+            fold(&mut r, &v, super::Place { root: Some("/tmp/rec/work"), cwd: Some("/tmp/rec/work") });
         }
     }
     r
@@ -224,7 +223,7 @@ fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
 fn a_client_whose_files_mooring_does_not_read_is_refused_by_name() {
     let w = World::new();
     let path = w.transcript("t.jsonl", RECORDED);
-    let turn = Turn { client: "cursor", session_id: "s", transcript: &path, cwd: None, ended: None };
+    let turn = Turn::new("cursor", "s", &path);
     let err = capture(&w.store, "retry", &turn).unwrap_err().to_string();
     assert!(err.contains("does not read cursor's session files"), "{err}");
     assert!(super::reads("codex") && super::reads("gemini-cli") && !super::reads("cursor"));

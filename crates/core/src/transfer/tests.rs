@@ -64,11 +64,8 @@ fn export_import_export_gives_the_same_files() {
     let transcript = tmp.path().join("t.jsonl");
     std::fs::write(&transcript, include_str!("../../tests/fixtures/claude-code-2.1.330-work.jsonl")).unwrap();
     let turn = crate::capture::Turn {
-        client: "claude-code",
-        session_id: "s3",
-        transcript: &transcript,
         cwd: Some("/tmp/rec/work"),
-        ended: None,
+        ..crate::capture::Turn::new("claude-code", "s3", &transcript)
     };
     crate::capture::capture(&a, "leader-election", &turn).unwrap();
 
