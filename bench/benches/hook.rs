@@ -164,5 +164,100 @@ fn per_turn(_c: &mut Criterion) {
     percentiles("UserPromptSubmit: recall on 100,000 entries (whole process)", times);
 }
 
-criterion_group!(benches, hook, per_turn);
+/// A real session's turns on a busy machine (both cores kept busy by other work): the
+/// 3.5 MB Claude Code transcript from the real corpus replayed turn by turn (`Stop` after
+/// each of its turns), and a 50 MB transcript (the corpus's long sessions one after
+/// another) met by one `Stop` with nothing read yet: how long each hook takes, and how
+/// many turns it takes to catch up. Skipped without the corpus beside the repository.
+fn real_sessions(_c: &mut Criterion) {
+    let Some(bin) = mooring_bin() else { return };
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/transcripts");
+    let Ok(raw) = std::fs::read_to_string(corpus.join("spotter-fa812bfe.jsonl")) else {
+        eprintln!("hook/real sessions: SKIPPED (no ../shared/transcripts)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let code = dir.path().join("code");
+    std::fs::create_dir_all(&code).unwrap();
+    let ok = Command::new(&bin)
+        .arg("--data-dir")
+        .arg(&data)
+        .args(["projects", "new", "Real", "--code-path"])
+        .arg(&code)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let text = raw.replace("/home/USER/projects/spotter-worktrees/spotter-a0y", code.to_str().unwrap());
+    let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let burners: Vec<_> = (0..2)
+        .map(|_| {
+            let busy = busy.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while busy.load(std::sync::atomic::Ordering::Relaxed) {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                }
+                x
+            })
+        })
+        .collect();
+    let stop = |session: &str, path: &std::path::Path| {
+        format!(
+            r#"{{"session_id":"{session}","cwd":"{}","hook_event_name":"Stop","transcript_path":"{}"}}"#,
+            code.display(),
+            path.display()
+        )
+    };
+    // 3.5 MB, turn by turn.
+    let t = dir.path().join("real.jsonl");
+    let all: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut f = std::fs::File::create(&t).unwrap();
+    let mut times = Vec::new();
+    let mut written = 0;
+    for (i, line) in all.iter().enumerate() {
+        f.write_all(line.as_bytes()).unwrap();
+        written += 1;
+        let turn_end = i + 1 == all.len() || (written >= 40 && all[i + 1].contains("\"type\":\"user\""));
+        if turn_end {
+            times.push(run_once(&bin, &data, &stop("real", &t)).0);
+            written = 0;
+        }
+    }
+    percentiles("Stop on a real 3.5 MB session, turn by turn, both cores busy", times);
+    // 50 MB at once.
+    let big = dir.path().join("big.jsonl");
+    let mut g = std::fs::File::create(&big).unwrap();
+    let mut size = 0;
+    while size < 50 << 20 {
+        g.write_all(text.as_bytes()).unwrap();
+        size += text.len();
+    }
+    let mut turns = Vec::new();
+    loop {
+        let (took, _) = run_once(&bin, &data, &stop("big", &big));
+        turns.push(took);
+        let store = Store::open_in(&data).unwrap();
+        let key = mooring_core::capture::key("claude-code", "big");
+        let (_, row) = mooring_core::backend::MemoryBackend::session_entry(&store, "real", &key).unwrap();
+        let read_to = row
+            .and_then(|r| r.data)
+            .and_then(|d| serde_json::from_str::<serde_json::Value>(&d).ok())
+            .and_then(|v| v["read_to"].as_u64())
+            .unwrap_or(0);
+        if read_to >= size as u64 || turns.len() >= 20 {
+            eprintln!(
+                "hook/Stop on a 50 MB transcript, nothing read yet: caught up in {} turns: {turns:?}",
+                turns.len()
+            );
+            break;
+        }
+    }
+    busy.store(false, std::sync::atomic::Ordering::Relaxed);
+    for b in burners {
+        let _ = b.join();
+    }
+}
+
+criterion_group!(benches, hook, per_turn, real_sessions);
 criterion_main!(benches);

@@ -222,10 +222,12 @@ fn claude_truth(run: &Run, sub: &[Value]) -> Truth {
                 let args = between(&text, "<command-args>", "</command-args>").unwrap_or_default();
                 let typed = format!("{} {}", name.trim(), args.trim()).trim().to_owned();
                 t.typed.push(typed.clone());
-                if !args.trim().is_empty() || !["/exit", "/compact", "/mcp", "/clear"].contains(&name.trim()) {
+                if !args.trim().is_empty() || !["/exit", "/compact", "/mcp", "/clear"].contains(&name.trim())
+                {
                     t.latest = Some(typed);
                 }
-            } else if !text.starts_with('<') && !text.starts_with("[Request interrupted") && !text.is_empty() {
+            } else if !text.starts_with('<') && !text.starts_with("[Request interrupted") && !text.is_empty()
+            {
                 t.typed.push(text.clone());
                 t.latest = Some(text);
             }
@@ -239,7 +241,10 @@ fn claude_truth(run: &Run, sub: &[Value]) -> Truth {
                 let path = input["file_path"].as_str().or(input["notebook_path"].as_str()).unwrap_or("");
                 // A file a later `rm` or `mv` took away is told as deleted or renamed.
                 let moved = uses.iter().any(|(_, n, i)| {
-                    n == "Bash" && i["command"].as_str().is_some_and(|c| (c.contains("rm ") || c.contains("mv ")) && c.contains(path))
+                    n == "Bash"
+                        && i["command"]
+                            .as_str()
+                            .is_some_and(|c| (c.contains("rm ") || c.contains("mv ")) && c.contains(path))
                 });
                 match (*error, run.rel(path)) {
                     (false, _) if moved => {}
@@ -247,7 +252,10 @@ fn claude_truth(run: &Run, sub: &[Value]) -> Truth {
                         t.files.insert(rel);
                     }
                     (false, _) => {
-                        let name = Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                        let name = Path::new(path)
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default();
                         t.files.insert(format!("…/{name}"));
                     }
                     (true, _) if rejected => t.refused.push(path.to_owned()),
@@ -328,7 +336,10 @@ fn every_real_claude_code_transcript_records_what_the_person_asked_and_what_ran(
         }
         if let Some(latest) = &truth.latest {
             let last = requests.last().unwrap_or_else(|| panic!("{name}: no request kept"));
-            assert!(typed_by_person(last, std::slice::from_ref(latest)), "{name}: latest {last:?}, typed {latest:?}");
+            assert!(
+                typed_by_person(last, std::slice::from_ref(latest)),
+                "{name}: latest {last:?}, typed {latest:?}"
+            );
         }
         let files: BTreeSet<String> = r["files"]
             .as_array()
@@ -367,20 +378,38 @@ fn every_real_claude_code_transcript_records_what_the_person_asked_and_what_ran(
             items.sort();
             items
         };
-        for field in ["requests", "requests_total", "commands_total", "todos", "last_message", "context_carry", "compactions"] {
+        for field in [
+            "requests",
+            "requests_total",
+            "commands_total",
+            "todos",
+            "last_message",
+            "context_carry",
+            "compactions",
+        ] {
             assert_eq!(r[field], again[field], "{name}: {field} differs between turn by turn and one pass");
         }
         let fields: &[&str] = if subagent.is_some() { &["files"] } else { &["files", "commands"] };
         for field in fields {
-            let same = if subagent.is_some() { sorted(&r[field]) == sorted(&again[field]) } else { r[field] == again[field] };
-            assert!(same, "{name}: {field} differs between turn by turn and one pass:\n{}\n{}", r[field], again[field]);
+            let same = if subagent.is_some() {
+                sorted(&r[field]) == sorted(&again[field])
+            } else {
+                r[field] == again[field]
+            };
+            assert!(
+                same,
+                "{name}: {field} differs between turn by turn and one pass:\n{}\n{}",
+                r[field], again[field]
+            );
         }
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} transcripts checked");
     let recall = found as f64 / expected.max(1) as f64;
     let precision = found as f64 / listed.max(1) as f64;
-    eprintln!("claude-code corpus: {checked} transcripts, files recall {recall:.3}, precision {precision:.3}");
+    eprintln!(
+        "claude-code corpus: {checked} transcripts, files recall {recall:.3}, precision {precision:.3}"
+    );
     assert!(recall >= 0.99 && precision >= 0.99, "recall {recall}, precision {precision}");
 }
 
@@ -394,12 +423,16 @@ fn a_compacted_session_carries_the_clients_summary_as_prose() {
         let r = &run.records()[0];
         let carry = r["context_carry"].as_str().unwrap_or_else(|| panic!("{name}: no context carry"));
         assert!(carry.chars().count() <= 1_501, "{name}: {} characters", carry.chars().count());
-        assert!(!carry.contains("```") && !carry.contains("This session is being continued"), "{name}: {carry}");
+        assert!(
+            !carry.contains("```") && !carry.contains("This session is being continued"),
+            "{name}: {carry}"
+        );
         assert!(r["compactions"].as_u64() >= Some(1), "{name}");
-        let content = run.sb.json_ok(&["memory", "list", "app", "--kind", "session"], None)["entries"][0]["content"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let content =
+            run.sb.json_ok(&["memory", "list", "app", "--kind", "session"], None)["entries"][0]["content"]
+                .as_str()
+                .unwrap()
+                .to_owned();
         assert!(content.contains("**Before compaction:**"), "{name}: {content}");
     }
 }
@@ -429,7 +462,11 @@ fn codex_rollouts_of_every_format_give_their_requests_commands_and_files() {
         assert!(r["commands_total"].as_u64() >= Some(commands), "{name}: {}", r["commands_total"]);
         assert!(r["files"].as_array().unwrap().len() >= files, "{name}: {}", r["files"]);
         assert!(
-            !r["commands"].as_array().unwrap().iter().any(|c| c["command"].as_str().unwrap_or("").contains("*** Begin Patch")),
+            !r["commands"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["command"].as_str().unwrap_or("").contains("*** Begin Patch")),
             "{name}: a patch is a change, not a command"
         );
         for f in r["files"].as_array().unwrap() {
@@ -455,7 +492,8 @@ fn gemini_chats_in_both_formats_give_a_record() {
 #[test]
 fn secrets_planted_in_real_transcripts_are_stored_nowhere() {
     let Some(dir) = corpus() else { return };
-    let key_body = "MIIEowIBAAKCAQEA7bq98N7wFvR1Yb0fP5L2m5Y8Y5kq0dZc8k4x3sQf1vYx9n2sY0r8Vg1p0w3Jq5m7\n".repeat(20);
+    let key_body =
+        "MIIEowIBAAKCAQEA7bq98N7wFvR1Yb0fP5L2m5Y8Y5kq0dZc8k4x3sQf1vYx9n2sY0r8Vg1p0w3Jq5m7\n".repeat(20);
     let pem = format!("-----BEGIN RSA PRIVATE KEY-----\n{key_body}-----END RSA PRIVATE KEY-----");
     let planted = [
         "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c".to_owned(),
@@ -467,7 +505,13 @@ fn secrets_planted_in_real_transcripts_are_stored_nowhere() {
     let mut out: Vec<String> = raw.lines().map(str::to_owned).collect();
     let mut line: Value = serde_json::from_str(&out[first]).unwrap();
     // Past the 300 characters a request shows: the key's END line is far beyond the cut.
-    let text = format!("{} here is the key {} and the token {} and {}", "x".repeat(250), pem, planted[0], planted[1]);
+    let text = format!(
+        "{} here is the key {} and the token {} and {}",
+        "x".repeat(250),
+        pem,
+        planted[0],
+        planted[1]
+    );
     line["message"]["content"] = Value::String(text);
     out[first] = line.to_string();
     let run = Run::new("spotter-short.jsonl", &(out.join("\n") + "\n"));
@@ -482,6 +526,9 @@ fn secrets_planted_in_real_transcripts_are_stored_nowhere() {
     }
     for secret in &planted {
         let probe = secret.lines().nth(1).unwrap_or(secret);
-        assert!(!bytes.windows(probe.len()).any(|w| w == probe.as_bytes()), "{probe:.40} reached the data directory");
+        assert!(
+            !bytes.windows(probe.len()).any(|w| w == probe.as_bytes()),
+            "{probe:.40} reached the data directory"
+        );
     }
 }

@@ -297,7 +297,7 @@ fn capture(
 /// checkout when the session is in no git repository.
 fn code_path_of(store: &mooring_core::Store, dir: &std::path::Path) -> Option<std::path::PathBuf> {
     let dir = dir.canonicalize().ok()?;
-    let index = store.read(|c| mooring_core::resolve::ProjectIndex::load(c)).ok()?;
+    let index = store.read(mooring_core::resolve::ProjectIndex::load).ok()?;
     index.match_path(&dir).map(|hit| hit.code_path)
 }
 

@@ -82,10 +82,10 @@ fn item(record: &mut SessionRecord, kind: &str, item: &Value, place: Place<'_>, 
             for part in item.get("content").and_then(Value::as_array).into_iter().flatten() {
                 let text = part.get("text").and_then(Value::as_str).unwrap_or("");
                 match (role, part.get("type").and_then(Value::as_str)) {
-                    (Some("user"), Some("input_text")) if legacy && !wrapped(text) => {
-                        if record.requests_from("message") {
-                            record.request(text);
-                        }
+                    (Some("user"), Some("input_text"))
+                        if legacy && !wrapped(text) && record.requests_from("message") =>
+                    {
+                        record.request(text)
                     }
                     (Some("assistant"), Some("output_text")) => record.last_word(text),
                     _ => {}
@@ -221,7 +221,8 @@ fn output_outcome(output: Option<&Value>) -> Outcome {
         Some(v) => v.get("text").and_then(Value::as_str).unwrap_or(""),
         None => "",
     };
-    let head = &text[..text.floor_char_boundary(600)];
+    let head: String = text.chars().take(600).collect();
+    let head = head.as_str();
     if head.starts_with("exec command rejected")
         || head.starts_with("patch rejected")
         || head.contains("rejected by user")

@@ -106,4 +106,25 @@ mod tests {
         let empty = tempfile::tempdir().unwrap();
         assert!(super::since(empty.path(), 0, i64::MAX).is_empty());
     }
+
+    #[test]
+    fn a_commit_pulled_from_a_teammate_is_not_the_sessions_and_an_amend_replaces_its_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mine, theirs) = (dir.path().join("mine"), dir.path().join("theirs"));
+        std::fs::create_dir_all(&theirs).unwrap();
+        git(&theirs, &["init", "-q", "-b", "main"], "@1000000000 +0000");
+        git(&theirs, &["commit", "-q", "--allow-empty", "-m", "Start"], "@1000000000 +0000");
+        let ok =
+            Command::new("git").args(["clone", "-q"]).arg(&theirs).arg(&mine).status().unwrap().success();
+        assert!(ok);
+        // During the session: a teammate's commit arrives by pull, and the agent commits and
+        // amends its own.
+        git(&theirs, &["commit", "-q", "--allow-empty", "-m", "Teammate's change"], "@1000000100 +0000");
+        git(&mine, &["pull", "-q", "--ff-only"], "@1000000150 +0000");
+        git(&mine, &["commit", "-q", "--allow-empty", "-m", "Add retries (draft)"], "@1000000200 +0000");
+        git(&mine, &["commit", "-q", "--allow-empty", "--amend", "-m", "Add retries"], "@1000000250 +0000");
+        let got = super::since(&mine, 1_000_000_050, 1_000_000_300);
+        let subjects: Vec<&str> = got.iter().map(|c| c.subject.as_str()).collect();
+        assert_eq!(subjects, ["Add retries"], "{got:?}");
+    }
 }

@@ -143,11 +143,17 @@ impl Shrinker {
         if self.after_backslash {
             self.after_backslash = false;
             self.hex_left = if b == b'u' { 4 } else { 0 };
-            return if self.cut { () } else { self.push(b) };
+            if !self.cut {
+                self.push(b);
+            }
+            return;
         }
         if self.hex_left > 0 {
             self.hex_left -= 1;
-            return if self.cut { () } else { self.push(b) };
+            if !self.cut {
+                self.push(b);
+            }
+            return;
         }
         match b {
             b'"' => {
