@@ -11,6 +11,7 @@ mod codex;
 pub mod commits;
 mod files;
 mod gemini;
+mod place;
 pub mod record;
 mod render;
 pub mod shell;

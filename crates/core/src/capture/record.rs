@@ -412,4 +412,4 @@ impl SessionRecord {
     }
 }
 
-pub use super::files::{Place, shown_path};
+pub use super::place::{Place, shown_path};
