@@ -152,11 +152,7 @@ fn outcome(item: &Value, detail: Option<&Value>) -> Outcome {
         "User rejected tool use",
     ];
     let refused = |s: &str| REFUSED.iter().any(|r| s.trim_start_matches("Error: ").starts_with(r));
-    if refused(&said) || refused(detail) || said.contains("has been denied") {
-        Outcome::Refused
-    } else {
-        Outcome::Failed
-    }
+    if refused(&said) || refused(detail) { Outcome::Refused } else { Outcome::Failed }
 }
 
 /// A tool's result: what a call did, now that it is known to have run.

@@ -188,8 +188,9 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
     let mut redacted = 0;
     loop {
         let more = advance(&mut record, turn, place)?;
+        let late = turn.deadline.is_some_and(|d| Instant::now() >= d);
         if record.is_empty() {
-            if more {
+            if more && !late {
                 continue;
             }
             return Ok(Captured::Nothing);

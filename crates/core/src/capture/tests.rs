@@ -228,3 +228,50 @@ fn a_client_whose_files_mooring_does_not_read_is_refused_by_name() {
     assert!(err.contains("does not read cursor's session files"), "{err}");
     assert!(super::reads("codex") && super::reads("gemini-cli") && !super::reads("cursor"));
 }
+
+#[test]
+fn another_transcript_for_the_same_session_is_read_from_its_start() {
+    let w = World::new();
+    let first = w.transcript("a.jsonl", RECORDED);
+    w.capture(SESSION, &first);
+    let ask = r#"{"type":"user","timestamp":"2026-11-24T10:00:00Z","message":{"role":"user","content":"Now document the retry policy"}}"#;
+    let second = w.transcript("b.jsonl", &format!("{ask}\n"));
+    assert!(matches!(w.capture(SESSION, &second), Captured::Stored { .. }));
+    let text = &w.sessions()[0].content;
+    assert!(text.contains("Now document the retry policy") && !text.contains("created retry.py"), "{text}");
+}
+
+#[test]
+fn a_slow_turn_stores_what_it_read_and_the_next_turn_reads_on() {
+    let w = World::new();
+    // Far more than one slice: the turn's deadline has passed before it starts.
+    let lines: Vec<&str> = RECORDED.lines().collect();
+    let mut text = String::new();
+    while text.len() < 3 * super::transcript::SLICE as usize {
+        for l in &lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    let path = w.transcript("long.jsonl", &text);
+    let late = Turn {
+        cwd: Some(CWD),
+        deadline: Some(std::time::Instant::now()),
+        ..Turn::new("claude-code", SESSION, &path)
+    };
+    let mut turns = 0;
+    loop {
+        turns += 1;
+        match capture(&w.store, "retry", &late).unwrap() {
+            Captured::Behind { .. } => assert!(turns < 10, "no progress"),
+            Captured::Stored { .. } => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(turns >= 3, "{turns} turns for three slices");
+    let (_, row) =
+        crate::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
+            .unwrap();
+    let record: SessionRecord = serde_json::from_str(&row.unwrap().data.unwrap()).unwrap();
+    assert_eq!(record.read_to, text.len() as u64);
+}
