@@ -3,8 +3,12 @@
 # test-tools.sh) against the scripted stand-in model (STANDIN_SCRIPT=work): Codex's
 # rollout file and Gemini CLI's chat file of a session that writes and edits a file,
 # runs a command carrying a token, renames and deletes files and commits — plus what
-# each client hands its hooks. Writes into crates/core/tests/fixtures/. Run by hand when a
-# pinned client changes; the tests read the files it wrote.
+# each client hands its hooks. Then (STANDIN_SCRIPT=real) Claude Code's transcript of what
+# real sessions do: a slash command with arguments, `cd` before writing, an edit and a
+# command the permission system refuses, a subagent that writes a file (its own
+# transcript too), a prompt over 1 MiB, and `/compact` with the model's summary.
+# Writes into crates/core/tests/fixtures/. Run by hand when a pinned client changes
+# (`claude-real` records only the last part); the tests read the files it wrote.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$PWD/crates/core/tests/fixtures"
@@ -41,6 +45,42 @@ repo() {
   mkdir -p "$1" && cd "$1" && git init -q && git config user.email a@example.test && git config user.name A
   touch notes.txt old_retry.py && git add -A && git commit -qm init
 }
+record_claude_real() {
+  STANDIN_SCRIPT=real python3 "$lib/model_standin.py" "$tmp/port-real" "$tmp/record-real.jsonl" &
+  local real=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/port-real" ] && break; sleep 0.1; done
+  local dir="$tmp/real" sid=7c0ffee0-1234-4abc-9def-0123456789ab
+  mkdir -p "$dir/assets" "$dir/docs" "$dir/lib" "$dir/.claude/commands"
+  (cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
+     && echo "# Readme" >README.md && echo "notes" >docs/a.md \
+     && printf 'Review $ARGUMENTS and add the app script.\n' >.claude/commands/review.md \
+     && git add -A && git commit -qm init)
+  echo '{ "numStartups": 3 }' >"$HOME/.claude.json"
+  mkdir -p "$HOME/.claude"
+  echo "{\"hooks\": {$(hook claude SubagentStop), $(hook claude Stop)}}" >"$HOME/.claude/settings.json"
+  claude() {
+    (cd "$dir/${CD:-}" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port-real")" ANTHROPIC_API_KEY=sk-standin \
+       ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+       timeout 180 "$agents/claude" -p "$@") >>"$tmp/claude-real.out" 2>&1
+  }
+  claude "/review the auth module" --session-id "$sid" --allowedTools "Bash(cd:*)" "Bash(git add:*)" "Bash(git commit:*)" "Write" "Agent"
+  python3 -c "print('Why does this log repeat? ' + 'GET /health 200 ' * 80000)" >"$tmp/big-prompt.txt"
+  claude --resume "$sid" <"$tmp/big-prompt.txt"
+  claude /compact --resume "$sid"
+  kill "$real"
+  local v t
+  v=$("$agents/claude" --version | awk '{print $1}')
+  t=$(ls "$HOME"/.claude/projects/*/"$sid.jsonl")
+  cp "$t" "$out/claude-code-$v-real.jsonl"
+  cp "$(ls "${t%.jsonl}"/subagents/agent-*.jsonl | head -1)" "$out/claude-code-$v-real-subagent.jsonl"
+  cp "$tmp/hook-claude-SubagentStop.json" "$out/claude-code-$v-subagent-stop-hook.json"
+}
+if [ "${1:-}" = claude-real ]; then
+  record_claude_real
+  ls -la "$out"
+  exit 0
+fi
+
 repo "$tmp/work"
 STANDIN_API_KEY=x timeout 120 "$agents/codex" exec --skip-git-repo-check --dangerously-bypass-hook-trust \
   --dangerously-bypass-approvals-and-sandbox "Add a retry helper" >"$tmp/codex.out" 2>&1
@@ -53,4 +93,5 @@ GEMINI_API_KEY=x GOOGLE_GEMINI_BASE_URL="$model" GEMINI_CLI_TRUST_WORKSPACE=true
 v=$("$agents/gemini" --version)
 cp "$(ls "$HOME"/.gemini/tmp/*/chats/session-*.jsonl)" "$out/gemini-cli-$v-work.jsonl"
 cp "$tmp/hook-gemini-AfterAgent.json" "$out/gemini-cli-$v-after-agent-hook.json"
+record_claude_real
 ls -la "$out"

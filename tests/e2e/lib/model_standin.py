@@ -78,6 +78,41 @@ def work_args(tool, body):
     return {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "description": "Show changed files"}
 
 
+# STANDIN_SCRIPT=real: what real sessions do that tidy ones do not, for recording the
+# capture fixtures (scripts/record-session-fixtures.sh): `cd` into a subdirectory before
+# writing, a command and an edit the permission system refuses, a subagent (Task) that
+# writes a file, a commit; and a summary when the client compacts.
+REAL = ["cd", "Write", "Edit", "rm", "Task", "commit"]
+SUBAGENT_MARK = "SUBAGENT-TASK"
+SUMMARY = ("Analysis:\nWorking notes the summary leaves out.\n\nSummary:\n1. Primary Request and Intent:\n"
+           "   The person asked to review the auth module and add the app script.\n\n"
+           "3. Files and Code Sections:\n   - `assets/app.js`\n     ```js\n     console.log('app')\n     ```\n\n"
+           "7. Pending Tasks:\n   - Document the auth review\n\n8. Current Work:\n   The app script is committed.\n")
+
+
+def real_step(done, body, names):
+    """Claude Code's real-world step: (tool, input), or None to answer in text."""
+    import re
+    m = re.search(r"[Ww]orking directory: ([^\\\s\"]+)", json.dumps(body))
+    cwd = m.group(1) if m else "/tmp"
+    root = cwd.split("/assets")[0]
+    messages = json.dumps(body.get("messages", [])[:1])
+    if SUBAGENT_MARK in messages:
+        steps = [("Write", {"file_path": f"{root}/lib/helper.js", "content": "export const helper = 1\n"})]
+    else:
+        steps = [
+            ("Bash", {"command": "cd assets", "description": "Go to the assets"}),
+            ("Write", {"file_path": f"{root}/assets/app.js", "content": "console.log('app')\n"}),
+            ("Edit", {"file_path": f"{root}/README.md", "old_string": "Readme", "new_string": "Read me"}),
+            ("Bash", {"command": "rm -rf ../docs", "description": "Remove the docs"}),
+            ("Agent" if "Agent" in names else "Task", {"description": "Write the helper", "subagent_type": "general-purpose",
+                      "prompt": f"{SUBAGENT_MARK}: write lib/helper.js"}),
+            ("Bash", {"command": "git add -A && git commit -q -m \"Add the app script\n\nWith a helper.\"",
+                      "description": "Commit"}),
+        ]
+    return steps[done] if done < len(steps) else None
+
+
 def codex_work(done):
     """Codex's work, one shell command per step (None: answer in text)."""
     steps = [PATCH_ADD, PATCH_EDIT, f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "mv notes.txt NOTES.md", COMMIT]
@@ -164,6 +199,8 @@ class Handler(BaseHTTPRequestHandler):
         names = [t.get("name", "") for t in body.get("tools") or []]
         done = sum(1 for m in body.get("messages", []) if isinstance(m.get("content"), list)
                    for b in m["content"] if b.get("type") == "tool_result")
+        if os.environ.get("STANDIN_SCRIPT") == "real":
+            return self.anthropic_real(body, names, done)
         work = os.environ.get("STANDIN_SCRIPT") == "work"
         script = WORK if work else SCRIPT
         step = script[done] if done < len(script) else None
@@ -176,6 +213,40 @@ class Handler(BaseHTTPRequestHandler):
             text = WORK_DONE if work else "Done."
             block = {"type": "text", "text": text if done else "ok"}
             stop = "end_turn"
+        message = {"id": f"msg_{done}", "type": "message", "role": "assistant", "model": body.get("model", "standin"),
+                   "content": [], "stop_reason": None, "stop_sequence": None,
+                   "usage": {"input_tokens": 10, "output_tokens": 1}}
+        if not body.get("stream"):
+            message.update(content=[block], stop_reason=stop)
+            return self.send_json(message)
+        start = dict(block, input={}) if block["type"] == "tool_use" else dict(block, text="")
+        delta = ({"type": "input_json_delta", "partial_json": json.dumps(block["input"])} if block["type"] == "tool_use"
+                 else {"type": "text_delta", "text": block["text"]})
+        self.send_sse([
+            ("message_start", {"type": "message_start", "message": message}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                               "usage": {"output_tokens": 5}}),
+            ("message_stop", {"type": "message_stop"}),
+        ])
+
+    def anthropic_real(self, body, names, done):
+        # Claude Code's compaction request asks for "a detailed summary of the conversation".
+        asks_summary = "detailed summary" in json.dumps(body.get("messages", [])[-1:]).lower()
+        step = None if asks_summary else real_step(done, body, names)
+        if step and step[0] in names:
+            block = {"type": "tool_use", "id": f"toolu_r{done:02d}", "name": step[0], "input": step[1]}
+            stop = "tool_use"
+        else:
+            text = SUMMARY if asks_summary else ("Helper written." if SUBAGENT_MARK in json.dumps(body.get("messages", [])[:1])
+                                                  else "The app script is committed.")
+            block = {"type": "text", "text": text}
+            stop = "end_turn"
+        self.anthropic_reply(body, block, stop, done)
+
+    def anthropic_reply(self, body, block, stop, done):
         message = {"id": f"msg_{done}", "type": "message", "role": "assistant", "model": body.get("model", "standin"),
                    "content": [], "stop_reason": None, "stop_sequence": None,
                    "usage": {"input_tokens": 10, "output_tokens": 1}}

@@ -143,15 +143,26 @@ fn outcome(item: &Value, detail: Option<&Value>) -> Outcome {
     }
     let said = text_of(item.get("content")).unwrap_or_default();
     let detail = detail.and_then(Value::as_str).unwrap_or("");
-    // Claude Code's fixed sentences for a call that did not run.
+    // Claude Code's fixed sentences for a call that did not run (rejected by the person,
+    // refused by the permission system — 2.1.330 words it "Claude requested permissions
+    // to …", "… needs approval." and "… requires approval: …" — interrupted, or invalid
+    // before it ran).
     const REFUSED: &[&str] = &[
         "The user doesn't want to proceed with this tool use",
         "The user doesn't want to take this action",
         "[Request interrupted by user",
         "Permission to use ",
         "User rejected tool use",
+        "Claude requested permissions to ",
+        "This Bash command contains multiple operations",
+        "<tool_use_error>",
     ];
-    let refused = |s: &str| REFUSED.iter().any(|r| s.trim_start_matches("Error: ").starts_with(r));
+    let refused = |s: &str| {
+        let s = s.trim_start_matches("Error: ");
+        let first = s.lines().next().unwrap_or("");
+        REFUSED.iter().any(|r| s.starts_with(r))
+            || !s.starts_with("Exit code") && first.contains(" needs approval.")
+    };
     if refused(&said) || refused(detail) { Outcome::Refused } else { Outcome::Failed }
 }
 

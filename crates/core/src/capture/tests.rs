@@ -275,3 +275,73 @@ fn a_slow_turn_stores_what_it_read_and_the_next_turn_reads_on() {
     let record: SessionRecord = serde_json::from_str(&row.unwrap().data.unwrap()).unwrap();
     assert_eq!(record.read_to, text.len() as u64);
 }
+
+/// Recorded by `scripts/record-session-fixtures.sh claude-real` from Claude Code 2.1.330
+/// in /tmp/rec/real: `/review the auth module` (a custom slash command), `cd assets`, a
+/// Write there, an Edit and an `rm` the permission system refused, a subagent (`Agent`)
+/// that wrote `lib/helper.js` in its own transcript, a commit with a two-line message, a
+/// 1.3 MB prompt, then `/compact` with the model's summary.
+fn real_fixture(name: &str) -> Vec<u8> {
+    std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)).unwrap()
+}
+
+#[test]
+fn a_recorded_real_world_session_says_what_really_happened() {
+    let w = World::new();
+    let path = w.dir.path().join("7c0ffee0.jsonl");
+    let main = real_fixture("claude-code-2.1.330-real.jsonl");
+    std::fs::write(&path, &main).unwrap();
+    let sub = w.dir.path().join("7c0ffee0/subagents");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(
+        sub.join("agent-a6c62002944d08d98.jsonl"),
+        real_fixture("claude-code-2.1.330-real-subagent.jsonl"),
+    )
+    .unwrap();
+    // The hook's cwd follows the agent's `cd`.
+    let turn = Turn {
+        cwd: Some("/tmp/rec/real/assets"),
+        code_path: Some("/tmp/rec/real"),
+        ..Turn::new("claude-code", SESSION, &path)
+    };
+    assert!(matches!(capture(&w.store, "retry", &turn).unwrap(), Captured::Stored { .. }));
+    let (_, row) =
+        crate::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
+            .unwrap();
+    let row = row.unwrap();
+    let r: SessionRecord = serde_json::from_str(row.data.as_deref().unwrap()).unwrap();
+    assert_eq!(r.read_to, main.len() as u64, "the 1.3 MB line is read, not skipped");
+    assert_eq!(r.requests.len(), 2, "{:?}", r.requests);
+    assert_eq!(r.requests[0], "/review the auth module");
+    assert!(
+        r.requests[1].starts_with("Why does this log repeat? GET /health 200")
+            && r.requests[1].ends_with('…')
+    );
+    let files: Vec<(&str, super::record::FileAction, bool)> =
+        r.files.iter().map(|f| (f.path.as_str(), f.action, f.subagent)).collect();
+    use super::record::FileAction::{Created, Written};
+    // A subagent's transcript has no `toolUseResult` to say the file was new: written.
+    assert_eq!(
+        files,
+        [("assets/app.js", Created, false), ("lib/helper.js", Written, true)],
+        "the refused Edit is absent"
+    );
+    let commands: Vec<(&str, bool)> = r.commands.iter().map(|c| (c.command.as_str(), c.failed)).collect();
+    assert_eq!(
+        commands,
+        [("cd assets", false), ("git add -A && git commit -q -m \"Add the app script …", false)],
+        "the refused rm never ran"
+    );
+    let carry = r.context_carry.as_deref().unwrap();
+    assert!(
+        carry.contains("review the auth module") && carry.contains("Document the auth review"),
+        "{carry}"
+    );
+    assert!(!carry.contains("```") && !carry.contains("Working notes"), "{carry}");
+    assert_eq!(r.compactions, 1);
+    assert!(
+        row.content.contains("**Before compaction:**")
+            && row.content.contains("wrote lib/helper.js (subagent)")
+    );
+    assert!(!row.content.contains("README") && !row.content.contains("../docs"), "{}", row.content);
+}
