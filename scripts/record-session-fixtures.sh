@@ -45,16 +45,14 @@ repo() {
   mkdir -p "$1" && cd "$1" && git init -q && git config user.email a@example.test && git config user.name A
   touch notes.txt old_retry.py && git add -A && git commit -qm init
 }
+# shellcheck source=../tests/e2e/lib/real_checkout.sh
+. "$lib/real_checkout.sh"
 record_claude_real() {
   STANDIN_SCRIPT=real python3 "$lib/model_standin.py" "$tmp/port-real" "$tmp/record-real.jsonl" &
   local real=$!
   for _ in $(seq 1 50); do [ -s "$tmp/port-real" ] && break; sleep 0.1; done
   local dir="$tmp/real" sid=7c0ffee0-1234-4abc-9def-0123456789ab
-  mkdir -p "$dir/assets" "$dir/docs" "$dir/lib" "$dir/.claude/commands"
-  (cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
-     && echo "# Readme" >README.md && echo "notes" >docs/a.md \
-     && printf 'Review $ARGUMENTS and add the app script.\n' >.claude/commands/review.md \
-     && git add -A && git commit -qm init)
+  real_checkout "$dir" "$tmp/upstream"
   echo '{ "numStartups": 3 }' >"$HOME/.claude.json"
   mkdir -p "$HOME/.claude"
   echo "{\"hooks\": {$(hook claude SubagentStop), $(hook claude Stop)}}" >"$HOME/.claude/settings.json"
@@ -63,7 +61,7 @@ record_claude_real() {
        ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
        timeout 180 "$agents/claude" -p "$@") >>"$tmp/claude-real.out" 2>&1
   }
-  claude "/review the auth module" --session-id "$sid" --allowedTools "Bash(cd:*)" "Bash(git add:*)" "Bash(git commit:*)" "Write" "Agent"
+  claude "/review the auth module" --session-id "$sid" --allowedTools "$REAL_TOOLS"
   python3 -c "print('Why does this log repeat? ' + 'GET /health 200 ' * 80000)" >"$tmp/big-prompt.txt"
   claude --resume "$sid" <"$tmp/big-prompt.txt"
   claude /compact --resume "$sid"

@@ -37,7 +37,7 @@ session() {
   STANDIN_SCRIPT=$script python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
   local standin=$!
   for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-  (cd "$tmp/code/retry" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
+  (cd "$tmp/code/${CD:-retry}" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
      ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
      timeout 180 "$agents/claude" -p "$prompt" "$@" >"$tmp/claude.out" 2>&1) \
     || { echo "claude failed:"; tail -40 "$tmp/claude.out"; kill "$standin"; exit 1; }
@@ -108,4 +108,23 @@ for want in ["Mooring recalled it for this prompt", "Postgres over MySQL for the
     assert want in first, f"{want!r} not in the request of a prompt sharing no word with it"
 print("a prompt sharing no word with the decision brought it to the model")
 PY
-echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning"
+echo "== a real-world session: a slash command, a teammate's commit pulled, cd, refusals, a subagent"
+# shellcheck source=lib/real_checkout.sh
+. "$lib/real_checkout.sh"
+real_checkout "$tmp/code/real" "$tmp/upstream"
+m projects new "Real" --code-path "$tmp/code/real" >/dev/null
+(cd "$tmp/code/real" && CD=real session real "/review the auth module" --allowedTools "$REAL_TOOLS")
+m memory list real --kind session --json >"$tmp/real.json"
+python3 - "$tmp/real.json" <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))["entries"]
+assert len(entries) == 1, entries
+text = entries[0]["content"]
+for want in ['**Asked:** "/review the auth module"', "created assets/app.js", "lib/helper.js (subagent)",
+             "`git pull -q`", "\"Add the app script\""]:
+    assert want in text, f"{want!r} not in the record:\n{text}"
+for refused_or_pulled in ["README.md", "rm -rf", "Teammate's change", "(failed)"]:
+    assert refused_or_pulled not in text, f"{refused_or_pulled!r} in the record:\n{text}"
+print("real-world record:", text.replace("\n", " | ")[:400])
+PY
+echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning, real-world turns told as they happened"

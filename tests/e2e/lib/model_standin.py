@@ -80,9 +80,9 @@ def work_args(tool, body):
 
 # STANDIN_SCRIPT=real: what real sessions do that tidy ones do not, for recording the
 # capture fixtures (scripts/record-session-fixtures.sh): `cd` into a subdirectory before
-# writing, a command and an edit the permission system refuses, a subagent (Task) that
-# writes a file, a commit; and a summary when the client compacts.
-REAL = ["cd", "Write", "Edit", "rm", "Task", "commit"]
+# writing, a teammate's commit pulled in, a command and an edit the permission system
+# refuses, a subagent (Task, later Agent) that writes a file, a commit; and a summary when
+# the client compacts.
 SUBAGENT_MARK = "SUBAGENT-TASK"
 SUMMARY = ("Analysis:\nWorking notes the summary leaves out.\n\nSummary:\n1. Primary Request and Intent:\n"
            "   The person asked to review the auth module and add the app script.\n\n"
@@ -101,6 +101,7 @@ def real_step(done, body, names):
         steps = [("Write", {"file_path": f"{root}/lib/helper.js", "content": "export const helper = 1\n"})]
     else:
         steps = [
+            ("Bash", {"command": "git pull -q", "description": "Bring in the team's work"}),
             ("Bash", {"command": "cd assets", "description": "Go to the assets"}),
             ("Write", {"file_path": f"{root}/assets/app.js", "content": "console.log('app')\n"}),
             ("Edit", {"file_path": f"{root}/README.md", "old_string": "Readme", "new_string": "Read me"}),

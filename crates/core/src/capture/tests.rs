@@ -277,7 +277,7 @@ fn a_slow_turn_stores_what_it_read_and_the_next_turn_reads_on() {
 }
 
 /// Recorded by `scripts/record-session-fixtures.sh claude-real` from Claude Code 2.1.330
-/// in /tmp/rec/real: `/review the auth module` (a custom slash command), `cd assets`, a
+/// in /tmp/rec/real: `/review the auth module` (a custom slash command), `git pull`, `cd assets`, a
 /// Write there, an Edit and an `rm` the permission system refused, a subagent (`Agent`)
 /// that wrote `lib/helper.js` in its own transcript, a commit with a two-line message, a
 /// 1.3 MB prompt, then `/compact` with the model's summary.
@@ -329,7 +329,11 @@ fn a_recorded_real_world_session_says_what_really_happened() {
     let commands: Vec<(&str, bool)> = r.commands.iter().map(|c| (c.command.as_str(), c.failed)).collect();
     assert_eq!(
         commands,
-        [("cd assets", false), ("git add -A && git commit -q -m \"Add the app script …", false)],
+        [
+            ("git pull -q", false),
+            ("cd assets", false),
+            ("git add -A && git commit -q -m \"Add the app script …", false)
+        ],
         "the refused rm never ran"
     );
     let carry = r.context_carry.as_deref().unwrap();
