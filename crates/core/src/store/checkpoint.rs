@@ -42,8 +42,12 @@ impl Checkpointer {
                 let (lock, cvar) = &*signal;
                 let mut stopped = lock.lock().unwrap_or_else(|p| p.into_inner());
                 loop {
-                    let (guard, _) = cvar.wait_timeout(stopped, EVERY).unwrap_or_else(|p| p.into_inner());
-                    stopped = guard;
+                    // A stop that came before this thread first took the lock was signalled
+                    // to no one: waiting now would hold a short command's exit for EVERY.
+                    if !*stopped {
+                        let (guard, _) = cvar.wait_timeout(stopped, EVERY).unwrap_or_else(|p| p.into_inner());
+                        stopped = guard;
+                    }
                     checkpoint(&conn);
                     if *stopped {
                         break;
