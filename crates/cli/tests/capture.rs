@@ -192,11 +192,15 @@ fn a_prompt_about_a_decision_the_preamble_left_out_brings_it_once() {
             None,
         );
     }
+    // An ordinary "#N" in the preamble's text is not entry N: it stays recallable.
+    let id = old["id"].to_string();
+    sb.json_ok(&["projects", "leases", "--description", &format!("Tracking: see issue #{id}")], None);
     let start =
         json!({ "session_id": "s-1", "cwd": work, "hook_event_name": "SessionStart", "source": "startup" });
     let said: Value = serde_json::from_slice(&hook(&sb, start, &[]).stdout).unwrap();
     let preamble = said["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
     assert!(!preamble.contains("Lease renewals"), "the preamble holds the newest decisions only");
+    assert!(preamble.contains(&format!("see issue #{id}")), "{preamble}");
 
     let prompt = |text: &str| {
         let input = json!({ "session_id": "s-1", "cwd": work, "hook_event_name": "UserPromptSubmit", "prompt": text,

@@ -82,6 +82,11 @@ pub struct Preamble {
     pub budget_tokens: usize,
     /// Every section in priority order.
     pub sections: Vec<SectionReport>,
+    /// The memory entries it shows, so recall does not give them again (never read from
+    /// the text: a "#48" in a captured request is not entry 48).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub ids: Vec<i64>,
 }
 
 /// The tokenizer's count of `text`.
@@ -93,6 +98,8 @@ struct Section {
     name: &'static str,
     heading: String,
     items: Vec<String>,
+    /// The memory entry each item shows (0 for none), beside `items`.
+    ids: Vec<i64>,
     over_cap: usize,
     how_to_get: String,
 }
@@ -166,6 +173,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
             heading: "## Open blockers\n".into(),
             over_cap: over(blockers.len(), p.stats.open_blockers, more_b),
             items: blockers.iter().map(line).collect(),
+            ids: blockers.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"blocker\" and status \"open\"".into(),
         },
         Section {
@@ -173,6 +181,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
             heading: "## Decisions (newest first)\n".into(),
             over_cap: over(decisions.len(), p.stats.decisions, more_d),
             items: decisions.iter().map(line).collect(),
+            ids: decisions.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"decision\"".into(),
         },
     ];
@@ -203,6 +212,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     sections.push(Section {
         name: "handover",
         heading: "## Last handover\n".into(),
+        ids: vec![0; handover_items.len()],
         items: handover_items,
         over_cap: 0,
         how_to_get: "get_last_handover".into(),
@@ -212,6 +222,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         name: "context_locks",
         heading: "## Context locks (recall_context TOPIC for the text)\n".into(),
         items: topics.iter().map(|l| format!("- {} (v{}, {})\n", l.topic, l.version, l.created)).collect(),
+        ids: vec![0; topics.len()],
         over_cap: 0,
         how_to_get: "recall_context without a topic".into(),
     });
@@ -220,12 +231,14 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         heading: "## Recent summaries\n".into(),
         over_cap: more_s,
         items: summaries.iter().map(line).collect(),
+        ids: summaries.iter().map(|e| e.id).collect(),
         how_to_get: "list_memory with kind \"summary\"".into(),
     });
     sections.push(Section {
         name: "project_index",
         heading: "## Other projects (read-only index)\n".into(),
         items: others.iter().map(index_line).collect(),
+        ids: vec![0; others.len()],
         over_cap: 0,
         how_to_get: "list_projects".into(),
     });
@@ -241,6 +254,7 @@ fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<Section
         name: "last_session",
         heading: format!("## Last session (captured by Mooring, {day}, #{})\n", captured.id),
         items: vec![captured.content + "\n"],
+        ids: vec![captured.id],
         over_cap: 0,
         how_to_get: "list_memory with kind \"session\"".into(),
     }))
@@ -317,12 +331,19 @@ fn fit(p: &Project, sections: Vec<Section>, budget: usize) -> Preamble {
                     how_to_get: s.how_to_get.clone(),
                 })
                 .collect();
+            let ids = sections
+                .iter()
+                .zip(&chosen)
+                .flat_map(|(s, c)| s.ids.iter().take(c.0).copied())
+                .filter(|id| *id > 0)
+                .collect();
             return Preamble {
                 project: p.slug.clone(),
                 text,
                 tokens,
                 budget_tokens: budget,
                 sections: reports,
+                ids,
             };
         }
         // Tokenization is not perfectly additive; drop the lowest-priority item and retry.

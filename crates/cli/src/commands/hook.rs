@@ -162,13 +162,16 @@ fn answer(
     }
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
     let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
+    let mut ids = p.ids;
     let text = match this_session_so_far(client, &memory, &slug, input) {
-        Some(record) => format!("{record}\n{}", p.text),
+        Some((id, record)) => {
+            ids.push(id);
+            format!("{record}\n{}", p.text)
+        }
         None => p.text,
     };
-    // What the preamble named is not recalled again at this session's prompts.
+    // What the preamble showed is not recalled again at this session's prompts.
     if let Some(key) = session_key(client, input) {
-        let ids = mentioned_ids(&text);
         let stamp = mooring_core::humanize::now();
         store
             .write(|tx| mooring_core::store::recall_given::add(tx, &key, &ids, &stamp))
@@ -181,17 +184,6 @@ fn answer(
 fn session_key(client: Client, input: &Value) -> Option<String> {
     let session = input.get("session_id").and_then(Value::as_str).filter(|s| !s.trim().is_empty())?;
     Some(mooring_core::capture::key(client.name(), session))
-}
-
-/// The entry ids a text names as `#123`.
-fn mentioned_ids(text: &str) -> Vec<i64> {
-    text.split('#')
-        .skip(1)
-        .filter_map(|rest| {
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            digits.parse().ok()
-        })
-        .collect()
 }
 
 /// At a prompt: the entries of the project's memory the prompt is about, not yet handed
@@ -229,13 +221,13 @@ fn recall(
 }
 
 /// After a compaction (`SessionStart` with source `compact`), the session's own record:
-/// what it had asked, changed and left open before its context was cut.
+/// what it had asked, changed and left open before its context was cut; its entry id.
 fn this_session_so_far(
     client: Client,
     memory: &dyn mooring_core::backend::MemoryBackend,
     slug: &str,
     input: &Value,
-) -> Option<String> {
+) -> Option<(i64, String)> {
     if input.get("source").and_then(Value::as_str) != Some("compact") {
         return None;
     }
@@ -243,10 +235,13 @@ fn this_session_so_far(
     let key = mooring_core::capture::key(client.name(), session);
     let (_, row) = memory.session_entry(slug, &key).ok()?;
     let row = row.filter(|r| r.forgotten_at.is_none())?;
-    Some(format!(
-        "## This session before compaction (captured by Mooring, #{})\n{}\n",
+    Some((
         row.id,
-        row.content.trim()
+        format!(
+            "## This session before compaction (captured by Mooring, #{})\n{}\n",
+            row.id,
+            row.content.trim()
+        ),
     ))
 }
 
