@@ -259,5 +259,56 @@ fn real_sessions(_c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, hook, per_turn, real_sessions);
+/// Short commands end at once, idle or busy: `mooring projects` and the session-start hook
+/// outside any project, 500 runs each, with the machine idle and with both cores kept busy
+/// (a stop lost by the WAL checkpoint thread once held about half of them 250 ms).
+fn short_commands(_c: &mut Criterion) {
+    let Some(bin) = mooring_bin() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let run = |args: &[&str], input: &str| {
+        let started = std::time::Instant::now();
+        let mut child = Command::new(&bin)
+            .arg("--data-dir")
+            .arg(&data)
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        child.wait().unwrap();
+        started.elapsed()
+    };
+    run(&["projects"], "");
+    let outside =
+        format!(r#"{{"session_id":"s","cwd":"{}","hook_event_name":"SessionStart"}}"#, dir.path().display());
+    for busy in [false, true] {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(busy));
+        let burners: Vec<_> = (0..if busy { 2 } else { 0 })
+            .map(|_| {
+                let flag = flag.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while flag.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    }
+                    x
+                })
+            })
+            .collect();
+        let load = if busy { "both cores busy" } else { "idle" };
+        percentiles(&format!("mooring projects, {load}"), (0..500).map(|_| run(&["projects"], "")).collect());
+        let hook = |_| run(&["hook", "claude-code"], &outside);
+        percentiles(&format!("SessionStart outside a project, {load}"), (0..500).map(hook).collect());
+        flag.store(false, std::sync::atomic::Ordering::Relaxed);
+        for b in burners {
+            let _ = b.join();
+        }
+    }
+}
+
+criterion_group!(benches, hook, per_turn, real_sessions, short_commands);
 criterion_main!(benches);
