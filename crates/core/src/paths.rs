@@ -20,6 +20,10 @@ impl NormalizedPath {
     }
 }
 
+/// The longest path taken (Linux's PATH_MAX): a longer one cannot name a directory, and
+/// would only swell every preamble that lists it.
+pub const MAX_PATH_BYTES: usize = 4_096;
+
 /// Expand `~`, accept `file://` URIs, make absolute against `base`, resolve symlinks.
 ///
 /// `base` is the directory relative paths are taken from; `None` refuses relative paths
@@ -28,6 +32,15 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
     let trimmed = input.trim();
     if trimmed.is_empty() {
         return Err(Error::invalid(field, format!("{field} is empty; give a directory path")));
+    }
+    if trimmed.len() > MAX_PATH_BYTES {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "{field} is {} bytes long; a path is at most {MAX_PATH_BYTES} bytes (the system's own limit)",
+                trimmed.len()
+            ),
+        ));
     }
     if trimmed.contains('\0') {
         return Err(Error::invalid(
@@ -62,6 +75,12 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
     };
     let cleaned = clean(&absolute);
     let (path, exists) = canonical_prefix(&cleaned);
+    if path.as_os_str().len() > MAX_PATH_BYTES {
+        return Err(Error::invalid(
+            field,
+            format!("{field} resolves to a path over {MAX_PATH_BYTES} bytes; give a shorter one"),
+        ));
+    }
     if path.to_str().is_none() {
         return Err(Error::invalid(
             field,
@@ -211,6 +230,15 @@ mod tests {
         let err = normalize("code_path", "app", None).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("code_path"));
         assert!(err.message.contains("relative"));
+    }
+
+    #[test]
+    fn a_path_longer_than_the_system_allows_is_refused_by_field_without_echoing_it() {
+        let long = format!("/tmp/{}", "a/".repeat(25_000));
+        let err = normalize("add_code_paths", &long, None).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("add_code_paths"));
+        assert!(err.message.contains("at most 4096 bytes") && err.message.len() < 200, "{}", err.message);
+        assert!(normalize("code_path", &format!("/tmp/{}", "b".repeat(4_000)), None).is_ok());
     }
 
     #[test]
