@@ -233,9 +233,15 @@ fn claude_truth(run: &Run, sub: &[Value]) -> Truth {
             }
         }
     }
+    let mut ran: BTreeSet<String> = BTreeSet::new();
     for (id, name, input) in &uses {
         let Some((_, error, said)) = results.iter().find(|r| &r.0 == id) else { continue };
-        let rejected = said.contains("doesn't want to proceed") || said.contains("Request interrupted");
+        // The client's words for a call that never ran: rejected, interrupted, refused, or
+        // cancelled before it started (`<tool_use_error>`).
+        let rejected = said.contains("doesn't want to proceed")
+            || said.contains("Request interrupted")
+            || said.starts_with("<tool_use_error>")
+            || said.starts_with("Claude requested permissions");
         match name.as_str() {
             "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => {
                 let path = input["file_path"].as_str().or(input["notebook_path"].as_str()).unwrap_or("");
@@ -263,10 +269,16 @@ fn claude_truth(run: &Run, sub: &[Value]) -> Truth {
                 }
             }
             "Bash" if rejected => t.refused.push(input["command"].as_str().unwrap_or("").to_owned()),
-            "Bash" => t.commands += 1,
+            "Bash" => {
+                t.commands += 1;
+                ran.insert(input["command"].as_str().unwrap_or("").to_owned());
+            }
             _ => {}
         }
     }
+    // A call refused once and made again later did happen.
+    let changed: BTreeSet<String> = t.files.iter().cloned().collect();
+    t.refused.retain(|r| !ran.contains(r) && !changed.contains(&run.rel(r)));
     t
 }
 

@@ -33,12 +33,19 @@ pub fn apply(record: &mut SessionRecord, line: &Value, place: Place<'_>) {
         Some("user") if !flag("isMeta") => match content {
             Some(Value::String(text)) if !sidechain => said(record, text),
             Some(Value::Array(items)) => {
+                // One message is one request: its text blocks joined, so a `<private>` span
+                // opened in one block and closed in the next is dropped whole.
+                let mut texts: Vec<&str> = Vec::new();
                 for item in items {
                     match item.get("type").and_then(Value::as_str) {
-                        Some("text") if !sidechain => said(record, str_of(item, "text")),
+                        Some("text") if !sidechain => texts.push(str_of(item, "text")),
                         Some("tool_result") => result(record, item, line.get("toolUseResult"), place),
                         _ => {}
                     }
+                }
+                let pieces: Vec<&str> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
+                if !pieces.is_empty() {
+                    said(record, &pieces.join("\n"));
                 }
             }
             _ => {}

@@ -349,3 +349,16 @@ fn a_recorded_real_world_session_says_what_really_happened() {
     );
     assert!(!row.content.contains("README") && !row.content.contains("../docs"), "{}", row.content);
 }
+
+#[test]
+fn a_private_span_across_a_messages_text_blocks_is_dropped_whole() {
+    let w = World::new();
+    let line = serde_json::json!({"type": "user", "timestamp": "2026-11-24T10:00:00Z", "message": {"role": "user",
+        "content": [{"type": "text", "text": "Deploy with <private>the vault pass"},
+                    {"type": "text", "text": "is Qx7-plum-Harbor</private> tonight"}]}});
+    let path = w.transcript("p.jsonl", &format!("{line}\n"));
+    w.capture(SESSION, &path);
+    let text = &w.sessions()[0].content;
+    assert!(!text.contains("Qx7-plum-Harbor") && !text.contains("vault pass"), "{text}");
+    assert!(text.contains("Deploy with") && text.contains("tonight"), "{text}");
+}

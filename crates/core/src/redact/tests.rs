@@ -157,3 +157,43 @@ fn the_gitleaks_rules_load() {
         assert!(rule.regex().is_some(), "rule {} does not compile", r.id);
     }
 }
+
+#[test]
+fn command_line_passwords_provider_keys_cut_keys_and_secrets_in_words_are_redacted() {
+    let or_key = format!("{}{}", "sk-or-v1-", rep("0a1b2c3d4e5f6a7b", 4));
+    let ds_key = format!("{}{}", "sk-", "3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e");
+    let pem_start =
+        format!("-----BEGIN OPENSSH {}-----\n{}", "PRIVATE KEY", rep("b3BlbnNzaC1rZXktdjEAAAAABG5vbmU", 4));
+    let cases: Vec<(String, &str)> = vec![
+        ("mysql -u root -pS3cretPassw0rd app".into(), "S3cretPassw0rd"),
+        ("sshpass -p 'hunter2Secret!' ssh deploy@host".into(), "hunter2Secret!"),
+        ("psql --password Zq8Lm3Np7Rx2 -h db".into(), "Zq8Lm3Np7Rx2"),
+        (
+            "docker login -u me -p dckr_pat_2b3e36beeb386dfdaacb9b46004 registry".into(),
+            "dckr_pat_2b3e36beeb386dfdaacb9b46004",
+        ),
+        (
+            "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
+        (format!("OPENROUTER key {or_key} here"), "0a1b2c3d4e5f6a7b0a1b2c3d"),
+        (format!("deepseek: {ds_key}"), "3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e"),
+        (format!("here is the key\n{pem_start}"), "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU"),
+        ("the secret is u8Hk2pQ9zX4mW7 so use it".into(), "u8Hk2pQ9zX4mW7"),
+    ];
+    for (text, secret) in cases {
+        let (out, found) = scrub(&text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+        assert!(found.count > 0, "{text}");
+    }
+    // Ordinary command lines and prose stay as they are.
+    for plain in [
+        "mysql -u root -p app",
+        "docker login --password-stdin registry",
+        "the token is valid",
+        "git commit -m 'the password is checked now'",
+        "see sk-learn docs",
+    ] {
+        assert_eq!(scrub(plain).0, plain, "{plain}");
+    }
+}
