@@ -1,8 +1,10 @@
 //! A captured session as people and search read it: its title, its Markdown, and every
 //! text in it passed through the secret scanner before it is stored.
 
+use serde_json::Value;
+
 use super::record::{
-    CARRY_CHARS, COMMAND_CHARS, FileAction, MESSAGE_CHARS, Pending, REQUEST_CHARS, SessionRecord, Todo, trim,
+    CARRY_CHARS, COMMAND_CHARS, FileAction, MESSAGE_CHARS, REQUEST_CHARS, SessionRecord, Todo, trim,
 };
 use super::text::one_line;
 
@@ -12,50 +14,48 @@ impl SessionRecord {
     /// out. Running it again on its own output changes nothing.
     pub fn scrub(&mut self) -> crate::redact::Redactions {
         let mut found = crate::redact::Redactions::default();
-        let mut keep = |text: &str, max: usize| trim(&found.clean(text), max);
-        for r in &mut self.requests {
-            *r = keep(r, REQUEST_CHARS);
-        }
-        for c in &mut self.commands {
-            c.command = trim(&one_line(&keep(&c.command, usize::MAX)), COMMAND_CHARS);
-        }
-        for t in &mut self.todos {
-            t.subject = keep(&t.subject, REQUEST_CHARS);
-            if let Some(id) = &mut t.id {
-                *id = keep(id, 64);
+        // Every string of the record, whatever field holds it (a field added later is
+        // scanned too), but for the few that are Mooring's own (the key, hashes).
+        if let Ok(mut value) = serde_json::to_value(&*self) {
+            scan(&mut value, &mut found);
+            if let Ok(clean) = serde_json::from_value::<SessionRecord>(value) {
+                *self = clean;
             }
         }
+        self.cut();
+        found
+    }
+
+    /// Every shown text cut to its length; a command shown on one line.
+    fn cut(&mut self) {
+        for r in &mut self.requests {
+            *r = trim(r, REQUEST_CHARS);
+        }
+        for c in &mut self.commands {
+            c.command = trim(&one_line(&c.command), COMMAND_CHARS);
+        }
+        for t in &mut self.todos {
+            t.subject = trim(&t.subject, REQUEST_CHARS);
+        }
         for f in &mut self.files {
-            f.path = keep(&f.path, REQUEST_CHARS);
+            f.path = trim(&f.path, REQUEST_CHARS);
             if let Some(from) = &mut f.from {
-                *from = keep(from, REQUEST_CHARS);
+                *from = trim(from, REQUEST_CHARS);
             }
         }
         for c in &mut self.commits {
-            c.subject = keep(&c.subject, REQUEST_CHARS);
+            c.subject = trim(&c.subject, REQUEST_CHARS);
         }
-        for m in [&mut self.last_message, &mut self.context_carry, &mut self.model, &mut self.ended]
-            .into_iter()
-            .flatten()
-        {
-            *m = keep(m, CARRY_CHARS);
-        }
-        if let Some(m) = &mut self.last_message {
-            *m = trim(m, MESSAGE_CHARS);
-        }
-        for p in self.pending.values_mut() {
-            match p {
-                Pending::Command { command, .. } => *command = keep(command, usize::MAX),
-                Pending::TaskCreate { subject } => *subject = keep(subject, REQUEST_CHARS),
-                Pending::File { path, .. } => *path = keep(path, REQUEST_CHARS),
-                Pending::Patch { changes, .. } => {
-                    for c in changes {
-                        c.path = keep(&c.path, REQUEST_CHARS);
-                    }
-                }
+        for (m, max) in [
+            (&mut self.last_message, MESSAGE_CHARS),
+            (&mut self.context_carry, CARRY_CHARS),
+            (&mut self.model, 100),
+            (&mut self.ended, 60),
+        ] {
+            if let Some(m) = m {
+                *m = trim(m, max);
             }
         }
-        found
     }
 
     /// A one-line title: the first request.
@@ -134,4 +134,25 @@ impl SessionRecord {
 /// The mark of what a subagent did.
 fn by(subagent: bool) -> &'static str {
     if subagent { " (subagent)" } else { "" }
+}
+
+/// Fields that are Mooring's own values, not text from the session.
+const OWN: &[&str] = &["key", "client", "transcript", "started_at", "last_at", "request_marker", "seen"];
+
+/// Scrub every string value in `value`, but for Mooring's own fields. Object keys are
+/// Mooring's (field names, call ids that match results, subagent file names) or tool
+/// names, and stay as they are.
+fn scan(value: &mut Value, found: &mut crate::redact::Redactions) {
+    match value {
+        Value::String(s) => *s = found.clean(s),
+        Value::Array(items) => items.iter_mut().for_each(|v| scan(v, found)),
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if !OWN.contains(&k.as_str()) {
+                    scan(v, found);
+                }
+            }
+        }
+        _ => {}
+    }
 }

@@ -362,3 +362,25 @@ fn a_private_span_across_a_messages_text_blocks_is_dropped_whole() {
     assert!(!text.contains("Qx7-plum-Harbor") && !text.contains("vault pass"), "{text}");
     assert!(text.contains("Deploy with") && text.contains("tonight"), "{text}");
 }
+
+#[test]
+fn every_string_a_record_holds_is_scanned_whatever_field_holds_it() {
+    let mut r = SessionRecord::new("claude-code", "k");
+    r.model = Some(format!("model {SECRET}"));
+    r.ended = Some(format!("reason {SECRET}"));
+    r.add_todo(&format!("rotate {SECRET}"), Some(SECRET.to_owned()));
+    r.carry(&format!("The key {SECRET} was rotated."));
+    r.wait(
+        "call-1",
+        super::record::Pending::Command {
+            command: format!("curl -u x:{SECRET}"),
+            cwd: None,
+            subagent: false,
+        },
+    );
+    let found = r.scrub();
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(!json.contains(SECRET), "{json}");
+    assert!(found.count >= 5, "{found:?}");
+    assert!(r.pending.contains_key("call-1"), "call ids are Mooring's and stay");
+}
