@@ -10,6 +10,7 @@ use crate::handover;
 use crate::locks;
 use crate::memory::{self, Entry, ListQuery};
 use crate::model::{Project, ProjectStatus};
+use crate::quoted;
 use crate::registry::Registry;
 use crate::store::{Store, settings};
 
@@ -159,9 +160,10 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         // A title that only repeats the content's first line adds nothing.
         let first = e.content.lines().next().unwrap_or_default().trim_start_matches('#').trim();
         let derived = first.starts_with(e.title.trim_end_matches('…'));
-        let content = e.content.trim().replace('\n', " ");
-        let body = if derived { content } else { format!("{}: {content}", e.title) };
-        format!("- [{day}] (#{}) {body}\n", e.id)
+        let content = quoted::line(e.content.trim());
+        let body = if derived { content } else { format!("{}: {content}", quoted::line(&e.title)) };
+        let by = quoted::provenance(e.kind.as_str(), e.written_by.as_deref());
+        format!("- [{day}] (#{}, {by}) {body}\n", e.id)
     };
     let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
     let (decisions, more_d) = recent(memory, &p.slug, "decision", None, caps.decisions)?;
@@ -187,18 +189,20 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     ];
     let handover_items = match handover::last(memory, &p.slug)? {
         Some(h) => {
+            let by = quoted::provenance("handover", h.written_by.as_deref());
             let mut s = format!(
-                "Saved {} ({}).\nWork done: {}\nNext steps: {}\n",
+                "Saved {} ({}, {by}).\nWork done: {}\nNext steps: {}\n",
                 h.created,
                 h.created_at.get(..10).unwrap_or(""),
-                h.work_done.trim(),
-                h.next_steps.trim()
+                quoted::line(h.work_done.trim()),
+                quoted::line(h.next_steps.trim())
             );
             if let Some(q) = h.open_questions.filter(|q| !q.trim().is_empty()) {
-                s.push_str(&format!("Open questions: {}\n", q.trim()));
+                s.push_str(&format!("Open questions: {}\n", quoted::line(q.trim())));
             }
             if !h.files.is_empty() {
-                s.push_str(&format!("Files: {}\n", h.files.join(", ")));
+                let files: Vec<String> = h.files.iter().map(|f| quoted::line(f)).collect();
+                s.push_str(&format!("Files: {}\n", files.join(", ")));
             }
             vec![s]
         }
@@ -221,7 +225,10 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     sections.push(Section {
         name: "context_locks",
         heading: "## Context locks (recall_context TOPIC for the text)\n".into(),
-        items: topics.iter().map(|l| format!("- {} (v{}, {})\n", l.topic, l.version, l.created)).collect(),
+        items: topics
+            .iter()
+            .map(|l| format!("- {} (v{}, {})\n", quoted::line(&l.topic), l.version, l.created))
+            .collect(),
         ids: vec![0; topics.len()],
         over_cap: 0,
         how_to_get: "recall_context without a topic".into(),
@@ -253,16 +260,23 @@ fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<Section
     Ok(Some(Section {
         name: "last_session",
         heading: format!("## Last session (captured by Mooring, {day}, #{})\n", captured.id),
-        items: vec![captured.content + "\n"],
+        items: vec![quoted_lines(&captured.content)],
         ids: vec![captured.id],
         over_cap: 0,
         how_to_get: "list_memory with kind \"session\"".into(),
     }))
 }
 
+/// A stored Markdown block (a captured record: one `**Label:** text` line per field) with
+/// each of its lines quoted.
+fn quoted_lines(text: &str) -> String {
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| quoted::line(l) + "\n").collect()
+}
+
 fn index_line(p: &Project) -> String {
-    let mut desc: String = p.description.lines().next().unwrap_or_default().chars().take(60).collect();
-    if p.description.chars().count() > 60 {
+    let line = quoted::line(&p.description);
+    let mut desc: String = line.chars().take(60).collect();
+    if line.chars().count() > 60 {
         desc.push('…');
     }
     let paused = if p.status == ProjectStatus::Paused { " (paused)" } else { "" };
@@ -275,15 +289,21 @@ fn index_line(p: &Project) -> String {
 }
 
 fn header(p: &Project, description: &str) -> String {
-    let mut h = format!("# Project: {}\n- Slug: {}\n- Status: {}\n", p.name, p.slug, p.status);
+    let mut h = format!(
+        "# Project: {}\n_{}_\n- Slug: {}\n- Status: {}\n",
+        quoted::line(&p.name),
+        quoted::FRAME,
+        p.slug,
+        p.status
+    );
     if let Some(url) = &p.repo_url {
-        h.push_str(&format!("- Repo: {url}\n"));
+        h.push_str(&format!("- Repo: {}\n", quoted::line(url)));
     }
     for cp in &p.code_paths {
-        h.push_str(&format!("- Code: {}\n", cp.path));
+        h.push_str(&format!("- Code: {}\n", quoted::line(&cp.path)));
     }
     if !description.is_empty() {
-        h.push_str(&format!("\n## Description\n{description}\n"));
+        h.push_str(&format!("\n## Description\n{}\n", quoted::line(description)));
     }
     h
 }

@@ -100,12 +100,17 @@ fn text_of(h: &RowHit) -> String {
 
 /// The recalled entries as the model reads them, within [`BUDGET`] tokens; the ids given.
 pub fn render(entries: &[Entry]) -> (String, Vec<i64>) {
-    let mut text = String::from("## From this project's memory (Mooring recalled it for this prompt)\n");
+    let mut text = format!(
+        "## From this project's memory (Mooring recalled it for this prompt)\n_{}_\n",
+        crate::quoted::FRAME
+    );
     let mut ids = Vec::new();
     for e in entries {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
-        let body = crate::capture::record::trim(&e.content.replace('\n', " "), ENTRY_CHARS);
-        let line = format!("- [{} {day} #{}] {}: {body}\n", e.kind.as_str(), e.id, e.title);
+        let body = crate::capture::record::trim(&crate::quoted::line(&e.content), ENTRY_CHARS);
+        let by = crate::quoted::provenance(e.kind.as_str(), e.written_by.as_deref());
+        let title = crate::quoted::line(&e.title);
+        let line = format!("- [{} {day} #{}, {by}] {title}: {body}\n", e.kind.as_str(), e.id);
         if count_tokens(&text) + count_tokens(&line) > BUDGET {
             break;
         }
@@ -160,7 +165,11 @@ mod tests {
         assert!(crate::preamble::count_tokens(&text) <= super::BUDGET, "{text}");
         assert!(!given.is_empty() && given.iter().all(|g| ids.contains(g)));
         assert!(
-            text.contains(&format!("[decision {} #{}]", &found[0].created_at[..10], found[0].id)),
+            text.contains(&format!(
+                "[decision {} #{}, written by the person]",
+                &found[0].created_at[..10],
+                found[0].id
+            )),
             "{text}"
         );
     }

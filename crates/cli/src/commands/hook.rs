@@ -238,9 +238,10 @@ fn this_session_so_far(
     Some((
         row.id,
         format!(
-            "## This session before compaction (captured by Mooring, #{})\n{}\n",
+            "## This session before compaction (captured by Mooring, #{})\n_{}_\n{}",
             row.id,
-            row.content.trim()
+            mooring_core::quoted::FRAME,
+            row.content.lines().map(|l| mooring_core::quoted::line(l) + "\n").collect::<String>()
         ),
     ))
 }

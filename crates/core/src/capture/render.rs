@@ -70,8 +70,9 @@ impl SessionRecord {
     pub fn markdown(&self) -> String {
         let mut out = String::new();
         let mut line = |label: &str, text: String| {
-            // One line per field: a line break in captured text cannot start a section.
-            let text = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
+            // One line per field, quoted: captured text cannot start a section or close a
+            // wrapper.
+            let text = crate::quoted::line(text.trim());
             if !text.is_empty() {
                 out.push_str(&format!("**{label}:** {text}\n"));
             }
