@@ -189,19 +189,7 @@ fn real_sessions(_c: &mut Criterion) {
         .unwrap();
     assert!(ok.status.success());
     let text = raw.replace("/home/USER/projects/spotter-worktrees/spotter-a0y", code.to_str().unwrap());
-    let busy = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let burners: Vec<_> = (0..2)
-        .map(|_| {
-            let busy = busy.clone();
-            std::thread::spawn(move || {
-                let mut x = 0u64;
-                while busy.load(std::sync::atomic::Ordering::Relaxed) {
-                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-                }
-                x
-            })
-        })
-        .collect();
+    let busy = Busy::start(2);
     let stop = |session: &str, path: &std::path::Path| {
         format!(
             r#"{{"session_id":"{session}","cwd":"{}","hook_event_name":"Stop","transcript_path":"{}"}}"#,
@@ -253,10 +241,7 @@ fn real_sessions(_c: &mut Criterion) {
             break;
         }
     }
-    busy.store(false, std::sync::atomic::Ordering::Relaxed);
-    for b in burners {
-        let _ = b.join();
-    }
+    drop(busy);
 }
 
 /// Short commands end at once, idle or busy: `mooring projects` and the session-start hook
@@ -286,26 +271,44 @@ fn short_commands(_c: &mut Criterion) {
     let outside =
         format!(r#"{{"session_id":"s","cwd":"{}","hook_event_name":"SessionStart"}}"#, dir.path().display());
     for busy in [false, true] {
-        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(busy));
-        let burners: Vec<_> = (0..if busy { 2 } else { 0 })
+        let _burning = Busy::start(if busy { 2 } else { 0 });
+        let load = if busy { "both cores busy" } else { "idle" };
+        percentiles(&format!("mooring projects, {load}"), (0..500).map(|_| run(&["projects"], "")).collect());
+        let hook = |_| run(&["hook", "claude-code"], &outside);
+        percentiles(&format!("SessionStart outside a project, {load}"), (0..500).map(hook).collect());
+    }
+}
+
+/// `n` threads spinning on the cores until dropped: a machine busy with other work.
+struct Busy {
+    on: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<u64>>,
+}
+
+impl Busy {
+    fn start(n: usize) -> Self {
+        let on = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let threads = (0..n)
             .map(|_| {
-                let flag = flag.clone();
+                let on = on.clone();
                 std::thread::spawn(move || {
                     let mut x = 0u64;
-                    while flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    while on.load(std::sync::atomic::Ordering::Relaxed) {
                         x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
                     }
                     x
                 })
             })
             .collect();
-        let load = if busy { "both cores busy" } else { "idle" };
-        percentiles(&format!("mooring projects, {load}"), (0..500).map(|_| run(&["projects"], "")).collect());
-        let hook = |_| run(&["hook", "claude-code"], &outside);
-        percentiles(&format!("SessionStart outside a project, {load}"), (0..500).map(hook).collect());
-        flag.store(false, std::sync::atomic::Ordering::Relaxed);
-        for b in burners {
-            let _ = b.join();
+        Self { on, threads }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.on.store(false, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
         }
     }
 }

@@ -214,24 +214,7 @@ class Handler(BaseHTTPRequestHandler):
             text = WORK_DONE if work else "Done."
             block = {"type": "text", "text": text if done else "ok"}
             stop = "end_turn"
-        message = {"id": f"msg_{done}", "type": "message", "role": "assistant", "model": body.get("model", "standin"),
-                   "content": [], "stop_reason": None, "stop_sequence": None,
-                   "usage": {"input_tokens": 10, "output_tokens": 1}}
-        if not body.get("stream"):
-            message.update(content=[block], stop_reason=stop)
-            return self.send_json(message)
-        start = dict(block, input={}) if block["type"] == "tool_use" else dict(block, text="")
-        delta = ({"type": "input_json_delta", "partial_json": json.dumps(block["input"])} if block["type"] == "tool_use"
-                 else {"type": "text_delta", "text": block["text"]})
-        self.send_sse([
-            ("message_start", {"type": "message_start", "message": message}),
-            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
-            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                               "usage": {"output_tokens": 5}}),
-            ("message_stop", {"type": "message_stop"}),
-        ])
+        self.anthropic_reply(body, block, stop, done)
 
     def anthropic_real(self, body, names, done):
         # Claude Code's compaction request asks for "a detailed summary of the conversation".
