@@ -4,9 +4,10 @@
 bus() { gdbus call --session "$@"; }
 
 # The app's bus name is the connection owned by its pid; its menu is the dbusmenu object.
+# Up to a minute: a desktop's first start on a cold machine took longer than 30 s once.
 find_menu() {
 name=""; menu=""
-for _ in $(seq 1 60); do
+for _ in $(seq 1 120); do
   kill -0 "$pid" 2>/dev/null || fail "mooring-desktop exited early"
   for n in $(bus --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
              --method org.freedesktop.DBus.ListNames | grep -o "':[0-9.]*'" | tr -d "'"); do
