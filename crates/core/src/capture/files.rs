@@ -1,10 +1,7 @@
 //! The files a session changed, as the record lists them: each file once, with the
 //! strongest thing done to it.
 
-use super::record::{FileAction, FileTouch, SessionRecord};
-
-/// Files kept.
-const KEEP_FILES: usize = 100;
+use super::record::{FileAction, FileTouch, KEEP_FILES, SessionRecord};
 
 impl SessionRecord {
     /// Note a file; its index in the list, if kept.

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 const KEEP_REQUESTS: usize = 4;
 /// Commands kept: the latest.
 const KEEP_COMMANDS: usize = 15;
-/// Files kept.
-const KEEP_FILES: usize = 100;
+/// Files kept (and Mooring tools counted).
+pub(super) const KEEP_FILES: usize = 100;
 /// Todo items kept.
 const KEEP_TODOS: usize = 50;
 /// Longest request shown, in characters.
