@@ -23,6 +23,10 @@ trap cleanup EXIT
 
 # The model for recall by meaning stays where the test tools installed it.
 export MOORING_MODELS="${MOORING_MODELS:-$HOME/.cache/mooring-models}"
+# The hooks give up at 180 ms so a slow answer never holds the client (the release build
+# answers in a few ms, see bench/benches/hook.rs); a debug build on a cold, busy CI machine
+# can miss that and inject nothing. These tiers check what is injected, not how fast.
+export MOORING_HOOK_DEADLINE_MS=4500
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 mkdir -p "$HOME/.codex" "$HOME/.gemini" "$tmp/bin"
 install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"

@@ -78,7 +78,9 @@ async def story(call, list_tools, code, stateful):
     resolved = structured(await call("resolve_blocker", {**scope, "id": blocker["entry"]["id"], "resolution": "pinned 7"}))
     assert resolved["entry"]["status"] == "resolved"
     hits = structured(await call("search_memory", {**scope, "query": "nom"}))
-    assert len(hits["hits"]) == 2
+    # The two entries naming nom come first; by meaning, the handover may follow them.
+    top = {h["entry"]["id"] for h in hits["hits"][:2]}
+    assert top == {decision["entry"]["id"], blocker["entry"]["id"]}, hits
     assert structured(await call("lock_context", {**scope, "topic": "grammar", "content": "v1"}))["version"] == 1
     assert structured(await call("lock_context", {**scope, "topic": "grammar", "content": "v2"}))["version"] == 2
     assert structured(await call("recall_context", {**scope, "topic": "grammar", "version": 1}))["lock"]["content"] == "v1"
