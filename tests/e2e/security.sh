@@ -68,16 +68,22 @@ warnings=$(grep -c "ignored .*\.mooring\.toml" "$tmp/serve.log" || true)
 
 echo "== secrets stay out of the log (trace level)"
 asked=$(python3 "$lib/ask_web_question.py" "$base")
-qtoken=$(python3 -c "import json,sys,urllib.parse as u; r=json.loads(sys.argv[1]); print(u.parse_qs(u.urlparse(r['result']['selection']['url']).query)['t'][0])" "$asked")
+# The agent's result carries no page key; the person's dashboard lists the page with it,
+# and their browser opens it (so the key passes through the log's request lines).
+case "$asked" in *"t="*) echo "the agent's result carries a page key: $asked"; exit 1;; esac
+page=$(curl -sf -H "authorization: Bearer $token" "$base/api/v1/choices" | python3 -c "import json,sys; print(json.load(sys.stdin)['open'][0]['url'])")
+qtoken=${page##*t=}
+curl -sf "$base${page%%\?*}/state?t=$qtoken" >/dev/null || { echo "the person's page did not open with its key"; exit 1; }
 shim=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['session'])" "$asked")
 mcp_session=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['mcp_session'])" "$asked")
 [ "$(wc -l <"$tmp/serve.log")" -gt 100 ] || { echo "the trace log is suspiciously short"; exit 1; }
 for secret in "$token" "$qtoken" "$shim" "$mcp_session" "${qtoken#mqt_}" "${shim#msh_}" "${mcp_session#mcs_}"; do
   if grep -qF -- "$secret" "$tmp/serve.log"; then echo "a secret reached the log: ${secret:0:8}…"; exit 1; fi
 done
-# They were there to leak: the log shows where the scrubber took them out.
-grep -q 't=…' "$tmp/serve.log" && grep -q 'mcs_…' "$tmp/serve.log" \
-  || { echo "the log never carried a question URL or session id, so this proved nothing"; exit 1; }
+# They were there to leak: the log shows where the scrubber took the session ids out
+# (the question's key no longer passes through MCP at all).
+grep -q 'mcs_…' "$tmp/serve.log" \
+  || { echo "the log never carried a session id, so this proved nothing"; exit 1; }
 echo "no token or session id in $(wc -l <"$tmp/serve.log") trace lines (scrubbed: $(grep -o 't=…\|mcs_…\|msh_…' "$tmp/serve.log" | wc -l))"
 
 echo "== 10,000 initializes"

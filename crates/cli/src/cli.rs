@@ -371,9 +371,10 @@ pub enum ChoiceAction {
     Answer {
         /// Interaction id (the agent's session_id)
         id: String,
-        /// The interaction's token, from the command the agent printed
+        /// The interaction's page key (optional: the question is read from the data
+        /// directory; older agents' commands still carry it)
         #[arg(long)]
-        token: String,
+        token: Option<String>,
     },
     /// List the questions still waiting
     List,

@@ -33,12 +33,14 @@ fn open(sb: &Sandbox, mode: SelectionMode) -> (String, String) {
     (i.id, i.token)
 }
 
-fn spawn(sb: &Sandbox, id: &str, token: &str) -> OsSession {
+/// `mooring choice answer ID` in a pseudo-terminal, with `--token` when given (the
+/// commands older agents printed carry it).
+fn spawn(sb: &Sandbox, id: &str, token: Option<&str>) -> OsSession {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("mooring"));
-    cmd.arg("--data-dir")
-        .arg(&sb.data)
-        .args(["choice", "answer", id, "--token", token])
-        .env("HOME", &sb.home);
+    cmd.arg("--data-dir").arg(&sb.data).args(["choice", "answer", id]).env("HOME", &sb.home);
+    if let Some(token) = token {
+        cmd.args(["--token", token]);
+    }
     let mut s = Session::spawn(cmd).unwrap();
     s.set_expect_timeout(Some(Duration::from_secs(20)));
     s
@@ -52,8 +54,8 @@ fn answer_of(sb: &Sandbox, id: &str) -> mooring_core::choice::ChoiceResponse {
 #[test]
 fn arrows_and_enter_answer_a_single_choice() {
     let sb = Sandbox::new();
-    let (id, token) = open(&sb, SelectionMode::Single);
-    let mut s = spawn(&sb, &id, &token);
+    let (id, _) = open(&sb, SelectionMode::Single);
+    let mut s = spawn(&sb, &id, None);
     s.expect("Where should leases live?").unwrap();
     s.expect("Use consul").unwrap();
     s.send("\x1b[B").unwrap(); // down: from the recommended etcd to consul
@@ -66,21 +68,33 @@ fn arrows_and_enter_answer_a_single_choice() {
     assert_eq!(r.surface.as_deref(), Some("terminal"));
 
     // Single-use: a second attach is refused.
+    let mut again = spawn(&sb, &id, None);
+    again.expect("single-use").unwrap();
+}
+
+#[test]
+fn an_answer_piped_in_by_an_agent_answers_nothing() {
+    let sb = Sandbox::new();
+    let (id, _) = open(&sb, SelectionMode::Single);
     let out = Command::new(assert_cmd::cargo::cargo_bin("mooring"))
         .arg("--data-dir")
         .arg(&sb.data)
-        .args(["choice", "answer", &id, "--token", &token])
+        .args(["choice", "answer", &id, "--json"])
+        .stdin(std::process::Stdio::piped())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("single-use"));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["field"], "terminal", "{v}");
+    let store = Store::open_in(&sb.data).unwrap();
+    assert_eq!(Broker::new(&store).get(&id).unwrap().status, "pending");
 }
 
 #[test]
 fn space_toggles_multi_and_escape_cancels() {
     let sb = Sandbox::new();
     let (id, token) = open(&sb, SelectionMode::Multi);
-    let mut s = spawn(&sb, &id, &token);
+    let mut s = spawn(&sb, &id, Some(&token));
     s.expect("Use zk").unwrap();
     s.send(" ").unwrap(); // etcd
     s.send("\x1b[B\x1b[B").unwrap();
@@ -90,8 +104,8 @@ fn space_toggles_multi_and_escape_cancels() {
     s.expect(Eof).unwrap();
     assert_eq!(answer_of(&sb, &id).selection.selected_ids, ["etcd", "zk"]);
 
-    let (id, token) = open(&sb, SelectionMode::Single);
-    let mut s = spawn(&sb, &id, &token);
+    let (id, _) = open(&sb, SelectionMode::Single);
+    let mut s = spawn(&sb, &id, None);
     s.expect("Use zk").unwrap();
     s.send("\x1b").unwrap();
     s.expect("The person cancelled.").unwrap();
@@ -102,13 +116,8 @@ fn space_toggles_multi_and_escape_cancels() {
 fn a_wrong_token_opens_nothing() {
     let sb = Sandbox::new();
     let (id, _) = open(&sb, SelectionMode::Single);
-    let out = Command::new(assert_cmd::cargo::cargo_bin("mooring"))
-        .arg("--data-dir")
-        .arg(&sb.data)
-        .args(["choice", "answer", &id, "--token", "guess", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["error"]["field"], "token");
+    let mut s = spawn(&sb, &id, Some("guess"));
+    s.expect("no interaction").unwrap();
+    let store = Store::open_in(&sb.data).unwrap();
+    assert_eq!(Broker::new(&store).get(&id).unwrap().status, "pending");
 }

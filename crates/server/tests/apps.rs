@@ -4,8 +4,25 @@
 
 mod common;
 
+use std::sync::{Arc, Mutex};
+
 use common::{Gen, TestClient, TestServer, call, connect, err, ok};
+use mooring_server::{PickInfo, Surfaces};
 use serde_json::json;
+
+/// A desktop that shows nothing but keeps each picker's page key (the person's link).
+#[derive(Default)]
+struct Keys(Mutex<Vec<String>>);
+
+impl Surfaces for Keys {
+    fn can_show(&self) -> bool {
+        false
+    }
+
+    fn show_pick(&self, _url: &str, pick: &PickInfo) {
+        self.0.lock().unwrap().push(pick.token.clone());
+    }
+}
 
 fn question() -> serde_json::Value {
     json!({
@@ -141,4 +158,40 @@ async fn new_project_here_is_created_in_the_sessions_directory_and_bound() {
         "{project}"
     );
     assert_eq!(ok(&call(&host, "active_project", json!({})).await)["active_project"], "gamma-service");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_waiting_pick_is_answered_in_the_app_with_a_token_sealed_to_its_conversation() {
+    let keys = Arc::new(Keys::default());
+    let srv = TestServer::start_with(keys.clone()).await;
+    srv.project("Alpha", &[]);
+    srv.project("Beta", &[]);
+    let host =
+        Arc::new(connect(&srv.url, Gen::Legacy, TestClient { apps: true, ..Default::default() }, &[]).await);
+    let other = connect(&srv.url, Gen::Legacy, TestClient { apps: true, ..Default::default() }, &[]).await;
+    let asking = host.clone();
+    let waiting = tokio::spawn(async move { call(&asking, "select_project_for_session", json!({})).await });
+    let mut shown = json!(null);
+    for _ in 0..100 {
+        shown = ok(&call(&host, "pick_project_in_app", json!({})).await);
+        if shown["waiting"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(shown["waiting"], true, "{shown}");
+    let token = shown["token"].as_str().unwrap().to_owned();
+    let key = keys.0.lock().unwrap()[0].clone();
+    assert!(!shown.to_string().contains(&key), "the picker page's key reached the app's result: {shown}");
+    let stolen =
+        err(&call(&other, "pick_project_in_app", json!({ "token": token, "project": "alpha" })).await);
+    assert_eq!(stolen["error"]["field"], "token", "{stolen}");
+    let picked = ok(&call(&host, "pick_project_in_app", json!({ "token": token, "project": "beta" })).await);
+    assert_eq!(picked["picked"], "beta");
+    let done = ok(&waiting.await.unwrap());
+    assert_eq!(done["selected"], "beta", "{done}");
+    let replay =
+        err(&call(&host, "pick_project_in_app", json!({ "token": token, "project": "alpha" })).await);
+    assert_eq!(replay["error"]["field"], "token", "{replay}");
+    assert_eq!(ok(&call(&host, "active_project", json!({})).await)["active_project"], "beta");
 }

@@ -1,7 +1,8 @@
 //! The person stays in the loop: an agent cannot answer its own question or pick its
 //! own project by sending `inputResponses` with a `requestState` it made up, got for
-//! another client, already used, or kept past its expiry; and it cannot read another
-//! client's answer by naming the question.
+//! another client, already used, or kept past its expiry; it cannot read another
+//! client's answer by naming the question; and an agent without a session, holding all
+//! its model saw, answers by no route (app tools, follow-up, MRTR, the page, REST).
 
 mod common;
 
@@ -145,4 +146,78 @@ async fn an_agent_cannot_pick_its_own_project_as_if_the_person_had() {
         mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
         Some("alpha")
     );
+}
+
+/// Every string in a result: what an agent holding the model's view could try as a key.
+fn strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => {
+            out.push(s.clone());
+            out.extend(s.split(|c: char| c.is_whitespace() || "\"'`{}(),;".contains(c)).map(str::to_owned));
+        }
+        Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+        Value::Object(o) => o.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_less_agent_holding_what_its_model_saw_answers_by_no_route() {
+    let srv = TestServer::start().await;
+    std::fs::write(srv.dir.path().join("choice-settings.json"), r#"{ "wait_limit_seconds": 1 }"#).unwrap();
+    srv.project("Alpha", &[]);
+    // The asker: a 2026-07-28 client over HTTP with no session that renders apps (as a
+    // host would), and the same agent again with a shell and curl: indistinguishable.
+    let apps = || TestClient { apps: true, ..Default::default() };
+    let asker = connect(&srv.url, Gen::Modern, apps(), &[]).await;
+    let agent = connect(&srv.url, Gen::Modern, apps(), &[]).await;
+    let mut q = question();
+    q["title"] = json!("Drop the production database?");
+    q.as_object_mut().unwrap().remove("transport");
+    let asked = ok(&call(&asker, "provide_choice", q.clone()).await);
+    assert_eq!(asked["action_status"], "pending", "{asked}");
+    let broker = Broker::new(&srv.store);
+    let id = broker.open_list().unwrap()[0].id.clone();
+    let key = broker.get(&id).unwrap().token;
+    assert!(!asked.to_string().contains(&key), "the page key is in the model's view: {asked}");
+    let mut seen = Vec::new();
+    strings(&asked, &mut seen);
+    let handle = asked["selection"]["session_id"].as_str().unwrap().to_owned();
+    let url = asked["selection"]["url"].as_str().unwrap().to_owned();
+    let submission = json!({ "selected_ids": ["yes"] });
+
+    // The app's tools: by the question's text, by its handle, and with every string seen.
+    for args in [json!({ "question": q }), json!({ "session_id": handle })] {
+        let e = err(&call(&agent, "answer_question_in_app", args).await);
+        assert_eq!(e["error"]["field"], "session", "{e}");
+    }
+    for s in &seen {
+        let e =
+            err(&call(&agent, "answer_question_in_app", json!({ "token": s, "answer": submission })).await);
+        assert!(e["error"]["field"] == "session", "{s}: {e}");
+    }
+    let e = err(&call(&agent, "pick_project_in_app", json!({})).await);
+    assert_eq!(e["error"]["field"], "session", "{e}");
+    // The follow-up: the handle opens nothing for a caller without identity.
+    let e = err(&call(&agent, "provide_choice", json!({ "session_id": handle })).await);
+    assert_eq!(e["error"]["field"], "session_id", "{e}");
+    // MRTR: an answer with no state, the handle or any string seen as the state.
+    let yes = || Some(answer("mooring_choice", json!({ "choice": "yes" })));
+    refused_for(once(&agent, "provide_choice", q.clone(), None, yes()).await, "requestState");
+    for s in seen.iter().filter(|s| !s.is_empty()) {
+        refused_for(once(&agent, "provide_choice", q.clone(), Some(s), yes()).await, "requestState");
+    }
+    // The page the result names, and its answer route, with and without what was seen.
+    let http = reqwest::Client::new();
+    assert_eq!(http.get(&url).send().await.unwrap().status(), 403);
+    for t in std::iter::once("").chain(seen.iter().map(String::as_str)) {
+        let r = http.post(format!("{url}/answer?t={t}")).json(&submission).send().await.unwrap();
+        assert!(!r.status().is_success(), "the page took an answer with t={t}");
+    }
+    // REST wants the person's API token, which no result carries.
+    let r = http.get(format!("{}/api/v1/choices", srv.base())).send().await.unwrap();
+    assert_eq!(r.status(), 401);
+
+    let still = broker.get(&id).unwrap();
+    assert_eq!((still.status.as_str(), still.response.is_none()), ("pending", true), "no route answered");
 }

@@ -17,7 +17,7 @@ use crate::output::{Failure, print_json};
 /// Dispatch `choice`.
 pub fn run(ctx: &Ctx, args: ChoiceArgs) -> Result<(), Failure> {
     match args.action {
-        ChoiceAction::Answer { id, token } => answer(ctx, &id, &token),
+        ChoiceAction::Answer { id, token } => answer(ctx, &id, token.as_deref()),
         ChoiceAction::List => list(ctx),
         ChoiceAction::Settings {
             transport,
@@ -102,10 +102,25 @@ fn list(ctx: &Ctx) -> Result<(), Failure> {
     Ok(())
 }
 
-fn answer(ctx: &Ctx, id: &str, token: &str) -> Result<(), Failure> {
+/// Answer in this terminal. The person's own account reads the question from the data
+/// directory; a terminal is required, so an agent running the command it was handed,
+/// with its answer piped in, answers nothing.
+fn answer(ctx: &Ctx, id: &str, token: Option<&str>) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    if !(std::io::stdin().is_terminal() && std::io::stdout().is_terminal()) {
+        return Err(Error::invalid(
+            "terminal",
+            "`mooring choice answer` takes the person's answer from a terminal they can see; run it in one \
+             (not through a pipe or an agent's shell)",
+        )
+        .into());
+    }
     let store = ctx.store()?;
     let broker = Broker::new(&store);
-    let i = broker.get_with_token(id, token)?;
+    let i = match token {
+        Some(token) => broker.get_with_token(id, token)?,
+        None => broker.get(id)?,
+    };
     if i.status != "pending" {
         return Err(Error::conflict(
             "id",

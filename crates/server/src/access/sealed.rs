@@ -125,7 +125,15 @@ impl Sealer {
 
     /// Check a request state a client sent back: ours, for this purpose, issued to this
     /// identity, not expired. Does not consume it (see [`Sealer::consume`]).
+    ///
+    /// An app's state needs an identity: callers without one are indistinguishable, so
+    /// one of them could redeem another's. An MRTR state (`Choice`, `Project`) is itself
+    /// the capability: single-use, and handed only to the client in its input request,
+    /// never to the model.
     pub fn check(&self, state: &str, purpose: Purpose, identity: Option<&str>) -> Result<Issued, Error> {
+        if purpose == Purpose::App && identity.is_none() {
+            return Err(Error::invalid("requestState", NO_IDENTITY));
+        }
         let refuse = |why: &str| {
             Error::invalid(
                 "requestState",
@@ -152,6 +160,11 @@ impl Sealer {
         Ok(Issued { subject: (*subject).to_owned(), nonce: (*nonce).to_owned(), expires })
     }
 
+    /// Whether a checked state's nonce was used already (a replay), without using it.
+    pub fn used(&self, issued: &Issued) -> bool {
+        self.used.lock().unwrap_or_else(|p| p.into_inner()).contains_key(&issued.nonce)
+    }
+
     /// Use a checked state's nonce; false if it was used before (a replay).
     pub fn consume(&self, issued: &Issued) -> bool {
         let now = now_secs();
@@ -167,8 +180,13 @@ impl Sealer {
         format!("{id}.{}", &mac[..22])
     }
 
-    /// The question id behind a handle this identity was given.
+    /// The question id behind a handle this identity was given. A caller without an
+    /// identity opens none: the handle is in the model's view, and every such caller
+    /// would match every other.
     pub fn open_handle(&self, handle: &str, identity: Option<&str>) -> Result<String, Error> {
+        if identity.is_none() {
+            return Err(Error::invalid("session_id", NO_IDENTITY));
+        }
         let refuse = || {
             Error::invalid(
                 "session_id",
@@ -205,6 +223,12 @@ impl Sealer {
         mooring_core::secret::same(self.raw_mac(parts), given)
     }
 }
+
+/// Why a caller without an identity is refused a handle or an app's answer.
+pub const NO_IDENTITY: &str = "this client has no session (no Mcp-Session-Id and not Mooring's stdio shim), so \
+     Mooring cannot tell its calls from another client's and answers no follow-up or app call for it; \
+     connect through `mooring stdio` (each agent session gets its own identity), or let the person \
+     answer in Mooring's window or dashboard";
 
 fn now_secs() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
@@ -259,9 +283,15 @@ mod tests {
         assert_eq!(s.open_handle(&h, Some("msh_x")).unwrap(), "c-9");
         assert!(s.open_handle(&h, Some("msh_y")).is_err());
         assert!(s.open_handle("c-9", Some("msh_x")).is_err(), "the bare id is not enough");
+        // No identity matches no identity: every session-less caller would be the same.
         let anon = s.handle("c-9", None);
-        assert_eq!(s.open_handle(&anon, None).unwrap(), "c-9");
+        assert_eq!(s.open_handle(&anon, None).unwrap_err().message, NO_IDENTITY);
         assert!(s.open_handle(&anon, Some("msh_x")).is_err());
+        let app = s.issue(Purpose::App, "c-9", None, Duration::from_secs(60));
+        assert_eq!(s.check(&app, Purpose::App, None).unwrap_err().message, NO_IDENTITY);
+        // An MRTR state is a capability only its client was handed: it holds without one.
+        let mrtr = s.issue(Purpose::Choice, "c-9", None, Duration::from_secs(60));
+        assert_eq!(s.check(&mrtr, Purpose::Choice, None).unwrap().subject, "c-9");
     }
 
     #[test]

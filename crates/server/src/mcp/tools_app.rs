@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::results::{fail, ok};
-use crate::access::sealed::{Issued, Purpose};
+use crate::access::sealed::{Issued, NO_IDENTITY, Purpose};
 use crate::caller::Caller;
 use crate::state::AppState;
 
@@ -76,14 +76,17 @@ fn on_token(mut e: Error) -> Error {
     e
 }
 
+/// Refused unless the caller renders apps and has an identity: callers without one are
+/// indistinguishable, so any of them could otherwise answer another's question.
 fn refused(caller: &Caller) -> Option<CallToolResult> {
-    (!caller.apps).then(|| {
-        fail(&Error::invalid(
+    if !caller.apps {
+        return Some(fail(&Error::invalid(
             "tool",
             "this tool belongs to Mooring's app in the conversation and answers only for a client that \
              renders MCP Apps; ask the person with provide_choice instead",
-        ))
-    })
+        )));
+    }
+    caller.session_id.is_none().then(|| fail(&Error::invalid("session", NO_IDENTITY)))
 }
 
 /// The newest question this session asked that waits and reads as `q` (its title and
@@ -157,10 +160,10 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
         let Some(token) = &p.token else {
             let mut projects = Registry::new(&state.store).list(None)?;
             projects.retain(|p| p.status != ProjectStatus::Archived);
-            let token = match &waiting {
-                Some(w) => format!("pick:{}:{}", w.id, w.token),
-                None => state.sealer.issue(Purpose::App, "session", me.as_deref(), Duration::from_secs(3600)),
-            };
+            // Sealed to this session either way: the pick's own page token never leaves
+            // the server (it opens the picker page for anyone holding it).
+            let subject = waiting.as_ref().map_or_else(|| "session".to_owned(), |w| format!("pick-{}", w.id));
+            let token = state.sealer.issue(Purpose::App, &subject, me.as_deref(), Duration::from_secs(3600));
             let recommended = waiting.as_ref().and_then(|w| w.recommended.clone());
             return Ok(json!({
                 "token": token,
@@ -172,15 +175,19 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
             }));
         };
         // The token before anything is written: a forged or stale one creates no project.
-        let pick = token.strip_prefix("pick:").and_then(|t| t.split_once(':'));
-        match pick {
-            Some((id, pick_token)) => {
-                state.picks.get(id, pick_token).map_err(on_token)?;
-            }
-            None => {
-                state.sealer.check(token, Purpose::App, me.as_deref()).map_err(on_token)?;
-            }
+        let issued = state.sealer.check(token, Purpose::App, me.as_deref()).map_err(on_token)?;
+        if state.sealer.used(&issued) {
+            return Err(Error::invalid("token", "this token answered already; the first answer stands"));
         }
+        let pick = match issued.subject.strip_prefix("pick-") {
+            Some(id) => {
+                Some(state.picks.list().into_iter().find(|w| w.id == id && w.session_id == me).ok_or_else(
+                    || on_token(Error::invalid("token", "this pick was answered or ended already")),
+                )?)
+            }
+            None if issued.subject == "session" => None,
+            None => return Err(on_token(Error::invalid("token", "this token is not for a project pick"))),
+        };
         let slug = match (&p.project, &p.create) {
             (Some(slug), _) => Registry::new(&state.store).get(slug)?.slug,
             (None, Some(name)) => {
@@ -197,8 +204,9 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
             }
         };
         match pick {
-            Some((id, pick_token)) => {
-                state.picks.answer_via(id, pick_token, &slug, "app").map_err(on_token)?
+            Some(w) => {
+                redeem(state, token, me.as_deref(), |subject| subject == issued.subject)?;
+                state.picks.answer_via(&w.id, &w.token, &slug, "app").map_err(on_token)?
             }
             None => {
                 redeem(state, token, me.as_deref(), |subject| subject == "session")?;

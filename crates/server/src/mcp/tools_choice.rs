@@ -167,7 +167,7 @@ pub async fn run(
             }
         }
         _ => {
-            let url = page_url(state, &interaction);
+            let url = answer_url(state, &interaction);
             if let Some(url) = url.as_ref().filter(|_| !in_app) {
                 let native = matches!(requested, Transport::Auto | Transport::Native)
                     && state.surfaces.show_choice(url, &interaction.checked.request.title);
@@ -179,7 +179,7 @@ pub async fn run(
             }
             let mut response = wait(state, ctx, &broker, &interaction, &settings, &handle).await?;
             if response.selection.url.is_none() {
-                response.selection.url = url;
+                response.selection.url = shown_url(state, &interaction);
             }
             response
         }
@@ -249,8 +249,16 @@ fn open_browser(url: &str) {
     }
 }
 
-fn page_url(state: &AppState, i: &Interaction) -> Option<String> {
+/// The page with its answer key, for Mooring's own surfaces (its window, the browser it
+/// opens, the dashboard) and never for a result: whoever holds it can answer.
+fn answer_url(state: &AppState, i: &Interaction) -> Option<String> {
     state.base_url.as_ref().map(|b| format!("{b}/choice/{}?t={}", i.id, i.token))
+}
+
+/// The page as the model may see it: without the key, it tells the person where to
+/// answer (an agent that relays or opens it cannot answer its own question).
+fn shown_url(state: &AppState, i: &Interaction) -> Option<String> {
+    state.base_url.as_ref().map(|b| format!("{b}/choice/{}", i.id))
 }
 
 fn terminal_command(state: &AppState, i: &Interaction) -> String {
@@ -260,17 +268,26 @@ fn terminal_command(state: &AppState, i: &Interaction) -> String {
         .unwrap_or_else(|| "mooring".into());
     let exe = if exe.ends_with("mooring") { exe } else { "mooring".to_owned() };
     let data = state.data_dir.as_ref().map(|d| format!(" --data-dir '{}'", d.display())).unwrap_or_default();
-    format!("{exe}{data} choice answer {} --token {}", i.id, i.token)
+    // No key in the command: it is in the model's view, and the command reads the
+    // question from the person's own data directory.
+    format!("{exe}{data} choice answer {}", i.id)
 }
 
 /// Still waiting; `handle` is what the asker follows up with.
 fn pending(state: &AppState, i: &Interaction, handle: &str) -> ChoiceResponse {
-    let url = page_url(state, i);
+    let url = shown_url(state, i);
+    let follow = if i.session_id.is_some() {
+        format!("Call provide_choice with {{\"session_id\": \"{handle}\"}} to keep waiting.")
+    } else {
+        "This client has no session, so it cannot follow the question up; the person's answer is kept \
+         in Mooring."
+            .to_owned()
+    };
     let summary = format!(
-        "Still waiting for the person ({}s left{}). Call provide_choice with {{\"session_id\": \"{}\"}} to keep waiting.",
+        "Still waiting for the person ({}s left). They answer in Mooring: its window, “Waiting for you” in \
+         the tray or dashboard, or `mooring choice answer {}` in a terminal. {follow}",
         i.remaining(chrono::Utc::now()),
-        url.as_ref().map(|u| format!("; they can answer at {u}")).unwrap_or_default(),
-        handle
+        i.id
     );
     ChoiceResponse {
         action_status: ActionStatus::Pending,

@@ -1,5 +1,5 @@
 //! The pages: one question (`/choice/{id}?t=TOKEN`, reachable only with that
-//! interaction's token), the list of open questions (`/?token=LOCAL_TOKEN`), the
+//! interaction's token; without it, where the person answers), the list of open questions (`/?token=LOCAL_TOKEN`), the
 //! dashboard and one project's view (`/project/{slug}`). Plain
 //! HTML and JS from `ui/`, talking to the JSON routes and WebSocket below.
 
@@ -32,8 +32,19 @@ const COMMON_JS: &str = include_str!("../../../../ui/common.js");
 /// `?t=` on every per-interaction route.
 #[derive(Debug, Deserialize)]
 pub struct Token {
+    #[serde(default)]
     t: String,
 }
+
+/// A question's page opened without its key (the link an agent shows): where the person
+/// answers, and nothing of the question itself.
+const WHERE_TO_ANSWER: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<title>Answer in Mooring</title><link rel=\"stylesheet\" href=\"/ui/style.css\"></head><body><main>\
+<h1>This question waits for you in Mooring</h1>\
+<p>Links an agent shows carry no answer key, so that only you can answer. Open it from Mooring: \
+the window it opened, <strong>Waiting for you</strong> in the tray or the dashboard, or \
+<code>mooring choice list</code> and <code>mooring choice answer ID</code> in a terminal.</p>\
+</main></body></html>";
 
 /// The page routes.
 pub fn router(state: Arc<AppState>) -> Router {
@@ -84,6 +95,7 @@ async fn page(
 ) -> Response {
     match open(&state, &id, &q.t) {
         Ok(_) => Html(CHOICE_HTML).into_response(),
+        Err(_) if q.t.is_empty() => (StatusCode::FORBIDDEN, Html(WHERE_TO_ANSWER)).into_response(),
         Err(_) => {
             (StatusCode::NOT_FOUND, Html("<p>This question does not exist, or the link is incomplete.</p>"))
                 .into_response()
