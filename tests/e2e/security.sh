@@ -39,6 +39,32 @@ if id nobody >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
     -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"me","version":"1"}}}')
   [ "$code" = 200 ] || { echo "the person's own client was refused ($code)"; exit 1; }
   echo "the person's own client: 200"
+  # Another user holding slow connections (headers a byte a second, reconnecting as they
+  # are cut) holds nothing of ours: each is refused at accept, so the person's requests
+  # still answer at once.
+  setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 "$lib/slow_user.py" "$base" 12 300 \
+    >"$tmp/slow.out" &
+  slow=$!
+  sleep 2
+  worst=$(python3 - "$base" "$token" <<'PY'
+import json, sys, time, urllib.request
+base, token = sys.argv[1], sys.argv[2]
+worst = 0.0
+for i in range(16):
+    for path, headers in [("/health", {}), ("/api/v1/projects", {"authorization": f"Bearer {token}"})]:
+        t = time.monotonic()
+        with urllib.request.urlopen(urllib.request.Request(base + path, headers=headers), timeout=10) as r:
+            assert r.status == 200, (path, r.status)
+        worst = max(worst, time.monotonic() - t)
+    time.sleep(0.5)
+print(f"{worst:.3f}")
+PY
+)
+  wait "$slow"
+  echo "another user's slow connections: $(cat "$tmp/slow.out"); the person's slowest request: ${worst} s"
+  python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 2.0 else 1)" "$worst" \
+    || { echo "another user's slow connections held the person's requests up (${worst} s)"; exit 1; }
+  grep -q "cut=[1-9]" "$tmp/slow.out" || { echo "the server never cut another user's connection"; exit 1; }
 else
   echo "skipped: needs root and a 'nobody' user to act as another user"
 fi

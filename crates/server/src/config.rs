@@ -89,14 +89,23 @@ pub fn loopback_host(input: &str) -> Result<IpAddr, Error> {
 pub struct Limits {
     /// Open connections at once; more wait in the kernel's backlog.
     pub max_connections: usize,
+    /// Open connections one owner (a uid, or the unknown owner) may hold at once.
+    pub max_per_owner: usize,
     /// Time to send a request's headers, and the longest a kept-alive connection may sit
     /// idle between requests.
     pub header_read_timeout: Duration,
+    /// Time to send a request's whole body once its headers are in.
+    pub body_read_timeout: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { max_connections: 256, header_read_timeout: Duration::from_secs(20) }
+        Self {
+            max_connections: 256,
+            max_per_owner: 192,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+        }
     }
 }
 

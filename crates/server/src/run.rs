@@ -245,8 +245,11 @@ fn serve_on_threads(
     let threads = http_threads();
     // Each thread holds a sender; the receiver ends once every thread has stopped.
     let (done, served) = mpsc::channel(1);
-    let share =
-        crate::config::Limits { max_connections: limits.max_connections.div_ceil(threads).max(1), ..limits };
+    let share = crate::config::Limits {
+        max_connections: limits.max_connections.div_ceil(threads).max(1),
+        max_per_owner: limits.max_per_owner.div_ceil(threads).max(1),
+        ..limits
+    };
     for n in 0..threads {
         let listener = listener.try_clone()?;
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;

@@ -67,12 +67,7 @@ pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Re
         .is_some_and(|t| mooring_core::secret::same(&*gate.token, t.trim()));
     match decide(peer, gate.own_uid, needs_proof, has_token) {
         Access::Allowed => next.run(request).await,
-        Access::OtherUser => refuse(
-            StatusCode::FORBIDDEN,
-            "OTHER_USER",
-            "this Mooring belongs to another user of this machine; run your own (`mooring serve`, \
-             or the desktop app), which listens on a port of its own",
-        ),
+        Access::OtherUser => refuse(StatusCode::FORBIDDEN, "OTHER_USER", OTHER_USER),
         Access::NeedsToken => refuse(
             StatusCode::UNAUTHORIZED,
             "UNAUTHORIZED",
@@ -82,6 +77,10 @@ pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Re
         ),
     }
 }
+
+/// Why another local user is refused.
+pub const OTHER_USER: &str = "this Mooring belongs to another user of this machine; run your own \
+     (`mooring serve`, or the desktop app), which listens on a port of its own";
 
 fn refuse(status: StatusCode, code: &str, message: &str) -> Response {
     (status, Json(json!({ "error": { "code": code, "message": message } }))).into_response()

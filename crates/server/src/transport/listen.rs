@@ -1,9 +1,10 @@
 //! Accepting connections. axum's own `serve` leaves out what a local server facing
 //! arbitrary local processes needs, so connections are served here with hyper directly:
-//! a cap on open connections, a bound on how long request headers (and an idle
-//! kept-alive connection) may take, TCP_NODELAY (without it a kept-alive client waits
-//! ~40 ms per response for Nagle and delayed ACK), and each connection tagged with the
-//! user who owns it ([`crate::access::Peer`]).
+//! a cap on open connections and on those of one owner, another user's connections
+//! refused at accept ([`super::admission`]), bounds on how long request headers (and an
+//! idle kept-alive connection) and bodies may take, TCP_NODELAY (without it a
+//! kept-alive client waits ~40 ms per response for Nagle and delayed ACK), and each
+//! connection tagged with the user who owns it ([`crate::access::Peer`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,12 +17,15 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use super::admission::Owners;
+use super::body_deadline::DeadlineBody;
 use crate::access::Peer;
 use crate::config::Limits;
 
 /// Serve `app` on `listener` until `cancel`; then finish what is in flight (5 s at most).
 pub async fn serve(listener: TcpListener, app: Router, cancel: CancellationToken, limits: Limits) {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let owners = Owners::new(crate::access::peer::own_uid(), limits.max_per_owner);
     loop {
         let permit = tokio::select! {
             _ = cancel.cancelled() => break,
@@ -41,17 +45,26 @@ pub async fn serve(listener: TcpListener, app: Router, cancel: CancellationToken
         };
         let _ = stream.set_nodelay(true);
         let Ok(local) = stream.local_addr() else { continue };
-        let (app, cancel) = (app.clone(), cancel.clone());
+        let (app, cancel, owners) = (app.clone(), cancel.clone(), owners.clone());
         tokio::spawn(async move {
-            let _permit = permit;
             let uid = tokio::task::spawn_blocking(move || crate::access::peer::owner_uid(local, peer))
                 .await
                 .ok()
                 .flatten();
+            let _slot = match owners.admit(uid) {
+                Ok(slot) => slot,
+                Err(why) => {
+                    drop(permit);
+                    tracing::debug!(?uid, ?why, "connection refused at accept");
+                    return owners.refuse(stream, why).await;
+                }
+            };
+            let _permit = permit;
             let tag = Peer { uid };
+            let body_within = limits.body_read_timeout;
             let service = hyper::service::service_fn(move |mut request: http::Request<Incoming>| {
                 request.extensions_mut().insert(tag);
-                app.clone().oneshot(request)
+                app.clone().oneshot(request.map(|b| axum::body::Body::new(DeadlineBody::new(b, body_within))))
             });
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())

@@ -2,6 +2,8 @@
 //! that answers malformed messages), the hub socket for `mooring stdio`, stdio itself,
 //! and the MCP sessions those carry (capped, persisted, trimmed when idle).
 
+pub mod admission;
+pub mod body_deadline;
 pub mod http;
 pub mod hub_socket;
 pub mod idle_trim;
