@@ -98,7 +98,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_trickle_fails_at_the_deadline_though_every_byte_was_prompt() {
         let slow = DeadlineBody::new(trickle(100, Duration::from_secs(1)), Duration::from_secs(10));
-        let e = slow.collect().await.err().expect("too slow");
+        let e = slow.collect().await.map(|_| ()).expect_err("too slow");
         assert!(e.to_string().contains("did not arrive within"), "{e}");
         let quick = DeadlineBody::new(trickle(5, Duration::from_secs(1)), Duration::from_secs(10));
         assert_eq!(quick.collect().await.unwrap().to_bytes().len(), 5);
