@@ -164,20 +164,23 @@ impl PgStore {
     /// one transaction, embedded here, and stored in another with their claims taken off
     /// (the rows held, so no text changes in between); a changed entry's claim is let go.
     pub(crate) fn index_in_team(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<usize> {
-        self.me()?;
+        let me = self.me()?;
         let claimed = self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
+            // Only entries of projects this person is in: a hub never reads (or embeds)
+            // the text of a project its person cannot see.
             let sql = format!(
                 "WITH claimed AS (
                    UPDATE vector_queue q SET claimed_at = now()
                    WHERE q.memory_id IN (
-                     SELECT memory_id FROM vector_queue
-                     WHERE claimed_at IS NULL OR claimed_at < now() - {CLAIM}
-                     ORDER BY memory_id DESC LIMIT $1 FOR UPDATE SKIP LOCKED)
+                     SELECT vq.memory_id FROM vector_queue vq JOIN memory m ON m.id = vq.memory_id
+                     WHERE (vq.claimed_at IS NULL OR vq.claimed_at < now() - {CLAIM})
+                       AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $2)
+                     ORDER BY vq.memory_id DESC LIMIT $1 FOR UPDATE OF vq SKIP LOCKED)
                    RETURNING q.memory_id)
                  SELECT m.id, {TEXT} FROM claimed c JOIN memory m ON m.id = c.memory_id ORDER BY m.id DESC"
             );
-            sql::rows(&client, &sql, &[&i64::from(limit)]).await
+            sql::rows(&client, &sql, &[&i64::from(limit), &me]).await
         })?;
         let pending: Vec<(i64, String)> = claimed.iter().map(|r| (r.get(0), r.get(1))).collect();
         let made: Vec<Vec<u8>> = pending.iter().map_while(|(_, text)| embed(text)).collect();

@@ -43,3 +43,24 @@ fn two_hubs_indexing_at_once_take_different_entries() {
     let progress = ada.vector_progress(Some("leases")).unwrap().unwrap();
     assert_eq!((progress.waiting, progress.stored), (0, 10));
 }
+
+#[test]
+fn a_hub_indexes_only_the_projects_its_person_is_in() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
+    let eve = PgStore::connect(&url, Some(PASSWORD), "Eve").unwrap();
+    ada.create_project(NewProject { name: "Private".into(), ..Default::default() }).unwrap();
+    let e = NewEntry { kind: "note".into(), content: "the acquisition closes in May".into(), ..Default::default() };
+    remember(&ada, "private", &e, None).unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let eve_embed = |text: &str| {
+        seen.lock().unwrap().push(text.to_owned());
+        semantic::embed(text).map(|v| Quantized::new(&v).to_bytes())
+    };
+    assert_eq!(eve.index_vectors(MODEL, 100, &eve_embed).unwrap(), Some(0));
+    assert!(seen.lock().unwrap().is_empty(), "Eve's hub read a project she is not in: {seen:?}");
+    // Ada's own hub still indexes it.
+    let vector = |text: &str| semantic::embed(text).map(|v| Quantized::new(&v).to_bytes());
+    assert_eq!(ada.index_vectors(MODEL, 100, &vector).unwrap(), Some(1));
+}
