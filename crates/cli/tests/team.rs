@@ -51,6 +51,7 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
         (status["reachable"].as_bool(), status["projects"].clone()),
         (Some(true), json!([{ "slug": "billing", "role": "member", "owner": "Ada" }]))
     );
+    assert_eq!(status["row_security"], true, "the team's plain role is held to row security: {status}");
     bob.json_ok(&["projects", "billing", "--add-code-path", bob_code.to_str().unwrap()], None);
 
     // Ada's agent, in her checkout, records a decision.

@@ -1,8 +1,9 @@
 //! Who may do what in a team project, decided in one place. Team mode uses one database
 //! role for every Mooring (the team's connection), with these checks in each statement's
-//! transaction, rather than a PostgreSQL role per person with row-level security: people
-//! join with a name, not a database account, and one role keeps joining to a URL and a
-//! password (see docs/architecture.md).
+//! transaction, rather than a PostgreSQL role per person: people join with a name, not a
+//! database account, and one role keeps joining to a URL and a password (see
+//! docs/architecture.md). The database backs the membership part up with row security
+//! keyed on the person each connection names (migration V9).
 
 use mooring_core::{Error, Project, Result};
 

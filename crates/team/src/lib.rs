@@ -30,7 +30,7 @@ mod vectors;
 
 use std::future::Future;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{Hook, HookError, Manager, ManagerConfig, Pool, RecyclingMethod};
 use mooring_core::{Error, Result};
 
 pub use access::{Role, TeamView};
@@ -119,7 +119,20 @@ impl PgStore {
         );
         let pool = {
             let _inside = runtime.enter();
+            let named = person.clone();
             Pool::builder(manager)
+                .post_create(Hook::async_fn(move |client, _| {
+                    let named = named.clone();
+                    Box::pin(async move {
+                        // Row security (migration V9) shows each connection only its
+                        // person's projects.
+                        client
+                            .execute("SELECT set_config('mooring.person', $1, false)", &[&named])
+                            .await
+                            .map(|_| ())
+                            .map_err(HookError::Backend)
+                    })
+                }))
                 .max_size(POOL_SIZE)
                 .runtime(deadpool_postgres::Runtime::Tokio1)
                 .create_timeout(Some(CONNECT_TIMEOUT))
@@ -240,6 +253,22 @@ impl PgStore {
             let started = std::time::Instant::now();
             client.simple_query("SELECT 1").await.map_err(db_error)?;
             Ok(started.elapsed())
+        })
+    }
+
+    /// Whether the database enforces membership itself (row security): not for a role
+    /// that is a superuser or bypasses row security.
+    pub fn row_security(&self) -> Result<bool> {
+        self.run(|pool| async move {
+            let client = pool.get().await.map_err(errors::pool_error)?;
+            let row = client
+                .query_one(
+                    "SELECT NOT (rolsuper OR rolbypassrls) FROM pg_roles WHERE rolname = current_user",
+                    &[],
+                )
+                .await
+                .map_err(db_error)?;
+            Ok(row.get(0))
         })
     }
 

@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// The role the tests connect as, and its password.
+/// The role the tests connect as: a plain role owning its databases (not a superuser,
+/// which row security would not apply to), as a managed database gives a team.
 pub const USER: &str = "mooring";
+/// The server's superuser, which creates the databases.
+const ADMIN: &str = "mooring_admin";
 /// The password of [`USER`].
 pub const PASSWORD: &str = "team-test-password";
 
@@ -93,14 +96,30 @@ impl Postgres {
         run(
             &bin,
             "initdb",
-            &["-D", d, "-U", USER, "--auth=scram-sha-256", "--pwfile", pw, "-E", "UTF8", "--locale=C"],
+            &["-D", d, "-U", ADMIN, "--auth=scram-sha-256", "--pwfile", pw, "-E", "UTF8", "--locale=C"],
         );
         let ca = tls.then(|| certificates(&data));
         let port = free_port();
         let opts = format!("-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off");
         let log = dir.path().join("server.log");
         run(&bin, "pg_ctl", &["-D", d, "-o", &opts, "-l", log.to_str().unwrap(), "-w", "-t", "60", "start"]);
-        Self { bin, data, port, ca, _dir: dir, next_db: AtomicU32::new(0) }
+        let pg = Self { bin, data, port, ca, _dir: dir, next_db: AtomicU32::new(0) };
+        pg.admin(
+            "psql",
+            &["-d", "postgres", "-c", &format!("CREATE ROLE {USER} LOGIN PASSWORD '{PASSWORD}'")],
+        );
+        pg
+    }
+
+    /// Run a client tool as the superuser.
+    fn admin(&self, tool: &str, args: &[&str]) {
+        let out = Command::new(self.bin.join(tool))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", ADMIN])
+            .args(args)
+            .env("PGPASSWORD", PASSWORD)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{tool} {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     }
 
     /// The URL of database `db` (without the password).
@@ -111,12 +130,7 @@ impl Postgres {
     /// A new empty database; its URL.
     pub fn fresh_db(&self) -> String {
         let name = format!("case_{}", self.next_db.fetch_add(1, Ordering::Relaxed));
-        let out = Command::new(self.bin.join("createdb"))
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", USER, &name])
-            .env("PGPASSWORD", PASSWORD)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "createdb failed: {}", String::from_utf8_lossy(&out.stderr));
+        self.admin("createdb", &["-O", USER, &name]);
         self.url(&name)
     }
 

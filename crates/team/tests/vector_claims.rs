@@ -51,7 +51,11 @@ fn a_hub_indexes_only_the_projects_its_person_is_in() {
     let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
     let eve = PgStore::connect(&url, Some(PASSWORD), "Eve").unwrap();
     ada.create_project(NewProject { name: "Private".into(), ..Default::default() }).unwrap();
-    let e = NewEntry { kind: "note".into(), content: "the acquisition closes in May".into(), ..Default::default() };
+    let e = NewEntry {
+        kind: "note".into(),
+        content: "the acquisition closes in May".into(),
+        ..Default::default()
+    };
     remember(&ada, "private", &e, None).unwrap();
     let seen = std::sync::Mutex::new(Vec::new());
     let eve_embed = |text: &str| {

@@ -14,12 +14,16 @@ pg_start() {
   PG_PASSWORD_FILE="$pg_dir/password"
   echo "e2e-team-password" >"$PG_PASSWORD_FILE"
   [ "$(id -u)" -eq 0 ] && chown -R postgres:postgres "$pg_dir"
-  pg_run initdb -D "$pg_dir/data" -U mooring --auth=scram-sha-256 --pwfile "$PG_PASSWORD_FILE" -E UTF8 --locale=C >/dev/null
+  # The team's role is a plain one owning its database (row security does not apply to a
+  # superuser), as a managed database gives a team.
+  pg_run initdb -D "$pg_dir/data" -U mooring_admin --auth=scram-sha-256 --pwfile "$PG_PASSWORD_FILE" -E UTF8 --locale=C >/dev/null
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   pg_run pg_ctl -D "$pg_dir/data" -l "$pg_dir/server.log" -w -t 60 \
     -o "-p $port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null
-  PGPASSWORD=$(cat "$PG_PASSWORD_FILE") "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U mooring team
+  PGPASSWORD=$(cat "$PG_PASSWORD_FILE") "$pg_bin/psql" -q -h 127.0.0.1 -p "$port" -U mooring_admin -d postgres \
+    -c "CREATE ROLE mooring LOGIN PASSWORD '$(cat "$PG_PASSWORD_FILE")'"
+  PGPASSWORD=$(cat "$PG_PASSWORD_FILE") "$pg_bin/createdb" -h 127.0.0.1 -p "$port" -U mooring_admin -O mooring team
   PG_URL="postgres://mooring@127.0.0.1:$port/team?sslmode=disable"
 }
 pg_stop() {

@@ -158,6 +158,7 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
         Ok((lag, team.projects()?))
     });
     let encryption = reach.as_ref().ok().and_then(|_| team.encryption().ok()).flatten();
+    let row_security = reach.as_ref().ok().and_then(|_| team.row_security().ok());
     let here = store.read(mooring_core::store::team_projects::all)?;
     // Each team project on this machine, with whose it is and the person's part in it
     // (unknown while the database is out of reach).
@@ -184,14 +185,22 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
         Err(e) => (false, None, Some(e.message.clone())),
     };
     let value = json!({ "url": c.url, "person": c.person, "reachable": reachable, "lag_ms": lag_ms,
-        "problem": problem, "tls": team.tls(), "encryption": encryption, "projects": projects });
+        "problem": problem, "tls": team.tls(), "encryption": encryption, "row_security": row_security,
+        "projects": projects });
     let text = match (&reach, lag_ms) {
         (Ok(_), Some(ms)) => format!(
-            "Team database: {}\nYou: {}\nReachable: yes ({ms:.1} ms round trip)\nTLS: {} ({})\nTeam projects here: {}",
+            "Team database: {}\nYou: {}\nReachable: yes ({ms:.1} ms round trip)\nTLS: {} ({})\n\
+             Membership: {}\nTeam projects here: {}",
             c.url,
             c.person,
             team.tls(),
             encryption.as_deref().unwrap_or("this connection is plain text"),
+            match row_security {
+                Some(false) =>
+                    "checked by Mooring only: the team's database role is a superuser (or bypasses \
+                                row security); give the team a plain role that owns its database",
+                _ => "checked by Mooring and enforced by the database (row security)",
+            },
             if listed.is_empty() { "none".to_owned() } else { listed.join(", ") }
         ),
         _ => format!(

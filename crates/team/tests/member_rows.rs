@@ -1,0 +1,93 @@
+//! The database itself keeps a project's memory from people who are not in it (row
+//! security, migration V9): a query with no membership filter at all — a bug — still
+//! sees only the rows of its person's projects, and a connection naming no one sees none.
+
+use mooring_core::NewProject;
+use mooring_core::memory::{NewEntry, remember};
+use mooring_team::PgStore;
+use mooring_team::testing::{PASSWORD, Postgres};
+
+/// Rows of `table` visible to a raw connection naming `person` (none: names no one).
+fn visible(url: &str, person: Option<&str>, table: &str) -> i64 {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut config: tokio_postgres::Config = url.parse().unwrap();
+        config.password(PASSWORD);
+        let (client, conn) = config.connect(tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        if let Some(p) = person {
+            client.execute("SELECT set_config('mooring.person', $1, false)", &[&p]).await.unwrap();
+        }
+        // The bug: no membership filter.
+        client.query_one(&format!("SELECT count(*) FROM {table}"), &[]).await.unwrap().get(0)
+    })
+}
+
+#[test]
+fn a_query_without_a_membership_filter_sees_only_its_persons_projects() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
+    let _eve = PgStore::connect(&url, Some(PASSWORD), "Eve").unwrap();
+    ada.create_project(NewProject { name: "Private".into(), ..Default::default() }).unwrap();
+    let e = NewEntry {
+        kind: "decision".into(),
+        content: "the acquisition closes in May".into(),
+        ..Default::default()
+    };
+    remember(&ada, "private", &e, None).unwrap();
+    mooring_core::locks::lock(&ada, "private", "terms", "price stays confidential", &[], None).unwrap();
+
+    for table in ["memory", "context_locks", "vector_queue", "events"] {
+        assert!(visible(&url, Some("Ada"), table) >= 1, "Ada sees her own {table}");
+        assert_eq!(visible(&url, Some("Eve"), table), 0, "Eve is in no project, yet saw {table} rows");
+        assert_eq!(visible(&url, None, table), 0, "a connection naming no one saw {table} rows");
+    }
+    // Writing into a project one is not in is refused by the database too.
+    let refused = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        let mut config: tokio_postgres::Config = url.parse().unwrap();
+        config.password(PASSWORD);
+        let (client, conn) = config.connect(tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        client.execute("SELECT set_config('mooring.person', 'Eve', false)", &[]).await.unwrap();
+        client
+            .execute(
+                "INSERT INTO memory (project_id, kind, title, content) SELECT id, 'note', 'x', 'forged' FROM projects",
+                &[],
+            )
+            .await
+    });
+    let e = refused.expect_err("a non-member's insert was stored");
+    let why = e.as_db_error().map(|d| d.message().to_owned()).unwrap_or_default();
+    assert!(why.contains("row-level security"), "{why}");
+}
+
+#[test]
+fn announcements_heard_by_everyone_carry_no_project_detail() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
+    ada.create_project(NewProject { name: "Private".into(), ..Default::default() }).unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let listening = runtime.block_on(async {
+        let mut config: tokio_postgres::Config = url.parse().unwrap();
+        config.password(PASSWORD);
+        let (client, mut conn) = config.connect(tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(async move {
+            while let Some(Ok(m)) = std::future::poll_fn(|cx| conn.poll_message(cx)).await {
+                if let tokio_postgres::AsyncMessage::Notification(n) = m {
+                    let _ = tx.send(n.payload().to_owned());
+                }
+            }
+        });
+        client.batch_execute("LISTEN mooring_changes").await.unwrap();
+        client
+    });
+    mooring_core::locks::lock(&ada, "private", "acquisition-terms", "price stays confidential", &[], None)
+        .unwrap();
+    let heard = rx.recv_timeout(std::time::Duration::from_secs(10)).expect("an announcement");
+    assert!(heard.contains("\"project\"") && heard.contains("context_locked"), "{heard}");
+    assert!(!heard.contains("acquisition"), "a listener outside the project heard the topic: {heard}");
+    drop(listening);
+}
