@@ -70,7 +70,8 @@ pub fn description(input: &str) -> Result<String> {
     if text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
         return Err(Error::invalid("description", "description contains control characters; use plain text"));
     }
-    Ok(text.to_owned())
+    // It sits in every preamble and, in a team, with every member: no secret stays.
+    Ok(crate::redact::scrub(text).0)
 }
 
 /// A repository URL: `http(s)://`, `ssh://`, `git://`, `file://` or scp-style `user@host:path`.
@@ -137,6 +138,8 @@ mod tests {
     #[test]
     fn descriptions() {
         assert_eq!(description("a\nb").unwrap(), "a\nb");
+        let kept = description("Staging uses ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c for CI").unwrap();
+        assert!(!kept.contains("ghp_Z7k2") && kept.contains("[redacted:"), "{kept}");
         for bad in ["bell\u{7}", &"x".repeat(4001)] {
             assert_eq!(description(bad).unwrap_err().field.as_deref(), Some("description"));
         }

@@ -31,7 +31,9 @@ pub fn also_redact(secret: &str) {
 
 /// The line as it may be written.
 pub fn scrub(line: &str) -> String {
-    let mut out = mooring_core::secret::redact(line).into_owned();
+    // Mooring's own tokens and ids, then any secret the scanner knows (a password in a
+    // command an error quotes, a key in a request a library logs).
+    let mut out = mooring_core::redact::scrub(&mooring_core::secret::redact(line)).0;
     if let Some(lock) = EXTRA.get() {
         for secret in lock.read().unwrap_or_else(|p| p.into_inner()).iter() {
             if out.contains(secret.as_str()) {
@@ -85,5 +87,13 @@ mod tests {
         let s = mooring_core::secret::random_id(mooring_core::secret::MCP_SESSION);
         let out = scrub(&format!("token 0123456789abcdef0123456789abcdef session {s}"));
         assert!(!out.contains("0123456789abcdef0123456789abcdef") && !out.contains(&s[4..]), "{out}");
+    }
+
+    #[test]
+    fn secrets_the_scanner_knows_never_reach_the_log() {
+        let key = format!("sk-or-v1-{}", "0f1e2d3c4b5a".repeat(5) + "abcd");
+        let out = scrub(&format!("WARN hook failed: command `mysql -u root -pHunter2Secret db` key={key}"));
+        assert!(!out.contains(&key) && !out.contains("Hunter2Secret"), "{out}");
+        assert!(out.contains("hook failed"), "the rest of the line stays: {out}");
     }
 }

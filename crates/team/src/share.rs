@@ -59,7 +59,33 @@ impl PgStore {
             let versions = locks::all_versions(c, p.id)?;
             Ok((p, entries, (log, versions)))
         })?;
-        let (log, versions) = log;
+        let (mut log, mut versions) = log;
+        let mut entries = entries;
+        let mut mine = mine;
+        // Everything leaves this machine through the scanner as it is today: rows kept
+        // before a rule existed are scanned again on their way to every member.
+        let mut found = mooring_core::redact::Redactions::default();
+        for m in &mut entries {
+            m.title = found.clean(&m.title);
+            m.content = found.clean(&m.content);
+            m.data = m.data.take().map(|d| match serde_json::from_str::<serde_json::Value>(&d) {
+                Ok(mut v) => {
+                    found.clean_json(&mut v, &[]);
+                    v.to_string()
+                }
+                Err(_) => found.clean(&d),
+            });
+        }
+        for l in &mut versions {
+            l.content = found.clean(&l.content);
+        }
+        for e in &mut log {
+            found.clean_json(&mut e.detail, &[]);
+        }
+        mine.description = found.clean(&mine.description);
+        if found.count > 0 {
+            tracing::info!(kinds = ?found.kinds, count = found.count, "secrets taken out of a project on its way to the team");
+        }
         let me = self.me()?;
         let moved = entries.len();
         let (slug, name, description, repo_url) =

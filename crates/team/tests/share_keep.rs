@@ -83,3 +83,40 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     remember(&local, "scratch", &note("note", "mine again"), None).unwrap();
     assert_eq!(contents(&ada), in_team);
 }
+
+#[test]
+fn a_secret_kept_before_its_rule_existed_is_taken_out_on_the_way_to_the_team() {
+    let pg = Postgres::start();
+    let ada = PgStore::connect(&pg.fresh_db(), Some(PASSWORD), "Ada").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let local = Store::open_in(dir.path()).unwrap();
+    Registry::new(&local).create(NewProject { name: "Scratch".into(), ..Default::default() }).unwrap();
+    let kept = remember(&local, "scratch", &note("note", "deploy notes"), None).unwrap();
+    locks::lock(&local, "scratch", "deploy", "steps", &[], None).unwrap();
+    // As an older Mooring stored them: no rule for these shapes then.
+    let key = format!("sk-or-v1-{}", "a1b2c3d4e5f6".repeat(5) + "abcd");
+    local
+        .write(|tx| {
+            tx.execute(
+                "UPDATE memory SET content = ?1 WHERE id = ?2",
+                rusqlite::params![format!("use {key}"), kept.id],
+            )?;
+            tx.execute(
+                "INSERT INTO context_locks (project_id, topic, version, content, created_at)
+                 SELECT project_id, topic, 2, ?1, created_at FROM context_locks",
+                [format!("mysql -u root -pS3cretPassw0rd {key}")],
+            )?;
+            tx.execute("UPDATE projects SET description = ?1", [format!("staging key {key}")])?;
+            Ok(())
+        })
+        .unwrap();
+    ada.share(&local, "scratch").unwrap();
+    let team = format!(
+        "{:?} {:?} {:?}",
+        contents(&ada),
+        locks::recall(&ada, "scratch", "deploy", None).unwrap().content,
+        ada.projects().unwrap()[0].project.description
+    );
+    assert!(!team.contains(&key) && !team.contains("S3cretPassw0rd"), "a secret reached the team: {team}");
+    assert!(team.contains("[redacted:"), "{team}");
+}

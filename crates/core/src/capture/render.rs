@@ -1,8 +1,6 @@
 //! A captured session as people and search read it: its title, its Markdown, and every
 //! text in it passed through the secret scanner before it is stored.
 
-use serde_json::Value;
-
 use super::record::{
     CARRY_CHARS, COMMAND_CHARS, FileAction, MESSAGE_CHARS, REQUEST_CHARS, SessionRecord, Todo, trim,
 };
@@ -17,7 +15,7 @@ impl SessionRecord {
         // Every string of the record, whatever field holds it (a field added later is
         // scanned too), but for the few that are Mooring's own (the key, hashes).
         if let Ok(mut value) = serde_json::to_value(&*self) {
-            scan(&mut value, &mut found);
+            found.clean_json(&mut value, OWN);
             if let Ok(clean) = serde_json::from_value::<SessionRecord>(value) {
                 *self = clean;
             }
@@ -137,23 +135,7 @@ fn by(subagent: bool) -> &'static str {
     if subagent { " (subagent)" } else { "" }
 }
 
-/// Fields that are Mooring's own values, not text from the session.
-const OWN: &[&str] = &["key", "client", "transcript", "started_at", "last_at", "request_marker", "seen"];
-
-/// Scrub every string value in `value`, but for Mooring's own fields. Object keys are
+/// Fields that are Mooring's own values, not text from the session. Object keys are
 /// Mooring's (field names, call ids that match results, subagent file names) or tool
 /// names, and stay as they are.
-fn scan(value: &mut Value, found: &mut crate::redact::Redactions) {
-    match value {
-        Value::String(s) => *s = found.clean(s),
-        Value::Array(items) => items.iter_mut().for_each(|v| scan(v, found)),
-        Value::Object(map) => {
-            for (k, v) in map.iter_mut() {
-                if !OWN.contains(&k.as_str()) {
-                    scan(v, found);
-                }
-            }
-        }
-        _ => {}
-    }
-}
+const OWN: &[&str] = &["key", "client", "transcript", "started_at", "last_at", "request_marker", "seen"];
