@@ -125,6 +125,12 @@ pub struct RowHit {
 
 /// Where a project's memory lives.
 pub trait MemoryBackend: Send + Sync {
+    /// Whether the `written_by` of `slug`'s rows names a person of a team (a teammate, by
+    /// the name they joined with) rather than the client that wrote it.
+    fn authors_are_people(&self, _slug: &str) -> bool {
+        false
+    }
+
     /// Store entries in one project in one transaction (all or none) if the project
     /// passes `check`, with the event of [`added_event`]; the project's slug and the
     /// stored rows.

@@ -155,6 +155,7 @@ fn recent(
 }
 
 fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Caps) -> Result<Vec<Section>> {
+    let teammates = memory.authors_are_people(&p.slug);
     let line = |e: &Entry| {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
         // A title that only repeats the content's first line adds nothing.
@@ -162,7 +163,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         let derived = first.starts_with(e.title.trim_end_matches('…'));
         let content = quoted::line(e.content.trim());
         let body = if derived { content } else { format!("{}: {content}", quoted::line(&e.title)) };
-        let by = quoted::provenance(e.kind.as_str(), e.written_by.as_deref());
+        let by = quoted::provenance(e.kind.as_str(), e.written_by.as_deref(), teammates);
         format!("- [{day}] (#{}, {by}) {body}\n", e.id)
     };
     let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
@@ -189,7 +190,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     ];
     let handover_items = match handover::last(memory, &p.slug)? {
         Some(h) => {
-            let by = quoted::provenance("handover", h.written_by.as_deref());
+            let by = quoted::provenance("handover", h.written_by.as_deref(), teammates);
             let mut s = format!(
                 "Saved {} ({}, {by}).\nWork done: {}\nNext steps: {}\n",
                 h.created,

@@ -99,7 +99,8 @@ fn text_of(h: &RowHit) -> String {
 }
 
 /// The recalled entries as the model reads them, within [`BUDGET`] tokens; the ids given.
-pub fn render(entries: &[Entry]) -> (String, Vec<i64>) {
+/// `teammates`: the project is a team's (authors are its people).
+pub fn render(entries: &[Entry], teammates: bool) -> (String, Vec<i64>) {
     let mut text = format!(
         "## From this project's memory (Mooring recalled it for this prompt)\n_{}_\n",
         crate::quoted::FRAME
@@ -108,7 +109,7 @@ pub fn render(entries: &[Entry]) -> (String, Vec<i64>) {
     for e in entries {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
         let body = crate::capture::record::trim(&crate::quoted::line(&e.content), ENTRY_CHARS);
-        let by = crate::quoted::provenance(e.kind.as_str(), e.written_by.as_deref());
+        let by = crate::quoted::provenance(e.kind.as_str(), e.written_by.as_deref(), teammates);
         let title = crate::quoted::line(&e.title);
         let line = format!("- [{} {day} #{}, {by}] {title}: {body}\n", e.kind.as_str(), e.id);
         if count_tokens(&text) + count_tokens(&line) > BUDGET {
@@ -161,7 +162,7 @@ mod tests {
         let long = "renewal ".repeat(200);
         let (_d, store, ids) = store_with(&[("decision", &long), ("decision", &long), ("decision", &long)]);
         let found = recall(&store, "leases", "renewal?", &[]).unwrap();
-        let (text, given) = render(&found);
+        let (text, given) = render(&found, false);
         assert!(crate::preamble::count_tokens(&text) <= super::BUDGET, "{text}");
         assert!(!given.is_empty() && given.iter().all(|g| ids.contains(g)));
         assert!(

@@ -40,6 +40,10 @@ impl Routed {
 }
 
 impl MemoryBackend for Routed {
+    fn authors_are_people(&self, slug: &str) -> bool {
+        self.pick(slug).is_ok_and(|b| b.authors_are_people(slug))
+    }
+
     fn insert_memory(
         &self,
         slug: &str,

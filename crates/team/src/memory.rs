@@ -16,6 +16,10 @@ use crate::rows::{MEMORY_COLUMNS, memory};
 use crate::{PgStore, db_error, sql};
 
 impl MemoryBackend for PgStore {
+    fn authors_are_people(&self, _slug: &str) -> bool {
+        true
+    }
+
     fn insert_memory(
         &self,
         slug: &str,

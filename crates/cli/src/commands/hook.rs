@@ -206,7 +206,7 @@ fn recall(
         None => Vec::new(),
     };
     let found = mooring_core::recall::recall(memory, slug, prompt, &given).map_err(|e| e.message)?;
-    let (text, ids) = mooring_core::recall::render(&found);
+    let (text, ids) = mooring_core::recall::render(&found, memory.authors_are_people(slug));
     if ids.is_empty() {
         return Ok(None);
     }
