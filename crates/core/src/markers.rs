@@ -47,6 +47,24 @@ pub struct Marker {
     pub capture: bool,
 }
 
+/// Longest marker name kept (a repository writes it; it is offered to `create_project`).
+pub const MAX_NAME_CHARS: usize = 100;
+/// Longest marker description kept.
+pub const MAX_DESCRIPTION_CHARS: usize = 300;
+
+/// A field a repository wrote, as Mooring offers it on: one quoted line (no markup that
+/// could open or close a wrapper, no control or bidi characters), no secret, at most
+/// `max` characters; nothing when empty.
+fn bounded(text: &str, max: usize) -> Option<String> {
+    let line = crate::quoted::line(&crate::redact::scrub(text).0);
+    let mut out: String = line.trim().chars().take(max).collect();
+    if line.trim().chars().count() > max {
+        out.pop();
+        out.push('…');
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// The nearest marker at or above `dir` (canonical). A malformed one is an error naming
 /// the file and what to write.
 pub fn nearest(dir: &Path) -> Result<Option<Marker>> {
@@ -81,8 +99,8 @@ pub fn nearest(dir: &Path) -> Result<Option<Marker>> {
         return Ok(Some(Marker {
             dir: d.to_path_buf(),
             project,
-            name: parsed.name,
-            description: parsed.description,
+            name: parsed.name.as_deref().and_then(|n| bounded(n, MAX_NAME_CHARS)),
+            description: parsed.description.as_deref().and_then(|d| bounded(d, MAX_DESCRIPTION_CHARS)),
             capture: parsed.capture.unwrap_or(true),
         }));
     }
