@@ -4,6 +4,9 @@
 import { $, api, follow, plural, spark } from "/ui/common.js";
 
 const slug = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+// The slug as one path segment of the API: a link like /project/..%2Fsettings must not
+// reach another route with the person's token.
+const at = encodeURIComponent(slug);
 const PAGE = 15;
 const el = (tag, text, cls) => {
   const e = document.createElement(tag);
@@ -33,7 +36,7 @@ function forgetButton(entry) {
     sure.focus();
   }, `Forget ${entry.kind} #${entry.id}`);
   const sure = button("Forget for good", `forget-sure-${entry.id}`, async () => {
-    await api(`/projects/${slug}/memory/${entry.id}`, "DELETE");
+    await api(`/projects/${at}/memory/${entry.id}`, "DELETE");
     await refresh();
   });
   const keep = button("Keep", `forget-keep-${entry.id}`, async () => {
@@ -68,7 +71,7 @@ function entryView(e, { resolvable = false } = {}) {
     note.setAttribute("aria-label", `How blocker #${e.id} was resolved`);
     note.style.flex = "1";
     actions.append(note, button("Resolve", `resolve-${e.id}`, async () => {
-      await api(`/projects/${slug}/memory/${e.id}/resolve`, "POST", note.value.trim() ? { note: note.value.trim() } : {});
+      await api(`/projects/${at}/memory/${e.id}/resolve`, "POST", note.value.trim() ? { note: note.value.trim() } : {});
       await refresh();
     }, `Resolve blocker #${e.id}`));
   }
@@ -91,7 +94,7 @@ function pager(target, more, kinds, opts = {}) {
     const pages = await Promise.all(kinds.filter((k) => !done.has(k)).map(async (k) => {
       const status = opts.status ? `&status=${opts.status}` : "";
       const before = cursors[k] ? `&before=${cursors[k]}` : "";
-      const { entries } = await api(`/projects/${slug}/memory?kind=${k}&limit=${PAGE}${status}${before}`);
+      const { entries } = await api(`/projects/${at}/memory?kind=${k}&limit=${PAGE}${status}${before}`);
       if (entries.length < PAGE) done.add(k);
       if (entries.length) cursors[k] = entries[entries.length - 1].id;
       return entries;
@@ -117,7 +120,7 @@ $("browse-kind").addEventListener("change", () => {
 });
 
 async function header() {
-  const { project: p, team } = await api(`/projects/${slug}`);
+  const { project: p, team } = await api(`/projects/${at}`);
   document.title = `Mooring — ${p.name}`;
   $("name").textContent = p.name;
   const s = p.stats;
@@ -134,7 +137,7 @@ async function header() {
   $("paths").replaceChildren(...p.code_paths.map((c) => {
     const li = el("li", `${c.path}${c.state === "missing" ? " — missing" : ""}`, c.state === "missing" ? "path missing" : "path");
     li.append(" ", button("Remove", undefined, async () => {
-      await api(`/projects/${slug}`, "PATCH", { remove_code_paths: [c.path] });
+      await api(`/projects/${at}`, "PATCH", { remove_code_paths: [c.path] });
       await refresh();
     }, `Remove ${c.path}`));
     return li;
@@ -143,12 +146,12 @@ async function header() {
 }
 
 async function activity() {
-  const { days } = await api(`/projects/${slug}/activity?days=28`);
+  const { days } = await api(`/projects/${at}/activity?days=28`);
   $("activity").replaceChildren(spark(days, { w: 14, gap: 4, h: 80 }));
 }
 
 async function preamble() {
-  const p = await api(`/projects/${slug}/context`);
+  const p = await api(`/projects/${at}/context`);
   $("preamble").textContent = p.text;
   $("preamble-size").textContent = `${plural(p.tokens, "token", "tokens")} of a ${p.budget_tokens}-token budget.`;
   const left = p.sections.filter((s) => s.omitted > 0);
@@ -174,7 +177,7 @@ function diff(a, b) {
 }
 
 async function locks() {
-  const { locks: topics } = await api(`/projects/${slug}/locks`);
+  const { locks: topics } = await api(`/projects/${at}/locks`);
   const box = $("locks");
   box.replaceChildren();
   if (!topics.length) box.append(el("p", "No context locked yet.", "hint"));
@@ -198,7 +201,7 @@ async function locks() {
       const out = el("div", undefined, "diff");
       out.dataset.testid = `diff-${l.topic}`;
       const show = async () => {
-        const [a, b] = await Promise.all([from.value, to.value].map((v) => api(`/projects/${slug}/locks/${encodeURIComponent(l.topic)}?version=${v}`)));
+        const [a, b] = await Promise.all([from.value, to.value].map((v) => api(`/projects/${at}/locks/${encodeURIComponent(l.topic)}?version=${v}`)));
         out.replaceChildren(...diff(a.content, b.content));
       };
       from.addEventListener("change", () => show().catch(fail));
@@ -220,7 +223,7 @@ async function connected() {
 }
 
 async function questions() {
-  const { questions: asked } = await api(`/projects/${slug}/questions`);
+  const { questions: asked } = await api(`/projects/${at}/questions`);
   $("questions").replaceChildren(...asked.map((q) => {
     const said = q.answer ? `: ${q.answer}` : "";
     return el("li", `${day(q.created_at)}  ${q.title} — ${q.status.replace("_", " ")}${said}${q.surface ? ` (${q.surface})` : ""}`);
@@ -231,7 +234,7 @@ async function questions() {
 let eventsShown = 0;
 async function events(reset) {
   if (reset) eventsShown = 0;
-  const { events, total } = await api(`/projects/${slug}/events?limit=${PAGE}&offset=${eventsShown}`);
+  const { events, total } = await api(`/projects/${at}/events?limit=${PAGE}&offset=${eventsShown}`);
   const items = events.map((e) => el("li", `${day(e.at)}  ${e.text}`));
   if (reset) $("events").replaceChildren(...items);
   else $("events").append(...items);
@@ -245,7 +248,7 @@ $("edit-save").addEventListener("click", async () => {
   const change = {};
   for (const k of ["name", "description", "repo_url", "notes_path", "status"]) change[k] = $(`edit-${k}`).value.trim();
   try {
-    await api(`/projects/${slug}`, "PATCH", change);
+    await api(`/projects/${at}`, "PATCH", change);
     $("edit-result").className = "ok";
     $("edit-result").textContent = "Saved.";
     await refresh();
@@ -266,7 +269,7 @@ $("edit-save").addEventListener("click", async () => {
 
 async function addPath(path) {
   try {
-    await api(`/projects/${slug}`, "PATCH", { add_code_paths: [path] });
+    await api(`/projects/${at}`, "PATCH", { add_code_paths: [path] });
     $("path-add").value = "";
     $("path-error").textContent = "";
     await refresh();

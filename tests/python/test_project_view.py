@@ -103,3 +103,14 @@ async def test_the_view_shows_memory_live_as_text_and_refuses_bad_fields_beside_
     ])
     shown = json.loads(cli(data, "projects", "numbat-ledger", "--json"))
     assert shown["project"]["name"] == "Numbat Ledger Service"
+
+
+@pytest.mark.anyio
+async def test_a_crafted_slug_stays_one_path_segment_of_the_api(project):
+    t, base = project["token"], project["base"]
+    # "/project/..%2Fsettings" must not turn the page's calls into calls of /api/v1/settings.
+    await drive(f"{base}/project/..%2Fsettings?token={t}", [
+        {"expectAsked": "/api/v1/projects/..%2Fsettings"},
+        # (the page reads /api/v1/settings itself; a traversal would add its sub-paths)
+        {"expectNotAsked": "/api/v1/settings/"},
+    ])

@@ -5,9 +5,11 @@
 // {expectCountdownAbove:n}, {open:url}; the keyboard: {tabTo:id} (Tab until that element
 // has the focus, at most 80 presses), {press:key}, {type:text}; {expectNone:selector}; the screen: {viewport:[w,h]},
 // {theme:"light"|"dark"}, {fitsWidth:true} (no sideways scrolling), {axe:name} (axe-core
-// finds no violation; the page is also saved as name.png in MOORING_SCREENSHOTS when set).
+// finds no violation; the page is also saved as name.png in MOORING_SCREENSHOTS when set);
+// {expectAsked:path} / {expectNotAsked:path} (a request path the page made, or did not).
 // Prints {"ok":true} or exits 1 with the reason.
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
 // playwright-core lives in the test-tools cache, not beside this file.
@@ -25,6 +27,12 @@ const page = await browser.newPage();
 // A page's confirm() is the person saying yes (a test that means no does not click).
 page.on("dialog", (d) => d.accept());
 const el = (id) => page.locator(`[data-testid="${id}"]`);
+// Every path the page asked the server for, and anything the page's Content-Security-
+// Policy blocked (a page the policy breaks fails here, whatever the steps check).
+const asked = [];
+page.on("request", (r) => { const u = new URL(r.url()); asked.push(u.pathname + u.search); });
+const blocked = [];
+page.on("console", (m) => { if (/Content.Security.Policy/i.test(m.text())) blocked.push(m.text()); });
 try {
   await page.goto(url);
   for (const s of steps) {
@@ -60,13 +68,25 @@ try {
       if (scroll > view) throw new Error(`the page scrolls sideways: ${scroll} px wide in a ${view} px window`);
     } else if (s.axe) {
       await page.waitForTimeout(300);
-      await page.addScriptTag({ path: `${process.env.MOORING_UI_TOOLS}/node_modules/axe-core/axe.min.js` });
+      // Evaluated through the DevTools protocol, which the page's Content-Security-Policy
+      // does not govern (an injected <script> tag it would rightly block).
+      const axeSource = readFileSync(`${process.env.MOORING_UI_TOOLS}/node_modules/axe-core/axe.min.js`, "utf8");
+      await page.evaluate(axeSource);
       const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations);
       if (process.env.MOORING_SCREENSHOTS) await page.screenshot({ path: `${process.env.MOORING_SCREENSHOTS}/${s.axe}.png`, fullPage: true });
       if (found.length) throw new Error(`axe-core on ${s.axe}: ${found.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`);
     } else if (s.expectCountdownAbove !== undefined) await page.waitForFunction((n) => Number(document.querySelector('[data-testid="countdown"]')?.dataset.seconds) > n, s.expectCountdownAbove, { timeout: 8000 });
+    else if (s.expectAsked) {
+      await page.waitForFunction(() => true).then(() => page.waitForTimeout(800));
+      if (!asked.some((p) => p.startsWith(s.expectAsked))) throw new Error(`the page never asked for ${s.expectAsked}: ${asked.join(" ")}`);
+    } else if (s.expectNotAsked) {
+      await page.waitForTimeout(800);
+      const hit = asked.filter((p) => p.startsWith(s.expectNotAsked));
+      if (hit.length) throw new Error(`the page asked for ${hit.join(" ")}`);
+    }
     else throw new Error(`unknown step ${JSON.stringify(s)}`);
   }
+  if (blocked.length) throw new Error(`the Content-Security-Policy blocked: ${blocked.join(" | ")}`);
   console.log(JSON.stringify({ ok: true }));
 } catch (e) {
   console.log(JSON.stringify({ ok: false, error: String(e), step: e.step }));

@@ -39,7 +39,10 @@ pub fn line(text: &str) -> String {
 /// Who put an entry into memory, as the model is told it. In a team project
 /// (`teammate`), `written_by` is the name a person joined the team with.
 pub fn provenance(kind: &str, written_by: Option<&str>, teammate: bool) -> String {
-    let by = written_by.map(str::trim).filter(|b| !b.is_empty()).map(|b| line(b).chars().take(60).collect::<String>());
+    let by = written_by
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+        .map(|b| line(b).chars().take(60).collect::<String>());
     match (kind, by, teammate) {
         ("session", Some(name), true) => format!("captured from a session of {name}, a team member"),
         ("session", _, _) => "captured from a session".to_owned(),

@@ -28,9 +28,12 @@ pub fn inert_json(value: &Value) -> String {
     let mut out = String::with_capacity(raw.len());
     for c in raw.chars() {
         match c {
-            '<' | '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32))
-            }
+            '<'
+            | '\u{061C}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }

@@ -46,6 +46,57 @@ the window it opened, <strong>Waiting for you</strong> in the tray or the dashbo
 <code>mooring choice list</code> and <code>mooring choice answer ID</code> in a terminal.</p>\
 </main></body></html>";
 
+/// The pages' Content-Security-Policy: scripts only from this server or the pages' own
+/// inline modules (by hash), no inline handlers, no other origin for anything, never
+/// framed. A field that slipped markup into a page could run nothing.
+fn policy() -> &'static str {
+    static POLICY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    POLICY.get_or_init(|| {
+        use base64::Engine;
+        use sha2::Digest;
+        let hashes: Vec<String> = [CHOICE_HTML, INDEX_HTML, DASHBOARD_HTML, PICK_HTML, PROJECT_HTML]
+            .iter()
+            .flat_map(|html| inline_scripts(html))
+            .map(|s| format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(s))))
+            .collect();
+        format!(
+            "default-src 'self'; script-src 'self' {}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+             connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            hashes.join(" ")
+        )
+    })
+}
+
+/// The text of each inline `<script>` of a page.
+fn inline_scripts(html: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(open) = rest.find("<script") {
+        let after = &rest[open..];
+        let Some(tag_end) = after.find('>') else { break };
+        let tag = &after[..tag_end];
+        let body = &after[tag_end + 1..];
+        let Some(close) = body.find("</script>") else { break };
+        if !tag.contains("src=") {
+            out.push(&body[..close]);
+        }
+        rest = &body[close..];
+    }
+    out
+}
+
+/// Every page response carries the policy.
+async fn with_policy(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let mut response = next.run(request).await;
+    if let Ok(v) = header::HeaderValue::from_str(policy()) {
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, v);
+    }
+    response
+        .headers_mut()
+        .insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    response
+}
+
 /// The page routes.
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
@@ -67,6 +118,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/pick/{id}/answer", post(pick_answer))
         .route("/pick/{id}/create", post(pick_create))
         .with_state(state)
+        .layer(axum::middleware::from_fn(with_policy))
 }
 
 fn open(state: &AppState, id: &str, t: &str) -> Result<Interaction, ApiError> {
@@ -255,4 +307,25 @@ async fn pick_create(
     state.surfaces.projects_changed();
     state.picks.answer(&id, &q.t, &created.project.slug)?;
     Ok(Json(json!({ "picked": created.project.slug, "created": true })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_policy_allows_each_pages_own_inline_module_and_nothing_inline_else() {
+        let p = policy();
+        let script_src = p.split(';').find(|d| d.trim().starts_with("script-src")).unwrap();
+        assert!(!script_src.contains("unsafe-inline") && !script_src.contains("unsafe-eval"), "{p}");
+        // choice, dashboard, index and pick have an inline module each; project's is a file.
+        assert_eq!(script_src.matches("'sha256-").count(), 4, "{p}");
+        assert!(p.contains("frame-ancestors 'none'") && p.contains("object-src 'none'"), "{p}");
+        for html in [CHOICE_HTML, INDEX_HTML, DASHBOARD_HTML, PICK_HTML, PROJECT_HTML] {
+            assert!(
+                !html.contains(" onsubmit=") && !html.contains(" onclick="),
+                "an inline handler the policy blocks"
+            );
+        }
+    }
 }
