@@ -218,7 +218,7 @@ fn recall(c: &mut Criterion) {
                 &[],
             )
             .unwrap();
-            black_box(mooring_core::recall::render(&found))
+            black_box(mooring_core::recall::render(&found, false))
         })
     });
     group.bench_function("a prompt that matches nothing (100,000 entries)", |b| {
