@@ -22,8 +22,24 @@ pub enum Failure {
 }
 
 impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
+    fn from(mut e: Error) -> Self {
+        // Core names fields as the API and the tools do (`add_code_paths`); the CLI's
+        // repeatable flags are singular (`--add-code-path`), and its errors name them.
+        if let Some(flag) = e.field.as_deref().and_then(flag_field) {
+            e.message = e.message.replacen(e.field.as_deref().unwrap_or_default(), flag, 1);
+            e.field = Some(flag.to_owned());
+        }
         Failure::Domain(e)
+    }
+}
+
+/// The CLI flag's field for an API field, where they differ.
+fn flag_field(api: &str) -> Option<&'static str> {
+    match api {
+        "code_paths" => Some("code_path"),
+        "add_code_paths" => Some("add_code_path"),
+        "remove_code_paths" => Some("remove_code_path"),
+        _ => None,
     }
 }
 

@@ -77,7 +77,7 @@ fn edit_is_all_or_nothing() {
             },
         )
         .unwrap_err();
-    assert_eq!(err.field.as_deref(), Some("remove_code_path"));
+    assert_eq!(err.field.as_deref(), Some("remove_code_paths"));
     let p = reg.get("alpha").unwrap();
     assert_eq!(p.name, "Alpha");
     assert_eq!(p.status, ProjectStatus::Active);
@@ -127,4 +127,50 @@ fn empty_edit_and_unknown_project_are_refused() {
     let err = reg.get("nope").unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound);
     assert!(err.message.contains("no projects exist yet"));
+}
+
+#[test]
+fn an_archived_project_is_read_only_unless_the_same_edit_brings_it_back() {
+    let (dir, store) = store();
+    let reg = Registry::new(&store);
+    reg.create(new("Alpha")).unwrap();
+    reg.edit("alpha", ProjectEdit { status: Some(ProjectStatus::Archived), ..Default::default() }).unwrap();
+    let code = dir.path().join("code");
+    std::fs::create_dir(&code).unwrap();
+    for edit in [
+        ProjectEdit { description: Some("changed while archived".into()), ..Default::default() },
+        ProjectEdit { name: Some("Beta".into()), ..Default::default() },
+        ProjectEdit { add_code_paths: vec![code.display().to_string()], ..Default::default() },
+    ] {
+        let e = reg.edit("alpha", edit).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (ErrorCode::Conflict, Some("status")), "{}", e.message);
+        assert!(e.message.contains("archived and read-only"), "{}", e.message);
+    }
+    let p = reg.get("alpha").unwrap();
+    assert_eq!((p.description.as_str(), p.name.as_str(), p.code_paths.len()), ("", "Alpha", 0));
+    let back = ProjectEdit {
+        status: Some(ProjectStatus::Active),
+        description: Some("back in use".into()),
+        ..Default::default()
+    };
+    reg.edit("alpha", back).unwrap();
+    assert_eq!(reg.get("alpha").unwrap().description, "back in use");
+}
+
+#[test]
+fn path_errors_name_the_fields_the_api_takes() {
+    let (dir, store) = store();
+    let reg = Registry::new(&store);
+    let code = dir.path().join("code");
+    std::fs::create_dir(&code).unwrap();
+    reg.create(NewProject { code_paths: vec![code.display().to_string()], ..new("Alpha") }).unwrap();
+    reg.create(new("Beta")).unwrap();
+    let taken = ProjectEdit { add_code_paths: vec![code.display().to_string()], ..Default::default() };
+    assert_eq!(reg.edit("beta", taken).unwrap_err().field.as_deref(), Some("add_code_paths"));
+    let root = ProjectEdit { add_code_paths: vec!["/".into()], ..Default::default() };
+    assert_eq!(reg.edit("beta", root).unwrap_err().field.as_deref(), Some("add_code_paths"));
+    let gone = ProjectEdit { remove_code_paths: vec!["/not/there".into()], ..Default::default() };
+    assert_eq!(reg.edit("beta", gone).unwrap_err().field.as_deref(), Some("remove_code_paths"));
+    let created = reg.create(NewProject { code_paths: vec![code.display().to_string()], ..new("Gamma") });
+    assert_eq!(created.unwrap_err().field.as_deref(), Some("code_paths"));
 }

@@ -95,7 +95,7 @@ async fn project_crud_and_clear_errors() {
     assert!(dup["error"]["message"].as_str().unwrap().contains("leader-election-2"));
     let rel =
         err(&call(&client, "create_project", json!({ "name": "X", "code_paths": ["relative/dir"] })).await);
-    assert_eq!(rel["error"]["field"], "code_path");
+    assert_eq!(rel["error"]["field"], "code_paths", "the field create_project takes");
     let typo = err(&call(&client, "get_project", json!({ "projcet": "x" })).await);
     assert_eq!(typo["error"]["code"], "INVALID_ARGUMENTS");
     let wrong_type = err(&call(&client, "get_project", json!({ "project": 42 })).await);

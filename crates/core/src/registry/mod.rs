@@ -111,7 +111,7 @@ impl<'a> Registry<'a> {
         let SharedFields { name, slug, description, repo_url } = SharedFields::check(&new)?;
         let mut warnings = Vec::new();
         let notes_path = self.notes_path(new.notes_path.as_deref(), &mut warnings)?;
-        let paths = self.normalize_all("code_path", &new.code_paths)?;
+        let paths = self.normalize_all("code_paths", &new.code_paths)?;
         // A project made from a checkout names its repository without being told.
         let repo_url = repo_url.or_else(|| paths.first().and_then(|p| crate::git::remote_of(&p.path)));
 
@@ -137,7 +137,7 @@ impl<'a> Registry<'a> {
             )?;
             events::record(tx, id, &slug, "created", &json!({ "name": name }), &stamp)?;
             for p in &paths {
-                add_path(tx, id, &slug, p, &stamp, &mut warnings)?;
+                add_path(tx, "code_paths", id, &slug, p, &stamp, &mut warnings)?;
             }
             let project = load(tx, id)?;
             Ok(Changed { updated_fields: Vec::new(), project, warnings })
@@ -171,7 +171,7 @@ impl<'a> Registry<'a> {
             Some(raw) => Some(self.notes_path(Some(raw), &mut warnings)?),
             None => None,
         };
-        let adds = self.normalize_all("add_code_path", &edit.add_code_paths)?;
+        let adds = self.normalize_all("add_code_paths", &edit.add_code_paths)?;
         let guessed_repo = match &repo_url {
             None => adds.first().and_then(|p| crate::git::remote_of(&p.path)),
             Some(_) => None,
@@ -182,13 +182,34 @@ impl<'a> Registry<'a> {
             .map(|raw| {
                 (
                     raw.trim().to_owned(),
-                    paths::normalize("remove_code_path", raw, self.base_dir.as_deref()).ok(),
+                    paths::normalize("remove_code_paths", raw, self.base_dir.as_deref()).ok(),
                 )
             })
             .collect();
 
+        let changes_fields = name.is_some()
+            || description.is_some()
+            || repo_url.is_some()
+            || notes_path.is_some()
+            || !adds.is_empty()
+            || !removes.is_empty();
         self.store.write(|tx| {
             let before = find(tx, "project", slug)?;
+            // Archived is read-only, its description and paths included, unless the same
+            // edit brings it back.
+            if before.status == ProjectStatus::Archived
+                && changes_fields
+                && edit.status.is_none_or(|s| s == ProjectStatus::Archived)
+            {
+                return Err(Error::conflict(
+                    "status",
+                    format!(
+                        "project '{}' is archived and read-only; resume it first, or in the same edit \
+                         (status \"active\", or mooring projects {} --status active)",
+                        before.slug, before.slug
+                    ),
+                ));
+            }
             let id = before.id;
             let slug = before.slug.as_str();
             let stamp = now();
@@ -251,16 +272,16 @@ impl<'a> Registry<'a> {
                         known.join(", ")
                     };
                     return Err(Error::not_found(
-                        "remove_code_path",
+                        "remove_code_paths",
                         format!(
-                            "remove_code_path '{raw}' is not a code path of '{slug}'; its code paths are: {list}"
+                            "remove_code_paths: '{raw}' is not a code path of '{slug}'; its code paths are: {list}"
                         ),
                     ));
                 }
                 paths_changed = true;
             }
             for p in &adds {
-                paths_changed |= add_path(tx, id, slug, p, &stamp, &mut warnings)?;
+                paths_changed |= add_path(tx, "add_code_paths", id, slug, p, &stamp, &mut warnings)?;
             }
             if paths_changed {
                 projects::touch(tx, id, &stamp)?;
@@ -377,6 +398,7 @@ fn load(conn: &Connection, id: i64) -> Result<Project> {
 /// Add one normalized path; false when the project already had it.
 fn add_path(
     tx: &Connection,
+    field: &str,
     id: i64,
     slug: &str,
     p: &NormalizedPath,
@@ -389,7 +411,7 @@ fn add_path(
             return Ok(false);
         }
         return Err(Error::conflict(
-            "code_path",
+            field,
             format!(
                 "{} already belongs to project '{owner}'; remove it there first \
                  (mooring projects {owner} --remove-code-path {})",
