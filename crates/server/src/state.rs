@@ -57,6 +57,8 @@ pub struct AppState {
     pub picks: crate::picks::Picks,
     /// Open question-page WebSockets, at most [`MAX_WEBSOCKETS`].
     pub websockets: Arc<tokio::sync::Semaphore>,
+    /// The desktop's folder picker: one dialog open at a time, however many pages ask.
+    pub folder_dialog: Arc<tokio::sync::Semaphore>,
     /// MCP sessions in memory now (kept by the session manager).
     pub live_sessions: Arc<std::sync::atomic::AtomicUsize>,
     /// Seals request states and question handles with this install's secret.
@@ -101,6 +103,7 @@ impl AppState {
             sealer: crate::access::sealed::Sealer::ephemeral(),
             live_sessions: Arc::default(),
             websockets: Arc::new(tokio::sync::Semaphore::new(MAX_WEBSOCKETS)),
+            folder_dialog: Arc::new(tokio::sync::Semaphore::new(1)),
             index: mooring_core::live_index::LiveIndex::new(),
             roots_fetched: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(HashMap::new()),

@@ -125,3 +125,50 @@ async fn new_project_here_from_the_picker() {
     assert_eq!(again["project"], "fresh-repo");
     c.cancel().await.unwrap();
 }
+
+/// A desktop whose folder picker stays open until the test answers it.
+#[derive(Default)]
+struct Folders {
+    opened: Mutex<Vec<tokio::sync::oneshot::Sender<Option<std::path::PathBuf>>>>,
+}
+
+impl Surfaces for Folders {
+    fn can_show(&self) -> bool {
+        true
+    }
+
+    fn pick_folder(&self, _title: &str) -> Option<mooring_server::surfaces::FolderAnswer> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.opened.lock().unwrap().push(tx);
+        Some(rx)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_folder_picker_at_a_time_however_often_it_is_asked_for() {
+    let folders = Arc::new(Folders::default());
+    let srv = TestServer::start_with(folders.clone()).await;
+    let token = std::fs::read_to_string(srv.dir.path().join("token")).unwrap().trim().to_owned();
+    let url = format!("{}/api/v1/desktop/pick-folder", srv.base());
+    let ask = || reqwest::Client::new().post(&url).bearer_auth(&token).json(&json!({})).send();
+    let first = tokio::spawn(ask());
+    while folders.opened.lock().unwrap().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    for _ in 0..20 {
+        let again = ask().await.unwrap();
+        assert_eq!(again.status(), 409, "a second dialog while one is open");
+    }
+    assert_eq!(folders.opened.lock().unwrap().len(), 1, "twenty asks opened no other window");
+    let tx = folders.opened.lock().unwrap().pop().unwrap();
+    tx.send(Some("/tmp".into())).unwrap();
+    let picked: serde_json::Value = first.await.unwrap().unwrap().json().await.unwrap();
+    assert_eq!(picked["path"], "/tmp");
+    // Closed: the next ask opens one again.
+    let next = tokio::spawn(ask());
+    while folders.opened.lock().unwrap().is_empty() {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    folders.opened.lock().unwrap().pop().unwrap().send(None).unwrap();
+    assert_eq!(next.await.unwrap().unwrap().status(), 200);
+}

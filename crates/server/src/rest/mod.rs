@@ -168,6 +168,15 @@ async fn pick_folder(
 ) -> Result<axum::Json<serde_json::Value>, ApiError> {
     let title = b.title.as_deref().map(str::trim).filter(|t| !t.is_empty()).unwrap_or("Choose a folder");
     let title: String = title.chars().take(120).collect();
+    // One dialog at a time: a page (or anything with the token) asking again and again
+    // gets a refusal, not a stack of windows.
+    let Ok(_open) = api.state.folder_dialog.clone().try_acquire_owned() else {
+        return Err(mooring_core::Error::conflict(
+            "desktop",
+            "a folder picker is open already; choose a folder there (or cancel it) first",
+        )
+        .into());
+    };
     let Some(answer) = api.state.surfaces.pick_folder(&title) else {
         return Err(mooring_core::Error::conflict(
             "desktop",
