@@ -134,6 +134,19 @@ impl Postgres {
         self.url(&name)
     }
 
+    /// Everything the database at `url` holds (a URL [`Postgres::fresh_db`] gave), as
+    /// `pg_dump --data-only` writes it: for checks that a value is nowhere in it.
+    pub fn dump(&self, url: &str) -> String {
+        let db = url.rsplit('/').next().unwrap_or_default().split('?').next().unwrap_or_default();
+        let out = Command::new(self.bin.join("pg_dump"))
+            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-U", ADMIN, "--data-only", db])
+            .env("PGPASSWORD", PASSWORD)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "pg_dump failed: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// Stop the server (fast shutdown), as an outage would.
     pub fn stop(&self) {
         run(&self.bin, "pg_ctl", &["-D", self.data.to_str().unwrap(), "-m", "fast", "-w", "stop"]);
