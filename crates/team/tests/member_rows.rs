@@ -7,8 +7,8 @@ use mooring_core::memory::{NewEntry, remember};
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};
 
-/// Rows of `table` visible to a raw connection naming `person` (none: names no one).
-fn visible(url: &str, person: Option<&str>, table: &str) -> i64 {
+/// Run `work` on a raw connection (no Mooring in between) naming `person`, or no one.
+fn raw<T>(url: &str, person: Option<&str>, work: impl AsyncFnOnce(&tokio_postgres::Client) -> T) -> T {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let mut config: tokio_postgres::Config = url.parse().unwrap();
@@ -18,8 +18,14 @@ fn visible(url: &str, person: Option<&str>, table: &str) -> i64 {
         if let Some(p) = person {
             client.execute("SELECT set_config('mooring.person', $1, false)", &[&p]).await.unwrap();
         }
-        // The bug: no membership filter.
-        client.query_one(&format!("SELECT count(*) FROM {table}"), &[]).await.unwrap().get(0)
+        work(&client).await
+    })
+}
+
+/// Rows of `table` a query with no membership filter (the bug) sees, naming `person`.
+fn visible(url: &str, person: Option<&str>, table: &str) -> i64 {
+    raw(url, person, async |c| {
+        c.query_one(&format!("SELECT count(*) FROM {table}"), &[]).await.unwrap().get(0)
     })
 }
 
@@ -44,17 +50,8 @@ fn a_query_without_a_membership_filter_sees_only_its_persons_projects() {
         assert_eq!(visible(&url, None, table), 0, "a connection naming no one saw {table} rows");
     }
     // Writing into a project one is not in is refused by the database too.
-    let refused = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        let mut config: tokio_postgres::Config = url.parse().unwrap();
-        config.password(PASSWORD);
-        let (client, conn) = config.connect(tokio_postgres::NoTls).await.unwrap();
-        tokio::spawn(conn);
-        client.execute("SELECT set_config('mooring.person', 'Eve', false)", &[]).await.unwrap();
-        client
-            .execute(
-                "INSERT INTO memory (project_id, kind, title, content) SELECT id, 'note', 'x', 'forged' FROM projects",
-                &[],
-            )
+    let refused = raw(&url, Some("Eve"), async |c| {
+        c.execute("INSERT INTO memory (project_id, kind, title, content) SELECT id, 'note', 'x', 'forged' FROM projects", &[])
             .await
     });
     let e = refused.expect_err("a non-member's insert was stored");
