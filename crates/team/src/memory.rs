@@ -222,6 +222,7 @@ impl MemoryBackend for PgStore {
 
     fn search_memory(&self, q: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         let tsquery = tsquery(q.words, q.any);
+        let any = q.any && q.words.len() > 1;
         let (slug, kind, limit) =
             (q.project.map(str::to_owned), q.kind.map(str::to_owned), i64::from(q.limit));
         let me = self.me()?;
@@ -252,7 +253,13 @@ impl MemoryBackend for PgStore {
                  FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
                  ORDER BY top.score DESC, m.id DESC"
             );
-            let rows = sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me]).await?;
+            let sql = if any { any_sql() } else { sql };
+            let terms: Vec<String> = tsquery.split(" | ").map(str::to_owned).collect();
+            let rows = if any {
+                sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me, &terms]).await?
+            } else {
+                sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me]).await?
+            };
             Ok(rows
                 .iter()
                 .map(|r| RowHit { row: memory(r), slug: r.get(12), snippet: r.get(13), score: r.get(14) })
@@ -333,6 +340,36 @@ impl PgStore {
             Ok(Some((slug, row)))
         })
     }
+}
+
+/// A search for any of its words, ranked as BM25 ranks them: each word's `ts_rank` in an
+/// entry weighted by its inverse document frequency among the entries searched (a rare
+/// word counts for more than a common one). `$6` holds the words, one `tsquery` each.
+fn any_sql() -> String {
+    format!(
+        "WITH scope AS NOT MATERIALIZED (
+           SELECT m.id, m.search FROM memory m
+           WHERE m.forgotten_at IS NULL
+             AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
+             AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)),
+         total AS (SELECT count(*)::float8 AS n FROM scope),
+         terms AS (
+           SELECT to_tsquery('mooring', t) AS q FROM unnest($6::text[]) AS t),
+         df AS (
+           SELECT terms.q, (SELECT count(*) FROM scope WHERE scope.search @@ terms.q)::float8 AS n FROM terms),
+         top AS (
+           SELECT s.id,
+                  sum(ln(1 + (total.n - df.n + 0.5) / (df.n + 0.5)) * ts_rank(s.search, df.q, 1)) AS score
+           FROM scope s CROSS JOIN df CROSS JOIN total
+           WHERE s.search @@ to_tsquery('mooring', $1) AND s.search @@ df.q
+           GROUP BY s.id ORDER BY score DESC, s.id DESC LIMIT $4)
+         SELECT {MEMORY_COLUMNS}, p.slug,
+                ts_headline('mooring', m.content, to_tsquery('mooring', $1),
+                  'StartSel=[, StopSel=], MaxWords=24, MinWords=8, MaxFragments=2, FragmentDelimiter=\" … \"'),
+                top.score::float8
+         FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
+         ORDER BY top.score DESC, m.id DESC"
+    )
 }
 
 /// The words as a `tsquery`: all required, a prefix word with `:*`. Words are letters,

@@ -174,7 +174,14 @@ pub struct Hit {
 /// Full-text search with an FTS5 query already made safe; `scope` limits it to one
 /// project (`p<ID>`).
 pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> Result<Vec<Hit>> {
-    search_newest(conn, fts, kind, limit, RANKED_AT_MOST)
+    search_newest(conn, fts, kind, limit, RANKED_AT_MOST, RANK)
+}
+
+/// Search where a match needs any of the words, not all: ranked by BM25 with each word's
+/// inverse document frequency (FTS5's `bm25()`), since a rare word must then count for
+/// more than a common one (the stop words are already out).
+pub fn search_any(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> Result<Vec<Hit>> {
+    search_newest(conn, fts, kind, limit, RANKED_AT_MOST, RANK_ANY)
 }
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
@@ -185,6 +192,8 @@ pub const RANKED_AT_MOST: u32 = 10_000;
 /// The ranking: `mooring_rank` (see `store::rank`) with the columns' weights: title 5,
 /// content 1, tags 3, scope 0 (a filter, never a reason to rank).
 const RANK: &str = "mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0)";
+/// The ranking of a search for any of its words: BM25 with IDF, the same weights.
+const RANK_ANY: &str = "bm25(memory_fts, 5.0, 1.0, 3.0, 0.0)";
 
 /// Up to this many matches, one query ranks them and cuts every one's snippet.
 const SNIPPET_EVERY_MATCH_UP_TO: i64 = 100;
@@ -195,6 +204,7 @@ fn search_newest(
     kind: Option<&str>,
     limit: u32,
     newest: u32,
+    rank: &str,
 ) -> Result<Vec<Hit>> {
     // Rank first, then join, read and cut a snippet for the few rows that made the cut:
     // with the join and snippet in the ranked query SQLite computed them for every match
@@ -221,7 +231,7 @@ fn search_newest(
     // `?4` is the bound: 0 (no bound) unless `bounded`.
     let sql = if !bounded && few <= SNIPPET_EVERY_MATCH_UP_TO {
         format!(
-            "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), {RANK} AS rank
+            "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), {rank} AS rank
              FROM memory_fts JOIN memory m ON m.id = memory_fts.rowid JOIN projects p ON p.id = m.project_id
              WHERE memory_fts MATCH ?1 AND {kind_filter} AND memory_fts.rowid >= ?4
              ORDER BY rank, m.id LIMIT ?3"
@@ -239,7 +249,7 @@ fn search_newest(
         };
         format!(
             "SELECT {COLUMNS}, p.slug, snippet(memory_fts, 1, '[', ']', '…', 12), top.rank
-             FROM (SELECT memory_fts.rowid AS id, {RANK} AS rank FROM memory_fts {kind_join}
+             FROM (SELECT memory_fts.rowid AS id, {rank} AS rank FROM memory_fts {kind_join}
                    WHERE memory_fts MATCH ?1 AND {kind_filter} AND memory_fts.rowid >= {bound}
                    ORDER BY rank LIMIT ?3) AS top
              CROSS JOIN memory_fts ON memory_fts.rowid = top.id
@@ -288,7 +298,7 @@ mod tests {
             .unwrap();
         let ids = |kind: Option<&str>, newest: u32| -> Vec<i64> {
             store
-                .read(|c| search_newest(c, "raft", kind, 10, newest))
+                .read(|c| search_newest(c, "raft", kind, 10, newest, RANK))
                 .unwrap()
                 .iter()
                 .map(|h| h.row.id)

@@ -165,7 +165,11 @@ impl MemoryBackend for Store {
                 }
                 None => words,
             };
-            let hits = q::search(c, &fts, query.kind, query.limit)?;
+            let hits = if query.any {
+                q::search_any(c, &fts, query.kind, query.limit)?
+            } else {
+                q::search(c, &fts, query.kind, query.limit)?
+            };
             Ok(hits
                 .into_iter()
                 .map(|h| RowHit { row: h.row, slug: h.slug, snippet: h.snippet, score: -h.rank })
