@@ -223,6 +223,7 @@ impl MemoryBackend for PgStore {
     fn search_memory(&self, q: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         let tsquery = tsquery(q.words, q.any);
         let any = q.any && q.words.len() > 1;
+        let terms = quoted(q.words);
         let (slug, kind, limit) =
             (q.project.map(str::to_owned), q.kind.map(str::to_owned), i64::from(q.limit));
         let me = self.me()?;
@@ -232,33 +233,11 @@ impl MemoryBackend for PgStore {
                 Some(s) => Some(seen(&client, s, me, false).await?.project.id),
                 None => None,
             };
-            // Rank every match (a title match weighs most; scores divided by 1 + the log of
-            // the entry's length, as BM25 favours the shorter of two equal matches), then
-            // cut snippets for the few that are shown. The query is written out at each
-            // use, not taken from a CTE: only `search @@ to_tsquery(…, $1)` lets the
-            // planner use the GIN index; from a CTE it tested every entry (30,000 entries:
-            // 12.9 ms a search).
-            let sql = format!(
-                "WITH top AS (
-                   SELECT m.id, ts_rank(m.search, to_tsquery('mooring', $1), 1) AS score
-                   FROM memory m
-                   WHERE m.search @@ to_tsquery('mooring', $1) AND m.forgotten_at IS NULL
-                     AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
-                     AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)
-                   ORDER BY score DESC, m.id DESC LIMIT $4)
-                 SELECT {MEMORY_COLUMNS}, p.slug,
-                        ts_headline('mooring', m.content, to_tsquery('mooring', $1),
-                          'StartSel=[, StopSel=], MaxWords=24, MinWords=8, MaxFragments=2, FragmentDelimiter=\" … \"'),
-                        top.score::float8
-                 FROM top JOIN memory m ON m.id = top.id JOIN projects p ON p.id = m.project_id
-                 ORDER BY top.score DESC, m.id DESC"
-            );
-            let sql = if any { any_sql() } else { sql };
-            let terms: Vec<String> = tsquery.split(" | ").map(str::to_owned).collect();
             let rows = if any {
-                sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me, &terms]).await?
+                sql::rows(&client, &ranked(ANY_TOP), &[&tsquery, &project_id, &kind, &limit, &me, &terms])
+                    .await?
             } else {
-                sql::rows(&client, &sql, &[&tsquery, &project_id, &kind, &limit, &me]).await?
+                sql::rows(&client, &ranked(ALL_TOP), &[&tsquery, &project_id, &kind, &limit, &me]).await?
             };
             Ok(rows
                 .iter()
@@ -342,27 +321,42 @@ impl PgStore {
     }
 }
 
-/// A search for any of its words, ranked as BM25 ranks them: each word's `ts_rank` in an
-/// entry weighted by its inverse document frequency among the entries searched (a rare
-/// word counts for more than a common one). `$6` holds the words, one `tsquery` each.
-fn any_sql() -> String {
+/// The matches holding every word, ranked (`top`): a title match weighs most; scores are
+/// divided by 1 + the log of the entry's length, as BM25 favours the shorter of two equal
+/// matches. The query is written out at each use, not taken from a CTE: only
+/// `search @@ to_tsquery(…, $1)` lets the planner use the GIN index; from a CTE it tested
+/// every entry (30,000 entries: 12.9 ms a search).
+const ALL_TOP: &str = "top AS (
+   SELECT m.id, ts_rank(m.search, to_tsquery('mooring', $1), 1) AS score
+   FROM memory m
+   WHERE m.search @@ to_tsquery('mooring', $1) AND m.forgotten_at IS NULL
+     AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
+     AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)
+   ORDER BY score DESC, m.id DESC LIMIT $4)";
+
+/// The matches holding any word, ranked as BM25 ranks them (`top`): each word's `ts_rank`
+/// in an entry weighted by its inverse document frequency among the entries searched (a
+/// rare word counts for more than a common one). `$6` holds the words, one `tsquery` each;
+/// the scope is inlined at each use (`NOT MATERIALIZED`) so each keeps the GIN index.
+const ANY_TOP: &str = "scope AS NOT MATERIALIZED (
+   SELECT m.id, m.search FROM memory m
+   WHERE m.forgotten_at IS NULL
+     AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
+     AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)),
+ total AS (SELECT count(*)::float8 AS n FROM scope),
+ terms AS (SELECT to_tsquery('mooring', t) AS q FROM unnest($6::text[]) AS t),
+ df AS (SELECT terms.q, (SELECT count(*) FROM scope WHERE scope.search @@ terms.q)::float8 AS n FROM terms),
+ top AS (
+   SELECT s.id, sum(ln(1 + (total.n - df.n + 0.5) / (df.n + 0.5)) * ts_rank(s.search, df.q, 1)) AS score
+   FROM scope s CROSS JOIN df CROSS JOIN total
+   WHERE s.search @@ to_tsquery('mooring', $1) AND s.search @@ df.q
+   GROUP BY s.id ORDER BY score DESC, s.id DESC LIMIT $4)";
+
+/// A search: the ranked `top` of `ctes`, then the entries read and their snippets cut
+/// for the few that are shown.
+fn ranked(ctes: &str) -> String {
     format!(
-        "WITH scope AS NOT MATERIALIZED (
-           SELECT m.id, m.search FROM memory m
-           WHERE m.forgotten_at IS NULL
-             AND ($2::bigint IS NULL OR m.project_id = $2) AND ($3::text IS NULL OR m.kind = $3)
-             AND m.project_id IN (SELECT project_id FROM members WHERE person_id = $5)),
-         total AS (SELECT count(*)::float8 AS n FROM scope),
-         terms AS (
-           SELECT to_tsquery('mooring', t) AS q FROM unnest($6::text[]) AS t),
-         df AS (
-           SELECT terms.q, (SELECT count(*) FROM scope WHERE scope.search @@ terms.q)::float8 AS n FROM terms),
-         top AS (
-           SELECT s.id,
-                  sum(ln(1 + (total.n - df.n + 0.5) / (df.n + 0.5)) * ts_rank(s.search, df.q, 1)) AS score
-           FROM scope s CROSS JOIN df CROSS JOIN total
-           WHERE s.search @@ to_tsquery('mooring', $1) AND s.search @@ df.q
-           GROUP BY s.id ORDER BY score DESC, s.id DESC LIMIT $4)
+        "WITH {ctes}
          SELECT {MEMORY_COLUMNS}, p.slug,
                 ts_headline('mooring', m.content, to_tsquery('mooring', $1),
                   'StartSel=[, StopSel=], MaxWords=24, MinWords=8, MaxFragments=2, FragmentDelimiter=\" … \"'),
@@ -372,12 +366,15 @@ fn any_sql() -> String {
     )
 }
 
+/// Each word as a `tsquery` term: quoted, a prefix word with `:*`.
+fn quoted(words: &[Word]) -> Vec<String> {
+    words.iter().map(|w| format!("'{}'{}", w.text, if w.prefix { ":*" } else { "" })).collect()
+}
+
 /// The words as a `tsquery`: all required, a prefix word with `:*`. Words are letters,
 /// digits and `_` only (see `search::words`), so quoting each keeps operators out.
 fn tsquery(words: &[Word], any: bool) -> String {
-    let quoted: Vec<String> =
-        words.iter().map(|w| format!("'{}'{}", w.text, if w.prefix { ":*" } else { "" })).collect();
-    quoted.join(if any { " | " } else { " & " })
+    quoted(words).join(if any { " | " } else { " & " })
 }
 
 /// Entries in one write from which the planner's statistics are brought up to date.
