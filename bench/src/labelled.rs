@@ -65,8 +65,20 @@ pub fn seed(store: &Store, set: &Set) -> HashMap<i64, i64> {
         if registry.get(project).is_err() {
             registry.create(NewProject { name: project.clone(), ..NewProject::default() }).unwrap();
         }
-        let e = NewEntry { kind: kind.clone(), content: content.clone(), ..NewEntry::default() };
-        ids.insert(*id, remember(store, project, &e, None).unwrap().id);
+        // Handovers and captured sessions have their own writers (with their own fields);
+        // here only their kind and text matter, so they are stored as notes and relabelled.
+        let written = if ["handover", "session"].contains(&kind.as_str()) { "note" } else { kind };
+        let e = NewEntry { kind: written.into(), content: content.clone(), ..NewEntry::default() };
+        let stored = remember(store, project, &e, None).unwrap().id;
+        if written != kind {
+            store
+                .write(|tx| {
+                    tx.execute("UPDATE memory SET kind = ?1 WHERE id = ?2", rusqlite::params![kind, stored])?;
+                    Ok(())
+                })
+                .unwrap();
+        }
+        ids.insert(*id, stored);
     }
     mooring_core::semantic::index_pending(store, None).unwrap();
     ids

@@ -1,6 +1,7 @@
 //! Fixtures shared by the benchmarks.
 
 pub mod labelled;
+pub mod natural;
 
 use std::path::{Path, PathBuf};
 

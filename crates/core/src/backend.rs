@@ -70,9 +70,21 @@ pub struct SearchQuery<'a> {
     pub kind: Option<&'a str>,
     /// At most this many hits.
     pub limit: u32,
-    /// Any of the words suffices (per-prompt recall); otherwise all are required.
+    /// Any of the words suffices, ranked by BM25 with each word's IDF in the scope (and
+    /// see [`COMMON_SHARE`]); otherwise all are required.
     pub any: bool,
+    /// With `any`: an entry must hold at least this many of the words (at most all).
+    pub least: u32,
 }
+
+/// In an any-word search, the share of the scope's entries past which a word is common:
+/// an entry holding only common words (a speaker's name, said in every turn of a
+/// conversation) is not a hit, unless every word asked is that common. Both backends
+/// apply it.
+pub const COMMON_SHARE: f64 = 0.2;
+
+/// Scopes smaller than this have no common words: a share of a handful says nothing.
+pub const COMMON_FROM: f64 = 20.0;
 
 /// A search by meaning: the query's vector, by which model, and where to look.
 #[derive(Debug, Clone, Copy)]

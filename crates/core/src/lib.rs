@@ -40,6 +40,7 @@ pub mod store;
 pub mod transfer;
 pub mod untrusted;
 pub mod validate;
+pub mod vector_centre;
 pub mod vector_index;
 pub mod watch;
 

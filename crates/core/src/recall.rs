@@ -29,7 +29,7 @@ const CANDIDATES: u32 = 20;
 const ENTRY_CHARS: usize = 300;
 
 /// How many of `wanted` start a word of `text` (by their first five letters, so
-/// "elections" finds "election").
+/// "elections" finds "election", as the index's stemming would).
 fn matched(text: &str, wanted: &[Word]) -> usize {
     let lower = text.to_lowercase();
     let seen: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
@@ -40,6 +40,11 @@ fn matched(text: &str, wanted: &[Word]) -> usize {
             seen.iter().any(|s| s.starts_with(&stem))
         })
         .count()
+}
+
+/// What a hit's words are matched in: title, content and tags.
+fn text_of(h: &RowHit) -> String {
+    format!("{} {} {}", h.row.title, h.row.content, h.row.tags)
 }
 
 /// The entries of project `slug` that `prompt` is about, best first, leaving out `given`
@@ -53,7 +58,14 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         return Ok(Vec::new());
     }
     let bar = wanted.len().min(2);
-    let query = SearchQuery { words: &wanted, project: Some(slug), kind: None, limit: CANDIDATES, any: true };
+    let query = SearchQuery {
+        words: &wanted,
+        project: Some(slug),
+        kind: None,
+        limit: CANDIDATES,
+        any: true,
+        least: 1,
+    };
     let lexical: Vec<RowHit> =
         memory.search_memory(&query)?.into_iter().filter(|h| matched(&text_of(h), &wanted) >= bar).collect();
     // Meaning fills in where words fall short: with enough entries sharing the prompt's
@@ -91,11 +103,6 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         }
     }
     Ok(out)
-}
-
-/// What a hit's words are matched in: title, content and tags.
-fn text_of(h: &RowHit) -> String {
-    format!("{} {} {}", h.row.title, h.row.content, h.row.tags)
 }
 
 /// The recalled entries as the model reads them, within [`BUDGET`] tokens; the ids given.

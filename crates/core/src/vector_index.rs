@@ -11,6 +11,7 @@ use mooring_embed::{Quantized, dot_i8};
 
 use crate::error::Result;
 use crate::model::Kind;
+use crate::vector_centre::{CENTRED_FROM, Centre};
 
 /// Most vector bytes held over all projects (about 180,000 of 260 bytes).
 const MOST_BYTES: usize = 48 << 20;
@@ -48,6 +49,7 @@ struct Project {
     kinds: Vec<u8>,
     scales: Vec<f32>,
     values: Vec<i8>,
+    centre: Centre,
 }
 
 impl Project {
@@ -57,16 +59,32 @@ impl Project {
         let kind = kind_code(&s.kind);
         // A changed entry embedded again replaces its old vector in place.
         if let Some(&i) = self.at.get(&s.id) {
+            let old = self.vector(i);
+            self.centre.put(i, &q, Some(&old));
             self.kinds[i] = kind;
             self.scales[i] = q.scale;
             self.values[i * self.dim..(i + 1) * self.dim].copy_from_slice(&q.values);
             return;
         }
+        self.centre.put(self.ids.len(), &q, None);
         self.at.insert(s.id, self.ids.len());
         self.ids.push(s.id);
         self.kinds.push(kind);
         self.scales.push(q.scale);
         self.values.extend_from_slice(&q.values);
+    }
+
+    fn vector(&self, i: usize) -> Quantized {
+        Quantized { scale: self.scales[i], values: self.values[i * self.dim..(i + 1) * self.dim].to_vec() }
+    }
+
+    /// Take the centre again if the project has changed enough since.
+    fn recentre(&mut self) {
+        if self.centre.due() {
+            let mut centre = std::mem::take(&mut self.centre);
+            centre.retake(self.ids.len(), |i| self.vector(i));
+            self.centre = centre;
+        }
     }
 
     fn bytes(&self) -> usize {
@@ -100,12 +118,12 @@ impl Cache {
         let project = self.current(source, project_id, model, query.len())?;
         let want = kind.map(kind_code);
         // The query quantized too: integer products are a third of the scan's time.
-        let q = Quantized::new(query);
+        let q = project.centre.query(query);
         let mut scored: Vec<(f32, usize)> = Vec::with_capacity(project.ids.len());
         for (i, (chunk, &scale)) in project.values.chunks_exact(project.dim).zip(&project.scales).enumerate()
         {
             if want.is_none_or(|k| project.kinds[i] == k) {
-                scored.push((dot_i8(&q.values, chunk) as f32 * q.scale * scale, i));
+                scored.push((project.centre.score(&q, i, dot_i8(&q.values.values, chunk), scale), i));
             }
         }
         Ok(top(scored, limit).into_iter().map(|(s, i)| (project.ids[i], s)).collect())
@@ -123,11 +141,13 @@ impl Cache {
                 let next = Arc::make_mut(&mut p);
                 next.epoch = epoch;
                 source.since(project_id, model, next.seq, &mut |s| next.put(s))?;
+                next.recentre();
                 p
             }
             _ => {
                 let mut next = Project { epoch, model: model.to_owned(), dim, ..Project::default() };
                 source.since(project_id, model, 0, &mut |s| next.put(s))?;
+                next.recentre();
                 Arc::new(next)
             }
         };
@@ -146,44 +166,60 @@ impl Cache {
     }
 }
 
-/// The `limit` vectors nearest a query among those given one by one (kept to a bounded
-/// list as they come, so reading every project's needs no copy of them all).
+/// The `limit` vectors nearest a query among those given one by one (a bounded read, or
+/// every project's): kept as they come and compared from their own mean at the end, as a
+/// project's held vectors are from theirs.
 pub struct Scan {
-    query: Quantized,
-    dim: usize,
+    query: Vec<f32>,
     kind: Option<String>,
     limit: usize,
-    scored: Vec<(f32, i64)>,
+    ids: Vec<i64>,
+    vectors: Vec<Quantized>,
+    centre: Centre,
 }
 
 impl Scan {
     /// A scan for the `limit` entries (of `kind`) nearest `query`.
     pub fn new(query: &[f32], kind: Option<&str>, limit: usize) -> Self {
         Self {
-            query: Quantized::new(query),
-            dim: query.len(),
+            query: query.to_vec(),
             kind: kind.map(str::to_owned),
             limit,
-            scored: Vec::new(),
+            ids: Vec::new(),
+            vectors: Vec::new(),
+            centre: Centre::default(),
         }
     }
 
-    /// Compare one stored vector.
+    /// Take one stored vector (every kind counts toward the mean).
     pub fn add(&mut self, s: &Stored) {
-        if self.kind.as_deref().is_none_or(|k| k == s.kind)
-            && let Some(v) = Quantized::from_bytes(&s.vec, self.dim)
-        {
-            self.scored
-                .push((dot_i8(&self.query.values, &v.values) as f32 * self.query.scale * v.scale, s.id));
-            if self.scored.len() > self.limit.max(64) * 16 {
-                self.scored = top(std::mem::take(&mut self.scored), self.limit);
+        if let Some(v) = Quantized::from_bytes(&s.vec, self.query.len()) {
+            self.centre.put(self.vectors.len(), &v, None);
+            if self.kind.as_deref().is_none_or(|k| k == s.kind) {
+                self.ids.push(s.id);
+            } else {
+                self.ids.push(i64::MIN);
             }
+            self.vectors.push(v);
         }
     }
 
     /// The ids and cosines of the nearest, best first.
-    pub fn finish(self) -> Vec<(i64, f32)> {
-        top(self.scored, self.limit).into_iter().map(|(s, id)| (id, s)).collect()
+    pub fn finish(mut self) -> Vec<(i64, f32)> {
+        if self.vectors.len() >= CENTRED_FROM {
+            let vectors = &self.vectors;
+            self.centre.retake(vectors.len(), |i| vectors[i].clone());
+        }
+        let q = self.centre.query(&self.query);
+        let scored: Vec<(f32, i64)> = self
+            .vectors
+            .iter()
+            .zip(&self.ids)
+            .enumerate()
+            .filter(|(_, (_, id))| **id != i64::MIN)
+            .map(|(i, (v, id))| (self.centre.score(&q, i, dot_i8(&q.values.values, &v.values), v.scale), *id))
+            .collect();
+        top(scored, self.limit).into_iter().map(|(s, id)| (id, s)).collect()
     }
 }
 

@@ -1,7 +1,9 @@
 //! Search by meaning through the hub: the hub's indexer gives what an agent remembers
 //! its vector; `search_memory` (MCP, both generations) and `GET /search` find a question
 //! that shares no word with its answer in modes hybrid and semantic, not in keyword;
-//! forgetting takes the vector away. Needs the model the test tools install.
+//! forgetting takes the vector away; an agent's natural question finds a decision that
+//! shares one word with it, each hit saying which ranking found it. Needs the model the
+//! test tools install.
 
 mod common;
 
@@ -112,5 +114,44 @@ async fn a_question_in_other_words_finds_its_answer_over_mcp_and_rest_until_forg
         ok(&call(&c, "search_memory", json!({ "project": "alpha", "query": QUESTION, "mode": "semantic" }))
             .await);
     assert_eq!(rank(&after), None, "{after}");
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agents_natural_question_finds_a_decision_sharing_one_word_with_it_and_says_who_found_it() {
+    mooring_core::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
+    let srv = TestServer::start().await;
+    srv.project("Alpha", &[]);
+    let c = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
+    let decision = "The ledger stays on Postgres until the audit is over";
+    for text in std::iter::once(&decision).chain(OTHERS) {
+        ok(&call(&c, "remember", json!({ "project": "alpha", "kind": "decision", "content": text })).await);
+    }
+    indexed(&srv).await;
+    // Of its words only "ledger" is in the decision; the rest are stop words and words
+    // no entry holds, so no entry holds them all.
+    let question = "What did we end up choosing for the ledger storage?";
+    let position = |found: &Value| {
+        found["hits"].as_array().unwrap().iter().position(|h| h["entry"]["content"] == decision)
+    };
+    let keyword =
+        ok(&call(&c, "search_memory", json!({ "project": "alpha", "query": question, "mode": "keyword" }))
+            .await);
+    assert_eq!(position(&keyword), Some(0), "{keyword}");
+    assert_eq!(keyword["hits"][0]["found_by"], json!(["keyword"]), "{keyword}");
+    let hybrid = ok(&call(&c, "search_memory", json!({ "project": "alpha", "query": question })).await);
+    let at = position(&hybrid).unwrap_or_else(|| panic!("not found: {hybrid}"));
+    assert!(at < 3, "{hybrid}");
+    let by = hybrid["hits"][at]["found_by"].as_array().unwrap();
+    assert!(by.contains(&json!("keyword")), "the keyword half counted: {hybrid}");
+    // A question of only common words matches nothing by keyword, and says why.
+    let vague = ok(&call(
+        &c,
+        "search_memory",
+        json!({ "project": "alpha", "query": "what did we do about it?", "mode": "keyword" }),
+    )
+    .await);
+    assert_eq!(vague["hits"], json!([]));
+    assert!(vague["note"].as_str().unwrap().contains("only common words"), "{vague}");
     c.cancel().await.unwrap();
 }

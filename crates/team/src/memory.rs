@@ -3,8 +3,8 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::backend::{
-    Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
-    VectorProgress, Word, added_event,
+    COMMON_FROM, COMMON_SHARE, Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck,
+    RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event,
 };
 use mooring_core::rows::{LockRow, MemoryRow, NewMemoryRow};
 use mooring_core::{Project, Result};
@@ -224,6 +224,7 @@ impl MemoryBackend for PgStore {
         let tsquery = tsquery(q.words, q.any);
         let any = q.any && q.words.len() > 1;
         let terms = quoted(q.words);
+        let least = i64::from(q.least.clamp(1, q.words.len().max(1) as u32));
         let (slug, kind, limit) =
             (q.project.map(str::to_owned), q.kind.map(str::to_owned), i64::from(q.limit));
         let me = self.me()?;
@@ -234,8 +235,10 @@ impl MemoryBackend for PgStore {
                 None => None,
             };
             let rows = if any {
-                sql::rows(&client, &ranked(ANY_TOP), &[&tsquery, &project_id, &kind, &limit, &me, &terms])
-                    .await?
+                let (share, from) = (COMMON_SHARE, COMMON_FROM);
+                let params: [&(dyn tokio_postgres::types::ToSql + Sync); 9] =
+                    [&tsquery, &project_id, &kind, &limit, &me, &terms, &share, &from, &least];
+                sql::rows(&client, &ranked(ANY_TOP), &params).await?
             } else {
                 sql::rows(&client, &ranked(ALL_TOP), &[&tsquery, &project_id, &kind, &limit, &me]).await?
             };
@@ -337,7 +340,10 @@ const ALL_TOP: &str = "top AS (
 /// The matches holding any word, ranked as BM25 ranks them (`top`): each word's `ts_rank`
 /// in an entry weighted by its inverse document frequency among the entries searched (a
 /// rare word counts for more than a common one). `$6` holds the words, one `tsquery` each;
-/// the scope is inlined at each use (`NOT MATERIALIZED`) so each keeps the GIN index.
+/// the scope is inlined at each use (`NOT MATERIALIZED`) so each keeps the GIN index. An
+/// entry holding only common words (in more than `$7` of the scope, when it has `$8`
+/// entries or more) is not a match unless every word is that common, as on SQLite
+/// (`mooring_core::backend::COMMON_SHARE`); nor is one holding fewer than `$9` words.
 const ANY_TOP: &str = "scope AS NOT MATERIALIZED (
    SELECT m.id, m.search FROM memory m
    WHERE m.forgotten_at IS NULL
@@ -350,7 +356,11 @@ const ANY_TOP: &str = "scope AS NOT MATERIALIZED (
    SELECT s.id, sum(ln(1 + (total.n - df.n + 0.5) / (df.n + 0.5)) * ts_rank(s.search, df.q, 1)) AS score
    FROM scope s CROSS JOIN df CROSS JOIN total
    WHERE s.search @@ to_tsquery('mooring', $1) AND s.search @@ df.q
-   GROUP BY s.id ORDER BY score DESC, s.id DESC LIMIT $4)";
+   GROUP BY s.id
+   HAVING (bool_or(df.n <= $7 * total.n OR total.n < $8)
+           OR (SELECT bool_and(d.n > $7 * t.n) FROM df d CROSS JOIN total t))
+      AND count(*) >= $9
+   ORDER BY score DESC, s.id DESC LIMIT $4)";
 
 /// A search: the ranked `top` of `ctes`, then the entries read and their snippets cut
 /// for the few that are shown.

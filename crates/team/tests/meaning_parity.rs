@@ -74,13 +74,18 @@ fn the_team_database_ranks_by_meaning_and_fuses_as_sqlite_does() {
             (ranking(&team, project, text, Mode::Semantic), ranking(&local, project, text, Mode::Semantic));
         assert!(same_order(&a, &b), "{text}:\n{a:?}\n{b:?}");
         assert!(a.iter().zip(&b).all(|(x, y)| (x.1 - y.1).abs() < 1e-6), "{text}");
-        // Both keyword rankings (BM25 without IDF on SQLite, `ts_rank` here) put the
-        // set's entries in the same order, and fusion is one function of the two lists:
-        // the same hybrid ranking.
+        // Entries holding every word: both keyword rankings (BM25 without IDF on SQLite,
+        // `ts_rank` here) put the set's in the same order. Entries holding some of them
+        // (the fusion's keyword half when none holds all) are chosen alike (IDF in the
+        // project, the same common words, two words at least) but ordered by two
+        // different formulas, which can swap near-ties: the same entries, the same best.
         let (ha, hb) =
             (ranking(&team, project, text, Mode::Hybrid), ranking(&local, project, text, Mode::Hybrid));
-        assert!(same_order(&ha, &hb), "{text}:\n{ha:?}\n{hb:?}");
         assert!(!ha.is_empty(), "{text}");
+        let set =
+            |r: &[(String, f64)]| r.iter().map(|x| x.0.clone()).collect::<std::collections::BTreeSet<_>>();
+        assert_eq!(set(&ha), set(&hb), "{text}:\n{ha:?}\n{hb:?}");
+        assert_eq!(ha[0].0, hb[0].0, "{text}");
     }
     assert!(asked >= 90, "{asked}");
 }

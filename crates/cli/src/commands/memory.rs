@@ -52,6 +52,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
         MemoryAction::Search { query, project, limit, mode } => {
             let mode = search::Mode::parse("mode", &mode)?;
             let r = search::Request { query: &query, project: project.as_deref(), kind: None, limit, mode };
+            embed_waiting(&store, mode);
             let found = search::find(&store, &r)?;
             if ctx.json {
                 print_json(&found);
@@ -65,6 +66,19 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
         MemoryAction::Index => index(ctx, &store)?,
     }
     Ok(())
+}
+
+/// Before a search by meaning, give what waits its vector (a few microseconds an entry),
+/// for at most a second: with no Mooring running, nothing else would, and what the CLI
+/// just added would be found by keyword only. What is left is reported by the search.
+fn embed_waiting(store: &dyn mooring_core::backend::MemoryBackend, mode: search::Mode) {
+    use mooring_core::semantic;
+    if mode == search::Mode::Keyword || semantic::availability().why().is_some() {
+        return;
+    }
+    if let Err(e) = semantic::index_pending(store, Some(std::time::Duration::from_secs(1))) {
+        tracing::warn!(error = %e.message, "could not index waiting entries before the search");
+    }
 }
 
 /// `memory index`: the backfill (this machine's projects and the team's), in batches with a progress line each second, until no

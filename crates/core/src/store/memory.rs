@@ -3,6 +3,7 @@
 use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use crate::backend::{COMMON_FROM, COMMON_SHARE};
 use crate::error::Result;
 use crate::rows::{MemoryRow, NewMemoryRow};
 
@@ -177,11 +178,83 @@ pub fn search(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> R
     search_newest(conn, fts, kind, limit, RANKED_AT_MOST, RANK)
 }
 
-/// Search where a match needs any of the words, not all: ranked by BM25 with each word's
-/// inverse document frequency (FTS5's `bm25()`), since a rare word must then count for
-/// more than a common one (the stop words are already out).
-pub fn search_any(conn: &Connection, fts: &str, kind: Option<&str>, limit: u32) -> Result<Vec<Hit>> {
-    search_newest(conn, fts, kind, limit, RANKED_AT_MOST, RANK_ANY)
+/// Search where a match needs any of the words, not all: ranked by BM25 with each query
+/// phrase weighted by `weights` (its inverse document frequency in the scope searched,
+/// see [`idf_in_scope`]), since a rare word must then count for more than a common one.
+/// Entries holding fewer than `least` of the weighted phrases rank 0, after every hit.
+pub fn search_any(
+    conn: &Connection,
+    fts: &str,
+    kind: Option<&str>,
+    limit: u32,
+    weights: &[f64],
+    least: u32,
+) -> Result<Vec<Hit>> {
+    // Numbers the code computed, written into the SQL: nothing a person typed.
+    let weights: String = weights.iter().map(|w| format!(", {w:.6}")).collect();
+    let rank = format!("mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0{weights}, {least})");
+    search_newest(conn, fts, kind, limit, RANKED_AT_MOST, &rank)
+}
+
+/// Each word's inverse document frequency among the entries of `scope` (every entry when
+/// `None`): `ln(1 + (N − n + 0.5) / (n + 0.5))`, the form the team database computes too,
+/// so both rank a question's words alike whatever other projects hold (FTS5's own
+/// `bm25()` counts over every project: a name said in every turn of one conversation
+/// counted as rare). N and each n are counted up to `RANKED_AT_MOST` (a count stops
+/// there), so words more common than that weigh as if they were that common.
+/// A word of a question, weighed in the scope searched.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weighed {
+    /// Its inverse document frequency there.
+    pub idf: f64,
+    /// In more than [`COMMON_SHARE`] of the scope's entries.
+    pub common: bool,
+}
+
+/// Each word's inverse document frequency among the entries of `scope` (every entry when
+/// `None`): `ln(1 + (N − n + 0.5) / (n + 0.5))`, the form the team database computes too,
+/// so both rank a question's words alike whatever other projects hold (FTS5's own
+/// `bm25()` counts over every project: a name said in every turn of one conversation
+/// counted as rare). N and each n are counted up to `RANKED_AT_MOST` (a count stops
+/// there), so words more common than that weigh as if they were that common.
+pub fn idf_in_scope(
+    conn: &Connection,
+    scope: Option<&str>,
+    words: &[crate::backend::Word],
+    columns_only: bool,
+) -> Result<Vec<Weighed>> {
+    let mut count = conn.prepare_cached(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ?1 LIMIT ?2)",
+    )?;
+    let cap = i64::from(RANKED_AT_MOST);
+    let mut matches = |fts: &str| -> Result<f64> {
+        let n: i64 = count.query_row(params![fts, cap], |r| r.get(0))?;
+        Ok(n as f64)
+    };
+    let total = match scope {
+        Some(scope) => matches(scope)?,
+        None => conn.query_row("SELECT count(*) FROM (SELECT 1 FROM memory_fts LIMIT ?1)", [cap], |r| {
+            r.get::<_, i64>(0)
+        })? as f64,
+    };
+    let mut out = Vec::with_capacity(words.len());
+    for w in words {
+        let term = fts_terms(std::slice::from_ref(w), true);
+        let term = if columns_only { format!("{{title content tags}} : {term}") } else { term };
+        let fts = match scope {
+            Some(scope) => format!("{scope} AND {term}"),
+            None => term,
+        };
+        let n = matches(&fts)?;
+        out.push(Weighed {
+            idf: (1.0 + (total - n + 0.5) / (n + 0.5)).ln(),
+            common: n > total * COMMON_SHARE && total >= COMMON_FROM,
+        });
+    }
+    if out.iter().all(|w| w.common) {
+        out.iter_mut().for_each(|w| w.common = false);
+    }
+    Ok(out)
 }
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
@@ -192,8 +265,6 @@ pub const RANKED_AT_MOST: u32 = 10_000;
 /// The ranking: `mooring_rank` (see `store::rank`) with the columns' weights: title 5,
 /// content 1, tags 3, scope 0 (a filter, never a reason to rank).
 const RANK: &str = "mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0)";
-/// The ranking of a search for any of its words: BM25 with IDF, the same weights.
-const RANK_ANY: &str = "bm25(memory_fts, 5.0, 1.0, 3.0, 0.0)";
 
 /// Up to this many matches, one query ranks them and cuts every one's snippet.
 const SNIPPET_EVERY_MATCH_UP_TO: i64 = 100;
@@ -264,6 +335,14 @@ fn search_newest(
         Ok(Hit { row: from_row(r)?, slug: r.get(12)?, snippet: r.get(13)?, rank: r.get(14)? })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The words as an FTS5 query: each quoted (operators and punctuation stay plain text),
+/// all required, a prefix word with its `*`.
+pub fn fts_terms(words: &[crate::backend::Word], any: bool) -> String {
+    let quoted: Vec<String> =
+        words.iter().map(|w| format!("\"{}\"{}", w.text, if w.prefix { "*" } else { "" })).collect();
+    quoted.join(if any { " OR " } else { " " })
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! `mooring_rank(memory_fts, w0, w1, …)`: BM25 without the inverse document frequency, as
-//! an FTS5 auxiliary function.
+//! `mooring_rank(memory_fts, w0, w1, w2, w3 [, p0, p1, …, least])`: BM25 as an FTS5
+//! auxiliary function, with the columns' weights, and each query phrase weighted by the
+//! IDF the caller computed in the scope searched (`p…`; 1, no IDF, when not given); a row
+//! holding fewer than `least` of the weighted phrases scores 0.
 //!
 //! FTS5's own `bm25()` computes each query word's IDF by reading that word's whole
 //! posting list, across every project. Searching one project for a common word spent 97%
@@ -99,6 +101,15 @@ unsafe fn score(
         let norm = K1 * (1.0 - B + B * f64::from(len) / avg.max(1.0));
 
         let phrases = usize::try_from((api.xPhraseCount?)(fts)).ok()?;
+        // Arguments past the columns' weights weigh the query's phrases in order (their
+        // IDF, when the caller computed it); a phrase without one weighs 1.
+        let given = usize::try_from(n_val).ok()?;
+        let phrase_weight: Vec<f64> = (0..phrases)
+            .map(|p| {
+                let at = columns + p;
+                if at < given { ffi::sqlite3_value_double(*values.add(at)) } else { 1.0 }
+            })
+            .collect();
         let mut tf = vec![0.0f64; phrases];
         let mut instances: c_int = 0;
         ok((api.xInstCount?)(fts, &mut instances))?;
@@ -110,7 +121,17 @@ unsafe fn score(
                 *t += w;
             }
         }
-        Some(tf.iter().map(|&t| t * (K1 + 1.0) / (t + norm)).sum())
+        // One argument more: how many weighted phrases a row must hold to score at all.
+        let least = if columns + phrases < given {
+            ffi::sqlite3_value_int64(*values.add(columns + phrases)).max(0) as usize
+        } else {
+            0
+        };
+        let held = tf.iter().zip(&phrase_weight).filter(|(t, w)| **t > 0.0 && **w > 0.0).count();
+        if held < least {
+            return Some(0.0);
+        }
+        Some(tf.iter().zip(&phrase_weight).map(|(&t, w)| w * t * (K1 + 1.0) / (t + norm)).sum())
     }
 }
 

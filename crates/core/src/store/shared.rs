@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::locks as locks_q;
-use super::memory::{self as q, Filter};
+use super::memory::{self as q, Filter, fts_terms};
 use super::projects::find_row;
 use super::vectors::Which;
 use super::{Cached as _, Store, events, projects, vectors};
@@ -153,22 +153,46 @@ impl MemoryBackend for Store {
             // Only a word that could be a scope token needs the column filter (measured
             // with bm25, where it doubled the cost of ranking a common word; with
             // mooring_rank not measured again).
-            let words = if may_name_a_scope(query.words) {
-                format!("{{title content tags}} : ({terms})")
-            } else {
-                format!("({terms})")
-            };
-            let fts = match query.project {
-                Some(slug) => {
-                    let p = find_row(c, "project", slug)?;
-                    format!("scope:p{} AND {words}", p.id)
+            let columns_only = may_name_a_scope(query.words);
+            let in_columns = |terms: &str| {
+                if columns_only {
+                    format!("{{title content tags}} : ({terms})")
+                } else {
+                    format!("({terms})")
                 }
+            };
+            let scope = match query.project {
+                Some(slug) => Some(format!("scope:p{}", find_row(c, "project", slug)?.id)),
+                None => None,
+            };
+            let scoped = |words: String| match &scope {
+                Some(scope) => format!("{scope} AND {words}"),
                 None => words,
             };
             let hits = if query.any {
-                q::search_any(c, &fts, query.kind, query.limit)?
+                let weighed = q::idf_in_scope(c, scope.as_deref(), query.words, columns_only)?;
+                // Any word matches, but one not common must be among them: the second
+                // group's phrases only filter (weight 0), the first's rank by their IDF.
+                let rare: Vec<Word> = query
+                    .words
+                    .iter()
+                    .zip(&weighed)
+                    .filter(|(_, w)| !w.common)
+                    .map(|(w, _)| w.clone())
+                    .collect();
+                let mut words = in_columns(&terms);
+                let mut weights: Vec<f64> = scope.iter().map(|_| 0.0).collect();
+                weights.extend(weighed.iter().map(|w| w.idf));
+                if rare.len() < query.words.len() {
+                    words = format!("{words} AND {}", in_columns(&fts_terms(&rare, true)));
+                    weights.extend(rare.iter().map(|_| 0.0));
+                }
+                let least = query.least.clamp(1, query.words.len().max(1) as u32);
+                // Entries holding too few of the words rank 0 (see `store::rank`): not hits.
+                let ranked = q::search_any(c, &scoped(words), query.kind, query.limit, &weights, least)?;
+                ranked.into_iter().filter(|h| h.rank < 0.0).collect()
             } else {
-                q::search(c, &fts, query.kind, query.limit)?
+                q::search(c, &scoped(in_columns(&terms)), query.kind, query.limit)?
             };
             Ok(hits
                 .into_iter()
@@ -290,14 +314,6 @@ impl MemoryBackend for Store {
 /// A live (not forgotten) row of a project.
 fn live(conn: &rusqlite::Connection, project_id: i64, id: i64) -> Result<Option<MemoryRow>> {
     Ok(q::get(conn, project_id, id)?.filter(|r| r.forgotten_at.is_none()))
-}
-
-/// The words as an FTS5 query: each quoted (operators and punctuation stay plain text),
-/// all required, a prefix word with its `*`.
-pub fn fts_terms(words: &[Word], any: bool) -> String {
-    let quoted: Vec<String> =
-        words.iter().map(|w| format!("\"{}\"{}", w.text, if w.prefix { "*" } else { "" })).collect();
-    quoted.join(if any { " OR " } else { " " })
 }
 
 /// Whether a word could match a scope token (`p` and digits): `p…` followed by a digit,

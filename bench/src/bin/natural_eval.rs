@@ -1,0 +1,87 @@
+//! Scores keyword, semantic and hybrid search on the natural-question set beside the
+//! plain BM25 baseline: `cargo run -p mooring-bench --bin natural_eval [-- --split tune]`
+//! (the held half by default). Needs the model (`scripts/fetch-model.sh`).
+
+use mooring_bench::natural::{Scores, baseline, evaluate, load, seed};
+use mooring_core::search::Mode;
+
+fn row(name: &str, s: &Scores) -> String {
+    format!("| {name} | {:.3} | {:.3} | {:.3} | {:.3} |", s.r1, s.r5, s.r10, s.mrr)
+}
+
+fn main() {
+    if let Err(a) = mooring_core::semantic::model() {
+        eprintln!("natural_eval: no model ({a:?}); run scripts/fetch-model.sh first");
+        return;
+    }
+    let split: String = mooring_bench::arg("--split", "held".to_owned());
+    let dir = tempfile::tempdir().unwrap();
+    let store = mooring_core::Store::open_in(dir.path()).unwrap();
+    let set = load();
+    let ids = seed(&store, &set);
+    let base = baseline();
+    // `--show TYPE`: the first few questions of that type with their top hits, to see why.
+    let show: String = mooring_bench::arg("--show", String::new());
+    for q in set.questions.iter().filter(|q| q.kind == show && q.split == split).take(4) {
+        let want: Vec<i64> = q.relevant.iter().filter_map(|r| ids.get(r).copied()).collect();
+        println!("Q: {}", q.text);
+        for mode in [Mode::Keyword, Mode::Semantic, Mode::Hybrid] {
+            let r = mooring_core::search::Request {
+                query: &q.text,
+                project: Some(&q.project),
+                kind: None,
+                limit: 5,
+                mode,
+            };
+            for h in mooring_core::search::find(&store, &r).unwrap().hits {
+                let mark = if want.contains(&h.entry.id) { "*" } else { " " };
+                println!("  {} {mark} {:.3} {:?} {}", mode.as_str(), h.score, h.found_by, h.entry.content);
+            }
+        }
+    }
+    let modes: Vec<_> = [Mode::Keyword, Mode::Semantic, Mode::Hybrid]
+        .into_iter()
+        .map(|m| (m, evaluate(&store, &set, &ids, m, &split)))
+        .collect();
+    println!(
+        "natural set: {} entries, {} questions in the {split} half\n",
+        set.memory.entries.len(),
+        set.questions.iter().filter(|q| q.split == split).count()
+    );
+    // Hubs: how often a short chatty entry (under 40 characters) is in a question's top
+    // ten by meaning, though no question is about one.
+    let short: std::collections::HashSet<i64> = set
+        .memory
+        .entries
+        .iter()
+        .filter(|e| e.3.chars().count() < 40)
+        .filter_map(|e| ids.get(&e.0).copied())
+        .collect();
+    let asked: Vec<_> = set.questions.iter().filter(|q| q.split == split).collect();
+    let with_hub = asked
+        .iter()
+        .filter(|q| {
+            let r = mooring_core::search::Request {
+                query: &q.text,
+                project: Some(&q.project),
+                kind: None,
+                limit: 10,
+                mode: Mode::Semantic,
+            };
+            let found = mooring_core::search::find(&store, &r).unwrap();
+            found.hits.iter().any(|h| short.contains(&h.entry.id))
+        })
+        .count();
+    println!("short chatty entries in the top 10 by meaning: {with_hub} of {} questions\n", asked.len());
+    for (key, b) in base.iter().filter(|(k, _)| k.starts_with(&format!("{split}/"))) {
+        println!(
+            "### {key} ({} questions)\n\n| ranking | R@1 | R@5 | R@10 | MRR |\n|---|---|---|---|---|",
+            b.n
+        );
+        println!("{}", row("plain BM25 (rank_bm25)", b));
+        for (mode, groups) in &modes {
+            println!("{}", row(mode.as_str(), &groups.get(key).copied().unwrap_or_default()));
+        }
+        println!();
+    }
+}
