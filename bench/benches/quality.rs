@@ -1,8 +1,10 @@
 //! Search quality on the labelled set: recall@5 and MRR of keyword, semantic and hybrid
-//! search, on exact-word questions, paraphrases and all. Needs the model
+//! search, on exact-word questions, paraphrases and all; then on the natural-question
+//! set, R@1, R@5, R@10 and MRR per question type beside plain BM25. Needs the model
 //! (`scripts/fetch-model.sh`).
 
 use mooring_bench::labelled::{evaluate, load, seed};
+use mooring_bench::natural;
 use mooring_core::search::{Mode, Request, find};
 
 fn main() {
@@ -73,6 +75,17 @@ fn main() {
         off_topic.len(),
         mooring_core::recall::NEAR_ENOUGH
     );
+
+    // The natural-question set, in a store of its own: the held-back half (never tuned
+    // on), then the tuning half, per question type, beside plain BM25.
+    let dir = tempfile::tempdir().unwrap();
+    let store = mooring_core::Store::open_in(dir.path()).unwrap();
+    let set = natural::load();
+    let ids = natural::seed(&store, &set);
+    println!("\n## natural set: {} entries, {} questions", set.memory.entries.len(), set.questions.len());
+    for split in ["held", "tune"] {
+        print!("{}", natural::tables(&store, &set, &ids, split));
+    }
 }
 
 /// Prompts about nothing in the set.

@@ -163,3 +163,28 @@ pub fn hundred_thousand(store: &dyn MemoryBackend, set: &Set, slug: &str) {
         remember_batch(store, slug, &batch, None).unwrap();
     }
 }
+
+/// The tables of a split: per question type (and all), R@1, R@5, R@10 and MRR of plain
+/// BM25 and of each mode, as Markdown.
+pub fn tables(store: &dyn MemoryBackend, set: &Set, ids: &HashMap<i64, i64>, split: &str) -> String {
+    let base = baseline();
+    let modes: Vec<_> = [Mode::Keyword, Mode::Semantic, Mode::Hybrid]
+        .into_iter()
+        .map(|m| (m, evaluate(store, set, ids, m, split)))
+        .collect();
+    let row = |name: &str, s: &Scores| {
+        format!("| {name} | {:.3} | {:.3} | {:.3} | {:.3} |\n", s.r1, s.r5, s.r10, s.mrr)
+    };
+    let mut out = String::new();
+    for (key, b) in base.iter().filter(|(k, _)| k.starts_with(&format!("{split}/"))) {
+        out += &format!(
+            "\n### {key} ({} questions)\n\n| ranking | R@1 | R@5 | R@10 | MRR |\n|---|---|---|---|---|\n",
+            b.n
+        );
+        out += &row("plain BM25 (rank_bm25)", b);
+        for (mode, groups) in &modes {
+            out += &row(mode.as_str(), &groups.get(key).copied().unwrap_or_default());
+        }
+    }
+    out
+}

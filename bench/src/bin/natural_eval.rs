@@ -2,12 +2,8 @@
 //! plain BM25 baseline: `cargo run -p mooring-bench --bin natural_eval [-- --split tune]`
 //! (the held half by default). Needs the model (`scripts/fetch-model.sh`).
 
-use mooring_bench::natural::{Scores, baseline, evaluate, load, seed};
+use mooring_bench::natural::{load, seed, tables};
 use mooring_core::search::Mode;
-
-fn row(name: &str, s: &Scores) -> String {
-    format!("| {name} | {:.3} | {:.3} | {:.3} | {:.3} |", s.r1, s.r5, s.r10, s.mrr)
-}
 
 fn main() {
     if let Err(a) = mooring_core::semantic::model() {
@@ -19,7 +15,6 @@ fn main() {
     let store = mooring_core::Store::open_in(dir.path()).unwrap();
     let set = load();
     let ids = seed(&store, &set);
-    let base = baseline();
     // `--show TYPE`: the first few questions of that type with their top hits, to see why.
     let show: String = mooring_bench::arg("--show", String::new());
     for q in set.questions.iter().filter(|q| q.kind == show && q.split == split).take(4) {
@@ -39,10 +34,6 @@ fn main() {
             }
         }
     }
-    let modes: Vec<_> = [Mode::Keyword, Mode::Semantic, Mode::Hybrid]
-        .into_iter()
-        .map(|m| (m, evaluate(&store, &set, &ids, m, &split)))
-        .collect();
     println!(
         "natural set: {} entries, {} questions in the {split} half\n",
         set.memory.entries.len(),
@@ -73,15 +64,5 @@ fn main() {
         })
         .count();
     println!("short chatty entries in the top 10 by meaning: {with_hub} of {} questions\n", asked.len());
-    for (key, b) in base.iter().filter(|(k, _)| k.starts_with(&format!("{split}/"))) {
-        println!(
-            "### {key} ({} questions)\n\n| ranking | R@1 | R@5 | R@10 | MRR |\n|---|---|---|---|---|",
-            b.n
-        );
-        println!("{}", row("plain BM25 (rank_bm25)", b));
-        for (mode, groups) in &modes {
-            println!("{}", row(mode.as_str(), &groups.get(key).copied().unwrap_or_default()));
-        }
-        println!();
-    }
+    print!("{}", tables(&store, &set, &ids, &split));
 }

@@ -166,9 +166,14 @@ impl Cache {
     }
 }
 
+/// Vectors a scan holds to compare them from their own mean: a prompt hook's bounded
+/// read (10,000) fits; past this (every project of a large store) it compares them as
+/// they come, from no centre, holding only the best.
+const CENTRED_UP_TO: usize = 20_000;
+
 /// The `limit` vectors nearest a query among those given one by one (a bounded read, or
-/// every project's): kept as they come and compared from their own mean at the end, as a
-/// project's held vectors are from theirs.
+/// every project's): up to [`CENTRED_UP_TO`] kept and compared from their own mean at the
+/// end, as a project's held vectors are from theirs; past that, as they come.
 pub struct Scan {
     query: Vec<f32>,
     kind: Option<String>,
@@ -176,6 +181,8 @@ pub struct Scan {
     ids: Vec<i64>,
     vectors: Vec<Quantized>,
     centre: Centre,
+    /// Once past [`CENTRED_UP_TO`]: the query quantized, and the best so far.
+    streaming: Option<(Quantized, Vec<(f32, i64)>)>,
 }
 
 impl Scan {
@@ -188,24 +195,44 @@ impl Scan {
             ids: Vec::new(),
             vectors: Vec::new(),
             centre: Centre::default(),
+            streaming: None,
         }
     }
 
     /// Take one stored vector (every kind counts toward the mean).
     pub fn add(&mut self, s: &Stored) {
-        if let Some(v) = Quantized::from_bytes(&s.vec, self.query.len()) {
-            self.centre.put(self.vectors.len(), &v, None);
-            if self.kind.as_deref().is_none_or(|k| k == s.kind) {
-                self.ids.push(s.id);
-            } else {
-                self.ids.push(i64::MIN);
-            }
-            self.vectors.push(v);
+        let Some(v) = Quantized::from_bytes(&s.vec, self.query.len()) else { return };
+        let wanted = self.kind.as_deref().is_none_or(|k| k == s.kind);
+        if self.streaming.is_none() && self.vectors.len() == CENTRED_UP_TO {
+            let q = Quantized::new(&self.query);
+            let held: Vec<(f32, i64)> = self
+                .vectors
+                .drain(..)
+                .zip(self.ids.drain(..))
+                .filter(|(_, id)| *id != i64::MIN)
+                .map(|(v, id)| (dot_i8(&q.values, &v.values) as f32 * q.scale * v.scale, id))
+                .collect();
+            self.streaming = Some((q, top(held, self.limit)));
         }
+        if let Some((q, best)) = &mut self.streaming {
+            if wanted {
+                best.push((dot_i8(&q.values, &v.values) as f32 * q.scale * v.scale, s.id));
+                if best.len() > self.limit.max(64) * 16 {
+                    *best = top(std::mem::take(best), self.limit);
+                }
+            }
+            return;
+        }
+        self.centre.put(self.vectors.len(), &v, None);
+        self.ids.push(if wanted { s.id } else { i64::MIN });
+        self.vectors.push(v);
     }
 
     /// The ids and cosines of the nearest, best first.
     pub fn finish(mut self) -> Vec<(i64, f32)> {
+        if let Some((_, best)) = self.streaming {
+            return top(best, self.limit).into_iter().map(|(s, id)| (id, s)).collect();
+        }
         if self.vectors.len() >= CENTRED_FROM {
             let vectors = &self.vectors;
             self.centre.retake(vectors.len(), |i| vectors[i].clone());
@@ -300,5 +327,18 @@ mod tests {
         db.epoch.borrow_mut().1 += 1;
         assert_eq!(nearest(3), 30);
         assert_eq!(*db.reads.borrow(), 7);
+    }
+
+    #[test]
+    fn a_scan_past_what_it_holds_still_finds_the_nearest() {
+        for n in [100, CENTRED_UP_TO + 500] {
+            let mut scan = Scan::new(&unit(2), None, 3);
+            for id in 0..n as i64 {
+                // Every vector leans on axis 0; one (id 7) points along axis 2.
+                let v = if id == 7 { unit(2) } else { vec![0.9, 0.1 * (id % 5) as f32, 0.0, 0.3] };
+                scan.add(&Stored { id, kind: "note".into(), seq: id, vec: Quantized::new(&v).to_bytes() });
+            }
+            assert_eq!(scan.finish()[0].0, 7, "{n} vectors");
+        }
     }
 }
