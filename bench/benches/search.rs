@@ -165,6 +165,17 @@ fn main() {
         let (p50, p99) = timed(&store, &asked, Some("natural"), mode);
         println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
     }
+    // A prompt hook's recall on the same project, in process (the hook adds its start).
+    let mut times: Vec<Duration> = asked
+        .iter()
+        .map(|q| {
+            let t = Instant::now();
+            std::hint::black_box(mooring_core::recall::recall(&store, "natural", q, &[]).unwrap());
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!("| per-prompt recall | {:.2} ms | {:.2} ms |", pct(&times, 0.5), pct(&times, 0.99));
 
     if million {
         for i in 1..9 {

@@ -23,6 +23,7 @@ pub mod paths;
 pub mod preamble;
 #[cfg(test)]
 mod proptests;
+pub mod query_words;
 pub mod quoted;
 pub mod recall;
 pub mod recommend;

@@ -8,7 +8,7 @@ use std::path::Path;
 mod bpe;
 mod quant;
 
-pub use quant::{Quantized, dot_i8};
+pub use quant::{Quantized, dot_i8, dots_i8};
 
 /// What can go wrong loading or using the model.
 #[derive(Debug, thiserror::Error)]

@@ -193,15 +193,9 @@ pub fn search_any(
     // Numbers the code computed, written into the SQL: nothing a person typed.
     let weights: String = weights.iter().map(|w| format!(", {w:.6}")).collect();
     let rank = format!("mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0{weights}, {least})");
-    search_newest(conn, fts, kind, limit, RANKED_AT_MOST, &rank)
+    search_newest(conn, fts, kind, limit, RANKED_ANY_AT_MOST, &rank)
 }
 
-/// Each word's inverse document frequency among the entries of `scope` (every entry when
-/// `None`): `ln(1 + (N − n + 0.5) / (n + 0.5))`, the form the team database computes too,
-/// so both rank a question's words alike whatever other projects hold (FTS5's own
-/// `bm25()` counts over every project: a name said in every turn of one conversation
-/// counted as rare). N and each n are counted up to `RANKED_AT_MOST` (a count stops
-/// there), so words more common than that weigh as if they were that common.
 /// A word of a question, weighed in the scope searched.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Weighed {
@@ -211,38 +205,51 @@ pub struct Weighed {
     pub common: bool,
 }
 
-/// Each word's inverse document frequency among the entries of `scope` (every entry when
-/// `None`): `ln(1 + (N − n + 0.5) / (n + 0.5))`, the form the team database computes too,
-/// so both rank a question's words alike whatever other projects hold (FTS5's own
-/// `bm25()` counts over every project: a name said in every turn of one conversation
-/// counted as rare). N and each n are counted up to `RANKED_AT_MOST` (a count stops
-/// there), so words more common than that weigh as if they were that common.
+/// Each word's inverse document frequency among the newest [`IDF_SAMPLE`] entries of
+/// project `project` (of every project when `None`; `scope` is its FTS token):
+/// `ln(1 + (N − n + 0.5) / (n + 0.5))`, the form the team database computes too, so both
+/// rank a question's words alike whatever other projects hold (FTS5's own `bm25()`
+/// counts over every project: a name said in every turn of one conversation counted as
+/// rare). The newest entries are a sample of the project a count reads at most once per
+/// word: counting a common word in all of 100,000 entries read them all at every search.
 pub fn idf_in_scope(
     conn: &Connection,
-    scope: Option<&str>,
+    project: Option<(i64, &str)>,
     words: &[crate::backend::Word],
     columns_only: bool,
 ) -> Result<Vec<Weighed>> {
-    let mut count = conn.prepare_cached(
-        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ?1 LIMIT ?2)",
-    )?;
-    let cap = i64::from(RANKED_AT_MOST);
+    let offset = i64::from(IDF_SAMPLE) - 1;
+    let bound: Option<i64> = match project {
+        Some((id, _)) => conn
+            .query_row(
+                "SELECT id FROM memory WHERE project_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
+                params![id, offset],
+                |r| r.get(0),
+            )
+            .optional()?,
+        None => conn
+            .query_row("SELECT id FROM memory ORDER BY id DESC LIMIT 1 OFFSET ?1", [offset], |r| r.get(0))
+            .optional()?,
+    };
+    let bound = bound.unwrap_or(0);
+    let mut count =
+        conn.prepare_cached("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid >= ?2")?;
     let mut matches = |fts: &str| -> Result<f64> {
-        let n: i64 = count.query_row(params![fts, cap], |r| r.get(0))?;
+        let n: i64 = count.query_row(params![fts, bound], |r| r.get(0))?;
         Ok(n as f64)
     };
-    let total = match scope {
-        Some(scope) => matches(scope)?,
-        None => conn.query_row("SELECT count(*) FROM (SELECT 1 FROM memory_fts LIMIT ?1)", [cap], |r| {
-            r.get::<_, i64>(0)
-        })? as f64,
+    let total = match project {
+        Some((_, scope)) => matches(scope)?,
+        None => conn
+            .query_row("SELECT count(*) FROM memory_fts WHERE rowid >= ?1", [bound], |r| r.get::<_, i64>(0))?
+            as f64,
     };
     let mut out = Vec::with_capacity(words.len());
     for w in words {
         let term = fts_terms(std::slice::from_ref(w), true);
         let term = if columns_only { format!("{{title content tags}} : {term}") } else { term };
-        let fts = match scope {
-            Some(scope) => format!("{scope} AND {term}"),
+        let fts = match project {
+            Some((_, scope)) => format!("{scope} AND {term}"),
             None => term,
         };
         let n = matches(&fts)?;
@@ -256,6 +263,14 @@ pub fn idf_in_scope(
     }
     Ok(out)
 }
+
+/// The newest entries of a project a question's words are counted in (see
+/// [`idf_in_scope`]).
+pub const IDF_SAMPLE: u32 = 2_000;
+
+/// Matches an any-word search ranks at most: the newest this many (the union of a
+/// question's words is most of a big project; ranking 10,000 of them cost 10 ms).
+pub const RANKED_ANY_AT_MOST: u32 = 2_000;
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
 /// candidate, so a word in most of a million entries cost 0.1 s across all projects; the

@@ -161,16 +161,18 @@ impl MemoryBackend for Store {
                     format!("({terms})")
                 }
             };
-            let scope = match query.project {
-                Some(slug) => Some(format!("scope:p{}", find_row(c, "project", slug)?.id)),
+            let project = match query.project {
+                Some(slug) => Some(find_row(c, "project", slug)?.id),
                 None => None,
             };
+            let scope = project.map(|id| format!("scope:p{id}"));
             let scoped = |words: String| match &scope {
                 Some(scope) => format!("{scope} AND {words}"),
                 None => words,
             };
             let hits = if query.any {
-                let weighed = q::idf_in_scope(c, scope.as_deref(), query.words, columns_only)?;
+                let sampled = project.zip(scope.as_deref());
+                let weighed = q::idf_in_scope(c, sampled, query.words, columns_only)?;
                 // Any word matches, but one not common must be among them: the second
                 // group's phrases only filter (weight 0), the first's rank by their IDF.
                 let rare: Vec<Word> = query
