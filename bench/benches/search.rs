@@ -155,6 +155,9 @@ fn main() {
     Registry::new(&store).create(NewProject { name: "natural".into(), ..NewProject::default() }).unwrap();
     natural::hundred_thousand(&store, &natural, "natural");
     semantic::index_pending(&store, None).unwrap();
+    // What a running hub's indexer does over its ticks after writes: the keyword index
+    // merged (here at once).
+    mooring_core::search::optimize_index(&store).unwrap();
     println!(
         "\n| natural questions ({}), 100,000 entries in the natural set's words | p50 | p99 |",
         asked.len()

@@ -201,6 +201,12 @@ pub trait MemoryBackend: Send + Sync {
         Ok(None)
     }
 
+    /// Tidy the keyword index a bounded step after writes (merging its segments: a search
+    /// seeks in every one); `Ok(())` where there is nothing to tidy.
+    fn tidy_index(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// Lock the next version of a context topic (validated, scrubbed) if the project
     /// passes `check`, with a `context_locked` event; versions never collide, however
     /// many write at once.

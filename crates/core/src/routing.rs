@@ -148,6 +148,10 @@ impl MemoryBackend for Routed {
         }
     }
 
+    fn tidy_index(&self) -> Result<()> {
+        self.local.tidy_index()
+    }
+
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let local = self.local.index_vectors(model, limit, embed)?.unwrap_or(0);
         let Some(team) = self.team.as_ref().filter(|_| local < limit as usize) else {

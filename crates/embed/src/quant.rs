@@ -107,8 +107,8 @@ mod tests {
 
     #[test]
     fn every_row_s_product_is_the_one_dot_i8_gives_whichever_instructions_run() {
-        let q: Vec<i8> = (0..260).map(|i| ((i * 37 % 255) as i32 - 127) as i8).collect();
-        let rows: Vec<i8> = (0..260 * 9).map(|i| ((i * 91 % 255) as i32 - 127) as i8).collect();
+        let q: Vec<i8> = (0..260).map(|i| ((i * 37 % 255) - 127) as i8).collect();
+        let rows: Vec<i8> = (0..260 * 9).map(|i| ((i * 91 % 255) - 127) as i8).collect();
         let want: Vec<i32> = rows.chunks_exact(260).map(|r| dot_i8(&q, r)).collect();
         let mut got = Vec::new();
         dots_i8(&q, &rows, &mut got);

@@ -1,7 +1,8 @@
 //! The hub gives new and changed memory its vectors for search by meaning in the
 //! background — whoever wrote it (an agent over MCP, a hook, a `mooring` command, a
 //! team member's machine) — and backfills what was there before, a slice each second so
-//! the hub stays responsive.
+//! the hub stays responsive; after a slice that found new entries, it merges the keyword
+//! index a bounded step.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,13 +29,23 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, cancel: CancellationToken) {
             _ = cancel.cancelled() => return,
             _ = tick.tick() => {}
         }
+        let memory_for_tidy = memory.clone();
         let memory = memory.clone();
         let done =
             tokio::task::spawn_blocking(move || mooring_core::semantic::index_pending(&*memory, Some(SLICE)))
                 .await;
         match done {
             Ok(Ok(0)) => {}
-            Ok(Ok(n)) => tracing::debug!(indexed = n, "memory indexed for search by meaning"),
+            Ok(Ok(n)) => {
+                tracing::debug!(indexed = n, "memory indexed for search by meaning");
+                // Entries were written: a bounded step of merging the keyword index.
+                let memory = memory_for_tidy.clone();
+                match tokio::task::spawn_blocking(move || memory.tidy_index()).await {
+                    Ok(Err(e)) => tracing::warn!(error = %e.message, "tidying the keyword index failed"),
+                    Err(e) => tracing::warn!(error = %e, "tidying the keyword index stopped"),
+                    Ok(Ok(())) => {}
+                }
+            }
             Ok(Err(e)) => tracing::warn!(error = %e.message, "indexing for search by meaning failed"),
             Err(e) => tracing::warn!(error = %e, "the indexer stopped"),
         }

@@ -264,6 +264,19 @@ pub fn idf_in_scope(
     Ok(out)
 }
 
+/// Pages of the keyword index one tidying step rewrites at most (about 2 MB): writes in
+/// many small batches leave many segments, and every search seeks in each (at 100,000
+/// entries written a thousand at a time, one merged segment halved an any-word search,
+/// 20 ms to 10 ms).
+const MERGE_PAGES: i64 = 500;
+
+/// One bounded step of merging the keyword index's segments into one (FTS5's `merge`
+/// with a negative page count merges whatever levels they are on).
+pub fn merge_index(conn: &Connection) -> Result<()> {
+    conn.exec("INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ?1)", [-MERGE_PAGES])?;
+    Ok(())
+}
+
 /// The newest entries of a project a question's words are counted in (see
 /// [`idf_in_scope`]).
 pub const IDF_SAMPLE: u32 = 2_000;
@@ -408,5 +421,36 @@ mod tests {
         decisions.sort();
         assert_eq!(decisions, [1, 6]);
         assert_eq!(ids(Some("decision"), 1), [6]);
+    }
+
+    #[test]
+    fn tidying_merges_the_keyword_index_into_one_segment_and_search_still_finds() {
+        let store = Store::open_in_memory().unwrap();
+        crate::Registry::new(&store)
+            .create(crate::NewProject { name: "A".into(), ..Default::default() })
+            .unwrap();
+        // Each write of its own leaves a segment (FTS5 merges some of them on its own).
+        for i in 0..60 {
+            let e = crate::memory::NewEntry {
+                kind: "note".into(),
+                content: format!("entry {i} about raft"),
+                ..Default::default()
+            };
+            crate::memory::remember(&store, "a", &e, None).unwrap();
+        }
+        let segments = || -> i64 {
+            store
+                .read(|c| {
+                    Ok(c.query_row("SELECT count(DISTINCT segid) FROM memory_fts_idx", [], |r| r.get(0))?)
+                })
+                .unwrap()
+        };
+        assert!(segments() > 1, "{} segments", segments());
+        for _ in 0..20 {
+            store.write(|tx| merge_index(tx)).unwrap();
+        }
+        assert_eq!(segments(), 1);
+        store.write(|tx| merge_index(tx)).unwrap();
+        assert_eq!(crate::search::search(&store, "raft", Some("a"), None, 100).unwrap().len(), 60);
     }
 }

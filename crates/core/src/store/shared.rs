@@ -259,6 +259,10 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn tidy_index(&self) -> Result<()> {
+        self.write(|tx| q::merge_index(tx))
+    }
+
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let pending = self.read(|c| vectors::pending(c, limit))?;
         // Embedding happens outside the write lock; `put` skips an entry written since.
