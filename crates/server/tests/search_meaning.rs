@@ -142,8 +142,9 @@ async fn an_agents_natural_question_finds_a_decision_sharing_one_word_with_it_an
     let hybrid = ok(&call(&c, "search_memory", json!({ "project": "alpha", "query": question })).await);
     let at = position(&hybrid).unwrap_or_else(|| panic!("not found: {hybrid}"));
     assert!(at < 3, "{hybrid}");
-    let by = hybrid["hits"][at]["found_by"].as_array().unwrap();
-    assert!(by.contains(&json!("keyword")), "the keyword half counted: {hybrid}");
+    // One shared word is too little for the fusion's keyword half (two are needed when
+    // no entry holds them all): meaning finds it there, and says so.
+    assert_eq!(hybrid["hits"][at]["found_by"], json!(["semantic"]), "{hybrid}");
     // A question of only common words matches nothing by keyword, and says why.
     let vague = ok(&call(
         &c,
