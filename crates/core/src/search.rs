@@ -175,7 +175,7 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
     // the natural set's tuning half (R@1 0.463 -> 0.483, MRR 0.578 -> 0.591; 0.4 to 0.8
     // within a point of each other).
     let weight = if held_all { 1.0 } else { SOME_WORDS_WEIGHT };
-    let mut fused = fuse_weighted(&[(lexical, weight), (nearest, 1.0)]);
+    let mut fused = fuse_weighted(&[(&lexical, weight), (&nearest, 1.0)]);
     fused.truncate(r.limit as usize);
     let mut hits = hits(fused);
     for h in &mut hits {
@@ -278,12 +278,12 @@ const SOME_WORDS_WEIGHT: f64 = 0.5;
 /// Reciprocal rank fusion: each hit scores `Σ 1/(k + rank)` over the rankings it is in;
 /// its passage comes from the first ranking that has it (the keyword one marks words).
 pub fn fuse(rankings: &[Vec<RowHit>]) -> Vec<RowHit> {
-    let weighted: Vec<(Vec<RowHit>, f64)> = rankings.iter().map(|r| (r.clone(), 1.0)).collect();
+    let weighted: Vec<(&[RowHit], f64)> = rankings.iter().map(|r| (r.as_slice(), 1.0)).collect();
     fuse_weighted(&weighted)
 }
 
 /// [`fuse`] with a weight per ranking: `Σ w/(k + rank)`.
-pub fn fuse_weighted(rankings: &[(Vec<RowHit>, f64)]) -> Vec<RowHit> {
+pub fn fuse_weighted(rankings: &[(&[RowHit], f64)]) -> Vec<RowHit> {
     let mut out: Vec<(f64, usize, RowHit)> = Vec::new();
     for (list, (ranking, weight)) in rankings.iter().enumerate() {
         for (rank, hit) in ranking.iter().enumerate() {
