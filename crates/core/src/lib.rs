@@ -43,6 +43,7 @@ pub mod untrusted;
 pub mod validate;
 pub mod vector_centre;
 pub mod vector_index;
+pub mod vector_sketch;
 pub mod watch;
 
 pub use error::{Error, ErrorCode, Result};

@@ -10,6 +10,8 @@
 
 use mooring_embed::Quantized;
 
+use crate::vector_sketch as sketch;
+
 /// Fewer vectors than this have no mean worth subtracting (with two, each is the other's
 /// opposite): they are compared as they are.
 pub const CENTRED_FROM: usize = 50;
@@ -35,6 +37,11 @@ pub struct Centre {
     dot: Vec<f32>,
     /// `1 / |v − c|` per position.
     inverse: Vec<f32>,
+    /// Whether sketches are kept: a project held between searches wants them, a scan
+    /// that compares every vector it reads once does not.
+    sketching: bool,
+    /// The sign sketch of `v − c` per position, end to end (see `vector_sketch`).
+    sketches: Vec<u64>,
 }
 
 /// A query ready to score against a centred project.
@@ -52,6 +59,11 @@ fn dequantized(q: &Quantized) -> impl Iterator<Item = f32> + '_ {
 }
 
 impl Centre {
+    /// A centre that also keeps each vector's sketch.
+    pub fn sketching() -> Self {
+        Self { sketching: true, ..Self::default() }
+    }
+
     /// Count vector `v` in at position `at` (one past the last for a new one), replacing
     /// `old` there if it had one.
     pub fn put(&mut self, at: usize, v: &Quantized, old: Option<&Quantized>) {
@@ -72,6 +84,37 @@ impl Centre {
             self.dot[at] = dot;
             self.inverse[at] = inverse;
         }
+        self.set_sketch(at, v);
+    }
+
+    /// Write position `at`'s sketch (one past the last: append it).
+    fn set_sketch(&mut self, at: usize, v: &Quantized) {
+        if !self.sketching {
+            return;
+        }
+        let dim = v.values.len();
+        let w = sketch::words(dim);
+        let mut bits = Vec::with_capacity(w);
+        if self.centre.is_empty() {
+            sketch::push(dequantized(v), dim, &mut bits);
+        } else {
+            sketch::push(dequantized(v).zip(&self.centre).map(|(x, c)| x - c), dim, &mut bits);
+        }
+        if (at + 1) * w <= self.sketches.len() {
+            self.sketches[at * w..(at + 1) * w].copy_from_slice(&bits);
+        } else {
+            self.sketches.extend_from_slice(&bits);
+        }
+    }
+
+    /// Every position's sketch, end to end.
+    pub fn sketches(&self) -> &[u64] {
+        &self.sketches
+    }
+
+    /// A query's values from the centre, to compare with [`Centre::sketches`].
+    pub fn moved(&self, q: &Query) -> Vec<f32> {
+        q.values.values.iter().map(|&v| f32::from(v)).collect()
     }
 
     /// Whether the snapshot is due: the project changed size by a tenth since (or has
@@ -96,9 +139,11 @@ impl Centre {
         }
         self.floor = FLOOR * (total / n.max(1) as f64) as f32;
         for i in 0..n {
-            let (dot, inverse) = self.offset(&each(i));
+            let v = each(i);
+            let (dot, inverse) = self.offset(&v);
             self.dot[i] = dot;
             self.inverse[i] = inverse;
+            self.set_sketch(i, &v);
         }
     }
 

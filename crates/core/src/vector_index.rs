@@ -11,10 +11,17 @@ use mooring_embed::{Quantized, dot_i8, dots_i8};
 
 use crate::error::Result;
 use crate::model::Kind;
-use crate::vector_centre::{CENTRED_FROM, Centre};
+use crate::vector_centre::{CENTRED_FROM, Centre, Query};
+use crate::vector_sketch::{self as sketch, SKETCH_FROM, shortlist_len};
 
-/// Most vector bytes held over all projects (about 180,000 of 260 bytes).
+/// Most vector bytes held over all projects (about 190,000 vectors of 256 dimensions);
+/// projects read past that are held by their sketches only, and a search reads the few
+/// vectors it compares exactly back from the database.
 const MOST_BYTES: usize = 48 << 20;
+
+/// Most vectors held over all projects, sketched or whole (about 75 bytes each when
+/// sketched: 90 MB at this bound); past it, the projects held are dropped and read again.
+const MOST_VECTORS: usize = 1_200_000;
 
 /// A stored vector with its entry's id and kind.
 pub struct Stored {
@@ -35,6 +42,10 @@ pub trait Source {
 
     /// Each vector by `model` of a project stored after `seq`, in the order stored.
     fn since(&self, project_id: i64, model: &str, seq: i64, f: &mut dyn FnMut(Stored)) -> Result<()>;
+
+    /// The vectors by `model` of the entries `ids` (any order; the kind may be left
+    /// empty): what a search compares exactly in a project held by its sketches only.
+    fn vectors_of(&self, model: &str, ids: &[i64], f: &mut dyn FnMut(Stored)) -> Result<()>;
 }
 
 /// One project's vectors.
@@ -48,47 +59,77 @@ struct Project {
     ids: Vec<i64>,
     kinds: Vec<u8>,
     scales: Vec<f32>,
+    /// Every vector's values, end to end; none when held by sketches only (`sketched`).
     values: Vec<i8>,
+    sketched: bool,
     centre: Centre,
 }
 
 impl Project {
-    fn put(&mut self, s: Stored) {
+    /// Take one vector; false when it replaces one a sketched project no longer holds
+    /// (the project must then be read again).
+    fn put(&mut self, s: Stored) -> bool {
         self.seq = self.seq.max(s.seq);
-        let Some(q) = Quantized::from_bytes(&s.vec, self.dim) else { return };
+        let Some(q) = Quantized::from_bytes(&s.vec, self.dim) else { return true };
         let kind = kind_code(&s.kind);
         // A changed entry embedded again replaces its old vector in place.
         if let Some(&i) = self.at.get(&s.id) {
+            if self.sketched {
+                return false;
+            }
             let old = self.vector(i);
             self.centre.put(i, &q, Some(&old));
             self.kinds[i] = kind;
             self.scales[i] = q.scale;
             self.values[i * self.dim..(i + 1) * self.dim].copy_from_slice(&q.values);
-            return;
+            return true;
         }
         self.centre.put(self.ids.len(), &q, None);
         self.at.insert(s.id, self.ids.len());
         self.ids.push(s.id);
         self.kinds.push(kind);
         self.scales.push(q.scale);
-        self.values.extend_from_slice(&q.values);
+        if !self.sketched {
+            self.values.extend_from_slice(&q.values);
+        }
+        true
     }
 
     fn vector(&self, i: usize) -> Quantized {
         Quantized { scale: self.scales[i], values: self.values[i * self.dim..(i + 1) * self.dim].to_vec() }
     }
 
-    /// Take the centre again if the project has changed enough since.
-    fn recentre(&mut self) {
-        if self.centre.due() {
-            let mut centre = std::mem::take(&mut self.centre);
-            centre.retake(self.ids.len(), |i| self.vector(i));
-            self.centre = centre;
+    /// Take the centre again if the project has changed enough since; false when that
+    /// needs the vectors of a sketched project (read it again).
+    fn recentre(&mut self) -> bool {
+        if !self.centre.due() {
+            return true;
         }
+        if self.sketched {
+            return false;
+        }
+        let mut centre = std::mem::replace(&mut self.centre, Centre::sketching());
+        centre.retake(self.ids.len(), |i| self.vector(i));
+        self.centre = centre;
+        true
     }
 
-    fn bytes(&self) -> usize {
-        self.values.len() + self.ids.len() * 29
+    /// Whether a search compares every vector exactly: a small project held whole (a
+    /// shortlist would be most of it).
+    fn compared_whole(&self) -> bool {
+        self.ids.len() < SKETCH_FROM && !self.sketched
+    }
+
+    /// The positions (of `want`'s kind) whose sketches are nearest `q`'s, with the bits
+    /// they differ in: what a search for `limit` hits compares exactly.
+    fn shortlist(&self, q: &Query, want: Option<u8>, limit: usize) -> Vec<(f32, usize)> {
+        let keep = |i: usize| want.is_none_or(|k| self.kinds[i] == k);
+        // Scaled to a cosine's range, so shortlists of different projects compare.
+        let moved = self.centre.moved(q);
+        let norm = moved.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6) * (self.dim as f32).sqrt();
+        let mut near = sketch::nearest(&moved, self.centre.sketches(), keep, shortlist_len(limit));
+        near.iter_mut().for_each(|n| n.0 /= norm);
+        near
     }
 }
 
@@ -98,9 +139,16 @@ fn kind_code(kind: &str) -> u8 {
 
 /// The copies, by project id (a project id names one database's project: one cache per
 /// database).
-#[derive(Default)]
 pub struct Cache {
     projects: Mutex<HashMap<i64, Arc<Project>>>,
+    /// Vector bytes held whole at most (see [`MOST_BYTES`]).
+    most_bytes: usize,
+}
+
+impl Default for Cache {
+    fn default() -> Self {
+        Self { projects: Mutex::default(), most_bytes: MOST_BYTES }
+    }
 }
 
 impl Cache {
@@ -115,48 +163,104 @@ impl Cache {
         kind: Option<&str>,
         limit: usize,
     ) -> Result<Vec<(i64, f32)>> {
-        let project = self.current(source, project_id, model, query.len())?;
+        self.nearest_in(source, &[project_id], model, query, kind, limit)
+    }
+
+    /// [`Cache::nearest`] over several projects, each compared from its own centre: a
+    /// shortlist by sketch across all of them, then exact cosines.
+    pub fn nearest_in(
+        &self,
+        source: &dyn Source,
+        project_ids: &[i64],
+        model: &str,
+        query: &[f32],
+        kind: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(i64, f32)>> {
         let want = kind.map(kind_code);
-        // The query quantized too: integer products are a third of the scan's time.
-        let q = project.centre.query(query);
-        let mut products = Vec::with_capacity(project.ids.len());
-        dots_i8(&q.values.values, &project.values, &mut products);
-        let mut scored: Vec<(f32, usize)> = Vec::with_capacity(project.ids.len());
-        for (i, (&p, &scale)) in products.iter().zip(&project.scales).enumerate() {
-            if want.is_none_or(|k| project.kinds[i] == k) {
-                scored.push((project.centre.score(&q, i, p, scale), i));
+        let mut projects = Vec::with_capacity(project_ids.len());
+        for &id in project_ids {
+            projects.push(self.current(source, id, model, query.len())?);
+        }
+        let queries: Vec<Query> = projects.iter().map(|p| p.centre.query(query)).collect();
+        // One shortlist across the sketched projects: the nearest sketches of them all.
+        let mut listed: Vec<(f32, usize, usize)> = Vec::new();
+        for (p, (project, q)) in projects.iter().zip(&queries).enumerate() {
+            if !project.compared_whole() {
+                listed.extend(project.shortlist(q, want, limit).into_iter().map(|(d, i)| (d, p, i)));
             }
         }
-        Ok(top(scored, limit).into_iter().map(|(s, i)| (project.ids[i], s)).collect())
+        let most = shortlist_len(limit);
+        if listed.len() > most {
+            listed.select_nth_unstable_by(most - 1, |a, b| b.0.total_cmp(&a.0));
+            listed.truncate(most);
+        }
+        let mut scored: Vec<(f32, i64)> = Vec::with_capacity(listed.len());
+        for (p, (project, q)) in projects.iter().zip(&queries).enumerate() {
+            let positions: Vec<usize> = if project.compared_whole() {
+                (0..project.ids.len()).filter(|&i| want.is_none_or(|k| project.kinds[i] == k)).collect()
+            } else {
+                listed.iter().filter(|l| l.1 == p).map(|l| l.2).collect()
+            };
+            exact(source, project, q, &positions, &mut scored)?;
+        }
+        Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
+    }
+
+    /// Exact cosines of every vector of a project to `query` (no sketch): what the
+    /// sketch's shortlist is measured against (`bench`).
+    pub fn nearest_exactly(
+        &self,
+        source: &dyn Source,
+        project_id: i64,
+        model: &str,
+        query: &[f32],
+        limit: usize,
+    ) -> Result<Vec<(i64, f32)>> {
+        let project = self.current(source, project_id, model, query.len())?;
+        let q = project.centre.query(query);
+        let mut scored = Vec::new();
+        exact(source, &project, &q, &(0..project.ids.len()).collect::<Vec<_>>(), &mut scored)?;
+        Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
     }
 
     fn current(&self, source: &dyn Source, project_id: i64, model: &str, dim: usize) -> Result<Arc<Project>> {
         let epoch = source.epoch(project_id)?;
         let held = self.lock().get(&project_id).cloned();
         let same = |p: &Project| p.model == model && p.dim == dim && p.epoch.1 == epoch.1;
-        let fresh = match held {
+        let whole = || -> Result<Arc<Project>> {
+            let centre = Centre::sketching();
+            let mut next = Project { epoch, model: model.to_owned(), dim, centre, ..Project::default() };
+            source.since(project_id, model, 0, &mut |s| {
+                next.put(s);
+            })?;
+            next.recentre();
+            Ok(Arc::new(next))
+        };
+        let mut fresh = match held {
             Some(p) if same(&p) && p.epoch.0 == epoch.0 => return Ok(p),
             Some(mut p) if same(&p) => {
                 // Only stored since: read those on top (copied only if a search in
                 // another thread still holds this copy).
                 let next = Arc::make_mut(&mut p);
                 next.epoch = epoch;
-                source.since(project_id, model, next.seq, &mut |s| next.put(s))?;
-                next.recentre();
-                p
+                let mut kept = true;
+                source.since(project_id, model, next.seq, &mut |s| kept &= next.put(s))?;
+                if kept && next.recentre() { p } else { whole()? }
             }
-            _ => {
-                let mut next = Project { epoch, model: model.to_owned(), dim, ..Project::default() };
-                source.since(project_id, model, 0, &mut |s| next.put(s))?;
-                next.recentre();
-                Arc::new(next)
-            }
+            _ => whole()?,
         };
         let mut projects = self.lock();
-        let others: usize =
-            projects.iter().filter(|(id, _)| **id != project_id).map(|(_, p)| p.bytes()).sum();
-        if others + fresh.bytes() > MOST_BYTES {
+        let others = || projects.iter().filter(|(id, _)| **id != project_id).map(|(_, p)| p);
+        if others().map(|p| p.ids.len()).sum::<usize>() + fresh.ids.len() > MOST_VECTORS {
             projects.clear();
+        }
+        let others_bytes: usize =
+            projects.iter().filter(|(id, _)| **id != project_id).map(|(_, p)| p.values.len()).sum();
+        if !fresh.sketched && others_bytes + fresh.values.len() > self.most_bytes {
+            let held = Arc::make_mut(&mut fresh);
+            held.sketched = true;
+            held.values = Vec::new();
         }
         projects.insert(project_id, fresh.clone());
         Ok(fresh)
@@ -165,6 +269,40 @@ impl Cache {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Project>>> {
         self.projects.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// Push the exact cosine and id of each of `positions` in `project` to `out`, reading the
+/// vectors back from `source` when the project is held by its sketches only.
+fn exact(
+    source: &dyn Source,
+    project: &Project,
+    q: &Query,
+    positions: &[usize],
+    out: &mut Vec<(f32, i64)>,
+) -> Result<()> {
+    if !project.sketched {
+        if positions.len() == project.ids.len() {
+            // Every vector: the products in one pass over the values.
+            let mut products = Vec::with_capacity(project.ids.len());
+            dots_i8(&q.values.values, &project.values, &mut products);
+            for &i in positions {
+                out.push((project.centre.score(q, i, products[i], project.scales[i]), project.ids[i]));
+            }
+        } else {
+            for &i in positions {
+                let p = dot_i8(&q.values.values, &project.values[i * project.dim..(i + 1) * project.dim]);
+                out.push((project.centre.score(q, i, p, project.scales[i]), project.ids[i]));
+            }
+        }
+        return Ok(());
+    }
+    let ids: Vec<i64> = positions.iter().map(|&i| project.ids[i]).collect();
+    source.vectors_of(&project.model, &ids, &mut |s| {
+        if let (Some(&i), Some(v)) = (project.at.get(&s.id), Quantized::from_bytes(&s.vec, project.dim)) {
+            let p = dot_i8(&q.values.values, &v.values);
+            out.push((project.centre.score(q, i, p, v.scale), s.id));
+        }
+    })
 }
 
 /// Vectors a scan holds to compare them from their own mean: a prompt hook's bounded
@@ -298,6 +436,12 @@ mod tests {
             }
             Ok(())
         }
+        fn vectors_of(&self, _: &str, ids: &[i64], f: &mut dyn FnMut(Stored)) -> Result<()> {
+            for (id, s, vec) in self.rows.borrow().iter().filter(|r| ids.contains(&r.0)) {
+                f(Stored { id: *id, kind: String::new(), seq: *s, vec: vec.clone() });
+            }
+            Ok(())
+        }
     }
 
     fn unit(i: usize) -> Vec<f32> {
@@ -328,6 +472,65 @@ mod tests {
         db.epoch.borrow_mut().1 += 1;
         assert_eq!(nearest(3), 30);
         assert_eq!(*db.reads.borrow(), 7);
+    }
+
+    /// A vector of `dim` dimensions leaning on one shared axis, with its own topic `t`.
+    fn topic(t: usize, dim: usize) -> Vec<f32> {
+        let mut x = (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut v: Vec<f32> = (0..dim)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % 1_000) as f32 / 1_000.0 - 0.5
+            })
+            .collect();
+        v[0] += 2.0;
+        v
+    }
+
+    #[test]
+    fn a_big_project_found_through_its_sketches_gives_the_exact_nearest_held_whole_or_not() {
+        let dim = 64;
+        let db = Db::default();
+        let n = SKETCH_FROM + 1_000;
+        for id in 0..n as i64 {
+            db.store(id, &topic(id as usize, dim));
+        }
+        // The question is entry 4242 with a little noise.
+        let mut question = topic(4242, dim);
+        question.iter_mut().enumerate().for_each(|(d, x)| *x += if d % 3 == 0 { 0.02 } else { -0.01 });
+        let whole = Cache::default();
+        let exact = whole.nearest_exactly(&db, 1, "m", &question, 5).unwrap();
+        assert_eq!(exact[0].0, 4242);
+        let found = whole.nearest(&db, 1, "m", &question, None, 5).unwrap();
+        assert_eq!(found, exact, "the shortlist holds the exact five nearest");
+        // With no room for whole vectors the project is held by its sketches, and the
+        // shortlist's vectors are read back: the same answer.
+        let sketched = Cache { most_bytes: 0, ..Cache::default() };
+        *db.reads.borrow_mut() = 0;
+        let found = sketched.nearest(&db, 1, "m", &question, None, 5).unwrap();
+        assert_eq!(found, exact);
+        assert!(*db.reads.borrow() < n + shortlist_len(5) + 1, "read once, then the shortlist");
+        // An entry embedded again: a sketched project cannot replace it in place, so it is
+        // read again, and the new vector counts.
+        db.store(17, &question);
+        assert_eq!(sketched.nearest(&db, 1, "m", &question, None, 1).unwrap()[0].0, 17);
+    }
+
+    #[test]
+    fn every_project_is_compared_from_its_own_centre_and_the_best_of_all_come_first() {
+        let dim = 32;
+        let db = Db::default();
+        for id in 0..200 {
+            db.store(id, &topic(id as usize, dim));
+        }
+        let cache = Cache::default();
+        // The same source stands for two projects (ids 1 and 2): each entry is found
+        // twice, once per project, with the same score.
+        let found = cache.nearest_in(&db, &[1, 2], "m", &topic(77, dim), None, 2).unwrap();
+        assert_eq!(found.iter().map(|f| f.0).collect::<Vec<_>>(), [77, 77]);
+        assert!((found[0].1 - found[1].1).abs() < 1e-6 && found[0].1 > 0.9, "{found:?}");
     }
 
     #[test]

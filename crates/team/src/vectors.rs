@@ -54,6 +54,20 @@ impl Source for Team<'_> {
         rows.iter().map(stored).for_each(f);
         Ok(())
     }
+
+    fn vectors_of(&self, model: &str, ids: &[i64], f: &mut dyn FnMut(Stored)) -> Result<()> {
+        let (model, ids) = (model.to_owned(), ids.to_vec());
+        let rows = self.0.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let sql = format!(
+                "SELECT {STORED} FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
+                 WHERE v.memory_id = ANY($1) AND v.model = $2"
+            );
+            sql::rows(&client, &sql, &[&ids, &model]).await
+        })?;
+        rows.iter().map(stored).for_each(f);
+        Ok(())
+    }
 }
 
 impl PgStore {

@@ -283,7 +283,7 @@ pub const IDF_SAMPLE: u32 = 2_000;
 
 /// Matches an any-word search ranks at most: the newest this many (the union of a
 /// question's words is most of a big project; ranking 10,000 of them cost 10 ms).
-pub const RANKED_ANY_AT_MOST: u32 = 2_000;
+pub const RANKED_ANY_AT_MOST: u32 = 1_000;
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
 /// candidate, so a word in most of a million entries cost 0.1 s across all projects; the

@@ -92,9 +92,7 @@ unsafe fn score(
         for (i, w) in weight.iter_mut().enumerate().take(columns.min(usize::try_from(n_val).ok()?)) {
             *w = ffi::sqlite3_value_double(*values.add(i));
         }
-        let (mut rows, mut total) = (0i64, 0i64);
-        ok((api.xRowCount?)(fts, &mut rows))?;
-        ok((api.xColumnTotalSize?)(fts, -1, &mut total))?;
+        let (rows, total) = totals(api, fts)?;
         let mut len: c_int = 0;
         ok((api.xColumnSize?)(fts, -1, &mut len))?;
         let avg = if rows > 0 { total as f64 / rows as f64 } else { 1.0 };
@@ -132,6 +130,34 @@ unsafe fn score(
             return Some(0.0);
         }
         Some(tf.iter().zip(&phrase_weight).map(|(&t, w)| w * t * (K1 + 1.0) / (t + norm)).sum())
+    }
+}
+
+/// The index's row count and total length, read once per query and kept with it (FTS5's
+/// own `bm25()` does the same): read for every ranked row, they were a quarter of an
+/// any-word search's ranking.
+///
+/// # Safety
+/// `api` and `fts` are what SQLite passed to the auxiliary function for this row.
+unsafe fn totals(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) -> Option<(i64, i64)> {
+    unsafe extern "C" fn free(p: *mut c_void) {
+        // SAFETY: `p` is the box `totals` handed to SQLite, given back once.
+        drop(unsafe { Box::from_raw(p.cast::<(i64, i64)>()) });
+    }
+    let ok = |rc: c_int| (rc == ffi::SQLITE_OK).then_some(());
+    // SAFETY: as the caller's; the pointer kept with the query is only ever the box below.
+    unsafe {
+        let kept = (api.xGetAuxdata?)(fts, 0).cast::<(i64, i64)>();
+        if let Some(t) = kept.as_ref() {
+            return Some(*t);
+        }
+        let (mut rows, mut total) = (0i64, 0i64);
+        ok((api.xRowCount?)(fts, &mut rows))?;
+        ok((api.xColumnTotalSize?)(fts, -1, &mut total))?;
+        let boxed = Box::into_raw(Box::new((rows, total))).cast::<c_void>();
+        // On failure SQLite has freed it already: the next row reads the totals again.
+        (api.xSetAuxdata?)(fts, boxed, Some(free));
+        Some((rows, total))
     }
 }
 

@@ -211,25 +211,17 @@ impl MemoryBackend for Store {
                 vectors::each(c, project, query.model, which, |s| scan.add(&s))?;
                 Ok::<_, crate::error::Error>(scan.finish())
             };
-            let found = match query.project {
-                Some(slug) => {
-                    let p = find_row(c, "project", slug)?;
-                    match query.newest {
-                        Some(n) => read(Some(p.id), Which::Newest(n))?,
-                        None => {
-                            let source = vectors::Sqlite(c);
-                            self.vectors.nearest(
-                                &source,
-                                p.id,
-                                query.model,
-                                query.vector,
-                                query.kind,
-                                limit,
-                            )?
-                        }
-                    }
+            let source = vectors::Sqlite(c);
+            let found = match (query.project, query.newest) {
+                (Some(slug), Some(n)) => read(Some(find_row(c, "project", slug)?.id), Which::Newest(n))?,
+                (project, _) => {
+                    // Every project is compared from its own centre, held as one is.
+                    let ids = match project {
+                        Some(slug) => vec![find_row(c, "project", slug)?.id],
+                        None => vectors::projects(c)?,
+                    };
+                    self.vectors.nearest_in(&source, &ids, query.model, query.vector, query.kind, limit)?
                 }
-                None => read(None, Which::Since(0))?,
             };
             let mut hits = Vec::with_capacity(found.len());
             for (id, score) in found {

@@ -86,6 +86,14 @@ pub fn progress(conn: &Connection, project_id: Option<i64>) -> Result<(u64, u64)
     Ok((waiting.max(0) as u64, stored.max(0) as u64))
 }
 
+/// The projects that have had vectors stored.
+pub fn projects(conn: &Connection) -> Result<Vec<i64>> {
+    let mut st =
+        conn.prepare_cached("SELECT project_id FROM vector_epochs WHERE added > 0 ORDER BY project_id")?;
+    let rows = st.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// How often a project's vectors were added to and removed from.
 pub fn epoch(conn: &Connection, project_id: i64) -> Result<(i64, i64)> {
     let mut st = conn.prepare_cached("SELECT added, removed FROM vector_epochs WHERE project_id = ?1")?;
@@ -143,4 +151,24 @@ impl Source for Sqlite<'_> {
     fn since(&self, project_id: i64, model: &str, seq: i64, f: &mut dyn FnMut(Stored)) -> Result<()> {
         each(self.0, Some(project_id), model, Which::Since(seq), f)
     }
+
+    fn vectors_of(&self, model: &str, ids: &[i64], f: &mut dyn FnMut(Stored)) -> Result<()> {
+        of(self.0, model, ids, f)
+    }
+}
+
+/// Call `f` with the vector by `model` of each entry in `ids` that has one (its kind left
+/// empty): one lookup by key each.
+pub fn of(conn: &Connection, model: &str, ids: &[i64], f: &mut dyn FnMut(Stored)) -> Result<()> {
+    // The ids as a JSON array: numbers the code holds, one parameter however many.
+    let list = format!("[{}]", ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","));
+    let mut st = conn.prepare_cached(
+        "SELECT v.memory_id, v.seq, v.vec FROM json_each(?1) j CROSS JOIN memory_vectors v
+         ON v.memory_id = j.value WHERE v.model = ?2",
+    )?;
+    let mut rows = st.query(params![list, model])?;
+    while let Some(r) = rows.next()? {
+        f(Stored { id: r.get(0)?, kind: String::new(), seq: r.get(1)?, vec: r.get(2)? });
+    }
+    Ok(())
 }
