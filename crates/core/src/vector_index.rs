@@ -14,10 +14,10 @@ use crate::model::Kind;
 use crate::vector_centre::{CENTRED_FROM, Centre, Query};
 use crate::vector_sketch::{self as sketch, SKETCH_FROM, shortlist_len};
 
-/// Most vector bytes held over all projects (about 190,000 vectors of 256 dimensions);
+/// Most vector bytes held over all projects (about 250,000 vectors of 256 dimensions);
 /// projects read past that are held by their sketches only, and a search reads the few
 /// vectors it compares exactly back from the database.
-const MOST_BYTES: usize = 48 << 20;
+const MOST_BYTES: usize = 64 << 20;
 
 /// Most vectors held over all projects, sketched or whole (about 75 bytes each when
 /// sketched: 90 MB at this bound); past it, the projects held are dropped and read again.
@@ -190,7 +190,11 @@ impl Cache {
                 listed.extend(project.shortlist(q, want, limit).into_iter().map(|(d, i)| (d, p, i)));
             }
         }
-        let most = shortlist_len(limit);
+        let most = if projects.iter().any(|p| p.sketched) {
+            sketch::read_back_len(limit)
+        } else {
+            shortlist_len(limit)
+        };
         if listed.len() > most {
             listed.select_nth_unstable_by(most - 1, |a, b| b.0.total_cmp(&a.0));
             listed.truncate(most);
@@ -296,7 +300,9 @@ fn exact(
         }
         return Ok(());
     }
-    let ids: Vec<i64> = positions.iter().map(|&i| project.ids[i]).collect();
+    let mut ids: Vec<i64> = positions.iter().map(|&i| project.ids[i]).collect();
+    // In key order: neighbouring lookups share the database's pages.
+    ids.sort_unstable();
     source.vectors_of(&project.model, &ids, &mut |s| {
         if let (Some(&i), Some(v)) = (project.at.get(&s.id), Quantized::from_bytes(&s.vec, project.dim)) {
             let p = dot_i8(&q.values.values, &v.values);

@@ -22,6 +22,14 @@ pub fn shortlist_len(limit: usize) -> usize {
     (limit * SHORTLIST_PER_HIT).max(SHORTLIST_LEAST)
 }
 
+/// How many a search compares exactly when it reads their vectors back from the
+/// database (projects held by their sketches only): half as many, since each read costs
+/// about 4 µs (2,000 of them took 9 ms of an 11 ms search at 100,000 entries; 1,000 keep
+/// 94.4 % of the exact 20 nearest, the nearest itself for 98.1 % of questions).
+pub fn read_back_len(limit: usize) -> usize {
+    shortlist_len(limit) / 2
+}
+
 /// 64-bit words a sketch of `dim` dimensions takes.
 pub fn words(dim: usize) -> usize {
     dim.div_ceil(64)

@@ -88,35 +88,34 @@ impl PgStore {
         };
         let found = match (project_id, q.newest) {
             (Some(id), None) => self.vectors.nearest(&Team(self), id, q.model, q.vector, q.kind, limit)?,
-            // A bounded read (a prompt hook's), or every project the person is in: read
-            // and compared as they come.
-            (project_id, newest) => {
+            // Every project the person is in, each held and compared from its own centre.
+            (None, _) => {
+                let projects: Vec<i64> = self.run(move |pool| async move {
+                    let client = pool.get().await.map_err(pool_error)?;
+                    let rows = sql::rows(
+                        &client,
+                        "SELECT project_id FROM members WHERE person_id = $1 ORDER BY project_id",
+                        &[&me],
+                    )
+                    .await?;
+                    Ok(rows.iter().map(|r| r.get(0)).collect())
+                })?;
+                self.vectors.nearest_in(&Team(self), &projects, q.model, q.vector, q.kind, limit)?
+            }
+            // A bounded read (a prompt hook's): read and compared as they come.
+            (Some(id), Some(newest)) => {
                 let rows = self.run(move |pool| async move {
                     let client = pool.get().await.map_err(pool_error)?;
                     // One statement per shape: with `$2 IS NULL OR …` PostgreSQL's generic
                     // plan sorted every vector of the project (10,000 newest of 100,000:
                     // 190 ms).
-                    let most = newest.map_or(i64::MAX, i64::from);
-                    let (sql, id) = match project_id {
-                        Some(id) => (
-                            format!(
-                                "SELECT {STORED} FROM (SELECT * FROM memory_vectors
-                                                       WHERE project_id = $2 AND model = $1
-                                                       ORDER BY memory_id DESC LIMIT $3) v
-                                 JOIN memory m ON m.id = v.memory_id"
-                            ),
-                            id,
-                        ),
-                        None => (
-                            format!(
-                                "SELECT {STORED} FROM memory_vectors v JOIN memory m ON m.id = v.memory_id
-                                 WHERE v.model = $1 AND v.project_id IN (SELECT project_id FROM members WHERE person_id = $2)
-                                 LIMIT $3"
-                            ),
-                            me,
-                        ),
-                    };
-                    sql::rows(&client, &sql, &[&model, &id, &most]).await
+                    let sql = format!(
+                        "SELECT {STORED} FROM (SELECT * FROM memory_vectors
+                                               WHERE project_id = $2 AND model = $1
+                                               ORDER BY memory_id DESC LIMIT $3) v
+                         JOIN memory m ON m.id = v.memory_id"
+                    );
+                    sql::rows(&client, &sql, &[&model, &id, &i64::from(newest)]).await
                 })?;
                 let mut scan = Scan::new(q.vector, q.kind, limit);
                 rows.iter().for_each(|r| scan.add(&stored(r)));
