@@ -282,7 +282,8 @@ pub fn merge_index(conn: &Connection) -> Result<()> {
 pub const IDF_SAMPLE: u32 = 2_000;
 
 /// Matches an any-word search ranks at most: the newest this many (the union of a
-/// question's words is most of a big project; ranking 10,000 of them cost 10 ms).
+/// question's words is most of a big project; ranking 10,000 of them cost 10 ms, and
+/// 1,000 rather than 2,000 took natural questions at 100,000 entries from 8.3 to 6.1 ms).
 pub const RANKED_ANY_AT_MOST: u32 = 1_000;
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
