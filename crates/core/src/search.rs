@@ -134,53 +134,39 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
         let note = if hits.is_empty() { stop_note() } else { None };
         return Ok(Found { hits, mode: Mode::Keyword, note });
     }
+    let by_keyword_only = |why: String| -> Result<Found> {
+        let hits = found_by(hits(keyword(r.limit, Fill::UpToLimit)?), Mode::Keyword);
+        Ok(Found { hits, mode: Mode::Keyword, note: Some(format!("{why}; these hits are by keyword only")) })
+    };
+    if r.mode == Mode::Semantic {
+        let nearest = match nearest(store, r, kind) {
+            Ok(n) => n,
+            Err(why) => return by_keyword_only(why),
+        };
+        let mut hits = found_by(hits(nearest), Mode::Semantic);
+        hits.truncate(r.limit as usize);
+        return Ok(Found { hits, mode: Mode::Semantic, note: waiting_note(store, r.project) });
+    }
     // The fusion's halves at once (each on its own read connection where the store has
-    // them): the search then takes the longer half's time, not their sum.
+    // them): the search then takes the longer half's time, not their sum. In the fusion
+    // the keyword half is the entries holding every content word; entries holding only
+    // some join only when none holds them all. As a fill they outvoted meaning (labelled
+    // paraphrases R@5 0.264 -> 0.192; natural set R@1 0.473 -> 0.420), but a natural
+    // question's words rarely all meet in one entry, and an empty keyword half left
+    // hybrid no better than meaning alone.
     let (nearest, by_words) = std::thread::scope(|s| {
         let by_meaning = s.spawn(|| nearest(store, r, kind));
-        let by_words = (r.mode == Mode::Hybrid).then(|| {
-            lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll)
-        });
+        let by_words =
+            lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll);
         let nearest = by_meaning.join().unwrap_or_else(|_| Err("search by meaning failed".into()));
         (nearest, by_words)
     });
     let nearest = match nearest {
         Ok(n) => n,
-        Err(why) => {
-            let hits = found_by(hits(keyword(r.limit, Fill::UpToLimit)?), Mode::Keyword);
-            return Ok(Found {
-                hits,
-                mode: Mode::Keyword,
-                note: Some(format!("{why}; these hits are by keyword only")),
-            });
-        }
+        Err(why) => return by_keyword_only(why),
     };
-    let mut note = None;
-    if let Some(waiting) = store.vectors_waiting(r.project).ok().flatten()
-        && waiting > 0
-    {
-        note = Some(format!(
-            "{} {} not indexed by meaning yet, so {} found by keyword only; a running Mooring \
-             indexes in the background, `mooring memory index` does it now",
-            crate::event_words::plural(waiting as i64, "entry", "entries"),
-            if waiting == 1 { "is" } else { "are" },
-            if waiting == 1 { "it is" } else { "those are" }
-        ));
-    }
-    if r.mode == Mode::Semantic {
-        let mut hits = found_by(hits(nearest), Mode::Semantic);
-        hits.truncate(r.limit as usize);
-        return Ok(Found { hits, mode: Mode::Semantic, note });
-    }
-    // In the fusion, the entries holding every content word; entries holding only some
-    // join only when none holds them all. As a fill they outvoted meaning (labelled
-    // paraphrases R@5 0.264 -> 0.192; natural set R@1 0.473 -> 0.420), but a natural
-    // question's words rarely all meet in one entry, and an empty keyword half left
-    // hybrid no better than meaning alone.
-    let (lexical, held_all) = match by_words {
-        Some(found) => found?,
-        None => lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll)?,
-    };
+    let note = waiting_note(store, r.project);
+    let (lexical, held_all) = by_words?;
     let by_keyword: Vec<i64> = lexical.iter().map(|h| h.row.id).collect();
     let by_meaning: Vec<i64> = nearest.iter().map(|h| h.row.id).collect();
     // Entries holding only some of the words count for half as much as meaning: tuned on
@@ -198,6 +184,18 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
             .collect();
     }
     Ok(Found { hits, mode: Mode::Hybrid, note })
+}
+
+/// Why some hits may be missing by meaning: entries not indexed by meaning yet.
+fn waiting_note(store: &dyn MemoryBackend, project: Option<&str>) -> Option<String> {
+    let waiting = store.vectors_waiting(project).ok().flatten().filter(|w| *w > 0)?;
+    Some(format!(
+        "{} {} not indexed by meaning yet, so {} found by keyword only; a running Mooring \
+         indexes in the background, `mooring memory index` does it now",
+        crate::event_words::plural(waiting as i64, "entry", "entries"),
+        if waiting == 1 { "is" } else { "are" },
+        if waiting == 1 { "it is" } else { "those are" }
+    ))
 }
 
 /// When entries holding only some of the content words join a keyword ranking.

@@ -54,6 +54,13 @@ pub struct Query {
     inverse: f32,
 }
 
+impl Query {
+    /// Its values from the centre (as quantized), to compare with [`Centre::sketches`].
+    pub fn moved(&self) -> Vec<f32> {
+        self.values.values.iter().map(|&v| f32::from(v)).collect()
+    }
+}
+
 fn dequantized(q: &Quantized) -> impl Iterator<Item = f32> + '_ {
     q.values.iter().map(move |&v| f32::from(v) * q.scale)
 }
@@ -110,11 +117,6 @@ impl Centre {
     /// Every position's sketch, end to end.
     pub fn sketches(&self) -> &[u64] {
         &self.sketches
-    }
-
-    /// A query's values from the centre, to compare with [`Centre::sketches`].
-    pub fn moved(&self, q: &Query) -> Vec<f32> {
-        q.values.values.iter().map(|&v| f32::from(v)).collect()
     }
 
     /// Whether the snapshot is due: the project changed size by a tenth since (or has

@@ -125,7 +125,7 @@ impl Project {
     fn shortlist(&self, q: &Query, want: Option<u8>, limit: usize) -> Vec<(f32, usize)> {
         let keep = |i: usize| want.is_none_or(|k| self.kinds[i] == k);
         // Scaled to a cosine's range, so shortlists of different projects compare.
-        let moved = self.centre.moved(q);
+        let moved = q.moved();
         let norm = moved.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6) * (self.dim as f32).sqrt();
         let mut near = sketch::nearest(&moved, self.centre.sketches(), keep, shortlist_len(limit));
         near.iter_mut().for_each(|n| n.0 /= norm);
