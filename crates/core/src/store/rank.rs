@@ -28,15 +28,36 @@ const MAX_COLUMNS: usize = 16;
 
 /// Register `mooring_rank` on `conn` (auxiliary functions belong to a connection).
 pub(super) fn register(conn: &Connection) -> Result<()> {
+    // SAFETY: the API table is the one `conn`'s FTS5 handed out, valid while `conn` is.
+    unsafe {
+        let Some(api) = fts5_api(conn) else {
+            return Err(Error::storage("this SQLite has no FTS5; search needs it"));
+        };
+        let Some(create) = (*api).xCreateFunction else {
+            return Err(Error::storage("FTS5 did not hand out its API; search cannot rank"));
+        };
+        if create(api, c"mooring_rank".as_ptr(), ptr::null_mut(), Some(rank), None) != ffi::SQLITE_OK {
+            return Err(Error::storage("could not register the search ranking function"));
+        }
+    }
+    Ok(())
+}
+
+/// `conn`'s FTS5 API table (FTS5 hands it out through `SELECT fts5(?)`), if it has one.
+///
+/// # Safety
+/// The pointer is valid only while `conn` is open.
+pub(super) unsafe fn fts5_api(conn: &Connection) -> Option<*mut ffi::fts5_api> {
     // SAFETY: the handle stays valid while `conn` is borrowed; the statement is finalized
     // before returning; `api` is written by SQLite through the bound pointer during the
-    // step and is only used if it came back non-null.
+    // step and is only returned if it came back non-null.
     unsafe {
         let db = conn.handle();
         let mut stmt: *mut ffi::sqlite3_stmt = ptr::null_mut();
-        let sql = c"SELECT fts5(?1)";
-        if ffi::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, ptr::null_mut()) != ffi::SQLITE_OK {
-            return Err(Error::storage("this SQLite has no FTS5; search needs it"));
+        if ffi::sqlite3_prepare_v2(db, c"SELECT fts5(?1)".as_ptr(), -1, &mut stmt, ptr::null_mut())
+            != ffi::SQLITE_OK
+        {
+            return None;
         }
         let mut api: *mut ffi::fts5_api = ptr::null_mut();
         ffi::sqlite3_bind_pointer(
@@ -48,15 +69,8 @@ pub(super) fn register(conn: &Connection) -> Result<()> {
         );
         ffi::sqlite3_step(stmt);
         ffi::sqlite3_finalize(stmt);
-        let create = api.as_ref().and_then(|a| a.xCreateFunction);
-        let Some(create) = create else {
-            return Err(Error::storage("FTS5 did not hand out its API; search cannot rank"));
-        };
-        if create(api, c"mooring_rank".as_ptr(), ptr::null_mut(), Some(rank), None) != ffi::SQLITE_OK {
-            return Err(Error::storage("could not register the search ranking function"));
-        }
+        (!api.is_null()).then_some(api)
     }
-    Ok(())
 }
 
 /// The auxiliary function: lower is better, like `bm25()`, so `ORDER BY rank` works alike.
@@ -108,15 +122,21 @@ unsafe fn score(
                 if at < given { ffi::sqlite3_value_double(*values.add(at)) } else { 1.0 }
             })
             .collect();
+        // Each weighted phrase's occurrences in this row, by column; a phrase weighted 0
+        // (the scope, or a filter) is never read: walking phrases one at a time skips
+        // them, where `xInstCount` loaded and merged every phrase's positions.
         let mut tf = vec![0.0f64; phrases];
-        let mut instances: c_int = 0;
-        ok((api.xInstCount?)(fts, &mut instances))?;
-        for i in 0..instances {
-            let (mut phrase, mut col, mut off) = (0, 0, 0);
-            ok((api.xInst?)(fts, i, &mut phrase, &mut col, &mut off))?;
-            let (Ok(p), Ok(c)) = (usize::try_from(phrase), usize::try_from(col)) else { continue };
-            if let (Some(t), Some(w)) = (tf.get_mut(p), weight.get(c)) {
-                *t += w;
+        let (first, next) = (api.xPhraseFirst?, api.xPhraseNext?);
+        for (p, t) in tf.iter_mut().enumerate() {
+            if phrase_weight[p] <= 0.0 {
+                continue;
+            }
+            let mut iter = ffi::Fts5PhraseIter { a: ptr::null(), b: ptr::null() };
+            let (mut col, mut off) = (0, 0);
+            ok(first(fts, c_int::try_from(p).ok()?, &mut iter, &mut col, &mut off))?;
+            while col >= 0 {
+                *t += usize::try_from(col).ok().and_then(|c| weight.get(c)).copied().unwrap_or(0.0);
+                next(fts, &mut iter, &mut col, &mut off);
             }
         }
         // One argument more: how many weighted phrases a row must hold to score at all.

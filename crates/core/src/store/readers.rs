@@ -15,9 +15,6 @@ use crate::error::Result;
 /// HTTP threads that can read at once.
 const MAX_READERS: usize = 3;
 
-/// Page cache of each reader (KiB); the writer keeps SQLite's default 2 MB.
-const READER_CACHE_KIB: i64 = 512;
-
 /// Lazily opened read-only connections to one database file.
 pub(super) struct Readers {
     path: PathBuf,
@@ -67,7 +64,6 @@ fn open_reader(path: &Path) -> Result<Connection> {
     let conn = Connection::open_with_flags(path, flags)?;
     super::configure(&conn)?;
     conn.pragma_update(None, "query_only", true)?;
-    conn.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
     Ok(conn)
 }
 

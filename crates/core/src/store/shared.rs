@@ -191,10 +191,11 @@ impl MemoryBackend for Store {
                 }
                 let least = query.least.clamp(1, query.words.len().max(1) as u32);
                 // Entries holding too few of the words rank 0 (see `store::rank`): not hits.
-                let ranked = q::search_any(c, &scoped(words), query.kind, query.limit, &weights, least)?;
+                let ranked =
+                    q::search_any(c, &scoped(words), query.words, query.kind, query.limit, &weights, least)?;
                 ranked.into_iter().filter(|h| h.rank < 0.0).collect()
             } else {
-                q::search(c, &scoped(in_columns(&terms)), query.kind, query.limit)?
+                q::search(c, &scoped(in_columns(&terms)), query.words, query.kind, query.limit)?
             };
             Ok(hits
                 .into_iter()
