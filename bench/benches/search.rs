@@ -74,6 +74,9 @@ fn first_search(store: &dyn MemoryBackend, question: &str) -> f64 {
 fn modes_table(store: &dyn MemoryBackend, questions: &[String], title: &str) {
     println!("\n| {title} | p50 | p99 |\n|---|---|---|");
     for mode in [Mode::Hybrid, Mode::Semantic, Mode::Keyword] {
+        // A round untimed first: a running hub's read connections have their pages
+        // cached; the first search's cost is measured on its own.
+        timed(store, questions, Some("big"), mode);
         let (p50, p99) = timed(store, questions, Some("big"), mode);
         println!("| {} | {p50:.2} ms | {p99:.2} ms |", mode.as_str());
     }

@@ -34,6 +34,32 @@ fn main() {
             }
         }
     }
+    // `--dump FILE`: each question of the split with hybrid's 50 best (JSON lines), for
+    // trying a reranker over them outside (`bench/natural/rerank_probe.py`).
+    let dump: String = mooring_bench::arg("--dump", String::new());
+    if !dump.is_empty() {
+        let by_store: std::collections::HashMap<i64, i64> = ids.iter().map(|(s, d)| (*d, *s)).collect();
+        let mut out = String::new();
+        for q in set.questions.iter().filter(|q| q.split == split) {
+            let r = mooring_core::search::Request {
+                query: &q.text,
+                project: Some(&q.project),
+                kind: None,
+                limit: 50,
+                mode: Mode::Hybrid,
+            };
+            let hits = mooring_core::search::find(&store, &r).unwrap().hits;
+            let candidates: Vec<serde_json::Value> = hits
+                .iter()
+                .map(|h| serde_json::json!({ "id": by_store.get(&h.entry.id), "kind": h.entry.kind.as_str(), "text": h.entry.content }))
+                .collect();
+            let line = serde_json::json!({ "question": q.text, "type": q.kind, "relevant": q.relevant, "candidates": candidates });
+            out += &format!("{line}\n");
+        }
+        std::fs::write(&dump, out).unwrap();
+        eprintln!("wrote {dump}");
+        return;
+    }
     println!(
         "natural set: {} entries, {} questions in the {split} half\n",
         set.memory.entries.len(),

@@ -201,6 +201,12 @@ pub trait MemoryBackend: Send + Sync {
         Ok(None)
     }
 
+    /// Hold every project's vectors of `model` (`dim` values each) ready for search by
+    /// meaning; `Ok(())` where this backend keeps no vectors.
+    fn warm_vectors(&self, _model: &str, _dim: usize) -> Result<()> {
+        Ok(())
+    }
+
     /// Tidy the keyword index a bounded step after writes (merging its segments: a search
     /// seeks in every one); `Ok(())` where there is nothing to tidy.
     fn tidy_index(&self) -> Result<()> {

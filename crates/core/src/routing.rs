@@ -152,6 +152,17 @@ impl MemoryBackend for Routed {
         self.local.tidy_index()
     }
 
+    fn warm_vectors(&self, model: &str, dim: usize) -> Result<()> {
+        self.local.warm_vectors(model, dim)?;
+        if let Some(team) = &self.team
+            && let Err(e) = team.warm_vectors(model, dim)
+        {
+            // The team's vectors are read on its first search instead.
+            tracing::debug!(error = %e, "team vectors not held ahead");
+        }
+        Ok(())
+    }
+
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let local = self.local.index_vectors(model, limit, embed)?.unwrap_or(0);
         let Some(team) = self.team.as_ref().filter(|_| local < limit as usize) else {

@@ -211,6 +211,16 @@ impl Cache {
         Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
     }
 
+    /// Read projects `project_ids`' vectors of `model` (`dim` values each) into the cache
+    /// now, so the first search after a start does not pay for it (about 1 s at 100,000
+    /// entries).
+    pub fn hold(&self, source: &dyn Source, project_ids: &[i64], model: &str, dim: usize) -> Result<()> {
+        for &id in project_ids {
+            self.current(source, id, model, dim)?;
+        }
+        Ok(())
+    }
+
     /// Exact cosines of every vector of a project to `query` (no sketch): what the
     /// sketch's shortlist is measured against (`bench`).
     pub fn nearest_exactly(
@@ -478,6 +488,16 @@ mod tests {
         db.epoch.borrow_mut().1 += 1;
         assert_eq!(nearest(3), 30);
         assert_eq!(*db.reads.borrow(), 7);
+    }
+
+    #[test]
+    fn vectors_held_ahead_are_not_read_again_by_the_first_search() {
+        let (db, cache) = (Db::default(), Cache::default());
+        (0..3).for_each(|i| db.store(i as i64 + 1, &unit(i)));
+        cache.hold(&db, &[1], "m", 4).unwrap();
+        assert_eq!(*db.reads.borrow(), 3);
+        assert_eq!(cache.nearest(&db, 1, "m", &unit(2), None, 1).unwrap()[0].0, 3);
+        assert_eq!(*db.reads.borrow(), 3, "the search compared what was held");
     }
 
     /// A vector of `dim` dimensions leaning on one shared axis, with its own topic `t`.

@@ -253,6 +253,10 @@ impl MemoryBackend for PgStore {
         self.nearest_in_team(query)
     }
 
+    fn warm_vectors(&self, model: &str, dim: usize) -> Result<()> {
+        self.warm_in_team(model, dim)
+    }
+
     fn vectors_waiting(&self, project: Option<&str>) -> Result<Option<u64>> {
         Ok(Some(self.vectors_in_team(project, true)?.waiting))
     }

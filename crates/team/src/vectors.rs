@@ -72,6 +72,26 @@ impl Source for Team<'_> {
 
 impl PgStore {
     /// See [`mooring_core::backend::MemoryBackend::nearest_memory`].
+    /// The ids of the projects person `me` is a member of.
+    fn member_projects(&self, me: i64) -> Result<Vec<i64>> {
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let rows = sql::rows(
+                &client,
+                "SELECT project_id FROM members WHERE person_id = $1 ORDER BY project_id",
+                &[&me],
+            )
+            .await?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    /// Hold the vectors of every project the person is in (see `Cache::hold`).
+    pub(crate) fn warm_in_team(&self, model: &str, dim: usize) -> Result<()> {
+        let projects = self.member_projects(self.me()?)?;
+        self.vectors.hold(&Team(self), &projects, model, dim)
+    }
+
     pub(crate) fn nearest_in_team(&self, q: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
         let me = self.me()?;
         let limit = q.limit as usize;
@@ -90,16 +110,7 @@ impl PgStore {
             (Some(id), None) => self.vectors.nearest(&Team(self), id, q.model, q.vector, q.kind, limit)?,
             // Every project the person is in, each held and compared from its own centre.
             (None, _) => {
-                let projects: Vec<i64> = self.run(move |pool| async move {
-                    let client = pool.get().await.map_err(pool_error)?;
-                    let rows = sql::rows(
-                        &client,
-                        "SELECT project_id FROM members WHERE person_id = $1 ORDER BY project_id",
-                        &[&me],
-                    )
-                    .await?;
-                    Ok(rows.iter().map(|r| r.get(0)).collect())
-                })?;
+                let projects = self.member_projects(me)?;
                 self.vectors.nearest_in(&Team(self), &projects, q.model, q.vector, q.kind, limit)?
             }
             // A bounded read (a prompt hook's): read and compared as they come.

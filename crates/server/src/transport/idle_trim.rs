@@ -2,7 +2,7 @@
 //! burst of requests freed (64 sessions leave about 5 MB behind) unless asked; once a
 //! busy period is followed by an idle tick, one `malloc_trim` returns it, so resident
 //! memory falls back instead of staying at the high-water mark. SQLite's page caches go
-//! first (each connection keeps up to 2 MB; they refill from the operating system's
+//! first (each connection keeps up to 8 MB; they refill from the operating system's
 //! cache on the next read).
 
 use std::sync::Arc;
