@@ -157,10 +157,15 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
     // paraphrases R@5 0.264 -> 0.192; natural set R@1 0.473 -> 0.420), but a natural
     // question's words rarely all meet in one entry, and an empty keyword half left
     // hybrid no better than meaning alone.
-    let (nearest, by_words) = rayon::join(
-        || nearest(store, r, kind),
-        || lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll),
-    );
+    // A panic by meaning leaves the keyword half, as a failure there does (rayon would
+    // carry it on into this search).
+    let by_meaning = || {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| nearest(store, r, kind)))
+            .unwrap_or_else(|_| Err("search by meaning failed".into()))
+    };
+    let (nearest, by_words) = rayon::join(by_meaning, || {
+        lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll)
+    });
     let nearest = match nearest {
         Ok(n) => n,
         Err(why) => return by_keyword_only(why),
