@@ -2,8 +2,8 @@
 //! plain BM25 baseline: `cargo run -p mooring-bench --bin natural_eval [-- --split tune]`
 //! (the held half by default). Needs the model (`scripts/fetch-model.sh`).
 
-use mooring_bench::natural::{load, seed, tables};
-use mooring_core::search::Mode;
+use mooring_bench::natural::{Question, load, seed, tables};
+use mooring_core::search::{Mode, Request, find};
 
 fn main() {
     if let Err(a) = mooring_core::semantic::model() {
@@ -15,20 +15,18 @@ fn main() {
     let store = mooring_core::Store::open_in(dir.path()).unwrap();
     let set = load();
     let ids = seed(&store, &set);
+    // A question asked in its own project, as the tables ask it.
+    let ask = |q: &Question, limit: u32, mode: Mode| {
+        let r = Request { query: &q.text, project: Some(&q.project), kind: None, limit, mode };
+        find(&store, &r).unwrap().hits
+    };
     // `--show TYPE`: the first few questions of that type with their top hits, to see why.
     let show: String = mooring_bench::arg("--show", String::new());
     for q in set.questions.iter().filter(|q| q.kind == show && q.split == split).take(4) {
         let want: Vec<i64> = q.relevant.iter().filter_map(|r| ids.get(r).copied()).collect();
         println!("Q: {}", q.text);
         for mode in [Mode::Keyword, Mode::Semantic, Mode::Hybrid] {
-            let r = mooring_core::search::Request {
-                query: &q.text,
-                project: Some(&q.project),
-                kind: None,
-                limit: 5,
-                mode,
-            };
-            for h in mooring_core::search::find(&store, &r).unwrap().hits {
+            for h in ask(q, 5, mode) {
                 let mark = if want.contains(&h.entry.id) { "*" } else { " " };
                 println!("  {} {mark} {:.3} {:?} {}", mode.as_str(), h.score, h.found_by, h.entry.content);
             }
@@ -41,15 +39,7 @@ fn main() {
         let by_store: std::collections::HashMap<i64, i64> = ids.iter().map(|(s, d)| (*d, *s)).collect();
         let mut out = String::new();
         for q in set.questions.iter().filter(|q| q.split == split) {
-            let r = mooring_core::search::Request {
-                query: &q.text,
-                project: Some(&q.project),
-                kind: None,
-                limit: 50,
-                mode: Mode::Hybrid,
-            };
-            let hits = mooring_core::search::find(&store, &r).unwrap().hits;
-            let candidates: Vec<serde_json::Value> = hits
+            let candidates: Vec<serde_json::Value> = ask(q, 50, Mode::Hybrid)
                 .iter()
                 .map(|h| serde_json::json!({ "id": by_store.get(&h.entry.id), "kind": h.entry.kind.as_str(), "text": h.entry.content }))
                 .collect();
@@ -77,17 +67,7 @@ fn main() {
     let asked: Vec<_> = set.questions.iter().filter(|q| q.split == split).collect();
     let with_hub = asked
         .iter()
-        .filter(|q| {
-            let r = mooring_core::search::Request {
-                query: &q.text,
-                project: Some(&q.project),
-                kind: None,
-                limit: 10,
-                mode: Mode::Semantic,
-            };
-            let found = mooring_core::search::find(&store, &r).unwrap();
-            found.hits.iter().any(|h| short.contains(&h.entry.id))
-        })
+        .filter(|q| ask(q, 10, Mode::Semantic).iter().any(|h| short.contains(&h.entry.id)))
         .count();
     println!("short chatty entries in the top 10 by meaning: {with_hub} of {} questions\n", asked.len());
     print!("{}", tables(&store, &set, &ids, &split));
