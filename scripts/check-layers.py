@@ -19,15 +19,22 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CRATES = {
-    "core": ROOT / "crates/core/src",
-    "team": ROOT / "crates/team/src",
-    "server": ROOT / "crates/server/src",
-    "clients": ROOT / "crates/clients/src",
-    "cli": ROOT / "crates/cli/src",
-    "tokens": ROOT / "crates/tokens/src",
-    "desktop": ROOT / "src-tauri/src",
-}
+def workspace_crates():
+    """Each workspace member with Rust sources, by short name (the root `Cargo.toml`'s
+    `members`, so a new crate is checked without editing this file)."""
+    import tomllib
+
+    members = tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["members"]
+    found = {}
+    for member in members:
+        src = ROOT / member / "src"
+        if src.is_dir():
+            name = "desktop" if member == "src-tauri" else Path(member).name
+            found[name] = src
+    return found
+
+
+CRATES = workspace_crates()
 
 PATH_RE = re.compile(r"\b(crate|super)((?:::(?:super|[A-Za-z_][A-Za-z0-9_]*))*)(::\{)?")
 MOD_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([a-z_][a-z0-9_]*)\s*;", re.M)

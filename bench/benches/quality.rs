@@ -84,7 +84,7 @@ fn main() {
     let ids = natural::seed(&store, &set);
     println!("\n## natural set: {} entries, {} questions", set.memory.entries.len(), set.questions.len());
     for split in ["held", "tune"] {
-        print!("{}", natural::tables(&store, &set, &ids, split));
+        print!("{}", natural::tables(&store, &set, &ids, split, false));
     }
 }
 

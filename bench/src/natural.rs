@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use mooring_core::search::{Mode, Request, find};
+use mooring_core::search::{Mode, Request};
 use mooring_core::{Store, backend::MemoryBackend};
 use serde_json::Value;
 
@@ -126,11 +126,24 @@ pub fn evaluate(
     mode: Mode,
     split: &str,
 ) -> BTreeMap<String, Scores> {
+    evaluate_ranked(store, set, ids, mode, false, split)
+}
+
+/// [`evaluate`], re-ranked by the sentence encoder when `rerank` (every entry encoded
+/// first: `mooring_core::rerank::index_pending`).
+pub fn evaluate_ranked(
+    store: &dyn MemoryBackend,
+    set: &Set,
+    ids: &HashMap<i64, i64>,
+    mode: Mode,
+    rerank: bool,
+    split: &str,
+) -> BTreeMap<String, Scores> {
     let mut groups: BTreeMap<String, Scores> = BTreeMap::new();
     for q in set.questions.iter().filter(|q| q.split == split) {
         let want: Vec<i64> = q.relevant.iter().filter_map(|r| ids.get(r).copied()).collect();
         let r = Request { query: &q.text, project: Some(&q.project), kind: None, limit: 10, mode };
-        let found = find(store, &r).unwrap();
+        let found = mooring_core::rerank::find(store, rerank, &r).unwrap();
         let rank = found.hits.iter().position(|h| want.contains(&h.entry.id));
         for key in [format!("{split}/all"), format!("{split}/{}", q.kind)] {
             groups.entry(key).or_default().add(rank);
@@ -165,13 +178,22 @@ pub fn hundred_thousand(store: &dyn MemoryBackend, set: &Set, slug: &str) {
 }
 
 /// The tables of a split: per question type (and all), R@1, R@5, R@10 and MRR of plain
-/// BM25 and of each mode, as Markdown.
-pub fn tables(store: &dyn MemoryBackend, set: &Set, ids: &HashMap<i64, i64>, split: &str) -> String {
+/// BM25 and of each mode (and hybrid re-ranked, when `rerank`), as Markdown.
+pub fn tables(
+    store: &dyn MemoryBackend,
+    set: &Set,
+    ids: &HashMap<i64, i64>,
+    split: &str,
+    rerank: bool,
+) -> String {
     let base = baseline();
-    let modes: Vec<_> = [Mode::Keyword, Mode::Semantic, Mode::Hybrid]
+    let mut modes: Vec<_> = [Mode::Keyword, Mode::Semantic, Mode::Hybrid]
         .into_iter()
-        .map(|m| (m, evaluate(store, set, ids, m, split)))
+        .map(|m| (m.as_str(), evaluate(store, set, ids, m, split)))
         .collect();
+    if rerank {
+        modes.push(("hybrid, re-ranked", evaluate_ranked(store, set, ids, Mode::Hybrid, true, split)));
+    }
     let row = |name: &str, s: &Scores| {
         format!("| {name} | {:.3} | {:.3} | {:.3} | {:.3} |\n", s.r1, s.r5, s.r10, s.mrr)
     };
@@ -183,7 +205,7 @@ pub fn tables(store: &dyn MemoryBackend, set: &Set, ids: &HashMap<i64, i64>, spl
         );
         out += &row("plain BM25 (rank_bm25)", b);
         for (mode, groups) in &modes {
-            out += &row(mode.as_str(), &groups.get(key).copied().unwrap_or_default());
+            out += &row(mode, &groups.get(key).copied().unwrap_or_default());
         }
     }
     out

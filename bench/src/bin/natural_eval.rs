@@ -1,6 +1,7 @@
 //! Scores keyword, semantic and hybrid search on the natural-question set beside the
 //! plain BM25 baseline: `cargo run -p mooring-bench --bin natural_eval [-- --split tune]`
-//! (the held half by default). Needs the model (`scripts/fetch-model.sh`).
+//! (the held half by default; `--rerank` adds hybrid re-ranked by the sentence encoder).
+//! Needs the model (`scripts/fetch-model.sh`, and `--reranker` for `--rerank`).
 
 use mooring_bench::natural::{Question, load, seed, tables};
 use mooring_core::search::{Mode, Request, find};
@@ -70,5 +71,13 @@ fn main() {
         .filter(|q| ask(q, 10, Mode::Semantic).iter().any(|h| short.contains(&h.entry.id)))
         .count();
     println!("short chatty entries in the top 10 by meaning: {with_hub} of {} questions\n", asked.len());
-    print!("{}", tables(&store, &set, &ids, &split));
+    // `--rerank`: every entry encoded for re-ranking first (a few minutes), then a
+    // "hybrid, re-ranked" row in each table.
+    let rerank = std::env::args().any(|a| a == "--rerank");
+    if rerank {
+        let started = std::time::Instant::now();
+        let n = mooring_core::rerank::index_pending(&store, None).unwrap();
+        eprintln!("encoded {n} entries for re-ranking in {:.0} s", started.elapsed().as_secs_f64());
+    }
+    print!("{}", tables(&store, &set, &ids, &split, rerank));
 }

@@ -201,6 +201,25 @@ pub trait MemoryBackend: Send + Sync {
         Ok(None)
     }
 
+    /// Give up to `limit` live entries without a re-ranking vector by `model` one, made
+    /// by `embed`, newest first; how many were stored, or `None` where this backend keeps
+    /// none (team projects are not re-ranked).
+    fn index_rerank(&self, _model: &str, _limit: u32, _embed: &Embedder<'_>) -> Result<Option<usize>> {
+        Ok(None)
+    }
+
+    /// Live entries without a re-ranking vector by `model`; `None` where this backend
+    /// keeps none.
+    fn rerank_waiting(&self, _model: &str) -> Result<Option<u64>> {
+        Ok(None)
+    }
+
+    /// The re-ranking vector by `model` of each of `hits` (a project's slug and an entry's
+    /// id), in their order: `None` for one that has none.
+    fn rerank_vectors(&self, _model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
+        Ok(vec![None; hits.len()])
+    }
+
     /// Hold every project's vectors of `model` (`dim` values each) ready for search by
     /// meaning; `Ok(())` where this backend keeps no vectors.
     fn warm_vectors(&self, _model: &str, _dim: usize) -> Result<()> {

@@ -29,6 +29,7 @@ pub mod recall;
 pub mod recommend;
 pub mod redact;
 pub mod registry;
+pub mod rerank;
 pub mod resolve;
 pub mod routing;
 pub mod rows;

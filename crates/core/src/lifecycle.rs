@@ -25,6 +25,14 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
         1,
         "1 hands the model, at each prompt, the few entries of memory the prompt is about; 0 never",
     ),
+    (
+        "rerank",
+        0,
+        0,
+        1,
+        "1 re-orders searches by a sentence encoder (90 MB, scripts/fetch-model.sh --reranker): \
+         better top 5, about 20 ms a search, and 30-80 ms of one core to encode each entry once; 0 never",
+    ),
 ];
 
 /// The port to serve on when none is given: the `port` setting.

@@ -163,6 +163,27 @@ impl MemoryBackend for Routed {
         Ok(())
     }
 
+    // Re-ranking vectors are kept for this machine's projects only: a team project's
+    // hits keep the fusion's order.
+    fn index_rerank(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
+        self.local.index_rerank(model, limit, embed)
+    }
+
+    fn rerank_waiting(&self, model: &str) -> Result<Option<u64>> {
+        self.local.rerank_waiting(model)
+    }
+
+    fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut local = Vec::with_capacity(hits.len());
+        for &(slug, id) in hits {
+            let team = self.team.is_some() && self.local.read(|c| team_projects::is_team(c, slug))?;
+            local.push((!team).then_some((slug, id)));
+        }
+        let asked: Vec<(&str, i64)> = local.iter().flatten().copied().collect();
+        let mut found = self.local.rerank_vectors(model, &asked)?.into_iter();
+        Ok(local.iter().map(|l| l.and_then(|_| found.next().flatten())).collect())
+    }
+
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let local = self.local.index_vectors(model, limit, embed)?.unwrap_or(0);
         let Some(team) = self.team.as_ref().filter(|_| local < limit as usize) else {

@@ -14,13 +14,17 @@ use crate::error::Result;
 /// The model's name, stored with each vector: vectors by another model are never compared.
 pub const MODEL: &str = "wordllama-l2-supercat-256";
 
-/// Where the model is looked for: `$MOORING_MODELS/<MODEL>`, by default under
-/// `~/.cache/mooring-models` (where `scripts/fetch-model.sh` puts it).
-pub fn model_dir() -> PathBuf {
-    let root = std::env::var_os("MOORING_MODELS")
+/// Where models are looked for: `$MOORING_MODELS`, by default `~/.cache/mooring-models`
+/// (where `scripts/fetch-model.sh` puts them).
+pub fn models_root() -> PathBuf {
+    std::env::var_os("MOORING_MODELS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| dirs::home_dir().unwrap_or_default().join(".cache").join("mooring-models"));
-    root.join(MODEL)
+        .unwrap_or_else(|| dirs::home_dir().unwrap_or_default().join(".cache").join("mooring-models"))
+}
+
+/// Where the model is looked for: `<models_root>/<MODEL>`.
+pub fn model_dir() -> PathBuf {
+    models_root().join(MODEL)
 }
 
 /// Whether search by meaning is on, and why not.

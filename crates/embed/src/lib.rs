@@ -1,13 +1,17 @@
 //! Sentence embeddings for recall by meaning, with no model runtime to fetch: a static
 //! embedding model — each token has a learned vector; a text's vector is the average of
 //! its tokens', normalised — read from files `scripts/fetch-model.sh` takes out of a
-//! pinned PyPI wheel (WordLlama's l2_supercat, 256 dimensions, MIT).
+//! pinned PyPI wheel (WordLlama's l2_supercat, 256 dimensions, MIT). For re-ranking, an
+//! optional sentence encoder (all-MiniLM-L6-v2, Apache-2.0) from another pinned wheel.
 
 use std::path::Path;
 
 mod bpe;
+mod encoder;
 mod quant;
+mod wordpiece;
 
+pub use encoder::Encoder;
 pub use quant::{Quantized, dot_i8, dots_i8};
 
 /// What can go wrong loading or using the model.

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use mooring_core::Store;
 use mooring_core::backend::MemoryBackend;
 use tokio_util::sync::CancellationToken;
 
@@ -16,9 +17,10 @@ const EVERY: Duration = Duration::from_secs(1);
 /// Longest run of embedding per tick (about 4,000 entries), a quarter of one core.
 const SLICE: Duration = Duration::from_millis(250);
 
-/// Index waiting entries of `memory` (this machine's and the team's) until `cancel`. The
-/// model is loaded only once something waits.
-pub async fn run(memory: Arc<dyn MemoryBackend>, cancel: CancellationToken) {
+/// Index waiting entries of `memory` (this machine's and the team's) until `cancel`, and
+/// encode this machine's for re-ranking while `settings` has it on. The model is loaded
+/// only once something waits.
+pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: CancellationToken) {
     if !mooring_core::semantic::model_dir().join("weights.safetensors").exists() {
         tracing::info!("no model for search by meaning; searching by keyword only");
         return;
@@ -42,7 +44,7 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, cancel: CancellationToken) {
             tokio::task::spawn_blocking(move || mooring_core::semantic::index_pending(&*memory, Some(SLICE)))
                 .await;
         match done {
-            Ok(Ok(0)) => {}
+            Ok(Ok(0)) => rerank_slice(&memory_for_tidy, &settings).await,
             Ok(Ok(n)) => {
                 tracing::debug!(indexed = n, "memory indexed for search by meaning");
                 // Entries were written: a bounded step of merging the keyword index.
@@ -56,6 +58,23 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, cancel: CancellationToken) {
             Ok(Err(e)) => tracing::warn!(error = %e.message, "indexing for search by meaning failed"),
             Err(e) => tracing::warn!(error = %e, "the indexer stopped"),
         }
+    }
+}
+
+/// Encode entries for re-ranking, a slice at a time, once search by meaning has none
+/// waiting (re-ranking reads its order), if the person switched it on.
+async fn rerank_slice(memory: &Arc<dyn MemoryBackend>, settings: &Arc<Store>) {
+    if !mooring_core::rerank::wanted(settings) || !mooring_core::rerank::model_dir().exists() {
+        return;
+    }
+    let memory = memory.clone();
+    match tokio::task::spawn_blocking(move || mooring_core::rerank::index_pending(&*memory, Some(SLICE)))
+        .await
+    {
+        Ok(Ok(0)) => {}
+        Ok(Ok(n)) => tracing::debug!(encoded = n, "memory encoded for re-ranking"),
+        Ok(Err(e)) => tracing::warn!(error = %e.message, "encoding for re-ranking failed"),
+        Err(e) => tracing::warn!(error = %e, "the re-ranking encoder stopped"),
     }
 }
 

@@ -145,7 +145,7 @@ pub async fn start_with_store(
     let db = config.data_dir.join(mooring_core::store::DB_FILE);
     tokio::spawn(crate::other_writers::watch(db, state.clone(), cancel.clone()));
     tokio::spawn(crate::transport::idle_trim::run(state.store.clone(), cancel.clone()));
-    tokio::spawn(crate::indexer::run(state.memory.clone(), cancel.clone()));
+    tokio::spawn(crate::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
     if let Some(team) = team {
         crate::team_changes::follow(state.clone(), team, cancel.clone());
     }

@@ -16,7 +16,7 @@ use crate::output::{Failure, print_json};
 
 /// Dispatch `memory`.
 pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
-    let (_store, store) = ctx.memory()?;
+    let (local, store) = ctx.memory()?;
     match args.action {
         MemoryAction::Add { slug, kind, title, tags, text } => {
             let content = if text == "-" {
@@ -53,7 +53,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
             let mode = search::Mode::parse("mode", &mode)?;
             let r = search::Request { query: &query, project: project.as_deref(), kind: None, limit, mode };
             embed_waiting(&store, mode);
-            let found = search::find(&store, &r)?;
+            let found = mooring_core::rerank::find(&store, mooring_core::rerank::wanted(&local), &r)?;
             if ctx.json {
                 print_json(&found);
             } else {
@@ -63,7 +63,7 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                 }
             }
         }
-        MemoryAction::Index => index(ctx, &store)?,
+        MemoryAction::Index => index(ctx, &local, &store)?,
     }
     Ok(())
 }
@@ -83,7 +83,11 @@ fn embed_waiting(store: &dyn mooring_core::backend::MemoryBackend, mode: search:
 
 /// `memory index`: the backfill (this machine's projects and the team's), in batches with a progress line each second, until no
 /// entry waits; stopping it midway loses nothing (each batch is its own transaction).
-fn index(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<(), Failure> {
+fn index(
+    ctx: &Ctx,
+    local: &mooring_core::Store,
+    store: &dyn mooring_core::backend::MemoryBackend,
+) -> Result<(), Failure> {
     use mooring_core::semantic;
     if let Some(why) = semantic::availability().why() {
         return Err(Error::invalid("model", why).into());
@@ -106,6 +110,9 @@ fn index(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<
             eprintln!("indexed {} of {} entries", p.stored, p.stored + p.waiting);
         }
         if p.waiting == 0 || n == 0 {
+            if mooring_core::rerank::wanted(local) {
+                encode_for_rerank(ctx, store)?;
+            }
             let secs = started.elapsed().as_secs_f64();
             if ctx.json {
                 print_json(
@@ -117,6 +124,25 @@ fn index(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<
                     p.stored
                 );
             }
+            return Ok(());
+        }
+    }
+}
+
+/// With re-ranking on, encode every entry that waits for it (30-80 ms each), with a
+/// progress line each second.
+fn encode_for_rerank(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<(), Failure> {
+    use mooring_core::rerank;
+    if let Err(why) = rerank::encoder() {
+        return Err(Error::invalid("rerank", why).into());
+    }
+    loop {
+        let n = rerank::index_pending(store, Some(std::time::Duration::from_secs(1)))?;
+        let waiting = store.rerank_waiting(rerank::MODEL)?.unwrap_or(0);
+        if !ctx.json {
+            eprintln!("encoded {n} more for re-ranking; {waiting} waiting");
+        }
+        if waiting == 0 || n == 0 {
             return Ok(());
         }
     }

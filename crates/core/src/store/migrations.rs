@@ -13,6 +13,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0007_captured_sessions.sql"),
     include_str!("../../migrations/0008_memory_vectors.sql"),
     include_str!("../../migrations/0009_vectors_in_stored_order.sql"),
+    include_str!("../../migrations/0010_rerank_vectors.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

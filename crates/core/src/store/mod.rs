@@ -12,6 +12,7 @@ pub mod projects;
 mod rank;
 mod readers;
 pub mod recall_given;
+pub mod rerank_vectors;
 pub mod sessions;
 pub mod settings;
 pub mod shared;

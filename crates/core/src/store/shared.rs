@@ -7,7 +7,7 @@ use super::locks as locks_q;
 use super::memory::{self as q, Filter, fts_terms};
 use super::projects::find_row;
 use super::vectors::Which;
-use super::{Cached as _, Store, events, projects, vectors};
+use super::{Cached as _, Store, events, projects, rerank_vectors, vectors};
 use crate::backend::{
     Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
     VectorProgress, Word, added_event,
@@ -275,6 +275,34 @@ impl MemoryBackend for Store {
             Ok(n)
         })?;
         Ok(Some(stored))
+    }
+
+    fn index_rerank(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
+        let pending = self.read(|c| rerank_vectors::pending(c, model, limit))?;
+        // Encoding happens outside the write lock; `put` skips an entry written since.
+        let made: Vec<Vec<u8>> = pending.iter().map_while(|p| embed(&p.text)).collect();
+        if made.is_empty() {
+            return Ok(Some(0));
+        }
+        let stored = self.write(|tx| {
+            let mut n = 0;
+            for (p, v) in pending.iter().zip(&made) {
+                n += usize::from(rerank_vectors::put(tx, p, model, v)?);
+            }
+            Ok(n)
+        })?;
+        Ok(Some(stored))
+    }
+
+    fn rerank_waiting(&self, model: &str) -> Result<Option<u64>> {
+        self.read(|c| rerank_vectors::waiting(c, model)).map(Some)
+    }
+
+    fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
+        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
+        let mut found: std::collections::HashMap<i64, Vec<u8>> =
+            self.read(|c| rerank_vectors::of(c, model, &ids))?.into_iter().collect();
+        Ok(ids.iter().map(|id| found.remove(id)).collect())
     }
 
     fn lock_next(

@@ -76,7 +76,7 @@ fn find(
         limit: p.limit.unwrap_or(10),
         mode,
     };
-    let found = search::find(&*state.memory, &r)?;
+    let found = mooring_core::rerank::find(&*state.memory, mooring_core::rerank::wanted(&state.store), &r)?;
     Ok(SearchResults {
         project: project.map(str::to_owned),
         hits: found.hits,

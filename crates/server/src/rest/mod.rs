@@ -233,6 +233,7 @@ async fn search(
         None => search::Mode::default(),
     };
     let r = search::Request { query: &q.q, project, kind, limit: q.limit.unwrap_or(20), mode };
-    let found = search::find(&*api.state.memory, &r)?;
+    let on = mooring_core::rerank::wanted(&api.state.store);
+    let found = mooring_core::rerank::find(&*api.state.memory, on, &r)?;
     Ok(axum::Json(serde_json::to_value(found).unwrap_or_default()))
 }
