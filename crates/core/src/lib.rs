@@ -8,6 +8,7 @@ pub mod backend_suite;
 pub mod capture;
 pub mod choice;
 pub mod datadir;
+pub mod decide;
 pub mod error;
 pub mod event_words;
 pub mod git;

@@ -4,7 +4,7 @@ use std::io::Read;
 
 use mooring_core::memory::{self, ListQuery, NewEntry};
 use mooring_core::preamble::{self, Caps};
-use mooring_core::resolve::{Hints, ProjectIndex, resolve};
+use mooring_core::resolve::Hints;
 use mooring_core::{Error, Registry, paths, search};
 use serde_json::json;
 
@@ -187,17 +187,15 @@ pub fn project_of_dir(
 ) -> Result<Option<String>, Failure> {
     let cwd = paths::normalize("cwd", dir, Some(&ctx.cwd))?;
     let focus = if with_focus { Registry::new(store).focus()?.map(|p| p.slug) } else { None };
-    let mut hints = Hints {
+    let hints = Hints {
         cwd: Some(cwd.as_str().to_owned()),
         env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
         focus,
         ..Hints::default()
     };
-    hints.git = mooring_core::resolve::git_facts(&hints);
-    mooring_core::markers::apply(store, &store.read(ProjectIndex::load)?, &hints)?;
-    let resolution = store.read(|c| Ok(resolve(&ProjectIndex::load(c)?, &hints)))?;
-    mooring_core::registry::clones::bind_if_decided(store, &resolution, &hints)?;
-    Ok(resolution.project)
+    // Exactly as the server decides a session's project.
+    let decided = mooring_core::decide::decide(store, &mooring_core::live_index::LiveIndex::new(), hints)?;
+    Ok(decided.resolution.project)
 }
 
 /// `token`.

@@ -1,7 +1,8 @@
 //! `mooring resolve`: the resolution order, every level explained.
 
+use mooring_core::live_index::LiveIndex;
 use mooring_core::registry::find;
-use mooring_core::resolve::{Hints, Level, Outcome, ProjectIndex, resolve};
+use mooring_core::resolve::{Hints, Level, Outcome};
 use mooring_core::{Registry, paths};
 
 use super::Ctx;
@@ -23,7 +24,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         .transpose()
     };
     let cwd = absolute("cwd", Some(args.cwd.unwrap_or_else(|| ctx.cwd.display().to_string())))?;
-    let mut hints = Hints {
+    let hints = Hints {
         explicit: args.project,
         session: None,
         workspace: absolute("workspace_id", args.workspace_id)?,
@@ -33,24 +34,17 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         focus,
         git: None,
     };
-    hints.git = mooring_core::resolve::git_facts(&hints);
-    // `.mooring.toml` markers bind their directories before resolving, as the server does.
-    let markers = mooring_core::markers::apply(&store, &store.read(ProjectIndex::load)?, &hints)?;
-    let resolution = store.read(|c| {
-        let index = ProjectIndex::load(c)?;
-        let r = resolve(&index, &hints);
-        if let Some(l) =
-            r.levels.iter().find(|l| l.level == Level::Explicit && l.outcome == Outcome::Rejected)
-        {
-            // An explicit choice that cannot be honoured is a mistake to fix, not a fallback.
-            let slug = l.input.as_deref().unwrap_or_default();
-            find(c, "project", slug)?;
-            return Err(mooring_core::Error::invalid("project", l.detail.clone()));
-        }
-        Ok(r)
-    })?;
-    // A clone found by its remote becomes a code path of its project, as the server does.
-    let bound = mooring_core::registry::clones::bind_if_decided(&store, &resolution, &hints)?;
+    // Exactly as the server decides a session's project (markers, git, clones bound).
+    let decided = mooring_core::decide::decide(&store, &LiveIndex::new(), hints)?;
+    let (resolution, markers, bound) = (decided.resolution, decided.markers, decided.bound_clone);
+    if let Some(l) =
+        resolution.levels.iter().find(|l| l.level == Level::Explicit && l.outcome == Outcome::Rejected)
+    {
+        // An explicit choice that cannot be honoured is a mistake to fix, not a fallback.
+        let slug = l.input.as_deref().unwrap_or_default();
+        store.read(|c| find(c, "project", slug))?;
+        return Err(mooring_core::Error::invalid("project", l.detail.clone()).into());
+    }
     if ctx.json {
         let mut out = serde_json::to_value(&resolution).unwrap_or_default();
         out["bound_code_path"] = serde_json::to_value(&bound).unwrap_or_default();

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use mooring_core::decide::Decided;
 use mooring_core::resolve::{Hints, Level, Resolution, resolve};
 use mooring_core::store::sessions::SessionRecord;
 use mooring_core::store::settings;
@@ -223,37 +224,12 @@ pub async fn decide(
     {
         return Ok(Decision::Gate(Gate::Stop(results::fail(&e).into())));
     }
-    let mut hints = hints_for(state, caller, session.as_ref(), None)?;
-    let mut resolution = resolve_hints(state, &hints)?;
-    // `.mooring.toml` markers above the session's directories matter only where a
-    // directory decides (or nothing does); a session's own choice makes them moot.
-    let by_directory = matches!(
-        resolution.decided_by,
-        None | Some(Level::Workspace | Level::Roots | Level::Cwd | Level::Focus)
-    );
-    let markers = if by_directory {
-        apply_markers(state, &hints).await?
-    } else {
-        mooring_core::markers::Applied::default()
-    };
-    if !markers.bound.is_empty() {
+    let hints = hints_for(state, caller, session.as_ref(), None)?;
+    let decided = decide_reading(state, hints).await?;
+    if decided.changed_projects() {
         state.surfaces.projects_changed();
-        resolution = resolve_hints(state, &hints)?;
     }
-    resolution = with_git(state, &mut hints, resolution).await?;
-    // A clone found by its remote becomes a code path of its project.
-    if resolution.decided_by == Some(Level::GitRemote) {
-        let (store, found, hints) = (state.store.clone(), resolution.clone(), hints.clone());
-        let bound = tokio::task::spawn_blocking(move || {
-            mooring_core::registry::clones::bind_if_decided(&store, &found, &hints)
-        })
-        .await
-        .map_err(|e| mooring_core::Error::storage(e.to_string()))??;
-        if bound.is_some() {
-            state.surfaces.projects_changed();
-        }
-    }
-    let offers = markers.offers;
+    let (resolution, offers) = (decided.resolution, decided.markers.offers);
     if let (Some(project), Some(level)) = (&resolution.project, resolution.decided_by) {
         mark_used(state, project);
         return Ok(Decision::Gate(Gate::Ready {
@@ -304,23 +280,26 @@ pub async fn decide(
     Ok(Decision::Ask { how, candidates, recommended, offers, resolution: Some(resolution), unanswered })
 }
 
-/// Markers are files from a repository: read them on a blocking thread, and give up
-/// (resolution goes on without them) if that takes longer than a read may.
-async fn apply_markers(state: &Arc<AppState>, hints: &Hints) -> CoreResult<mooring_core::markers::Applied> {
-    // The common case, a directory looked at moments ago with no marker above it, costs
-    // no thread hand-off and no file-system walk.
-    if mooring_core::markers::known_unmarked(hints) {
-        return Ok(mooring_core::markers::Applied::default());
+/// The one pipeline (`mooring_core::decide`), here where it cannot read a repository's
+/// files: inline when it reads none (the common case: no thread hand-off), else on a
+/// blocking thread, and without markers or git (with a warning) if that takes longer
+/// than two reads may.
+async fn decide_reading(state: &Arc<AppState>, hints: Hints) -> CoreResult<Decided> {
+    let quick = resolve_hints(state, &hints)?;
+    if !mooring_core::decide::reads_files(&quick, &hints) {
+        return mooring_core::decide::decide(&state.store, &state.index, hints);
     }
-    let (store, index, hints) = (state.store.clone(), state.index.get(&state.store)?, hints.clone());
+    let (shared, h) = (state.clone(), hints.clone());
     let work =
-        tokio::task::spawn_blocking(move || mooring_core::markers::apply(&store, &index.index, &hints));
-    match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 2, work).await {
-        Ok(Ok(applied)) => applied,
-        Ok(Err(e)) => Err(mooring_core::Error::storage(format!("looking for .mooring.toml failed: {e}"))),
+        tokio::task::spawn_blocking(move || mooring_core::decide::decide(&shared.store, &shared.index, h));
+    match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 4, work).await {
+        Ok(Ok(decided)) => decided,
+        Ok(Err(e)) => Err(mooring_core::Error::storage(format!("deciding the project failed: {e}"))),
         Err(_) => {
-            tracing::warn!("looking for .mooring.toml took too long; resolving without markers");
-            Ok(mooring_core::markers::Applied::default())
+            tracing::warn!(
+                "reading the session's .mooring.toml and git checkout took too long; resolving without them"
+            );
+            Ok(Decided { resolution: quick, markers: Default::default(), bound_clone: None, hints })
         }
     }
 }
