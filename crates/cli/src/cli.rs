@@ -6,7 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use crate::cli_team::{TeamAction, TeamArgs};
 
-/// Mooring: which project each AI agent session is in, and what it should remember.
+/// Mooring: which project each AI agent session is in, what it did, and what it should remember.
 #[derive(Debug, Parser)]
 #[command(name = "mooring", version, about, max_term_width = 80)]
 pub struct Cli {
@@ -53,11 +53,11 @@ pub enum Command {
     Setup(SetupArgs),
     /// Check that Mooring and the agent clients are set up right, each problem with its fix
     Doctor,
-    /// A client's session-start hook: print the project's context in its hook format
+    /// A client's hook: the project's context at a session's start, the memory a prompt is about, a record of each turn
     Hook(HookArgs),
     /// Share projects with a team through PostgreSQL: join, status, leave, new, member, handoff
     Team(TeamArgs),
-    /// Show or change settings (auto_pause_days, preamble_max_*, capture, recall, …)
+    /// Show or change settings (auto_pause_days, preamble_max_*, capture, recall, rerank, …)
     Config {
         /// Setting to show or change (all when omitted)
         key: Option<String>,

@@ -1,6 +1,7 @@
 //! The `mooring` command.
 
 mod cli;
+mod cli_help;
 mod cli_team;
 mod commands;
 mod format;
@@ -8,7 +9,7 @@ mod output;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::FromArgMatches as _;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 use cli::{Cli, Command};
@@ -17,7 +18,8 @@ use output::Failure;
 fn main() -> ExitCode {
     init_logging();
     let json = std::env::args().any(|a| a == "--json");
-    let cli = match Cli::try_parse() {
+    let parsed = cli_help::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return clap_failure(e, json),
     };
