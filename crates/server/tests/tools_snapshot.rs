@@ -21,3 +21,12 @@ async fn the_tool_list_clients_receive_matches_its_snapshot_on_both_generations(
     assert_eq!(lists[0], lists[1], "both protocol generations list the same tools");
     insta::assert_json_snapshot!("tools_list", lists[0]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tool_list_a_host_that_renders_apps_receives_matches_its_snapshot() {
+    let srv = TestServer::start().await;
+    let host = connect(&srv.url, Gen::Modern, TestClient { apps: true, ..Default::default() }, &[]).await;
+    let tools = host.list_all_tools().await.unwrap();
+    host.cancel().await.unwrap();
+    insta::assert_json_snapshot!("tools_list_apps", serde_json::to_value(&tools).unwrap());
+}
