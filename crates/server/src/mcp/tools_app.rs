@@ -236,3 +236,101 @@ pub async fn select_by_person(
     };
     super::ask::wait_for_pick(state, caller, ctx, recommended, None).await
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use mooring_core::Store;
+    use mooring_core::choice::{Broker, ChoiceRequest, TimeoutAction, check};
+    use rmcp::model::CallToolResult;
+    use serde_json::{Value, json};
+
+    use super::{AnswerQuestion, answer};
+    use crate::caller::Caller;
+    use crate::state::AppState;
+    use crate::surfaces::Headless;
+
+    fn state() -> (tempfile::TempDir, Arc<AppState>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open_in(dir.path()).unwrap());
+        (dir, Arc::new(AppState::new(store, Arc::new(Headless), Duration::from_secs(1), None)))
+    }
+
+    fn host(session: &str) -> Caller {
+        Caller { session_id: Some(session.into()), apps: true, ..Caller::default() }
+    }
+
+    fn question() -> serde_json::Map<String, Value> {
+        json!({
+            "title": "Deploy?",
+            "prompt": "Ship it now?",
+            "selection_mode": "single",
+            "options": [ { "id": "y", "label": "Yes", "recommended": true }, { "id": "n", "label": "No" } ]
+        })
+        .as_object()
+        .cloned()
+        .unwrap()
+    }
+
+    fn ask(state: &AppState, session: &str) {
+        let request: ChoiceRequest = serde_json::from_value(Value::Object(question())).unwrap();
+        Broker::new(&state.store)
+            .open(check(request).unwrap(), Some(session), TimeoutAction::Cancel)
+            .unwrap();
+    }
+
+    fn read(state: &AppState, caller: &Caller) -> CallToolResult {
+        answer(
+            state,
+            caller,
+            AnswerQuestion { session_id: None, question: Some(question()), token: None, answer: None },
+        )
+    }
+
+    fn reply(state: &AppState, caller: &Caller, token: &str) -> CallToolResult {
+        let yes = serde_json::from_value(json!({ "selected_ids": ["y"] })).unwrap();
+        answer(
+            state,
+            caller,
+            AnswerQuestion { session_id: None, question: None, token: Some(token.into()), answer: Some(yes) },
+        )
+    }
+
+    fn body(r: &CallToolResult) -> Value {
+        r.structured_content.clone().unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn a_token_answers_its_question_once_and_only_in_its_own_conversation() {
+        let (_dir, state) = state();
+        ask(&state, "s-1");
+        let read = read(&state, &host("s-1"));
+        assert_ne!(read.is_error, Some(true), "{read:?}");
+        let token = body(&read)["token"].as_str().unwrap().to_owned();
+
+        let stolen = reply(&state, &host("s-2"), &token);
+        assert_eq!(stolen.is_error, Some(true), "another conversation cannot redeem it");
+        assert_eq!(body(&stolen)["error"]["field"], "token", "{stolen:?}");
+
+        let first = reply(&state, &host("s-1"), &token);
+        assert_eq!(body(&first)["answered"], true, "{first:?}");
+        let again = reply(&state, &host("s-1"), &token);
+        assert_eq!(again.is_error, Some(true));
+        assert!(body(&again).to_string().contains("answered already"), "{again:?}");
+    }
+
+    #[test]
+    fn a_session_sees_only_its_own_question_and_a_client_without_apps_is_refused() {
+        let (_dir, state) = state();
+        ask(&state, "s-1");
+        let other = read(&state, &host("s-2"));
+        assert_eq!(other.is_error, Some(true), "s-2 asked nothing");
+        let plain = read(&state, &Caller { session_id: Some("s-1".into()), ..Caller::default() });
+        assert!(body(&plain).to_string().contains("renders MCP Apps"), "{plain:?}");
+        let anonymous = read(&state, &Caller { apps: true, ..Caller::default() });
+        assert_eq!(anonymous.is_error, Some(true), "no identity, no answers");
+        assert_eq!(body(&anonymous)["error"]["field"], "session");
+    }
+}
