@@ -33,6 +33,11 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
     }
     let mut tick = tokio::time::interval(EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Finding what lacks a re-ranking vector reads every entry (50 ms at 100,000), so it
+    // is looked for only when there may be some: at start, after entries were indexed
+    // (new or changed ones pass through search by meaning's queue first), when the
+    // setting is switched on, and while the last slice found work.
+    let (mut rerank_due, mut rerank_was_on) = (true, false);
     loop {
         tokio::select! {
             _ = cancel.cancelled() => return,
@@ -44,8 +49,16 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
             tokio::task::spawn_blocking(move || mooring_core::semantic::index_pending(&*memory, Some(SLICE)))
                 .await;
         match done {
-            Ok(Ok(0)) => rerank_slice(&memory_for_tidy, &settings).await,
+            Ok(Ok(0)) => {
+                let on = mooring_core::rerank::wanted(&settings);
+                rerank_due |= on && !rerank_was_on;
+                rerank_was_on = on;
+                if on && rerank_due {
+                    rerank_due = rerank_slice(&memory_for_tidy).await;
+                }
+            }
             Ok(Ok(n)) => {
+                rerank_due = true;
                 tracing::debug!(indexed = n, "memory indexed for search by meaning");
                 // Entries were written: a bounded step of merging the keyword index.
                 let memory = memory_for_tidy.clone();
@@ -62,19 +75,28 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
 }
 
 /// Encode entries for re-ranking, a slice at a time, once search by meaning has none
-/// waiting (re-ranking reads its order), if the person switched it on.
-async fn rerank_slice(memory: &Arc<dyn MemoryBackend>, settings: &Arc<Store>) {
-    if !mooring_core::rerank::wanted(settings) || !mooring_core::rerank::model_dir().exists() {
-        return;
+/// waiting (re-ranking reads its order); whether there may be more.
+async fn rerank_slice(memory: &Arc<dyn MemoryBackend>) -> bool {
+    if !mooring_core::rerank::model_dir().exists() {
+        return false;
     }
     let memory = memory.clone();
     match tokio::task::spawn_blocking(move || mooring_core::rerank::index_pending(&*memory, Some(SLICE)))
         .await
     {
-        Ok(Ok(0)) => {}
-        Ok(Ok(n)) => tracing::debug!(encoded = n, "memory encoded for re-ranking"),
-        Ok(Err(e)) => tracing::warn!(error = %e.message, "encoding for re-ranking failed"),
-        Err(e) => tracing::warn!(error = %e, "the re-ranking encoder stopped"),
+        Ok(Ok(0)) => false,
+        Ok(Ok(n)) => {
+            tracing::debug!(encoded = n, "memory encoded for re-ranking");
+            true
+        }
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e.message, "encoding for re-ranking failed");
+            false
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the re-ranking encoder stopped");
+            false
+        }
     }
 }
 
