@@ -107,7 +107,7 @@ pub fn find(store: &dyn MemoryBackend, on: bool, r: &Request<'_>) -> Result<Foun
     let order = reorder(&cosines);
     if cosines.iter().all(Option::is_none) {
         found.hits.truncate(r.limit as usize);
-        note_waiting(store, &mut found)?;
+        note_waiting(&mut found, cosines.len());
         return Ok(found);
     }
     let mut hits: Vec<_> = order.iter().map(|&i| found.hits[i].clone()).collect();
@@ -116,23 +116,24 @@ pub fn find(store: &dyn MemoryBackend, on: bool, r: &Request<'_>) -> Result<Foun
     }
     hits.truncate(r.limit as usize);
     found.hits = hits;
-    note_waiting(store, &mut found)?;
+    note_waiting(&mut found, cosines.iter().filter(|c| c.is_none()).count());
     Ok(found)
 }
 
-/// Say how many entries wait for their re-ranking vector, if any do.
-fn note_waiting(store: &dyn MemoryBackend, found: &mut Found) -> Result<()> {
-    if let Some(n) = store.rerank_waiting(MODEL)?.filter(|n| *n > 0) {
+/// Say how many of the hits re-ranked were not encoded yet, if any (only they matter
+/// to this search; counting every entry that waits read the whole memory per search).
+fn note_waiting(found: &mut Found, waiting: usize) {
+    if waiting > 0 {
         add_note(
             found,
             format!(
-                "{} not encoded for re-ranking yet (they keep the fusion's place); a running Mooring \
-                 encodes them in the background, `mooring memory index` does it now",
-                crate::event_words::plural(n as i64, "entry", "entries")
+                "{} among the {DEPTH} best not encoded for re-ranking yet (they keep the fusion's \
+                 place); a running Mooring encodes them in the background, `mooring memory index` \
+                 does it now",
+                crate::event_words::plural(waiting as i64, "entry", "entries")
             ),
         );
     }
-    Ok(())
 }
 
 /// The new order of hits with these cosines: the first kept (re-ranking it cost 12
@@ -211,7 +212,7 @@ mod tests {
             "nothing encoded yet: the fusion's order"
         );
         assert!(
-            before.note.as_deref().is_some_and(|n| n.contains("7 entries not encoded for re-ranking")),
+            before.note.as_deref().is_some_and(|n| n.contains("7 entries among the 50 best not encoded")),
             "{:?}",
             before.note
         );
