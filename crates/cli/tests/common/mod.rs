@@ -150,3 +150,14 @@ pub async fn agent_call(
     assert_ne!(result.is_error, Some(true), "{result:?}");
     result.structured_content.unwrap()
 }
+
+/// Run the `git` binary in `dir` with a fixed identity and branch name; it must succeed.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}

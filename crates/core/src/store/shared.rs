@@ -262,36 +262,12 @@ impl MemoryBackend for Store {
 
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let pending = self.read(|c| vectors::pending(c, limit))?;
-        // Embedding happens outside the write lock; `put` skips an entry written since.
-        let made: Vec<Vec<u8>> = pending.iter().map_while(|p| embed(&p.text)).collect();
-        if made.is_empty() {
-            return Ok(Some(0));
-        }
-        let stored = self.write(|tx| {
-            let mut n = 0;
-            for (p, v) in pending.iter().zip(&made) {
-                n += usize::from(vectors::put(tx, p, model, v)?);
-            }
-            Ok(n)
-        })?;
-        Ok(Some(stored))
+        self.store_made(&pending, embed, |tx, p, v| vectors::put(tx, p, model, v)).map(Some)
     }
 
     fn index_rerank(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let pending = self.read(|c| rerank_vectors::pending(c, model, limit))?;
-        // Encoding happens outside the write lock; `put` skips an entry written since.
-        let made: Vec<Vec<u8>> = pending.iter().map_while(|p| embed(&p.text)).collect();
-        if made.is_empty() {
-            return Ok(Some(0));
-        }
-        let stored = self.write(|tx| {
-            let mut n = 0;
-            for (p, v) in pending.iter().zip(&made) {
-                n += usize::from(rerank_vectors::put(tx, p, model, v)?);
-            }
-            Ok(n)
-        })?;
-        Ok(Some(stored))
+        self.store_made(&pending, embed, |tx, p, v| rerank_vectors::put(tx, p, model, v)).map(Some)
     }
 
     fn rerank_waiting(&self, model: &str) -> Result<Option<u64>> {
@@ -355,6 +331,30 @@ fn may_name_a_scope(words: &[Word]) -> bool {
         let b = w.text.as_bytes();
         b.first() == Some(&b'p') && b.get(1).is_none_or(u8::is_ascii_digit)
     })
+}
+
+impl Store {
+    /// Make each pending entry's vector with `embed` (outside the write lock, stopping at
+    /// the first it cannot make) and store them in one transaction with `put`, which skips
+    /// an entry written since; how many were stored.
+    fn store_made(
+        &self,
+        pending: &[vectors::Pending],
+        embed: &Embedder<'_>,
+        put: impl Fn(&rusqlite::Connection, &vectors::Pending, &[u8]) -> Result<bool>,
+    ) -> Result<usize> {
+        let made: Vec<Vec<u8>> = pending.iter().map_while(|p| embed(&p.text)).collect();
+        if made.is_empty() {
+            return Ok(0);
+        }
+        self.write(|tx| {
+            let mut n = 0;
+            for (p, v) in pending.iter().zip(&made) {
+                n += usize::from(put(tx, p, v)?);
+            }
+            Ok(n)
+        })
+    }
 }
 
 #[cfg(test)]
