@@ -31,7 +31,7 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
         0,
         1,
         "1 re-orders searches by a sentence encoder (90 MB, scripts/fetch-model.sh --reranker): \
-         better top 5, about 20 ms a search, and 30-80 ms of one core to encode each entry once; 0 never",
+         better top 5, about 20 ms a search, and about 40 ms of one core to encode each entry once; 0 never",
     ),
 ];
 

@@ -94,12 +94,22 @@ pub fn index_pending(store: &dyn MemoryBackend, budget: Option<Duration>) -> Res
         let m = loaded.get_or_init(|| model().ok()).as_ref()?;
         Some(Quantized::new(&m.embed(text)).to_bytes())
     };
+    in_batches(started, budget, || Ok(store.index_vectors(MODEL, BATCH, &embed)?.unwrap_or(0)))
+}
+
+/// Run `batch` (how many it stored) until it stores nothing or `budget` since `started`
+/// has passed; how many were stored in all. Nothing stored means none waits, or every
+/// entry of the batch changed under us: come back later rather than spin. Both
+/// indexers (meaning and re-ranking) run this way.
+pub(crate) fn in_batches(
+    started: Instant,
+    budget: Option<Duration>,
+    mut batch: impl FnMut() -> Result<usize>,
+) -> Result<usize> {
     let mut stored = 0;
     loop {
-        let done = store.index_vectors(MODEL, BATCH, &embed)?.unwrap_or(0);
+        let done = batch()?;
         stored += done;
-        // Nothing stored means none waits, or every entry of the batch changed under us:
-        // come back later rather than spin.
         if done == 0 || budget.is_some_and(|b| started.elapsed() >= b) {
             return Ok(stored);
         }

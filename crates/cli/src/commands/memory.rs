@@ -129,7 +129,7 @@ fn index(
     }
 }
 
-/// With re-ranking on, encode every entry that waits for it (30-80 ms each), with a
+/// With re-ranking on, encode every entry that waits for it (about 40 ms each), with a
 /// progress line each second.
 fn encode_for_rerank(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<(), Failure> {
     use mooring_core::rerank;
