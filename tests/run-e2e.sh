@@ -5,7 +5,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export MOORING_BIN="$PWD/target/debug"
 # Tiers move HOME into a sandbox; the model for search by meaning stays where it is.
-export MOORING_MODELS="${MOORING_MODELS:-$HOME/.cache/mooring-models}"
+MOORING_MODELS=$(scripts/fetch-model.sh --where); export MOORING_MODELS
 # MOORING_SCREENSHOTS=DIR keeps the pictures the desktop checks take (see CONTRIBUTING.md).
 if [ -n "${MOORING_SCREENSHOTS:-}" ]; then
   mkdir -p "$MOORING_SCREENSHOTS"

@@ -76,17 +76,17 @@ fn secret_scan(c: &mut Criterion) {
     let note: String = para.repeat(2048 / para.len() + 1);
     let with_key = format!("{note} The key is {}{}.", "AKIA", "QZ7R2XK4M6P5T3VW");
     let started = std::time::Instant::now();
-    mooring_core::redact::scrub("warm up the rules");
+    mooring_core::guard::redact::scrub("warm up the rules");
     eprintln!("compiling the rules, once per process: {:?}", started.elapsed());
     let short = "Decided: leases live in etcd 3.5 with a 10 s TTL; renewals retry twice.";
     c.bench_function("redact/scrub 70 B note", |b| {
-        b.iter(|| black_box(mooring_core::redact::scrub(black_box(short))))
+        b.iter(|| black_box(mooring_core::guard::redact::scrub(black_box(short))))
     });
     c.bench_function("redact/scrub 2 KB, no secret", |b| {
-        b.iter(|| black_box(mooring_core::redact::scrub(black_box(&note))))
+        b.iter(|| black_box(mooring_core::guard::redact::scrub(black_box(&note))))
     });
     c.bench_function("redact/scrub 2 KB, one key", |b| {
-        b.iter(|| black_box(mooring_core::redact::scrub(black_box(&with_key))))
+        b.iter(|| black_box(mooring_core::guard::redact::scrub(black_box(&with_key))))
     });
 }
 
@@ -96,7 +96,7 @@ fn marker_walk(c: &mut Criterion) {
     let deep = dir.path().canonicalize().unwrap().join("a/b/c/d/e/f/g/h");
     std::fs::create_dir_all(&deep).unwrap();
     c.bench_function("markers/nearest, none above, 8+ levels", |b| {
-        b.iter(|| black_box(mooring_core::markers::nearest(black_box(&deep)).unwrap()))
+        b.iter(|| black_box(mooring_core::projects::markers::nearest(black_box(&deep)).unwrap()))
     });
 }
 

@@ -20,8 +20,8 @@ use std::io::Write;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mooring_core::backend::MemoryBackend;
 use mooring_core::capture::{Place, SessionRecord, Turn, advance, entry, key, transcript};
+use mooring_core::store::backend::MemoryBackend;
 use mooring_core::{NewProject, Registry, Store};
 
 const RECORDED: &str = include_str!("../../crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl");
@@ -211,18 +211,20 @@ fn recall(c: &mut Criterion) {
     let mut group = c.benchmark_group("recall");
     group.bench_function("a prompt on a project with 100,000 entries", |b| {
         b.iter(|| {
-            let found = mooring_core::recall::recall(
+            let found = mooring_core::search::recall::recall(
                 &store,
                 "big",
                 "How often do the leases renew their replicas?",
                 &[],
             )
             .unwrap();
-            black_box(mooring_core::recall::render(&found, false))
+            black_box(mooring_core::search::recall::render(&found, false))
         })
     });
     group.bench_function("a prompt that matches nothing (100,000 entries)", |b| {
-        b.iter(|| black_box(mooring_core::recall::recall(&store, "big", "thanks, looks good", &[]).unwrap()))
+        b.iter(|| {
+            black_box(mooring_core::search::recall::recall(&store, "big", "thanks, looks good", &[]).unwrap())
+        })
     });
     group.finish();
 }

@@ -7,10 +7,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn model_dir() -> PathBuf {
-    let root = std::env::var_os("MOORING_MODELS").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/mooring-models")
-    });
-    root.join("wordllama-l2-supercat-256")
+    mooring_embed::models_root().join(mooring_embed::STATIC_MODEL)
 }
 
 fn embed(c: &mut Criterion) {

@@ -141,7 +141,7 @@ fn per_turn(_c: &mut Criterion) {
     seed::hundred_thousand(&store, "big");
     // Their vectors too (the hub's indexer would write them): recall compares the prompt
     // by meaning with the project's newest 10,000 when words alone find too few.
-    let indexed = mooring_core::semantic::index_pending(&store, None).unwrap();
+    let indexed = mooring_core::search::semantic::index_pending(&store, None).unwrap();
     eprintln!("hook/UserPromptSubmit: {indexed} entries indexed for recall by meaning");
     drop(store);
     // The first hook after a bulk insert of 100,000 entries folds the insert's log into
@@ -227,7 +227,8 @@ fn real_sessions(_c: &mut Criterion) {
         turns.push(took);
         let store = Store::open_in(&data).unwrap();
         let key = mooring_core::capture::key("claude-code", "big");
-        let (_, row) = mooring_core::backend::MemoryBackend::session_entry(&store, "real", &key).unwrap();
+        let (_, row) =
+            mooring_core::store::backend::MemoryBackend::session_entry(&store, "real", &key).unwrap();
         let read_to = row
             .and_then(|r| r.data)
             .and_then(|d| serde_json::from_str::<serde_json::Value>(&d).ok())

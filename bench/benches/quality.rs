@@ -8,7 +8,7 @@ use mooring_bench::natural;
 use mooring_core::search::{Mode, Request, find};
 
 fn main() {
-    if let Err(a) = mooring_core::semantic::model() {
+    if let Err(a) = mooring_core::search::semantic::model() {
         eprintln!("quality: no model ({a:?}); run scripts/fetch-model.sh first");
         return;
     }
@@ -73,7 +73,7 @@ fn main() {
         pct(&off_topic, 0.9),
         pct(&off_topic, 1.0),
         off_topic.len(),
-        mooring_core::recall::NEAR_ENOUGH
+        mooring_core::search::recall::NEAR_ENOUGH
     );
 
     // The natural-question set, in a store of its own: the held-back half (never tuned

@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use mooring_bench::natural::{load, seed};
-use mooring_core::rerank;
+use mooring_core::search::rerank;
 use mooring_core::search::{Mode, Request};
 
 fn percentiles(mut t: Vec<Duration>) -> String {
@@ -16,7 +16,7 @@ fn percentiles(mut t: Vec<Duration>) -> String {
 }
 
 fn main() {
-    if mooring_core::semantic::model().is_err() {
+    if mooring_core::search::semantic::model().is_err() {
         eprintln!("rerank: no model; run scripts/fetch-model.sh --reranker first");
         return;
     }

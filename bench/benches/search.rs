@@ -13,10 +13,10 @@ mod seed;
 use std::time::{Duration, Instant};
 
 use mooring_bench::{labelled, natural};
-use mooring_core::backend::MemoryBackend;
 use mooring_core::memory::{NewEntry, remember};
 use mooring_core::search::{Mode, Request, find};
-use mooring_core::{NewProject, Registry, Store, semantic};
+use mooring_core::store::backend::MemoryBackend;
+use mooring_core::{NewProject, Registry, Store, search::semantic};
 
 fn rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -98,7 +98,7 @@ fn team(questions: &[String]) {
     let few = &questions[..20];
     let newest = |q: &String| {
         let v = semantic::embed(q).unwrap();
-        let nq = mooring_core::backend::NearestQuery {
+        let nq = mooring_core::store::backend::NearestQuery {
             vector: &v,
             model: semantic::MODEL,
             project: Some("big"),
@@ -176,7 +176,7 @@ fn main() {
         .iter()
         .map(|q| {
             let t = Instant::now();
-            std::hint::black_box(mooring_core::recall::recall(&store, "natural", q, &[]).unwrap());
+            std::hint::black_box(mooring_core::search::recall::recall(&store, "natural", q, &[]).unwrap());
             t.elapsed()
         })
         .collect();

@@ -8,7 +8,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn counting(c: &mut Criterion) {
     let readme = include_str!("../../README.md");
-    let code = include_str!("../../crates/core/src/preamble.rs");
+    let code = include_str!("../../crates/core/src/memory/preamble.rs");
     let hostile = "=-".repeat(20_000);
     mooring_tokens::warm();
     let _ = bpe_openai::o200k_base().count("warm");

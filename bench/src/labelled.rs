@@ -80,7 +80,7 @@ pub fn seed(store: &Store, set: &Set) -> HashMap<i64, i64> {
         }
         ids.insert(*id, stored);
     }
-    mooring_core::semantic::index_pending(store, None).unwrap();
+    mooring_core::search::semantic::index_pending(store, None).unwrap();
     ids
 }
 

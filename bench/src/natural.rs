@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use mooring_core::search::{Mode, Request};
-use mooring_core::{Store, backend::MemoryBackend};
+use mooring_core::{Store, store::backend::MemoryBackend};
 use serde_json::Value;
 
 use crate::labelled;
@@ -130,7 +130,7 @@ pub fn evaluate(
 }
 
 /// [`evaluate`], re-ranked by the sentence encoder when `rerank` (every entry encoded
-/// first: `mooring_core::rerank::index_pending`).
+/// first: `mooring_core::search::rerank::index_pending`).
 pub fn evaluate_ranked(
     store: &dyn MemoryBackend,
     set: &Set,
@@ -143,7 +143,7 @@ pub fn evaluate_ranked(
     for q in set.questions.iter().filter(|q| q.split == split) {
         let want: Vec<i64> = q.relevant.iter().filter_map(|r| ids.get(r).copied()).collect();
         let r = Request { query: &q.text, project: Some(&q.project), kind: None, limit: 10, mode };
-        let found = mooring_core::rerank::find(store, rerank, &r).unwrap();
+        let found = mooring_core::search::rerank::find(store, rerank, &r).unwrap();
         let rank = found.hits.iter().position(|h| want.contains(&h.entry.id));
         for key in [format!("{split}/all"), format!("{split}/{}", q.kind)] {
             groups.entry(key).or_default().add(rank);

@@ -8,7 +8,7 @@ use mooring_core::search::Mode;
 
 #[test]
 fn hybrid_is_at_least_keyword_on_paraphrases_and_loses_nothing_on_exact_words() {
-    mooring_core::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
+    mooring_core::search::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
     let dir = tempfile::tempdir().unwrap();
     let store = mooring_core::Store::open_in(dir.path()).unwrap();
     let set = load();

@@ -29,7 +29,7 @@ fn the_baseline_was_computed_over_this_very_set() {
 
 #[test]
 fn on_held_back_questions_hybrid_beats_plain_bm25_and_keyword_answers_questions() {
-    mooring_core::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
+    mooring_core::search::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
     let dir = tempfile::tempdir().unwrap();
     let store = mooring_core::Store::open_in(dir.path()).unwrap();
     let set = load();

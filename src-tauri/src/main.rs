@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use mooring_core::{Store, datadir};
+use mooring_core::{Store, store::datadir};
 
 /// Mooring's tray app: the projects menu (and, later, the MCP server in-process).
 #[derive(Debug, Parser)]
@@ -74,7 +74,7 @@ fn main() -> ExitCode {
     let mut config = mooring_server::ServerConfig::new(&data_dir);
     config.port = match args.port {
         Some(p) => p,
-        None => mooring_core::lifecycle::port(&store).unwrap_or(mooring_server::DEFAULT_PORT),
+        None => mooring_core::projects::lifecycle::port(&store).unwrap_or(mooring_server::DEFAULT_PORT),
     };
     config.owner = "mooring-desktop".to_owned();
     // A desktop started at login has no arguments: if another program (or another data

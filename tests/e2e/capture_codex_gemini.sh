@@ -21,8 +21,8 @@ standin=""
 cleanup() { [ -n "$standin" ] && kill "$standin" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"; }
 trap cleanup EXIT
 
-# The model for recall by meaning stays where the test tools installed it.
-export MOORING_MODELS="${MOORING_MODELS:-$HOME/.cache/mooring-models}"
+# The model for search by meaning stays where the test tools installed it.
+MOORING_MODELS=$(scripts/fetch-model.sh --where); export MOORING_MODELS
 # The hooks give up at 180 ms so a slow answer never holds the client (the release build
 # answers in a few ms, see bench/benches/hook.rs); a debug build on a cold, busy CI machine
 # can miss that and inject nothing. These tiers check what is injected, not how fast.

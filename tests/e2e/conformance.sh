@@ -14,8 +14,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The fixtures live only in a test build (the `conformance-server` example), never in `mooring`.
-cargo build --quiet -p mooring-server --features conformance-fixtures --example conformance-server
+# The fixtures live only in a test build (the `conformance-server` example wraps the real
+# handler), never in `mooring`.
+cargo build --quiet -p mooring-server --example conformance-server
 fixture_server="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/examples/conformance-server"
 
 serve() { # $1: name, $2: the server command; sets $url (no subshell, so $pids keeps the child)

@@ -25,57 +25,19 @@ function final(response) {
 }
 
 function draw() {
-  const c = asked.question, q = c.request, mode = c.mode;
-  const multi = mode === "multi" || mode === "hybrid";
-  const chosen = new Set(q.default_selection_ids.length ? q.default_selection_ids
-    : q.options.filter((o) => o.recommended).slice(0, multi ? c.max : 1).map((o) => o.id));
-  const notes = {};
+  const c = asked.question, q = c.request;
   const form = el("form", { noValidate: true });
-  form.append(el("h1", { id: "q-title", textContent: q.title }), el("p", { textContent: q.prompt }));
-  if (mode !== "text_input") {
-    const set = el("fieldset", {}, el("legend", { textContent: multi ? `Choose ${c.min === c.max ? c.min : `${c.min} to ${c.max}`}` : "Choose one" }));
-    for (const o of q.options) {
-      const id = `o-${o.id}`;
-      const input = el("input", { type: multi ? "checkbox" : "radio", name: "choice", id, value: o.id, checked: chosen.has(o.id) });
-      const label = el("label", { htmlFor: id }, o.label, o.recommended ? el("span", { className: "badge", textContent: "Recommended" }) : null);
-      const row = el("div", { className: "opt" }, input, label);
-      if (o.description) row.append(el("span", { className: "desc", textContent: o.description }));
-      if (q.allow_option_annotations) {
-        const note = el("input", { type: "text", className: "note", placeholder: "Note on this option (optional)", ariaLabel: `Note on ${o.label}` });
-        note.addEventListener("input", () => { notes[o.id] = note.value; });
-        row.append(note);
-      }
-      input.addEventListener("change", check);
-      set.append(row);
-    }
-    form.append(set);
-  }
-  let text = null;
-  if (mode === "text_input" || mode === "hybrid") {
-    text = el("input", { type: "text", id: "custom", placeholder: q.placeholder || "Your answer" });
-    form.append(el("label", { className: "block", htmlFor: "custom", textContent: mode === "hybrid" ? "Or in your own words" : "Your answer" }), text);
-    text.addEventListener("input", check);
-  }
-  let note = null;
-  if (q.allow_global_annotation) {
-    note = el("textarea", { id: "note", rows: 2 });
-    form.append(el("label", { className: "block", htmlFor: "note", textContent: "Note (optional)" }), note);
-  }
+  const fields = questionFields(c, { preselectRecommended: true, onChange: check });
   const problem = el("p", { className: "error", role: "alert" });
   const left = el("span", { className: "muted", id: "left" });
   const submit = el("button", { type: "submit", className: "primary", textContent: "Answer" });
   const cancel = el("button", { type: "button", textContent: "Cancel" });
-  form.append(problem, el("div", { className: "row" }, submit, cancel, left));
+  form.append(el("h1", { id: "q-title", textContent: q.title }), el("p", { textContent: q.prompt }), fields.node,
+    problem, el("div", { className: "row" }, submit, cancel, left));
   show(form);
 
-  const picked = () => [...form.querySelectorAll("input[name=choice]:checked")].map((i) => i.value);
   function check() {
-    const n = picked().length, typed = text?.value.trim();
-    let why = "";
-    if (mode === "single" && n !== 1) why = "Choose one option.";
-    if (mode === "multi" && (n < c.min || n > c.max)) why = `Choose ${c.min === c.max ? c.min : `${c.min} to ${c.max}`} options.`;
-    if (mode === "hybrid" && !typed && (n < c.min || n > c.max)) why = `Choose ${c.min} to ${c.max} options, or answer in your own words.`;
-    if (mode === "text_input" && !typed) why = "Type an answer.";
+    const why = fields.why();
     submit.disabled = !!why;
     submit.title = why;
     return why;
@@ -106,13 +68,7 @@ function draw() {
     e.preventDefault();
     const why = check();
     if (why) { problem.textContent = why; return; }
-    const typed = text?.value.trim();
-    send({
-      selected_ids: mode === "text_input" ? [] : picked(),
-      custom_input: typed || null,
-      option_annotations: Object.fromEntries(Object.entries(notes).filter(([k, v]) => v.trim() && picked().includes(k))),
-      global_annotation: note?.value.trim() || null,
-    });
+    send(fields.answer());
   });
   cancel.addEventListener("click", () => send({ cancel: true }));
 }

@@ -16,24 +16,9 @@ async function open() {
   draw(r);
 }
 
-function stats(p) {
-  const s = p.stats || {};
-  return `${s.decisions ?? 0} decisions · ${s.open_blockers ?? 0} open blockers · ${s.memory_total ?? 0} entries`;
-}
-
 function draw(r) {
   const problem = el("p", { className: "error", role: "alert" });
-  const list = el("ul", { className: "projects", ariaLabel: "Projects" });
-  const ordered = [...r.projects].sort((a, b) => (b.slug === r.recommended) - (a.slug === r.recommended));
-  const buttons = [];
-  for (const p of ordered) {
-    const b = el("button", { type: "button", className: "project" + (p.slug === r.recommended ? " primary" : "") },
-      p.name, p.slug === r.recommended ? el("span", { className: "badge", textContent: "Recommended" }) : null,
-      el("small", { textContent: `${p.slug} · ${stats(p)}` }));
-    b.addEventListener("click", () => answer({ project: p.slug }, p.name));
-    buttons.push(b);
-    list.append(el("li", {}, b));
-  }
+  const { node: list, buttons } = projectList(r.projects, r.recommended, (p) => answer({ project: p.slug }, p.name));
   const parts = [el("h1", { textContent: "Which project is this session in?" })];
   if (r.recommended) parts.push(el("p", { className: "muted", textContent: `Recommended: ${r.recommended}, ${r.why}.` }));
   parts.push(list);

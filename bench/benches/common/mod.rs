@@ -4,8 +4,8 @@
 use std::hint::black_box;
 
 use criterion::Criterion;
-use mooring_core::backend::MemoryBackend;
 use mooring_core::memory::{self, ListQuery, NewEntry};
+use mooring_core::store::backend::MemoryBackend;
 
 /// list_memory (limit 10), search_memory (a word in 1 % of entries) and remember.
 pub fn memory_ops(c: &mut Criterion, group: &str, store: &dyn MemoryBackend) {

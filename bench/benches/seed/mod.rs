@@ -1,8 +1,8 @@
 //! The project of 100,000 entries the recall benchmarks search (eight topics, three
 //! kinds, each entry naming a service, its replicas and its renewal period).
 
-use mooring_core::backend::MemoryBackend;
 use mooring_core::memory::{NewEntry, remember_batch};
+use mooring_core::store::backend::MemoryBackend;
 
 /// Fill project `slug` with 100,000 entries, in batches of 1,000.
 pub fn hundred_thousand(store: &dyn MemoryBackend, slug: &str) {

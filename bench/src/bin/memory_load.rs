@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
+use mooring_core::memory::preamble::{self, Caps};
 use mooring_core::memory::{NewEntry, remember_batch};
-use mooring_core::preamble::{self, Caps};
 use mooring_core::{NewProject, Registry, Store, search};
 
 const WORDS: &[&str] = &[

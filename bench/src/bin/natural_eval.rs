@@ -7,7 +7,7 @@ use mooring_bench::natural::{Question, load, seed, tables};
 use mooring_core::search::{Mode, Request, find};
 
 fn main() {
-    if let Err(a) = mooring_core::semantic::model() {
+    if let Err(a) = mooring_core::search::semantic::model() {
         eprintln!("natural_eval: no model ({a:?}); run scripts/fetch-model.sh first");
         return;
     }
@@ -76,7 +76,7 @@ fn main() {
     let rerank = std::env::args().any(|a| a == "--rerank");
     if rerank {
         let started = std::time::Instant::now();
-        let n = mooring_core::rerank::index_pending(&store, None).unwrap();
+        let n = mooring_core::search::rerank::index_pending(&store, None).unwrap();
         eprintln!("encoded {n} entries for re-ranking in {:.0} s", started.elapsed().as_secs_f64());
     }
     print!("{}", tables(&store, &set, &ids, &split, rerank));

@@ -6,9 +6,9 @@
 use std::time::{Duration, Instant};
 
 use mooring_bench::natural;
-use mooring_core::backend::{MemoryBackend, SearchQuery};
 use mooring_core::search::{Mode, Request, content_words, find};
-use mooring_core::{NewProject, Registry, Store, semantic};
+use mooring_core::store::backend::{MemoryBackend, SearchQuery};
+use mooring_core::{NewProject, Registry, Store, search::semantic};
 
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p) as usize].as_secs_f64() * 1e3
@@ -32,8 +32,8 @@ fn timed(label: &str, questions: &[String], mut f: impl FnMut(&str)) {
 /// entry many times over, nearly alike, so ranks are compared by score (an entry's copy
 /// with the same cosine counts as kept).
 fn shortlist_recall(store: &Store, asked: &[String]) {
+    use mooring_core::store::vector_index::Cache;
     use mooring_core::store::vectors::Sqlite;
-    use mooring_core::vector_index::Cache;
     let cache = Cache::default();
     let project = Registry::new(store).get("natural").unwrap().id;
     let (mut kept, mut first, mut all) = (0usize, 0usize, 0usize);
@@ -106,6 +106,6 @@ fn main() {
         });
     }
     timed("per-prompt recall", &asked, |q| {
-        std::hint::black_box(mooring_core::recall::recall(&store, "natural", q, &[]).unwrap());
+        std::hint::black_box(mooring_core::search::recall::recall(&store, "natural", q, &[]).unwrap());
     });
 }

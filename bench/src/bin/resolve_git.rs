@@ -11,7 +11,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use mooring_bench::index_with;
-use mooring_core::git;
+use mooring_core::projects::git;
 use mooring_core::{Hints, resolve};
 
 const ROUNDS: usize = 2_000;
@@ -77,7 +77,7 @@ fn main() {
                 // What the gate does once nothing above decided: resolve, read git, resolve.
                 let first = resolve(&index, &hints);
                 assert!(first.decided_by.is_none());
-                hints.git = mooring_core::resolve::git_facts(&hints);
+                hints.git = mooring_core::projects::resolve::git_facts(&hints);
                 let r = resolve(&index, &hints);
                 times.push(started.elapsed().as_secs_f64() * 1e6);
                 assert_eq!(r.decided_by.map(|l| l.as_str()), Some(want));

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use mooring_core::live_index::LiveIndex;
-use mooring_core::resolve::{Hints, resolve};
-use mooring_core::watch::PathWatcher;
+use mooring_core::projects::live_index::LiveIndex;
+use mooring_core::projects::resolve::{Hints, resolve};
+use mooring_core::projects::watch::PathWatcher;
 use mooring_core::{Result, Store};
 
 fn main() {

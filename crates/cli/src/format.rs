@@ -1,7 +1,7 @@
 //! Text views for people, kept within 80 columns.
 
 use mooring_core::memory::Entry;
-use mooring_core::resolve::{Outcome, Resolution};
+use mooring_core::projects::resolve::{Outcome, Resolution};
 use mooring_core::search::Hit;
 use mooring_core::{Event, PathState, Project, ProjectStats};
 

@@ -2,11 +2,11 @@
 //! store (this crate's tests) and on PostgreSQL (`mooring-team`'s), so the two cannot
 //! drift apart. Built with the `backend-suite` feature.
 
-use crate::backend::MemoryBackend;
 use crate::memory::{
     ListQuery, MAX_CONTENT, NewEntry, forget, list, remember, remember_batch, resolve_blocker,
 };
 use crate::search::search;
+use crate::store::backend::MemoryBackend;
 use crate::{ErrorCode, memory};
 
 mod meaning;
@@ -216,7 +216,7 @@ fn secrets_never_reach_the_store(h: &dyn Host) {
 }
 
 fn handovers_keep_their_fields_and_the_newest_wins(h: &dyn Host) {
-    use crate::handover::{HandoverInput, last, save};
+    use crate::memory::handover::{HandoverInput, last, save};
     let store = h.backend();
     assert!(last(store, "alpha").unwrap().is_none());
     let first = HandoverInput {
@@ -244,21 +244,21 @@ fn handovers_keep_their_fields_and_the_newest_wins(h: &dyn Host) {
 }
 
 fn context_locks_add_versions_and_keep_every_one(h: &dyn Host) {
-    use crate::locks::{lock, recall, topics};
+    use crate::memory::locks::{lock, read, topics};
     let store = h.backend();
     let v1 = lock(store, "alpha", "API-Contract", "v1 text", &[], Some("s")).unwrap();
     let v2 = lock(store, "alpha", "api-contract", "v2 text", &["api".into()], None).unwrap();
     lock(store, "alpha", "release", "friday", &[], None).unwrap();
     assert_eq!((v1.version, v2.version, v2.project.as_str()), (1, 2, "alpha"));
     assert_eq!(v2.tags, ["api"]);
-    assert_eq!(recall(store, "alpha", "api-contract", None).unwrap().content, "v2 text");
-    assert_eq!(recall(store, "alpha", "api-contract", Some(1)).unwrap().content, "v1 text");
+    assert_eq!(read(store, "alpha", "api-contract", None).unwrap().content, "v2 text");
+    assert_eq!(read(store, "alpha", "api-contract", Some(1)).unwrap().content, "v1 text");
     let latest: Vec<(String, i64)> =
         topics(store, "alpha").unwrap().into_iter().map(|l| (l.topic, l.version)).collect();
     assert_eq!(latest.len(), 2);
     assert!(latest.contains(&("api-contract".into(), 2)) && latest.contains(&("release".into(), 1)));
     assert!(topics(store, "beta").unwrap().is_empty(), "per project");
-    assert_eq!(recall(store, "alpha", "api-contract", Some(3)).unwrap_err().field.as_deref(), Some("topic"));
+    assert_eq!(read(store, "alpha", "api-contract", Some(3)).unwrap_err().field.as_deref(), Some("topic"));
     assert_eq!(
         lock(store, "alpha", "has space", "c", &[], None).unwrap_err().field.as_deref(),
         Some("topic")
@@ -270,7 +270,7 @@ fn context_locks_add_versions_and_keep_every_one(h: &dyn Host) {
 }
 
 fn a_captured_session_is_one_entry_replaced_in_place(h: &dyn Host) {
-    use crate::rows::NewMemoryRow;
+    use crate::store::rows::NewMemoryRow;
     let store = h.backend();
     let row = |title: &'static str| NewMemoryRow {
         kind: "session".into(),

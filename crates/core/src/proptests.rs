@@ -59,12 +59,12 @@ proptest! {
     #[test]
     fn field_rules_never_panic_and_refusals_name_a_field(input in text()) {
         let results = [
-            crate::validate::name(&input).map(|_| ()),
-            crate::validate::description(&input).map(|_| ()),
-            crate::validate::repo_url(&input).map(|_| ()),
+            crate::guard::validate::name(&input).map(|_| ()),
+            crate::guard::validate::description(&input).map(|_| ()),
+            crate::guard::validate::repo_url(&input).map(|_| ()),
             crate::paths::normalize("code_path", &input, None).map(|_| ()),
-            crate::slug::validate(&input).map(|_| ()),
-            crate::locks::check_version(&input, &input).map(|_| ()),
+            crate::projects::slug::validate(&input).map(|_| ()),
+            crate::memory::locks::check_version(&input, &input).map(|_| ()),
             crate::memory::content_and_title(&input, Some(&input)).map(|_| ()),
         ];
         for r in results {
@@ -84,7 +84,7 @@ proptest! {
         ], 0..20)
     ) {
         let doc = lines.join("\n");
-        if let Err(e) = crate::transfer::parse_for_tests(&doc) {
+        if let Err(e) = crate::memory::transfer::parse_for_tests(&doc) {
             prop_assert!(e.field.as_deref() == Some("dir"), "{}", e.message);
             prop_assert!(e.message.contains("line"), "no line in: {}", e.message);
         }
@@ -92,7 +92,7 @@ proptest! {
 
     #[test]
     fn redaction_never_panics_and_never_grows_a_secret(input in text()) {
-        let (out, found) = crate::redact::scrub(&input);
+        let (out, found) = crate::guard::redact::scrub(&input);
         if found.count == 0 {
             prop_assert_eq!(out, input);
         }

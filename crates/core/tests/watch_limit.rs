@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use mooring_core::live_index::LiveIndex;
-use mooring_core::watch::PathWatcher;
+use mooring_core::projects::live_index::LiveIndex;
+use mooring_core::projects::watch::PathWatcher;
 use mooring_core::{NewProject, Registry, Store};
 
 const KNOB: &str = "/proc/sys/fs/inotify/max_user_watches";
@@ -59,5 +59,7 @@ fn the_watch_limit_is_reported_and_resolution_goes_on() {
     for (i, d) in dirs.iter().enumerate() {
         assert_eq!(snap.index.match_path(&d.join("src")).map(|h| h.slug), Some(format!("p-{i}")));
     }
-    assert!(mooring_core::watch::limit_message().contains("sudo sysctl fs.inotify.max_user_watches="));
+    assert!(
+        mooring_core::projects::watch::limit_message().contains("sudo sysctl fs.inotify.max_user_watches=")
+    );
 }

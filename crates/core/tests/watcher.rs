@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use mooring_core::live_index::LiveIndex;
-use mooring_core::watch::PathWatcher;
+use mooring_core::projects::live_index::LiveIndex;
+use mooring_core::projects::watch::PathWatcher;
 use mooring_core::{NewProject, PathState, Registry, Store};
 
 /// Generous for a loaded 2-core CI machine; the bench measures the real delay.

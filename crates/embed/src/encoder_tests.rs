@@ -7,10 +7,7 @@ use super::Encoder;
 use crate::cosine;
 
 fn encoder_dir() -> PathBuf {
-    let root = std::env::var_os("MOORING_MODELS").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/mooring-models")
-    });
-    root.join("all-minilm-l6-v2")
+    crate::models_root().join(crate::ENCODER_MODEL)
 }
 
 fn encoder() -> Encoder {

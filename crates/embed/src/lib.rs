@@ -1,10 +1,10 @@
-//! Sentence embeddings for recall by meaning, with no model runtime to fetch: a static
+//! Sentence embeddings for search by meaning, with no model runtime to fetch: a static
 //! embedding model — each token has a learned vector; a text's vector is the average of
 //! its tokens', normalised — read from files `scripts/fetch-model.sh` takes out of a
 //! pinned PyPI wheel (WordLlama's l2_supercat, 256 dimensions, MIT). For re-ranking, an
 //! optional sentence encoder (all-MiniLM-L6-v2, Apache-2.0) from another pinned wheel.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod bpe;
 mod encoder;
@@ -12,6 +12,20 @@ mod quant;
 mod wordpiece;
 
 pub use encoder::Encoder;
+
+/// The static embedding model (search by meaning): its directory under [`models_root`],
+/// and the name stored with each vector, so vectors by another model are never compared.
+pub const STATIC_MODEL: &str = "wordllama-l2-supercat-256";
+/// The re-ranking encoder: its directory under [`models_root`], and its vectors' name.
+pub const ENCODER_MODEL: &str = "all-minilm-l6-v2";
+
+/// Where models are looked for: `$MOORING_MODELS`, by default `~/.cache/mooring-models`
+/// (where `scripts/fetch-model.sh` puts them). The one place in Rust that says so.
+pub fn models_root() -> PathBuf {
+    std::env::var_os("MOORING_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dirs::home_dir().unwrap_or_default().join(".cache").join("mooring-models"))
+}
 pub use quant::{Quantized, dot_i8, dots_i8};
 
 /// What can go wrong loading or using the model.

@@ -6,10 +6,7 @@ use std::path::PathBuf;
 use super::{Model, cosine};
 
 fn model_dir() -> PathBuf {
-    let root = std::env::var_os("MOORING_MODELS").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/mooring-models")
-    });
-    root.join("wordllama-l2-supercat-256")
+    crate::models_root().join(crate::STATIC_MODEL)
 }
 
 #[test]

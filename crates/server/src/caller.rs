@@ -65,7 +65,7 @@ pub fn renders_apps(c: &rmcp::model::ClientCapabilities) -> bool {
 /// The shim's identity from its header, if it is one Mooring could have made (a weak
 /// or made-up value is no identity at all).
 pub fn shim_session(header: Option<String>) -> Option<String> {
-    header.filter(|id| mooring_core::secret::is_strong_id(id))
+    header.filter(|id| mooring_core::guard::secret::is_strong_id(id))
 }
 
 impl Caller {

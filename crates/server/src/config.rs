@@ -34,9 +34,6 @@ pub struct ServerConfig {
     pub any_port_if_taken: bool,
     /// Write `endpoint.json` so `mooring stdio` can find this server.
     pub write_endpoint_file: bool,
-    /// Also serve the MCP conformance suite's fixtures (test builds only).
-    #[cfg(feature = "conformance-fixtures")]
-    pub conformance_fixtures: bool,
     /// The program serving (written to endpoint.json for messages).
     pub owner: String,
 }
@@ -55,8 +52,6 @@ impl ServerConfig {
             max_body_bytes: 1024 * 1024,
             any_port_if_taken: false,
             write_endpoint_file: true,
-            #[cfg(feature = "conformance-fixtures")]
-            conformance_fixtures: false,
             owner: "mooring serve".to_owned(),
         }
     }

@@ -47,7 +47,7 @@ pub async fn serves(base: &str, data_dir: &Path) -> bool {
 
 /// Whether the Mooring at `base` serves the install whose id is `ours`.
 pub async fn serves_install(base: &str, ours: &str) -> bool {
-    install_at(base).await.is_some_and(|theirs| mooring_core::secret::same(ours, &theirs))
+    install_at(base).await.is_some_and(|theirs| mooring_core::guard::secret::same(ours, &theirs))
 }
 
 /// Write the file atomically, readable only by the user.

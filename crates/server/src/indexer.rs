@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mooring_core::Store;
-use mooring_core::backend::MemoryBackend;
+use mooring_core::store::backend::MemoryBackend;
 use tokio_util::sync::CancellationToken;
 
 /// How often the queue is looked at.
@@ -21,7 +21,7 @@ const SLICE: Duration = Duration::from_millis(250);
 /// encode this machine's for re-ranking while `settings` has it on. The model is loaded
 /// only once something waits.
 pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: CancellationToken) {
-    if !mooring_core::semantic::model_dir().join("weights.safetensors").exists() {
+    if !mooring_core::search::semantic::model_dir().join("weights.safetensors").exists() {
         tracing::info!("no model for search by meaning; searching by keyword only");
         return;
     }
@@ -45,12 +45,13 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
         }
         let memory_for_tidy = memory.clone();
         let memory = memory.clone();
-        let done =
-            tokio::task::spawn_blocking(move || mooring_core::semantic::index_pending(&*memory, Some(SLICE)))
-                .await;
+        let done = tokio::task::spawn_blocking(move || {
+            mooring_core::search::semantic::index_pending(&*memory, Some(SLICE))
+        })
+        .await;
         match done {
             Ok(Ok(0)) => {
-                let on = mooring_core::rerank::wanted(&settings);
+                let on = mooring_core::search::rerank::wanted(&settings);
                 rerank_due |= on && !rerank_was_on;
                 rerank_was_on = on;
                 if on && rerank_due {
@@ -77,12 +78,14 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
 /// Encode entries for re-ranking, a slice at a time, once search by meaning has none
 /// waiting (re-ranking reads its order); whether there may be more.
 async fn rerank_slice(memory: &Arc<dyn MemoryBackend>) -> bool {
-    if !mooring_core::rerank::model_dir().exists() {
+    if !mooring_core::search::rerank::model_dir().exists() {
         return false;
     }
     let memory = memory.clone();
-    match tokio::task::spawn_blocking(move || mooring_core::rerank::index_pending(&*memory, Some(SLICE)))
-        .await
+    match tokio::task::spawn_blocking(move || {
+        mooring_core::search::rerank::index_pending(&*memory, Some(SLICE))
+    })
+    .await
     {
         Ok(Ok(0)) => false,
         Ok(Ok(n)) => {
@@ -108,8 +111,8 @@ fn hold_vectors(memory: &dyn MemoryBackend) -> Result<(), String> {
         return Ok(());
     }
     let started = std::time::Instant::now();
-    let model = mooring_core::semantic::model().map_err(|a| a.why().unwrap_or_default())?;
-    memory.warm_vectors(mooring_core::semantic::MODEL, model.dim()).map_err(|e| e.message)?;
+    let model = mooring_core::search::semantic::model().map_err(|a| a.why().unwrap_or_default())?;
+    memory.warm_vectors(mooring_core::search::semantic::MODEL, model.dim()).map_err(|e| e.message)?;
     tracing::debug!(ms = started.elapsed().as_millis() as u64, "vectors held for search by meaning");
     Ok(())
 }

@@ -23,5 +23,5 @@ pub mod transport;
 
 pub use config::{DEFAULT_PORT, ServerConfig, loopback_host};
 pub use picks::PickInfo;
-pub use run::{RunningServer, StartError, start, start_with_store};
+pub use run::{RunningServer, StartError, start, start_serving, start_with_store};
 pub use surfaces::{Headless, Surfaces};

@@ -1,5 +1,5 @@
 //! Logging for the binaries: `MOORING_LOG` filters, and every line passes through
-//! [`mooring_core::secret::redact`] on its way to stderr, so no level (trace included,
+//! [`mooring_core::guard::secret::redact`] on its way to stderr, so no level (trace included,
 //! and whatever a library logs) prints a token or a session id.
 
 use std::io::Write;
@@ -33,7 +33,7 @@ pub fn also_redact(secret: &str) {
 pub fn scrub(line: &str) -> String {
     // Mooring's own tokens and ids, then any secret the scanner knows (a password in a
     // command an error quotes, a key in a request a library logs).
-    let mut out = mooring_core::redact::scrub(&mooring_core::secret::redact(line)).0;
+    let mut out = mooring_core::guard::redact::scrub(&mooring_core::guard::secret::redact(line)).0;
     if let Some(lock) = EXTRA.get() {
         for secret in lock.read().unwrap_or_else(|p| p.into_inner()).iter() {
             if out.contains(secret.as_str()) {
@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn registered_values_are_scrubbed_with_the_prefixed_ones() {
         also_redact("0123456789abcdef0123456789abcdef");
-        let s = mooring_core::secret::random_id(mooring_core::secret::MCP_SESSION);
+        let s = mooring_core::guard::secret::random_id(mooring_core::guard::secret::MCP_SESSION);
         let out = scrub(&format!("token 0123456789abcdef0123456789abcdef session {s}"));
         assert!(!out.contains("0123456789abcdef0123456789abcdef") && !out.contains(&s[4..]), "{out}");
     }

@@ -26,7 +26,7 @@ pub struct PickInfo {
     pub workspace: Option<String>,
     /// A `.mooring.toml` naming a project that does not exist yet: "New project here"
     /// offers to create exactly that one.
-    pub marker: Option<mooring_core::markers::Marker>,
+    pub marker: Option<mooring_core::projects::markers::Marker>,
 }
 
 /// The person's answer to a pick.
@@ -53,11 +53,11 @@ impl Picks {
         client: Option<String>,
         recommended: Option<String>,
         workspace: Option<String>,
-        marker: Option<mooring_core::markers::Marker>,
+        marker: Option<mooring_core::projects::markers::Marker>,
     ) -> (PickInfo, oneshot::Receiver<Picked>) {
         let info = PickInfo {
             id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
-            token: mooring_core::secret::random_id(mooring_core::secret::PICK_TOKEN),
+            token: mooring_core::guard::secret::random_id(mooring_core::guard::secret::PICK_TOKEN),
             session_id,
             client,
             recommended,
@@ -73,7 +73,7 @@ impl Picks {
     pub fn get(&self, id: &str, token: &str) -> Result<PickInfo, Error> {
         self.lock()
             .get(id)
-            .filter(|(i, _)| mooring_core::secret::same(&i.token, token))
+            .filter(|(i, _)| mooring_core::guard::secret::same(&i.token, token))
             .map(|(i, _)| i.clone())
             .ok_or_else(|| {
                 Error::not_found(

@@ -2,6 +2,10 @@
 //! touches. Below both the resources (which serve them) and the state (which notifies
 //! their subscribers), so neither reaches into the other.
 
+/// The question's MCP App.
+pub const CHOICE_APP: &str = "ui://mooring/choice.html";
+/// The project picker's MCP App.
+pub const PICKER_APP: &str = "ui://mooring/project-picker.html";
 /// URI of the project list.
 pub const PROJECTS: &str = "mooring://projects";
 /// What every project's own resources start with.

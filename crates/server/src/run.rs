@@ -10,6 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::ServerConfig;
 use crate::endpoint::{self, Endpoint};
+use crate::mcp::MooringMcp;
 use crate::state::AppState;
 use crate::surfaces::Surfaces;
 use crate::transport::http;
@@ -51,7 +52,7 @@ pub struct RunningServer {
     /// Said once at start: the port asked for was taken, so another one was chosen.
     pub note: Option<String>,
     /// Stops with the server.
-    _watcher: Option<mooring_core::watch::PathWatcher>,
+    _watcher: Option<mooring_core::projects::watch::PathWatcher>,
 }
 
 impl RunningServer {
@@ -82,6 +83,17 @@ pub async fn start_with_store(
     config: ServerConfig,
     store: Arc<Store>,
     surfaces: Arc<dyn Surfaces>,
+) -> Result<RunningServer, StartError> {
+    start_serving(config, store, surfaces, |product| product).await
+}
+
+/// Start with each MCP connection over HTTP served by the handler `wrap` makes of the
+/// product's own: the seam a test build uses to add to it (the conformance example).
+pub async fn start_serving<H: rmcp::ServerHandler + Send + 'static>(
+    config: ServerConfig,
+    store: Arc<Store>,
+    surfaces: Arc<dyn Surfaces>,
+    wrap: impl Fn(MooringMcp) -> H + Send + Sync + 'static,
 ) -> Result<RunningServer, StartError> {
     // The install secret first: it names this data directory's server (in /health) and
     // tells whether a server already on the port is ours.
@@ -114,10 +126,6 @@ pub async fn start_with_store(
     let addr = listener.local_addr().map_err(|e| StartError::Other(e.to_string()))?;
     let url = format!("http://{addr}/mcp");
     let mut state = AppState::new(store, surfaces, config.pick_timeout, None);
-    #[cfg(feature = "conformance-fixtures")]
-    {
-        state.conformance_fixtures = config.conformance_fixtures;
-    }
     state.data_dir = Some(config.data_dir.clone());
     // A joined team: its projects' memory goes to the team database (an unreachable one
     // is reported on each call to a team project; local projects are unaffected).
@@ -133,7 +141,7 @@ pub async fn start_with_store(
     let token = crate::access::token::load_or_create(&config.data_dir).map_err(|e| {
         StartError::Other(format!("cannot create the API token in {}: {e}", config.data_dir.display()))
     })?;
-    let app = http::router(state.clone(), &config, addr.port(), token, cancel.clone());
+    let app = http::router_serving(state.clone(), &config, addr.port(), token, cancel.clone(), wrap);
     let stop = cancel.clone();
     let listener =
         listener.into_std().map_err(|e| StartError::Other(format!("cannot hand the listener over: {e}")))?;
@@ -187,10 +195,13 @@ pub async fn start_with_store(
 
 /// The code-path watcher; without it (no inotify left, say) resolution still works, it
 /// just stops following moves.
-async fn start_watcher(state: &Arc<AppState>) -> Option<mooring_core::watch::PathWatcher> {
+async fn start_watcher(state: &Arc<AppState>) -> Option<mooring_core::projects::watch::PathWatcher> {
     let (store, surfaces) = (state.store.clone(), state.surfaces.clone());
     let started = tokio::task::spawn_blocking(move || {
-        mooring_core::watch::PathWatcher::start(store, Box::new(move || surfaces.projects_changed()))
+        mooring_core::projects::watch::PathWatcher::start(
+            store,
+            Box::new(move || surfaces.projects_changed()),
+        )
     })
     .await;
     match started {
@@ -217,7 +228,7 @@ async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
             _ = cancel.cancelled() => return,
             _ = tick.tick() => {}
         }
-        match mooring_core::lifecycle::auto_pause(&state.store, chrono::Utc::now()) {
+        match mooring_core::projects::lifecycle::auto_pause(&state.store, chrono::Utc::now()) {
             Ok(paused) if !paused.is_empty() => {
                 tracing::info!(?paused, "paused projects unused for a while");
                 state.surfaces.projects_changed();

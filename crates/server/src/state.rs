@@ -35,7 +35,7 @@ pub struct AppState {
     /// The database.
     pub store: Arc<Store>,
     /// Where each project's memory lives: `store`, or the team database for team projects.
-    pub memory: Arc<dyn mooring_core::backend::MemoryBackend>,
+    pub memory: Arc<dyn mooring_core::store::backend::MemoryBackend>,
     /// The joined team's database, if any.
     pub team: Option<Arc<mooring_team::PgStore>>,
     /// Desktop windows, or none.
@@ -44,9 +44,6 @@ pub struct AppState {
     pub pick_timeout: Duration,
     /// Set when serving one client over stdio.
     pub local: Option<Arc<LocalContext>>,
-    /// Also serve the MCP conformance suite's fixtures (test builds only).
-    #[cfg(feature = "conformance-fixtures")]
-    pub conformance_fixtures: bool,
     /// Data directory (settings files, the data dir the terminal command names).
     pub data_dir: Option<std::path::PathBuf>,
     /// `http://127.0.0.1:PORT` when serving HTTP (for page URLs).
@@ -64,7 +61,7 @@ pub struct AppState {
     /// Seals request states and question handles with this install's secret.
     pub sealer: crate::access::sealed::Sealer,
     /// The resolution index, rebuilt when the registry changes.
-    pub index: mooring_core::live_index::LiveIndex,
+    pub index: mooring_core::projects::live_index::LiveIndex,
     /// Per session: the first fetch of its roots (after initialize, or the first call
     /// that needs them); later callers wait for the same fetch.
     roots_fetched: Mutex<HashMap<String, Arc<tokio::sync::OnceCell<()>>>>,
@@ -86,7 +83,7 @@ impl AppState {
     ) -> Self {
         let (changes, _) = tokio::sync::watch::channel(0);
         Self {
-            memory: Arc::new(mooring_core::routing::Routed::local(store.clone())),
+            memory: Arc::new(mooring_core::store::routing::Routed::local(store.clone())),
             team: None,
             store,
             surfaces: Arc::new(crate::changes::Counting::new(surfaces, changes.clone())),
@@ -94,8 +91,6 @@ impl AppState {
             stopping: tokio_util::sync::CancellationToken::new(),
             pick_timeout,
             local,
-            #[cfg(feature = "conformance-fixtures")]
-            conformance_fixtures: false,
             data_dir: None,
             base_url: None,
             answered: tokio::sync::Notify::new(),
@@ -104,7 +99,7 @@ impl AppState {
             live_sessions: Arc::default(),
             websockets: Arc::new(tokio::sync::Semaphore::new(MAX_WEBSOCKETS)),
             folder_dialog: Arc::new(tokio::sync::Semaphore::new(1)),
-            index: mooring_core::live_index::LiveIndex::new(),
+            index: mooring_core::projects::live_index::LiveIndex::new(),
             roots_fetched: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(HashMap::new()),
         }

@@ -184,7 +184,7 @@ async fn a_stateless_client_that_declines_its_form_gets_the_picker() {
     };
     assert_eq!((r["project"].as_str(), r["decided_by"].as_str()), (Some("alpha"), Some("picker")), "{r}");
     assert_eq!(
-        mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
+        mooring_core::projects::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
         Some("alpha"),
         "exactly one binding, to the picked project"
     );

@@ -155,7 +155,7 @@ async fn pending_session_gets_selection_required_with_stats() {
         let text = format!("{:?}", r.content);
         assert!(text.contains("select_project_for_session"));
         // Nothing was written.
-        let none = mooring_core::handover::last(&*srv.store, recommended).unwrap();
+        let none = mooring_core::memory::handover::last(&*srv.store, recommended).unwrap();
         assert!(none.is_none());
         client.cancel().await.unwrap();
     }

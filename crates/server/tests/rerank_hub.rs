@@ -8,14 +8,14 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Gen, TestClient, TestServer, call, connect, ok};
-use mooring_core::backend::MemoryBackend as _;
+use mooring_core::store::backend::MemoryBackend as _;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn switched_on_the_hub_encodes_memory_and_searches_come_back_reranked() {
     let srv = TestServer::start().await;
     let slug = srv.project("Alpha", &[]);
-    mooring_core::lifecycle::set_setting(&srv.store, "rerank", "1").unwrap();
+    mooring_core::projects::lifecycle::set_setting(&srv.store, "rerank", "1").unwrap();
     let client = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
     let texts = [
         "Renewal cadence: every 5 s, TTL 15 s",
@@ -28,7 +28,7 @@ async fn switched_on_the_hub_encodes_memory_and_searches_come_back_reranked() {
         ok(&call(&client, "remember", json!({ "project": slug, "kind": "note", "content": t })).await);
     }
     let until = Instant::now() + Duration::from_secs(60);
-    while srv.store.rerank_waiting(mooring_core::rerank::MODEL).unwrap() != Some(0) {
+    while srv.store.rerank_waiting(mooring_core::search::rerank::MODEL).unwrap() != Some(0) {
         assert!(Instant::now() < until, "the hub did not encode memory for re-ranking");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
@@ -39,7 +39,7 @@ async fn switched_on_the_hub_encodes_memory_and_searches_come_back_reranked() {
         on["hits"].as_array().unwrap().iter().map(|h| h["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
 
-    mooring_core::lifecycle::set_setting(&srv.store, "rerank", "0").unwrap();
+    mooring_core::projects::lifecycle::set_setting(&srv.store, "rerank", "0").unwrap();
     let off = ok(&call(&client, "search_memory", ask).await);
     assert_eq!(
         on["hits"][0]["entry"]["id"], off["hits"][0]["entry"]["id"],

@@ -308,7 +308,7 @@ async fn settings_are_read_and_changed_all_or_nothing() {
     assert_eq!(s["settings"]["auto_pause_days"]["value"], 14);
     assert_eq!(s["settings"]["port"]["value"], 7500);
     assert_eq!(s["interaction"]["single_submit"], true);
-    assert_eq!(mooring_core::lifecycle::port(&srv.store).unwrap(), 7500);
+    assert_eq!(mooring_core::projects::lifecycle::port(&srv.store).unwrap(), 7500);
 
     let bad = [
         (json!({ "settings": { "auto_pause_days": 1, "port": 80 } }), "port"),
@@ -403,8 +403,8 @@ async fn the_project_view_reads_and_corrects_memory() {
     );
     let (s, _) = api.call(Method::GET, "/api/v1/projects/alpha/activity?days=0", None).await;
     assert!(s.is_client_error());
-    mooring_core::locks::lock(&*srv.store, "alpha", "api", "v1 text", &[], None).unwrap();
-    mooring_core::locks::lock(&*srv.store, "alpha", "api", "v2 text", &[], None).unwrap();
+    mooring_core::memory::locks::lock(&*srv.store, "alpha", "api", "v1 text", &[], None).unwrap();
+    mooring_core::memory::locks::lock(&*srv.store, "alpha", "api", "v2 text", &[], None).unwrap();
     let (_, locks) = api.call(Method::GET, "/api/v1/projects/alpha/locks", None).await;
     assert_eq!(locks["locks"][0]["version"], 2);
     let (_, v1) = api.call(Method::GET, "/api/v1/projects/alpha/locks/api?version=1", None).await;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::TestServer;
 use mooring_core::choice::{Broker, ChoiceRequest, TimeoutAction, check};
 use mooring_core::store::sessions::ClientFacts;
-use mooring_core::{NewProject, Registry, Store, session};
+use mooring_core::{NewProject, Registry, Store, projects::session};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Gen, TestClient, TestServer, call, connect, err, ok};
-use mooring_core::backend::MemoryBackend as _;
+use mooring_core::store::backend::MemoryBackend as _;
 use serde_json::{Value, json};
 
 const ANSWER: &str = "Renewal cadence: every 5 s, TTL 15 s";
@@ -43,7 +43,7 @@ fn rank(found: &Value) -> Option<usize> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_question_in_other_words_finds_its_answer_over_mcp_and_rest_until_forgotten() {
-    mooring_core::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
+    mooring_core::search::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
     let srv = TestServer::start().await;
     srv.project("Alpha", &[]);
     let c = connect(&srv.url, Gen::Legacy, TestClient::default(), &[]).await;
@@ -119,7 +119,7 @@ async fn a_question_in_other_words_finds_its_answer_over_mcp_and_rest_until_forg
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agents_natural_question_finds_a_decision_sharing_one_word_with_it_and_says_who_found_it() {
-    mooring_core::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
+    mooring_core::search::semantic::model().unwrap_or_else(|a| panic!("{a:?}: run scripts/fetch-model.sh"));
     let srv = TestServer::start().await;
     srv.project("Alpha", &[]);
     let c = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;

@@ -126,7 +126,7 @@ async fn an_agent_cannot_pick_its_own_project_as_if_the_person_had() {
     let pick = || Some(answer("mooring_project", json!({ "project": "alpha" })));
     for bad in [None, Some("mooring:select-project"), Some("v1.project.session.9999999999.00.AAAA")] {
         refused_for(once(&c, "get_last_handover", json!({}), bad, pick()).await, "requestState");
-        let s = mooring_core::session::get(&srv.store, who).unwrap();
+        let s = mooring_core::projects::session::get(&srv.store, who).unwrap();
         assert_eq!(s.and_then(|s| s.project), None, "the session is not bound with {bad:?}");
     }
     // The genuine round: the form this server sent, answered, binds once; a replay doesn't.
@@ -137,13 +137,13 @@ async fn an_agent_cannot_pick_its_own_project_as_if_the_person_had() {
     let done = complete(once(&c, "get_last_handover", json!({}), Some(&state), pick()).await);
     assert_ne!(done.is_error, Some(true), "{done:?}");
     assert_eq!(
-        mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
+        mooring_core::projects::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
         Some("alpha")
     );
     let beta = Some(answer("mooring_project", json!({ "project": "beta" })));
     refused_for(once(&c, "get_last_handover", json!({}), Some(&state), beta).await, "requestState");
     assert_eq!(
-        mooring_core::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
+        mooring_core::projects::session::get(&srv.store, who).unwrap().unwrap().project.as_deref(),
         Some("alpha")
     );
 }

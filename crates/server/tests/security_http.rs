@@ -230,7 +230,7 @@ async fn sessions_stay_under_their_cap_and_an_evicted_one_keeps_its_project() {
         let r = raw_post(&http, &srv.url, init.clone()).send().await.unwrap();
         assert_eq!(r.status(), 200);
         let id = r.headers().get("mcp-session-id").unwrap().to_str().unwrap().to_owned();
-        assert!(mooring_core::secret::is_strong_id(&id), "{id}");
+        assert!(mooring_core::guard::secret::is_strong_id(&id), "{id}");
     }
     assert!(server.live_sessions() <= 8, "{} live sessions", server.live_sessions());
     // The first session was evicted long ago; its next call restores it, project and all.

@@ -12,7 +12,7 @@ async fn no_output_names_the_writer_session_and_made_up_ids_do_not_count() {
     let srv = TestServer::start().await;
     srv.project("Alpha", &[]);
     srv.project("Beta", &[]);
-    let victim_id = mooring_core::secret::random_id(mooring_core::secret::SHIM_SESSION);
+    let victim_id = mooring_core::guard::secret::random_id(mooring_core::guard::secret::SHIM_SESSION);
     let victim =
         connect(&srv.url, Gen::Legacy, TestClient::default(), &[("x-mooring-session", &victim_id)]).await;
     ok(&call(&victim, "select_project_for_session", json!({ "project": "alpha" })).await);

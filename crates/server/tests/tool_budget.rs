@@ -13,11 +13,14 @@ fn the_model_visible_tool_list_stays_within_its_budget() {
         .map(|t| serde_json::json!({ "name": t.name, "description": t.description, "input_schema": t.input_schema }))
         .collect();
     let text = serde_json::to_string(&visible).unwrap();
-    let tokens = mooring_core::preamble::count_tokens(&text);
+    let tokens = mooring_core::memory::preamble::count_tokens(&text);
     let mut per_tool: Vec<(usize, String)> = visible
         .iter()
         .map(|v| {
-            (mooring_core::preamble::count_tokens(&v.to_string()), v["name"].as_str().unwrap().to_owned())
+            (
+                mooring_core::memory::preamble::count_tokens(&v.to_string()),
+                v["name"].as_str().unwrap().to_owned(),
+            )
         })
         .collect();
     per_tool.sort_by(|a, b| b.cmp(a));

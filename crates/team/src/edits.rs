@@ -1,6 +1,6 @@
 //! Changing a team project's shared fields, and reading what happened to it.
 
-use mooring_core::{Error, Event, Project, Result, validate};
+use mooring_core::{Error, Event, Project, Result, guard::validate};
 use serde_json::json;
 
 use crate::projects::{record, seen};

@@ -4,7 +4,7 @@
 //! authors and times included. From then on it is local and the team's copy goes its own way.
 
 use mooring_core::humanize::now;
-use mooring_core::rows::{LockRow, MemoryRow};
+use mooring_core::store::rows::{LockRow, MemoryRow};
 use mooring_core::store::{events, locks, memory, team_projects};
 use mooring_core::{Event, Result, Store};
 use serde_json::json;

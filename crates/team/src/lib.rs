@@ -1,5 +1,5 @@
 //! Team mode: a team's shared projects and memory in PostgreSQL, behind the storage seam
-//! of `mooring_core::backend`. Each machine keeps its own SQLite store for what is local
+//! of `mooring_core::store::backend`. Each machine keeps its own SQLite store for what is local
 //! (code paths, focus, agent sessions, questions, settings).
 //!
 //! The domain is synchronous (SQLite answers in microseconds), PostgreSQL is reached with
@@ -65,7 +65,7 @@ pub struct PgStore {
     /// Since when the database has been out of reach, if it is.
     down_since: std::sync::Mutex<Option<String>>,
     /// Team projects' vectors held between searches by meaning.
-    vectors: mooring_core::vector_index::Cache,
+    vectors: mooring_core::store::vector_index::Cache,
 }
 
 impl PgStore {
@@ -292,13 +292,13 @@ impl PgStore {
 pub fn memory_for(
     data_dir: &std::path::Path,
     local: std::sync::Arc<mooring_core::Store>,
-) -> Result<(mooring_core::routing::Routed, Option<std::sync::Arc<PgStore>>)> {
+) -> Result<(mooring_core::store::routing::Routed, Option<std::sync::Arc<PgStore>>)> {
     let Some(config) = config::load(data_dir)? else {
-        return Ok((mooring_core::routing::Routed::local(local), None));
+        return Ok((mooring_core::store::routing::Routed::local(local), None));
     };
     let team = std::sync::Arc::new(PgStore::open(&config.url, config.password.as_deref(), &config.person)?);
     if let Some(note) = sync::refresh_or_stale(&local, &team).stale_note() {
         tracing::warn!("{note}");
     }
-    Ok((mooring_core::routing::Routed::with_team(local, team.clone()), Some(team)))
+    Ok((mooring_core::store::routing::Routed::with_team(local, team.clone()), Some(team)))
 }

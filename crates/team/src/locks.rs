@@ -3,8 +3,8 @@
 //! refuses a number twice, so two machines locking one topic at once get two versions.
 
 use mooring_core::Result;
-use mooring_core::backend::{NewLock, ProjectCheck};
-use mooring_core::rows::LockRow;
+use mooring_core::store::backend::{NewLock, ProjectCheck};
+use mooring_core::store::rows::LockRow;
 use serde_json::json;
 use tokio_postgres::Row;
 

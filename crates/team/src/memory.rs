@@ -2,11 +2,11 @@
 //! transaction; search with `tsvector` and a GIN index, ranked, with snippets.
 
 use deadpool_postgres::GenericClient;
-use mooring_core::backend::{
+use mooring_core::store::backend::{
     COMMON_FROM, COMMON_SHARE, Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck,
     RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event,
 };
-use mooring_core::rows::{LockRow, MemoryRow, NewMemoryRow};
+use mooring_core::store::rows::{LockRow, MemoryRow, NewMemoryRow};
 use mooring_core::{Project, Result};
 use serde_json::json;
 
@@ -129,7 +129,8 @@ impl MemoryBackend for PgStore {
                      WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
                 );
                 let updated = sql::row(tx, &sql, &[&id, &data]).await?;
-                let detail = json!({ "id": id, "title": mooring_core::backend::event_title(&row.title) });
+                let detail =
+                    json!({ "id": id, "title": mooring_core::store::backend::event_title(&row.title) });
                 record(tx, &project, "blocker_resolved", &detail, me).await?;
                 Ok(memory(&updated))
             })
@@ -347,7 +348,7 @@ const ALL_TOP: &str = "top AS (
 /// the scope is inlined at each use (`NOT MATERIALIZED`) so each keeps the GIN index. An
 /// entry holding only common words (in more than `$7` of the scope, when it has `$8`
 /// entries or more) is not a match unless every word is that common, as on SQLite
-/// (`mooring_core::backend::COMMON_SHARE`); nor is one holding fewer than `$9` words.
+/// (`mooring_core::store::backend::COMMON_SHARE`); nor is one holding fewer than `$9` words.
 const ANY_TOP: &str = "scope AS NOT MATERIALIZED (
    SELECT m.id, m.search FROM memory m
    WHERE m.forgotten_at IS NULL

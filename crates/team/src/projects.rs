@@ -2,7 +2,7 @@
 //! their members, and handing a project to another person.
 
 use deadpool_postgres::GenericClient;
-use mooring_core::registry::SharedFields;
+use mooring_core::projects::registry::SharedFields;
 use mooring_core::{Error, NewProject, Project, ProjectStatus, Result};
 use serde_json::json;
 
@@ -248,7 +248,7 @@ pub(crate) async fn writable(
     tx: &impl GenericClient,
     slug: &str,
     me: i64,
-    check: mooring_core::backend::ProjectCheck,
+    check: mooring_core::store::backend::ProjectCheck,
 ) -> Result<Project> {
     let found = seen(tx, slug, me, true).await?;
     found.may_write()?;

@@ -1,7 +1,7 @@
 //! Rows of the team database as the domain's types.
 
 use mooring_core::humanize::ago;
-use mooring_core::rows::MemoryRow;
+use mooring_core::store::rows::MemoryRow;
 use mooring_core::{Project, ProjectStats, ProjectStatus};
 use tokio_postgres::Row;
 

@@ -64,7 +64,7 @@ impl PgStore {
         let mut mine = mine;
         // Everything leaves this machine through the scanner as it is today: rows kept
         // before a rule existed are scanned again on their way to every member.
-        let mut found = mooring_core::redact::Redactions::default();
+        let mut found = mooring_core::guard::redact::Redactions::default();
         for m in &mut entries {
             m.title = found.clean(&m.title);
             m.content = found.clean(&m.content);

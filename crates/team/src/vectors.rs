@@ -1,10 +1,10 @@
-//! Recall by meaning in the team database (migration V8): entries waiting for their
+//! Search by meaning in the team database (migration V8): entries waiting for their
 //! vector, claimed by one member's hub at a time; vectors ranked in Mooring, from each
-//! hub's copy in memory of a project's vectors (`mooring_core::vector_index`).
+//! hub's copy in memory of a project's vectors (`mooring_core::store::vector_index`).
 
 use mooring_core::Result;
-use mooring_core::backend::{Embedder, NearestQuery, RowHit, VectorProgress, meaning_snippet};
-use mooring_core::vector_index::{Scan, Source, Stored};
+use mooring_core::store::backend::{Embedder, NearestQuery, RowHit, VectorProgress, meaning_snippet};
+use mooring_core::store::vector_index::{Scan, Source, Stored};
 
 use crate::errors::pool_error;
 use crate::projects::seen;
@@ -71,7 +71,7 @@ impl Source for Team<'_> {
 }
 
 impl PgStore {
-    /// See [`mooring_core::backend::MemoryBackend::nearest_memory`].
+    /// See [`mooring_core::store::backend::MemoryBackend::nearest_memory`].
     /// The ids of the projects person `me` is a member of.
     fn member_projects(&self, me: i64) -> Result<Vec<i64>> {
         self.run(move |pool| async move {
@@ -153,7 +153,7 @@ impl PgStore {
         Ok(Some(hits))
     }
 
-    /// See [`mooring_core::backend::MemoryBackend::vector_progress`]: live entries waiting
+    /// See [`mooring_core::store::backend::MemoryBackend::vector_progress`]: live entries waiting
     /// and (unless `waiting_only`, as a search asks: counting every vector is what costs)
     /// entries with a vector, in one project or every one the person is in.
     pub(crate) fn vectors_in_team(
@@ -184,7 +184,7 @@ impl PgStore {
         })
     }
 
-    /// See [`mooring_core::backend::MemoryBackend::index_vectors`]. Entries are claimed in
+    /// See [`mooring_core::store::backend::MemoryBackend::index_vectors`]. Entries are claimed in
     /// one transaction, embedded here, and stored in another with their claims taken off
     /// (the rows held, so no text changes in between); a changed entry's claim is let go.
     pub(crate) fn index_in_team(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<usize> {

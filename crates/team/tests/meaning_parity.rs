@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use mooring_core::backend::MemoryBackend;
 use mooring_core::memory::{NewEntry, remember};
 use mooring_core::search::{Mode, Request, find};
+use mooring_core::store::backend::MemoryBackend;
 use mooring_core::{NewProject, Registry, Store};
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};
@@ -53,8 +53,8 @@ fn the_team_database_ranks_by_meaning_and_fuses_as_sqlite_does() {
         remember(&local, project, &entry, None).unwrap();
         written += 1;
     }
-    let team_indexed = mooring_core::semantic::index_pending(&team, None).unwrap();
-    let local_indexed = mooring_core::semantic::index_pending(&local, None).unwrap();
+    let team_indexed = mooring_core::search::semantic::index_pending(&team, None).unwrap();
+    let local_indexed = mooring_core::search::semantic::index_pending(&local, None).unwrap();
     assert_eq!((team_indexed, local_indexed), (written, written));
     assert_eq!(
         team.vector_progress(None).unwrap().map(|p| (p.waiting, p.stored as usize)),

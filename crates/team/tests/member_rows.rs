@@ -42,7 +42,8 @@ fn a_query_without_a_membership_filter_sees_only_its_persons_projects() {
         ..Default::default()
     };
     remember(&ada, "private", &e, None).unwrap();
-    mooring_core::locks::lock(&ada, "private", "terms", "price stays confidential", &[], None).unwrap();
+    mooring_core::memory::locks::lock(&ada, "private", "terms", "price stays confidential", &[], None)
+        .unwrap();
 
     for table in ["memory", "context_locks", "vector_queue", "events"] {
         assert!(visible(&url, Some("Ada"), table) >= 1, "Ada sees her own {table}");
@@ -81,8 +82,15 @@ fn announcements_heard_by_everyone_carry_no_project_detail() {
         client.batch_execute("LISTEN mooring_changes").await.unwrap();
         client
     });
-    mooring_core::locks::lock(&ada, "private", "acquisition-terms", "price stays confidential", &[], None)
-        .unwrap();
+    mooring_core::memory::locks::lock(
+        &ada,
+        "private",
+        "acquisition-terms",
+        "price stays confidential",
+        &[],
+        None,
+    )
+    .unwrap();
     let heard = rx.recv_timeout(std::time::Duration::from_secs(10)).expect("an announcement");
     assert!(heard.contains("\"project\"") && heard.contains("context_locked"), "{heard}");
     assert!(!heard.contains("acquisition"), "a listener outside the project heard the topic: {heard}");

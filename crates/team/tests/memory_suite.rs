@@ -1,8 +1,8 @@
 //! The memory suite every backend runs (`mooring_core::backend_suite`), here on a real
 //! PostgreSQL: one fresh database per case.
 
-use mooring_core::backend::MemoryBackend;
 use mooring_core::backend_suite::{CASES, Host};
+use mooring_core::store::backend::MemoryBackend;
 use mooring_core::{NewProject, ProjectStatus};
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};

@@ -3,7 +3,7 @@
 //! history cross both ways as they were, with authors and times.
 
 use mooring_core::memory::{ListQuery, NewEntry, forget, list, remember, resolve_blocker};
-use mooring_core::{NewProject, ProjectStats, Registry, Store, locks};
+use mooring_core::{NewProject, ProjectStats, Registry, Store, memory::locks};
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};
 
@@ -11,7 +11,9 @@ fn note(kind: &str, content: &str) -> NewEntry {
     NewEntry { kind: kind.into(), content: content.into(), ..Default::default() }
 }
 
-fn contents(store: &dyn mooring_core::backend::MemoryBackend) -> Vec<(String, Option<String>, String)> {
+fn contents(
+    store: &dyn mooring_core::store::backend::MemoryBackend,
+) -> Vec<(String, Option<String>, String)> {
     let page = list(store, "scratch", &ListQuery { limit: Some(50), ..Default::default() }).unwrap();
     page.entries.into_iter().map(|e| (e.content, e.status, e.created_at)).collect()
 }
@@ -37,9 +39,9 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     let (_, moved) = ada.share(&local, "scratch").unwrap();
     assert_eq!(moved, 3, "the forgotten entry moves too, still forgotten");
     assert_eq!(contents(&ada), before);
-    let api = locks::recall(&ada, "scratch", "api", None).unwrap();
+    let api = locks::read(&ada, "scratch", "api", None).unwrap();
     assert_eq!((api.version, api.content.as_str()), (2, "v2 shape"));
-    assert_eq!(locks::recall(&ada, "scratch", "api", Some(1)).unwrap().content, "v1 shape");
+    assert_eq!(locks::read(&ada, "scratch", "api", Some(1)).unwrap().content, "v1 shape");
     // The team keeps the listing's counts as SQLite does, through every kind of change.
     let counts = || ada.stats().unwrap().remove("scratch").unwrap();
     assert_eq!(counts(), local_counts);
@@ -114,7 +116,7 @@ fn a_secret_kept_before_its_rule_existed_is_taken_out_on_the_way_to_the_team() {
     let team = format!(
         "{:?} {:?} {:?}",
         contents(&ada),
-        locks::recall(&ada, "scratch", "deploy", None).unwrap().content,
+        locks::read(&ada, "scratch", "deploy", None).unwrap().content,
         ada.projects().unwrap()[0].project.description
     );
     assert!(!team.contains(&key) && !team.contains("S3cretPassw0rd"), "a secret reached the team: {team}");

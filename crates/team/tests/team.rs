@@ -117,9 +117,16 @@ fn writers_on_two_machines_lose_no_update() {
             std::thread::spawn(move || {
                 (0..50)
                     .map(|i| {
-                        mooring_core::locks::lock(&*store, "billing", "api", &format!("take {i}"), &[], None)
-                            .unwrap()
-                            .version
+                        mooring_core::memory::locks::lock(
+                            &*store,
+                            "billing",
+                            "api",
+                            &format!("take {i}"),
+                            &[],
+                            None,
+                        )
+                        .unwrap()
+                        .version
                     })
                     .collect::<Vec<i64>>()
             })

@@ -4,9 +4,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mooring_core::NewProject;
-use mooring_core::backend::MemoryBackend;
 use mooring_core::memory::{NewEntry, remember};
-use mooring_core::semantic::{self, MODEL};
+use mooring_core::search::semantic::{self, MODEL};
+use mooring_core::store::backend::MemoryBackend;
 use mooring_embed::Quantized;
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};

@@ -36,7 +36,7 @@ fn the_repository_own_text_counts_the_same() {
     for rel in [
         "README.md",
         "docs/architecture.md",
-        "crates/core/src/preamble.rs",
+        "crates/core/src/memory/preamble.rs",
         "ui/dashboard.html",
         "Cargo.lock",
     ] {

@@ -69,7 +69,7 @@ pub fn run(ctx: &Ctx, args: ChoiceArgs) -> Result<(), Failure> {
                 }
             }
             if s != before {
-                mooring_core::datadir::ensure(&ctx.data_dir)?;
+                mooring_core::store::datadir::ensure(&ctx.data_dir)?;
                 s.save(&ctx.data_dir)?;
             }
             if ctx.json {

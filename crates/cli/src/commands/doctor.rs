@@ -158,8 +158,8 @@ fn hub(ctx: &Ctx) -> Result<Check, Failure> {
 
 /// Which search is in use: hybrid with the model, or keyword only and why.
 fn search_mode(ctx: &Ctx) -> Check {
-    use mooring_core::backend::MemoryBackend as _;
-    use mooring_core::semantic;
+    use mooring_core::search::semantic;
+    use mooring_core::store::backend::MemoryBackend as _;
     // Mooring works without the model: keyword only is a mode to know about, not a fault.
     if let Some(why) = semantic::availability().why() {
         return info("search", format!("keyword only: {why}"));
@@ -182,8 +182,11 @@ fn watch_limit(ctx: &Ctx) -> Option<Check> {
         std::fs::read_to_string("/proc/sys/fs/inotify/max_user_watches").ok()?.trim().parse().ok()?;
     let store = ctx.store().ok()?;
     let paths = store.read(code_paths::all).ok()?;
-    let need =
-        mooring_core::watch::plan::watch_dirs(paths.iter().map(|p| Path::new(&p.path)), Path::is_dir).len();
+    let need = mooring_core::projects::watch::plan::watch_dirs(
+        paths.iter().map(|p| Path::new(&p.path)),
+        Path::is_dir,
+    )
+    .len();
     // Editors and other tools share the same per-user table; leave them most of it.
     Some(if need * 4 > limit {
         problem(

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use mooring_clients::Client;
 use mooring_clients::entry::hook_output;
-use mooring_core::preamble::{self, Caps};
+use mooring_core::memory::preamble::{self, Caps};
 use serde_json::Value;
 
 use super::Ctx;
@@ -191,11 +191,11 @@ fn session_key(client: Client, input: &Value) -> Option<String> {
 fn recall(
     client: Client,
     store: &mooring_core::Store,
-    memory: &dyn mooring_core::backend::MemoryBackend,
+    memory: &dyn mooring_core::store::backend::MemoryBackend,
     slug: &str,
     input: &Value,
 ) -> Result<Option<String>, String> {
-    if mooring_core::lifecycle::setting(store, "recall").map_err(|e| e.message)? == 0 {
+    if mooring_core::projects::lifecycle::setting(store, "recall").map_err(|e| e.message)? == 0 {
         return Ok(None);
     }
     let Some(prompt) = input.get("prompt").and_then(Value::as_str) else { return Ok(None) };
@@ -205,8 +205,8 @@ fn recall(
         Some(k) => store.read(|c| mooring_core::store::recall_given::given(c, k)).map_err(|e| e.message)?,
         None => Vec::new(),
     };
-    let found = mooring_core::recall::recall(memory, slug, prompt, &given).map_err(|e| e.message)?;
-    let (text, ids) = mooring_core::recall::render(&found, memory.authors_are_people(slug));
+    let found = mooring_core::search::recall::recall(memory, slug, prompt, &given).map_err(|e| e.message)?;
+    let (text, ids) = mooring_core::search::recall::render(&found, memory.authors_are_people(slug));
     if ids.is_empty() {
         return Ok(None);
     }
@@ -224,7 +224,7 @@ fn recall(
 /// what it had asked, changed and left open before its context was cut; its entry id.
 fn this_session_so_far(
     client: Client,
-    memory: &dyn mooring_core::backend::MemoryBackend,
+    memory: &dyn mooring_core::store::backend::MemoryBackend,
     slug: &str,
     input: &Value,
 ) -> Option<(i64, String)> {
@@ -240,8 +240,8 @@ fn this_session_so_far(
         format!(
             "## This session before compaction (captured by Mooring, #{})\n_{}_\n{}",
             row.id,
-            mooring_core::quoted::FRAME,
-            row.content.lines().map(|l| mooring_core::quoted::line(l) + "\n").collect::<String>()
+            mooring_core::guard::quoted::FRAME,
+            row.content.lines().map(|l| mooring_core::guard::quoted::line(l) + "\n").collect::<String>()
         ),
     ))
 }
@@ -251,7 +251,7 @@ fn capture(
     ctx: &Ctx,
     client: Client,
     store: &mooring_core::Store,
-    memory: &dyn mooring_core::backend::MemoryBackend,
+    memory: &dyn mooring_core::store::backend::MemoryBackend,
     slug: &str,
     input: &Value,
     stop: std::time::Instant,
@@ -293,7 +293,7 @@ fn capture(
 /// checkout when the session is in no git repository.
 fn code_path_of(store: &mooring_core::Store, dir: &std::path::Path) -> Option<std::path::PathBuf> {
     let dir = dir.canonicalize().ok()?;
-    let index = store.read(mooring_core::resolve::ProjectIndex::load).ok()?;
+    let index = store.read(mooring_core::projects::resolve::ProjectIndex::load).ok()?;
     index.match_path(&dir).map(|hit| hit.code_path)
 }
 

@@ -2,9 +2,9 @@
 
 use std::io::Read;
 
+use mooring_core::memory::preamble::{self, Caps};
 use mooring_core::memory::{self, ListQuery, NewEntry};
-use mooring_core::preamble::{self, Caps};
-use mooring_core::resolve::Hints;
+use mooring_core::projects::resolve::Hints;
 use mooring_core::{Error, Registry, paths, search};
 use serde_json::json;
 
@@ -53,7 +53,8 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
             let mode = search::Mode::parse("mode", &mode)?;
             let r = search::Request { query: &query, project: project.as_deref(), kind: None, limit, mode };
             embed_waiting(&store, mode);
-            let found = mooring_core::rerank::find(&store, mooring_core::rerank::wanted(&local), &r)?;
+            let found =
+                mooring_core::search::rerank::find(&store, mooring_core::search::rerank::wanted(&local), &r)?;
             if ctx.json {
                 print_json(&found);
             } else {
@@ -71,8 +72,8 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
 /// Before a search by meaning, give what waits its vector (a few microseconds an entry),
 /// for at most a second: with no Mooring running, nothing else would, and what the CLI
 /// just added would be found by keyword only. What is left is reported by the search.
-fn embed_waiting(store: &dyn mooring_core::backend::MemoryBackend, mode: search::Mode) {
-    use mooring_core::semantic;
+fn embed_waiting(store: &dyn mooring_core::store::backend::MemoryBackend, mode: search::Mode) {
+    use mooring_core::search::semantic;
     if mode == search::Mode::Keyword || semantic::availability().why().is_some() {
         return;
     }
@@ -86,16 +87,16 @@ fn embed_waiting(store: &dyn mooring_core::backend::MemoryBackend, mode: search:
 fn index(
     ctx: &Ctx,
     local: &mooring_core::Store,
-    store: &dyn mooring_core::backend::MemoryBackend,
+    store: &dyn mooring_core::store::backend::MemoryBackend,
 ) -> Result<(), Failure> {
-    use mooring_core::semantic;
+    use mooring_core::search::semantic;
     if let Some(why) = semantic::availability().why() {
         return Err(Error::invalid("model", why).into());
     }
     let progress = || {
         store
             .vector_progress(None)
-            .map(|p| p.unwrap_or(mooring_core::backend::VectorProgress { waiting: 0, stored: 0 }))
+            .map(|p| p.unwrap_or(mooring_core::store::backend::VectorProgress { waiting: 0, stored: 0 }))
     };
     let started = std::time::Instant::now();
     let mut done = 0usize;
@@ -110,7 +111,7 @@ fn index(
             eprintln!("indexed {} of {} entries", p.stored, p.stored + p.waiting);
         }
         if p.waiting == 0 || n == 0 {
-            if mooring_core::rerank::wanted(local) {
+            if mooring_core::search::rerank::wanted(local) {
                 encode_for_rerank(ctx, store)?;
             }
             let secs = started.elapsed().as_secs_f64();
@@ -131,8 +132,11 @@ fn index(
 
 /// With re-ranking on, encode every entry that waits for it (about 40 ms each), with a
 /// progress line each second.
-fn encode_for_rerank(ctx: &Ctx, store: &dyn mooring_core::backend::MemoryBackend) -> Result<(), Failure> {
-    use mooring_core::rerank;
+fn encode_for_rerank(
+    ctx: &Ctx,
+    store: &dyn mooring_core::store::backend::MemoryBackend,
+) -> Result<(), Failure> {
+    use mooring_core::search::rerank;
     if let Err(why) = rerank::encoder() {
         return Err(Error::invalid("rerank", why).into());
     }
@@ -194,7 +198,11 @@ pub fn project_of_dir(
         ..Hints::default()
     };
     // Exactly as the server decides a session's project.
-    let decided = mooring_core::decide::decide(store, &mooring_core::live_index::LiveIndex::new(), hints)?;
+    let decided = mooring_core::projects::decide::decide(
+        store,
+        &mooring_core::projects::live_index::LiveIndex::new(),
+        hints,
+    )?;
     Ok(decided.resolution.project)
 }
 
@@ -213,7 +221,7 @@ pub fn token(ctx: &Ctx) -> Result<(), Failure> {
 
 /// `config [KEY [VALUE]]`.
 pub fn config(ctx: &Ctx, key: Option<String>, value: Option<String>) -> Result<(), Failure> {
-    use mooring_core::lifecycle::{SETTINGS, set_setting, setting};
+    use mooring_core::projects::lifecycle::{SETTINGS, set_setting, setting};
     let store = ctx.store()?;
     let known = |k: &str| SETTINGS.iter().find(|s| s.0 == k);
     let shown: Vec<(&str, u32, &str)> = match (key.as_deref(), value) {

@@ -18,7 +18,7 @@ use std::cell::{Cell, OnceCell};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mooring_core::{Error, Store, datadir};
+use mooring_core::{Error, Store, store::datadir};
 use mooring_team::PgStore;
 use mooring_team::sync::Listed;
 
@@ -124,11 +124,11 @@ impl Ctx {
 
     /// The database (its team project list current, as [`Ctx::listed_store`]), and
     /// where each project's memory lives (the team database for team projects).
-    pub fn memory(&self) -> Result<(Arc<Store>, mooring_core::routing::Routed), Failure> {
+    pub fn memory(&self) -> Result<(Arc<Store>, mooring_core::store::routing::Routed), Failure> {
         let store = Arc::new(self.listed_store()?);
         let memory = match self.team()? {
-            Some(team) => mooring_core::routing::Routed::with_team(store.clone(), team),
-            None => mooring_core::routing::Routed::local(store.clone()),
+            Some(team) => mooring_core::store::routing::Routed::with_team(store.clone(), team),
+            None => mooring_core::store::routing::Routed::local(store.clone()),
         };
         Ok((store, memory))
     }

@@ -1,8 +1,8 @@
 //! `mooring resolve`: the resolution order, every level explained.
 
-use mooring_core::live_index::LiveIndex;
-use mooring_core::registry::find;
-use mooring_core::resolve::{Hints, Level, Outcome};
+use mooring_core::projects::live_index::LiveIndex;
+use mooring_core::projects::registry::find;
+use mooring_core::projects::resolve::{Hints, Level, Outcome};
 use mooring_core::{Registry, paths};
 
 use super::Ctx;
@@ -35,7 +35,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         git: None,
     };
     // Exactly as the server decides a session's project (markers, git, clones bound).
-    let decided = mooring_core::decide::decide(&store, &LiveIndex::new(), hints)?;
+    let decided = mooring_core::projects::decide::decide(&store, &LiveIndex::new(), hints)?;
     let (resolution, markers, bound) = (decided.resolution, decided.markers, decided.bound_clone);
     if let Some(l) =
         resolution.levels.iter().find(|l| l.level == Level::Explicit && l.outcome == Outcome::Rejected)
@@ -59,7 +59,7 @@ pub fn run(ctx: &Ctx, args: ResolveArgs) -> Result<(), Failure> {
         for m in &markers.offers {
             println!(
                 "{} in {} names project '{}', which does not exist: mooring projects new {:?} --slug {} --code-path {}",
-                mooring_core::markers::FILE,
+                mooring_core::projects::markers::FILE,
                 m.dir.display(),
                 m.project,
                 m.name.as_deref().unwrap_or(&m.project),

@@ -21,7 +21,7 @@ pub fn run(ctx: &Ctx, args: ServeArgs) -> Result<(), Failure> {
     config.host = host;
     config.port = match args.port {
         Some(p) => p,
-        None => mooring_core::lifecycle::port(&ctx.store()?)?,
+        None => mooring_core::projects::lifecycle::port(&ctx.store()?)?,
     };
     // The default (or the saved setting) gives way to another program or Mooring; a
     // port asked for on the command line does not.

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use mooring_clients::{Action, Client, ConfigError, Env, FileEdit, Scope, ShimSpec, apply};
-use mooring_core::{Error, datadir, paths};
+use mooring_core::{Error, paths, store::datadir};
 use serde_json::{Value, json};
 
 use super::Ctx;

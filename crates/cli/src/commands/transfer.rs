@@ -1,6 +1,6 @@
 //! `mooring export` and `mooring import`.
 
-use mooring_core::transfer;
+use mooring_core::memory::transfer;
 use serde_json::json;
 
 use super::Ctx;

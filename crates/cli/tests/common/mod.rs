@@ -12,9 +12,7 @@ use serde_json::Value;
 /// Where the test tools put the model for search by meaning (HOME moves into the sandbox,
 /// the model stays where `scripts/fetch-model.sh` installed it).
 pub fn models_root() -> PathBuf {
-    std::env::var_os("MOORING_MODELS").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/mooring-models")
-    })
+    mooring_core::search::semantic::models_root()
 }
 
 pub struct Sandbox {

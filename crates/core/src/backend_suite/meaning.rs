@@ -4,10 +4,10 @@
 use mooring_embed::Quantized;
 
 use super::{Host, note};
-use crate::backend::MemoryBackend;
 use crate::memory::{NewEntry, forget, remember};
+use crate::search::semantic::{self, MODEL};
 use crate::search::{Mode, Request, find};
-use crate::semantic::{self, MODEL};
+use crate::store::backend::MemoryBackend;
 
 /// Give up to `limit` waiting entries their vectors; how many were stored.
 fn index(store: &dyn MemoryBackend, limit: u32) -> usize {
@@ -66,7 +66,7 @@ pub(super) fn a_paraphrase_is_found_by_meaning_in_its_project_only(h: &dyn Host)
         NewEntry { title: Some("Other 0".into()), ..note("decision", "Backups of the ledger run nightly") };
     let id = remember(store, "alpha", &e, None).unwrap().id;
     assert_eq!(index(store, 10), 1);
-    let session = crate::rows::NewMemoryRow {
+    let session = crate::store::rows::NewMemoryRow {
         kind: "session".into(),
         title: "Session: raft".into(),
         content: "Tuned the election timeout of the raft leader".into(),
@@ -76,7 +76,7 @@ pub(super) fn a_paraphrase_is_found_by_meaning_in_its_project_only(h: &dyn Host)
     };
     store.put_session("alpha", "k1", &session, crate::memory::check_writable).unwrap();
     assert_eq!(index(store, 10), 1);
-    let rewritten = crate::rows::NewMemoryRow {
+    let rewritten = crate::store::rows::NewMemoryRow {
         title: "Session: invoices".into(),
         content: "Moved invoice generation to the fifteenth".into(),
         ..session

@@ -25,9 +25,9 @@ use sha2::{Digest, Sha256};
 
 pub use record::{Place, SessionRecord};
 
-use crate::backend::MemoryBackend;
 use crate::error::{Error, Result};
-use crate::rows::NewMemoryRow;
+use crate::store::backend::MemoryBackend;
+use crate::store::rows::NewMemoryRow;
 
 /// The environment variable that silences one session: `MOORING_CAPTURE=off` when the
 /// person starts the client (no capture, no recall).
@@ -43,10 +43,10 @@ pub fn silenced_by_env() -> bool {
 /// global `capture` setting and the project's own switch both on, and no `.mooring.toml`
 /// of that project above `dir` saying `capture = false`.
 pub fn enabled(store: &crate::Store, slug: &str, dir: Option<&Path>) -> Result<bool> {
-    if crate::lifecycle::setting(store, "capture")? == 0 {
+    if crate::projects::lifecycle::setting(store, "capture")? == 0 {
         return Ok(false);
     }
-    if let Some(marker) = dir.and_then(|d| crate::markers::nearest(d).ok().flatten())
+    if let Some(marker) = dir.and_then(|d| crate::projects::markers::nearest(d).ok().flatten())
         && marker.project == slug
         && !marker.capture
     {
@@ -54,7 +54,7 @@ pub fn enabled(store: &crate::Store, slug: &str, dir: Option<&Path>) -> Result<b
     }
     store.read(|c| {
         let id = crate::store::projects::find_row(c, "project", slug)?.id;
-        Ok(c.query_row("SELECT capture FROM projects WHERE id = ?1", [id], |r| r.get::<_, i64>(0))? == 1)
+        crate::store::projects::capture_on(c, id)
     })
 }
 
@@ -63,15 +63,12 @@ pub fn enabled(store: &crate::Store, slug: &str, dir: Option<&Path>) -> Result<b
 pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<Option<String>> {
     match project {
         None => {
-            crate::lifecycle::set_setting(store, "capture", if on { "1" } else { "0" })?;
+            crate::projects::lifecycle::set_setting(store, "capture", if on { "1" } else { "0" })?;
             Ok(None)
         }
         Some(slug) => store.write(|tx| {
             let p = crate::store::projects::find_row(tx, "project", slug)?;
-            tx.execute(
-                "UPDATE projects SET capture = ?2 WHERE id = ?1",
-                rusqlite::params![p.id, i64::from(on)],
-            )?;
+            crate::store::projects::set_capture(tx, p.id, on)?;
             Ok(Some(p.slug))
         }),
     }
@@ -323,7 +320,7 @@ const MAX_CHAT: u64 = 64 << 20;
 /// A legacy Gemini CLI chat file (one JSON object): the messages it gained since the last
 /// turn (`read_to` counts messages here).
 fn legacy_chat(record: &mut SessionRecord, path: &Path, place: Place<'_>) -> std::io::Result<()> {
-    let text = crate::untrusted::read_text(path, MAX_CHAT)
+    let text = crate::guard::untrusted::read_text(path, MAX_CHAT)
         .map_err(|why| std::io::Error::other(why.to_string()))?
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))?;
     let chat: serde_json::Value = serde_json::from_str(&text)

@@ -10,8 +10,8 @@ impl SessionRecord {
     /// Every text the record holds passed through the secret scanner over its whole
     /// length (and `<private>` spans dropped), then cut to what is shown; what was taken
     /// out. Running it again on its own output changes nothing.
-    pub fn scrub(&mut self) -> crate::redact::Redactions {
-        let mut found = crate::redact::Redactions::default();
+    pub fn scrub(&mut self) -> crate::guard::redact::Redactions {
+        let mut found = crate::guard::redact::Redactions::default();
         // Every string of the record, whatever field holds it (a field added later is
         // scanned too), but for the few that are Mooring's own (the key, hashes).
         if let Ok(mut value) = serde_json::to_value(&*self) {
@@ -70,7 +70,7 @@ impl SessionRecord {
         let mut line = |label: &str, text: String| {
             // One line per field, quoted: captured text cannot start a section or close a
             // wrapper.
-            let text = crate::quoted::line(text.trim());
+            let text = crate::guard::quoted::line(text.trim());
             if !text.is_empty() {
                 out.push_str(&format!("**{label}:** {text}\n"));
             }

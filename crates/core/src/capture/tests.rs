@@ -109,7 +109,7 @@ fn a_session_is_stored_once_scrubbed_and_brought_up_to_date_turn_by_turn() {
     // keys the record.
     let id = SESSION.as_bytes();
     assert!(!raw.windows(id.len()).any(|b| b == id) && !wal.windows(id.len()).any(|b| b == id));
-    use crate::backend::MemoryBackend;
+    use crate::store::backend::MemoryBackend;
     let (_, found) = w.store.session_entry("retry", &key("claude-code", SESSION)).unwrap();
     assert_eq!(found.map(|r| r.id), Some(sessions[0].id));
 
@@ -270,7 +270,7 @@ fn a_slow_turn_stores_what_it_read_and_the_next_turn_reads_on() {
     }
     assert!(turns >= 3, "{turns} turns for three slices");
     let (_, row) =
-        crate::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
+        crate::store::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
             .unwrap();
     let record: SessionRecord = serde_json::from_str(&row.unwrap().data.unwrap()).unwrap();
     assert_eq!(record.read_to, text.len() as u64);
@@ -306,7 +306,7 @@ fn a_recorded_real_world_session_says_what_really_happened() {
     };
     assert!(matches!(capture(&w.store, "retry", &turn).unwrap(), Captured::Stored { .. }));
     let (_, row) =
-        crate::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
+        crate::store::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
             .unwrap();
     let row = row.unwrap();
     let r: SessionRecord = serde_json::from_str(row.data.as_deref().unwrap()).unwrap();

@@ -1,17 +1,16 @@
 //! The broker: interactions as rows in `choices`, the authoritative deadline, and the
 //! normalized answer. Surfaces render and call [`Broker::submit`]; nothing else decides.
 
-use crate::store::Cached as _;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
-use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use super::request::{ActionStatus, Checked, ChoiceResponse, Selection, SelectionMode};
 use crate::error::{Error, Result};
 use crate::humanize::format_ts;
 use crate::store::Store;
+use crate::store::choices::{self, ChoiceRow, NewChoice};
 
 /// What happens when nobody answers in time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -89,12 +88,6 @@ pub struct Broker<'a> {
     store: &'a Store,
 }
 
-fn row_to(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
-}
-
-const COLUMNS: &str = "id, token, session_id, request, status, surface, created_at, deadline_at, response";
-
 impl<'a> Broker<'a> {
     /// A broker over the store.
     pub fn new(store: &'a Store) -> Self {
@@ -109,20 +102,21 @@ impl<'a> Broker<'a> {
         timeout_action: TimeoutAction,
     ) -> Result<Interaction> {
         let id = format!("c-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-        let token = crate::secret::random_id(crate::secret::QUESTION_TOKEN);
+        let token = crate::guard::secret::random_id(crate::guard::secret::QUESTION_TOKEN);
         let now = Utc::now();
         let deadline = format_ts(now + Duration::seconds(i64::from(checked.timeout)));
         let stored = serde_json::to_string(&Stored { checked, timeout_action })
             .map_err(|e| Error::storage(e.to_string()))?;
-        self.store.write(|tx| {
-            tx.exec(
-                // Asked in the asking session's project, when it has one (its view lists it).
-                "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at, project_id)
-                 VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, (SELECT project_id FROM sessions WHERE id = ?3))",
-                params![id, token, session, stored, format_ts(now), deadline],
-            )?;
-            Ok(())
-        })?;
+        let created_at = format_ts(now);
+        let new = NewChoice {
+            id: &id,
+            token: &token,
+            session_id: session,
+            request: &stored,
+            created_at: &created_at,
+            deadline_at: &deadline,
+        };
+        self.store.write(|tx| choices::insert(tx, &new))?;
         self.get(&id)
     }
 
@@ -140,28 +134,20 @@ impl<'a> Broker<'a> {
     /// An interaction, only for the holder of its token (page, terminal).
     pub fn get_with_token(&self, id: &str, token: &str) -> Result<Interaction> {
         let i = self.get(id)?;
-        if !crate::secret::same(&i.token, token) {
+        if !crate::guard::secret::same(&i.token, token) {
             return Err(Error::not_found("token", format!("no interaction '{id}' for this token")));
         }
         Ok(i)
     }
 
     fn load(&self, id: &str) -> Result<Option<Interaction>> {
-        let sql = format!("SELECT {COLUMNS} FROM choices WHERE id = ?1");
-        let row = self.store.read(|c| Ok(c.row(&sql, [id], row_to).optional()?))?;
-        row.map(decode).transpose()
+        self.store.read(|c| choices::get(c, id))?.map(decode).transpose()
     }
 
     /// Questions still waiting, oldest first.
     pub fn open_list(&self) -> Result<Vec<Interaction>> {
         self.expire_due(Utc::now())?;
-        let sql = format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' ORDER BY created_at");
-        let rows = self.store.read(|c| {
-            let mut stmt = c.prepare(&sql)?;
-            let rows = stmt.query_map([], row_to)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })?;
-        rows.into_iter().map(decode).collect()
+        self.store.read(choices::pending)?.into_iter().map(decode).collect()
     }
 
     /// Record the person's answer (or cancel) from `surface`; returns the final response.
@@ -199,24 +185,13 @@ impl<'a> Broker<'a> {
             return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
         }
         let deadline = format_ts(Utc::now() + Duration::seconds(i64::from(remaining)));
-        self.store.write(|tx| {
-            tx.exec(
-                "UPDATE choices SET deadline_at = ?2 WHERE id = ?1 AND status = 'pending'",
-                params![id, deadline],
-            )?;
-            Ok(())
-        })?;
+        self.store.write(|tx| choices::set_deadline(tx, id, &deadline))?;
         self.get(id)
     }
 
     /// Time out every pending interaction past its deadline. Returns how many.
     pub fn expire_due(&self, now: DateTime<Utc>) -> Result<usize> {
-        let sql = format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' AND deadline_at <= ?1");
-        let due = self.store.read(|c| {
-            let mut stmt = c.prepare_cached(&sql)?;
-            let rows = stmt.query_map([format_ts(now)], row_to)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })?;
+        let due = self.store.read(|c| choices::due(c, &format_ts(now)))?;
         let count = due.len();
         for row in due {
             let i = decode(row)?;
@@ -244,21 +219,13 @@ impl<'a> Broker<'a> {
 
     fn store_final(&self, id: &str, status: &str, surface: &str, response: &ChoiceResponse) -> Result<()> {
         let json = serde_json::to_string(response).map_err(|e| Error::storage(e.to_string()))?;
-        self.store.write(|tx| {
-            tx.exec(
-                "UPDATE choices SET status = ?2, surface = ?3, response = ?4, answered_at = ?5 WHERE id = ?1 AND status = 'pending'",
-                params![id, status, surface, json, crate::humanize::now()],
-            )?;
-            Ok(())
-        })
+        self.store.write(|tx| choices::close(tx, id, status, surface, &json, &crate::humanize::now()))
     }
 }
 
-type Row = (String, String, Option<String>, String, String, Option<String>, String, String, Option<String>);
-
 /// The submission with secrets taken out of every free-text field.
-fn scrub_notes(sub: &Submission) -> (Submission, crate::redact::Redactions) {
-    let mut found = crate::redact::Redactions::default();
+fn scrub_notes(sub: &Submission) -> (Submission, crate::guard::redact::Redactions) {
+    let mut found = crate::guard::redact::Redactions::default();
     let out = Submission {
         cancel: sub.cancel,
         selected_ids: sub.selected_ids.clone(),
@@ -269,8 +236,8 @@ fn scrub_notes(sub: &Submission) -> (Submission, crate::redact::Redactions) {
     (out, found)
 }
 
-fn decode(r: Row) -> Result<Interaction> {
-    let (id, token, session_id, request, status, surface, created_at, deadline_at, response) = r;
+fn decode(r: ChoiceRow) -> Result<Interaction> {
+    let ChoiceRow { id, token, session_id, request, status, surface, created_at, deadline_at, response } = r;
     let stored: Stored = serde_json::from_str(&request)
         .map_err(|e| Error::storage(format!("interaction {id} is unreadable: {e}")))?;
     Ok(Interaction {

@@ -4,7 +4,7 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
-use crate::rows::LockRow;
+use crate::store::rows::LockRow;
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<LockRow> {
     Ok(LockRow {

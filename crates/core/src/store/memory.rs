@@ -3,9 +3,9 @@
 use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
-use crate::backend::{COMMON_FROM, COMMON_SHARE, Word};
 use crate::error::Result;
-use crate::rows::{MemoryRow, NewMemoryRow};
+use crate::store::backend::{COMMON_FROM, COMMON_SHARE, Word};
+use crate::store::rows::{MemoryRow, NewMemoryRow};
 
 const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
@@ -355,6 +355,12 @@ pub fn fts_terms(words: &[Word], any: bool) -> String {
     let quoted: Vec<String> =
         words.iter().map(|w| format!("\"{}\"{}", w.text, if w.prefix { "*" } else { "" })).collect();
     quoted.join(if any { " OR " } else { " " })
+}
+
+/// Merge the full-text index into one segment (a maintenance pass).
+pub fn optimize_fts(conn: &Connection) -> Result<()> {
+    conn.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')", [])?;
+    Ok(())
 }
 
 #[cfg(test)]

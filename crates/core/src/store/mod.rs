@@ -1,7 +1,14 @@
 //! The SQLite store: one file, WAL, foreign keys, migrations at open, writes in
 //! transactions. One query module per table.
 
+pub mod backend;
+pub mod datadir;
+pub mod routing;
+pub mod rows;
+pub mod vector_index;
+
 mod checkpoint;
+pub mod choices;
 pub mod code_paths;
 pub mod commits_seen;
 pub mod events;
@@ -12,6 +19,7 @@ pub mod projects;
 mod rank;
 mod readers;
 pub mod recall_given;
+pub mod registry_version;
 pub mod rerank_vectors;
 pub mod sessions;
 pub mod settings;
@@ -72,13 +80,13 @@ pub struct Store {
     /// last connection, fold the log back into the database.
     _checkpointer: Option<checkpoint::Checkpointer>,
     /// Projects' vectors held between searches by meaning.
-    pub(crate) vectors: crate::vector_index::Cache,
+    pub(crate) vectors: crate::store::vector_index::Cache,
 }
 
 impl Store {
     /// Open (creating if needed) `mooring.db` in `data_dir` and bring its schema up to date.
     pub fn open_in(data_dir: &Path) -> Result<Self> {
-        crate::datadir::ensure(data_dir)?;
+        crate::store::datadir::ensure(data_dir)?;
         Self::open_file(&data_dir.join(DB_FILE))
     }
 
@@ -123,7 +131,7 @@ impl Store {
             readers,
             path,
             _checkpointer: checkpointer,
-            vectors: crate::vector_index::Cache::default(),
+            vectors: crate::store::vector_index::Cache::default(),
         })
     }
 

@@ -267,3 +267,32 @@ pub fn find_row(conn: &Connection, field: &str, slug: &str) -> Result<Project> {
         });
     Err(Error::not_found(field, format!("no project '{}'{hint}", slug.trim())))
 }
+
+/// Whether capture is on for project `id` (the project's own switch).
+pub fn capture_on(conn: &Connection, id: i64) -> Result<bool> {
+    Ok(conn.row("SELECT capture FROM projects WHERE id = ?1", [id], |r| r.get::<_, i64>(0))? == 1)
+}
+
+/// Switch capture for project `id` on or off.
+pub fn set_capture(conn: &Connection, id: i64, on: bool) -> Result<()> {
+    conn.exec("UPDATE projects SET capture = ?2 WHERE id = ?1", params![id, i64::from(on)])?;
+    Ok(())
+}
+
+/// Active projects last used (or, never used, created) before `cutoff`: id and slug.
+pub fn idle_since(conn: &Connection, cutoff: &str) -> Result<Vec<(i64, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, slug FROM projects WHERE status = 'active' AND COALESCE(last_used_at, created_at) < ?1",
+    )?;
+    let rows = stmt.query_map([cutoff], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Pause project `id` for want of use (resuming it clears `auto_paused`).
+pub fn auto_pause(conn: &Connection, id: i64, at: &str) -> Result<()> {
+    conn.exec(
+        "UPDATE projects SET status = 'paused', auto_paused = 1, updated_at = ?2 WHERE id = ?1",
+        params![id, at],
+    )?;
+    Ok(())
+}

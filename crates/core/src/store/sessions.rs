@@ -8,7 +8,7 @@ use crate::error::Result;
 
 /// An agent session as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SessionRecord {
+pub struct AgentSession {
     /// `X-Mooring-Session`, `Mcp-Session-Id` or the stdio process's own id.
     pub id: String,
     /// Client name from its implementation info.
@@ -49,9 +49,9 @@ pub struct ClientFacts<'a> {
 const COLUMNS: &str = "s.id, s.client_name, s.client_version, s.transport, s.protocol_version, p.slug, \
                        s.decided_by, s.workspace, s.roots, s.created_at, s.last_seen_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<SessionRecord> {
+fn from_row(r: &Row<'_>) -> rusqlite::Result<AgentSession> {
     let roots: String = r.get(8)?;
-    Ok(SessionRecord {
+    Ok(AgentSession {
         id: r.get(0)?,
         client_name: r.get(1)?,
         client_version: r.get(2)?,
@@ -67,7 +67,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<SessionRecord> {
 }
 
 /// One session.
-pub fn get(conn: &Connection, id: &str) -> Result<Option<SessionRecord>> {
+pub fn get(conn: &Connection, id: &str) -> Result<Option<AgentSession>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM sessions s LEFT JOIN projects p ON p.id = s.project_id WHERE s.id = ?1"
     );
@@ -140,7 +140,7 @@ pub fn delete_protocol(conn: &Connection, id: &str) -> Result<()> {
 }
 
 /// The most recently active sessions, newest first.
-pub fn recent(conn: &Connection, limit: u32) -> Result<Vec<SessionRecord>> {
+pub fn recent(conn: &Connection, limit: u32) -> Result<Vec<AgentSession>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM sessions s LEFT JOIN projects p ON p.id = s.project_id ORDER BY s.last_seen_at DESC LIMIT ?1"
     );

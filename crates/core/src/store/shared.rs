@@ -1,4 +1,4 @@
-//! The SQLite side of the storage seam (`crate::backend`): a project's memory in the
+//! The SQLite side of the storage seam (`crate::store::backend`): a project's memory in the
 //! embedded store, each call one transaction.
 
 use serde_json::json;
@@ -8,14 +8,14 @@ use super::memory::{self as q, Filter, fts_terms};
 use super::projects::find_row;
 use super::vectors::Which;
 use super::{Cached as _, Store, events, projects, rerank_vectors, vectors};
-use crate::backend::{
+use crate::error::Result;
+use crate::humanize::now;
+use crate::store::backend::{
     Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
     VectorProgress, Word, added_event,
 };
-use crate::error::Result;
-use crate::humanize::now;
-use crate::rows::{LockRow, MemoryRow, NewMemoryRow};
-use crate::vector_index::Scan;
+use crate::store::rows::{LockRow, MemoryRow, NewMemoryRow};
+use crate::store::vector_index::Scan;
 
 impl MemoryBackend for Store {
     fn insert_memory(
@@ -89,7 +89,7 @@ impl MemoryBackend for Store {
             row_check(&row)?;
             let stamp = now();
             q::resolve(tx, id, data, &stamp)?;
-            let detail = json!({ "id": id, "title": crate::backend::event_title(&row.title) });
+            let detail = json!({ "id": id, "title": crate::store::backend::event_title(&row.title) });
             events::record(tx, project.id, &project.slug, "blocker_resolved", &detail, &stamp)?;
             let row = q::get(tx, project.id, id)?;
             Ok(row.map(|r| (project.slug, r)))
@@ -229,7 +229,7 @@ impl MemoryBackend for Store {
                 if let Some((row, slug)) = q::get_with_slug(c, id)?
                     && row.forgotten_at.is_none()
                 {
-                    let snippet = crate::backend::meaning_snippet(&row.content);
+                    let snippet = crate::store::backend::meaning_snippet(&row.content);
                     hits.push(RowHit { row, slug, snippet, score: f64::from(score) });
                 }
             }

@@ -15,8 +15,8 @@ use std::ptr;
 use rusqlite::Connection;
 use rusqlite::ffi;
 
-use crate::backend::Word;
 use crate::error::{Error, Result};
+use crate::store::backend::Word;
 
 /// Tokens a passage shows at most (FTS5's `snippet(…, 12)` as before).
 const WINDOW: usize = 12;

@@ -48,7 +48,7 @@ pub fn decide(peer: Option<u32>, own: Option<u32>, needs_proof: bool, has_token:
 
 /// What the middleware needs: our uid and the local token.
 #[derive(Clone)]
-pub struct Gate {
+pub struct LocalAccess {
     /// This process's uid.
     pub own_uid: Option<u32>,
     /// The local API token.
@@ -56,7 +56,7 @@ pub struct Gate {
 }
 
 /// Refuse other users everywhere, and unproven callers on `/mcp`.
-pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Response {
+pub async fn guard(State(gate): State<LocalAccess>, request: Request, next: Next) -> Response {
     let peer = request.extensions().get::<Peer>().and_then(|p| p.uid);
     let needs_proof = request.uri().path().starts_with("/mcp");
     let has_token = request
@@ -64,7 +64,7 @@ pub async fn guard(State(gate): State<Gate>, request: Request, next: Next) -> Re
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|t| mooring_core::secret::same(&*gate.token, t.trim()));
+        .is_some_and(|t| mooring_core::guard::secret::same(&*gate.token, t.trim()));
     match decide(peer, gate.own_uid, needs_proof, has_token) {
         Access::Allowed => next.run(request).await,
         Access::OtherUser => refuse(StatusCode::FORBIDDEN, "OTHER_USER", OTHER_USER),

@@ -72,11 +72,11 @@ impl Sealer {
         if let Ok(text) = std::fs::read_to_string(&path)
             && let Some(key) = decode_key(text.trim())
         {
-            mooring_core::datadir::tighten(&path, 0o600);
+            mooring_core::store::datadir::tighten(&path, 0o600);
             return Ok(Self::with_key(key));
         }
-        mooring_core::datadir::ensure(data_dir).map_err(|e| std::io::Error::other(e.message))?;
-        let key = mooring_core::secret::random_bytes::<32>();
+        mooring_core::store::datadir::ensure(data_dir).map_err(|e| std::io::Error::other(e.message))?;
+        let key = mooring_core::guard::secret::random_bytes::<32>();
         let tmp = data_dir.join(format!(".{FILE}.{}", std::process::id()));
         let _ = std::fs::remove_file(&tmp);
         let mut options = std::fs::OpenOptions::new();
@@ -100,7 +100,7 @@ impl Sealer {
 
     /// A secret for this process only (no data directory: in-memory stores, tests).
     pub fn ephemeral() -> Self {
-        Self::with_key(mooring_core::secret::random_bytes::<32>())
+        Self::with_key(mooring_core::guard::secret::random_bytes::<32>())
     }
 
     fn with_key(key: [u8; 32]) -> Self {
@@ -117,7 +117,7 @@ impl Sealer {
     /// A request state for `purpose` on `subject`, issued to `identity`, valid for `ttl`.
     pub fn issue(&self, purpose: Purpose, subject: &str, identity: Option<&str>, ttl: Duration) -> String {
         let expires = now_secs() + ttl.as_secs();
-        let nonce = hex(&mooring_core::secret::random_bytes::<16>());
+        let nonce = hex(&mooring_core::guard::secret::random_bytes::<16>());
         let exp = expires.to_string();
         let mac = self.mac(&["state", purpose.tag(), subject, &exp, &nonce, identity.unwrap_or("")]);
         format!("v1.{}.{subject}.{exp}.{nonce}.{mac}", purpose.tag())
@@ -196,7 +196,7 @@ impl Sealer {
         };
         let (id, mac) = handle.rsplit_once('.').ok_or_else(refuse)?;
         let expected = self.mac(&["handle", id, identity.unwrap_or("")]);
-        if mooring_core::secret::same(&expected.as_bytes()[..22], mac) {
+        if mooring_core::guard::secret::same(&expected.as_bytes()[..22], mac) {
             Ok(id.to_owned())
         } else {
             Err(refuse())
@@ -220,7 +220,7 @@ impl Sealer {
 
     fn verify(&self, parts: &[&str], given: &str) -> bool {
         let Ok(given) = URL_SAFE_NO_PAD.decode(given) else { return false };
-        mooring_core::secret::same(self.raw_mac(parts), given)
+        mooring_core::guard::secret::same(self.raw_mac(parts), given)
     }
 }
 

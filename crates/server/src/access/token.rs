@@ -13,15 +13,15 @@ pub fn load_or_create(data_dir: &Path) -> std::io::Result<String> {
     if let Ok(existing) = std::fs::read_to_string(&path) {
         let t = existing.trim();
         if t.len() >= 32 {
-            mooring_core::datadir::tighten(&path, 0o600);
+            mooring_core::store::datadir::tighten(&path, 0o600);
             crate::logging::also_redact(t);
             return Ok(t.to_owned());
         }
     }
-    mooring_core::datadir::ensure(data_dir).map_err(|e| std::io::Error::other(e.message))?;
+    mooring_core::store::datadir::ensure(data_dir).map_err(|e| std::io::Error::other(e.message))?;
     // A rewrite must not keep an old file's looser mode: replace the file, don't reuse it.
     let _ = std::fs::remove_file(&path);
-    let token = mooring_core::secret::random_id(mooring_core::secret::API_TOKEN);
+    let token = mooring_core::guard::secret::random_id(mooring_core::guard::secret::API_TOKEN);
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -69,7 +69,7 @@ mod tests {
             assert_ne!(t3, "short");
             assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
         }
-        assert!(!mooring_core::secret::same(&t1, &t1[..63]));
-        assert!(!mooring_core::secret::same(&t1, "0".repeat(68)));
+        assert!(!mooring_core::guard::secret::same(&t1, &t1[..63]));
+        assert!(!mooring_core::guard::secret::same(&t1, "0".repeat(68)));
     }
 }

@@ -6,21 +6,20 @@
 //! (`visibility: ["app"]`). Every other client's list is unchanged.
 
 use rmcp::model::{MetaObject as Meta, ReadResourceResult, Resource, ResourceContents, Tool};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use super::catalog;
-use super::schema::{Hints, tool};
-use super::tools_app;
+use super::tools::TOOLS;
 use crate::caller::APP_MIME;
 
-/// The question's app.
-pub const CHOICE_URI: &str = "ui://mooring/choice.html";
-/// The project picker's app.
-pub const PICKER_URI: &str = "ui://mooring/project-picker.html";
+use crate::resource_uris::{CHOICE_APP, PICKER_APP};
 
 const STYLE: &str = include_str!("../../../../ui/apps/app.css");
 const BRIDGE: &str = include_str!("../../../../ui/apps/bridge.js");
 const CHOICE: &str = include_str!("../../../../ui/apps/choice.js");
+/// The question's fields, the same view the page on 127.0.0.1 draws.
+const QUESTION_VIEW: &str = include_str!("../../../../ui/views/question.js");
+/// The projects to pick from, the same view the picker page draws.
+const PROJECTS_VIEW: &str = include_str!("../../../../ui/views/projects.js");
 const PICKER: &str = include_str!("../../../../ui/apps/picker.js");
 
 /// One app's HTML: everything inline (no other origin is reached; the host's default
@@ -51,58 +50,38 @@ fn app_only() -> Meta {
     meta
 }
 
-/// The tool list for a client that renders apps.
+/// The tool list for a client that renders apps: the one table, each tool as such a
+/// client sees it (its app linked, the apps-only tools added).
 pub fn tools() -> &'static [Tool] {
     static BUILT: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
     BUILT.get_or_init(|| {
-        let mut tools: Vec<Tool> = catalog::tools().to_vec();
-        for t in &mut tools {
-            match t.name.as_ref() {
-                "provide_choice" => t.meta = Some(linked(CHOICE_URI)),
-                "select_project_for_session" => {
-                    t.meta = Some(linked(PICKER_URI));
-                    t.description = Some(
-                        "Choose the project this session works on. Omit `project` to let the person pick it \
-                         in the conversation. Returns the last handover for it, so the session can pick up \
-                         where the previous one stopped."
-                            .into(),
-                    );
+        TOOLS
+            .iter()
+            .map(|def| {
+                let mut t =
+                    (def.schema)(def.name, def.apps.description.unwrap_or(def.description), &def.hints);
+                if def.apps.all_optional {
                     let mut schema = (*t.input_schema).clone();
                     schema.remove("required");
                     t.input_schema = std::sync::Arc::new(schema);
                 }
-                _ => {}
-            }
-        }
-        let write = Hints { read_only: false, destructive: false, idempotent: false };
-        for (name, description, schema) in [
-            (
-                tools_app::ANSWER,
-                "For Mooring's question app: read a waiting question asked in this conversation, then \
-                 answer it with the person's choice.",
-                tool::<tools_app::AnswerQuestion, Value> as fn(&'static str, &'static str, &Hints) -> Tool,
-            ),
-            (
-                tools_app::PICK,
-                "For Mooring's project picker app: read the pick waiting in this conversation, then \
-                 answer it with the project the person clicked.",
-                tool::<tools_app::PickProject, Value>,
-            ),
-        ] {
-            let mut t = schema(name, description, &write);
-            t.output_schema = None;
-            t.meta = Some(app_only());
-            tools.push(t);
-        }
-        tools
+                if let Some(uri) = def.apps.ui {
+                    t.meta = Some(linked(uri));
+                }
+                if def.apps.only {
+                    t.meta = Some(app_only());
+                }
+                t
+            })
+            .collect()
     })
 }
 
 /// The apps as resources.
 pub fn resources() -> Vec<Resource> {
     [
-        (CHOICE_URI, "Question", "A question from the agent, answered here"),
-        (PICKER_URI, "Project picker", "Which project this session works in"),
+        (CHOICE_APP, "Question", "A question from the agent, answered here"),
+        (PICKER_APP, "Project picker", "Which project this session works in"),
     ]
     .into_iter()
     .map(|(uri, name, description)| {
@@ -114,8 +93,8 @@ pub fn resources() -> Vec<Resource> {
 /// An app's HTML, if `uri` names one.
 pub fn read(uri: &str) -> Option<ReadResourceResult> {
     let html = match uri {
-        CHOICE_URI => page("Question", CHOICE),
-        PICKER_URI => page("Which project?", PICKER),
+        CHOICE_APP => page("Question", &format!("{QUESTION_VIEW}\n{CHOICE}")),
+        PICKER_APP => page("Which project?", &format!("{PROJECTS_VIEW}\n{PICKER}")),
         _ => return None,
     };
     let mut meta = Meta::new();
@@ -135,7 +114,7 @@ mod tests {
 
     #[test]
     fn each_app_is_small_and_self_contained() {
-        for uri in [CHOICE_URI, PICKER_URI] {
+        for uri in [CHOICE_APP, PICKER_APP] {
             let r = read(uri).unwrap();
             let text = serde_json::to_value(&r).unwrap()["contents"][0]["text"].as_str().unwrap().to_owned();
             assert!(text.len() < 30_000, "{uri}: {} bytes", text.len());
@@ -150,9 +129,9 @@ mod tests {
         let tools = tools();
         let meta = |name: &str| tools.iter().find(|t| t.name == name).unwrap().meta.clone().unwrap().0;
         let choice = meta("provide_choice");
-        assert_eq!(choice.get("ui").unwrap()["resourceUri"], CHOICE_URI);
-        assert_eq!(choice.get("ui/resourceUri").unwrap(), CHOICE_URI);
-        assert_eq!(meta(tools_app::ANSWER).get("ui").unwrap()["visibility"], json!(["app"]));
-        assert_eq!(tools.len(), catalog::tools().len() + 2);
+        assert_eq!(choice.get("ui").unwrap()["resourceUri"], CHOICE_APP);
+        assert_eq!(choice.get("ui/resourceUri").unwrap(), CHOICE_APP);
+        assert_eq!(meta(super::super::tools_app::ANSWER).get("ui").unwrap()["visibility"], json!(["app"]));
+        assert_eq!(tools.len(), super::super::catalog::tools().len() + 2);
     }
 }

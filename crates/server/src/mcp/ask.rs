@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use mooring_core::Project;
-use mooring_core::markers::Marker;
+use mooring_core::projects::markers::Marker;
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest, InputRequests,
     InputRequiredResult,
@@ -40,7 +40,7 @@ pub async fn wait_for_pick(
     // Closes the window and clears "Waiting for you" however this ends, dropped mid-wait
     // (the client's own form was answered first) included.
     let _open = OpenPick { state, id: pick.id.clone() };
-    let wait = mooring_core::lifecycle::setting(&state.store, "pick_wait_seconds")
+    let wait = mooring_core::projects::lifecycle::setting(&state.store, "pick_wait_seconds")
         .map(|s| std::time::Duration::from_secs(u64::from(s)))
         .unwrap_or(state.pick_timeout);
     let deadline = tokio::time::Instant::now() + wait;

@@ -26,12 +26,14 @@ pub fn project_scoped() -> impl Iterator<Item = &'static str> {
     TOOLS.iter().filter(|t| t.project != super::tools::Needs::Nothing).map(|t| t.name)
 }
 
-/// Every tool, in the order clients show them. Built once: rmcp asks for a tool's
-/// definition on every call (to validate its output), and building the schemas cost more
-/// than most calls themselves.
+/// Every tool a client without apps sees, in the order clients show them. Built once:
+/// rmcp asks for a tool's definition on every call (to validate its output), and building
+/// the schemas cost more than most calls themselves.
 pub fn tools() -> &'static [Tool] {
     static BUILT: std::sync::OnceLock<Vec<Tool>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| TOOLS.iter().map(|t| (t.schema)(t.name, t.description, &t.hints)).collect())
+    BUILT.get_or_init(|| {
+        TOOLS.iter().filter(|t| !t.apps.only).map(|t| (t.schema)(t.name, t.description, &t.hints)).collect()
+    })
 }
 
 #[cfg(test)]

@@ -7,8 +7,6 @@
 pub mod apps;
 mod ask;
 pub mod catalog;
-#[cfg(feature = "conformance-fixtures")]
-mod fixtures;
 pub mod gate;
 pub mod outputs;
 pub mod params;
@@ -65,24 +63,6 @@ impl MooringMcp {
     }
 }
 
-impl MooringMcp {
-    /// A call of one of the apps' tools, answered; `None` for any other tool.
-    fn app_tool(&self, caller: &Caller, request: &CallToolRequestParams) -> Option<CallToolResponse> {
-        let state = &self.state;
-        match request.name.as_ref() {
-            tools_app::ANSWER => Some(match parse(tools_app::ANSWER, request) {
-                Ok(p) => tools_app::answer(state, caller, p).into(),
-                Err(r) => *r,
-            }),
-            tools_app::PICK => Some(match parse(tools_app::PICK, request) {
-                Ok(p) => tools_app::pick(state, caller, p).into(),
-                Err(r) => *r,
-            }),
-            _ => None,
-        }
-    }
-}
-
 fn not_found(uri: &str) -> ErrorData {
     ErrorData::resource_not_found(
         format!("no resource '{uri}'; resources/list shows what Mooring serves"),
@@ -124,12 +104,7 @@ impl ServerHandler for MooringMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let caller = Caller::from_ctx(&ctx, self.local.as_deref());
-        #[allow(unused_mut)]
-        let mut tools = if caller.apps { apps::tools() } else { catalog::tools() }.to_vec();
-        #[cfg(feature = "conformance-fixtures")]
-        if self.state.conformance_fixtures {
-            tools.extend(fixtures::tools());
-        }
+        let tools = if caller.apps { apps::tools() } else { catalog::tools() }.to_vec();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -144,17 +119,7 @@ impl ServerHandler for MooringMcp {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let caller = Caller::from_ctx(&ctx, self.local.as_deref());
-        if let Some(r) = self.app_tool(&caller, &request) {
-            return Ok(r);
-        }
         let Some(def) = tools::find(&request.name) else {
-            #[cfg(feature = "conformance-fixtures")]
-            if self.state.conformance_fixtures
-                && let Some(r) =
-                    fixtures::call(&request.name, &request.arguments.clone().unwrap_or_default(), &ctx).await
-            {
-                return Ok(r.into());
-            }
             return Err(ErrorData::invalid_params(
                 format!("unknown tool '{}'; tools/list shows the tools Mooring has", request.name),
                 None,
@@ -183,14 +148,9 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        #[allow(unused_mut)]
         let mut list = resources::list(&self.state)?;
         if Caller::from_ctx(&ctx, self.local.as_deref()).apps {
             list.extend(apps::resources());
-        }
-        #[cfg(feature = "conformance-fixtures")]
-        if self.state.conformance_fixtures {
-            list.extend(fixtures::resources());
         }
         Ok(ListResourcesResult::with_all_items(list))
     }
@@ -200,13 +160,7 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        #[allow(unused_mut)]
-        let mut list = resources::templates();
-        #[cfg(feature = "conformance-fixtures")]
-        if self.state.conformance_fixtures {
-            list.extend(fixtures::templates());
-        }
-        Ok(ListResourceTemplatesResult::with_all_items(list))
+        Ok(ListResourceTemplatesResult::with_all_items(resources::templates()))
     }
 
     async fn read_resource(
@@ -219,10 +173,6 @@ impl ServerHandler for MooringMcp {
         }
         // Served to any client that asks (a host may read before it lists).
         if let Some(r) = apps::read(&request.uri) {
-            return Ok(r.into());
-        }
-        #[cfg(feature = "conformance-fixtures")]
-        if let Some(r) = self.state.conformance_fixtures.then(|| fixtures::read(&request.uri)).flatten() {
             return Ok(r.into());
         }
         Err(not_found(&request.uri))
@@ -239,9 +189,6 @@ impl ServerHandler for MooringMcp {
             }
             return Ok(());
         }
-        if self.fixture_resource(&request.uri) {
-            return Ok(());
-        }
         Err(not_found(&request.uri))
     }
 
@@ -253,7 +200,7 @@ impl ServerHandler for MooringMcp {
         if let Some(session) = Caller::from_ctx(&ctx, self.local.as_deref()).session_id {
             self.state.unsubscribe(&session, &request.uri);
         }
-        if resources::is_ours(&request.uri) || self.fixture_resource(&request.uri) {
+        if resources::is_ours(&request.uri) {
             return Ok(());
         }
         Err(not_found(&request.uri))
@@ -264,13 +211,7 @@ impl ServerHandler for MooringMcp {
         _request: Option<PaginatedRequestParams>,
         _ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        #[allow(unused_mut)]
-        let mut list = resources::prompts();
-        #[cfg(feature = "conformance-fixtures")]
-        if self.state.conformance_fixtures {
-            list.extend(fixtures::prompts());
-        }
-        Ok(ListPromptsResult::with_all_items(list))
+        Ok(ListPromptsResult::with_all_items(resources::prompts()))
     }
 
     async fn get_prompt(
@@ -280,12 +221,6 @@ impl ServerHandler for MooringMcp {
     ) -> Result<GetPromptResponse, ErrorData> {
         let args = request.arguments.clone().unwrap_or_default();
         if let Some(p) = resources::prompt(&self.state, &request.name, &args)? {
-            return Ok(p.into());
-        }
-        #[cfg(feature = "conformance-fixtures")]
-        if let Some(p) =
-            self.state.conformance_fixtures.then(|| fixtures::prompt(&request.name, &args)).flatten()
-        {
             return Ok(p.into());
         }
         Err(ErrorData::invalid_params(
@@ -312,15 +247,6 @@ impl ServerHandler for MooringMcp {
 }
 
 impl MooringMcp {
-    /// Whether `uri` is one of the conformance suite's fixture resources (test builds only).
-    fn fixture_resource(&self, _uri: &str) -> bool {
-        #[cfg(feature = "conformance-fixtures")]
-        if self.state.conformance_fixtures {
-            return fixtures::is_resource(_uri);
-        }
-        false
-    }
-
     async fn gate(
         &self,
         caller: &Caller,

@@ -1,10 +1,10 @@
 //! Structured results of the tools; their schemas are the tools' output schemas.
 
-use mooring_core::handover::{CapturedSession, Handover};
-use mooring_core::locks::Lock;
 use mooring_core::memory::Entry;
-use mooring_core::preamble::{Preamble, SectionReport};
-use mooring_core::resolve::LevelReport;
+use mooring_core::memory::handover::{CapturedSession, Handover};
+use mooring_core::memory::locks::Lock;
+use mooring_core::memory::preamble::{Preamble, SectionReport};
+use mooring_core::projects::resolve::LevelReport;
 use mooring_core::search::{Hit, Mode};
 use mooring_core::{Project, Resolution};
 use schemars::JsonSchema;

@@ -2,9 +2,9 @@
 //! and last handover as readable resources, and a `resume` prompt that opens a session
 //! with the preamble (the one-word "continue leader-election").
 
-use mooring_core::handover;
+use mooring_core::memory::handover;
+use mooring_core::memory::preamble::{self, Caps};
 use mooring_core::memory::{self, Kind, ListQuery};
-use mooring_core::preamble::{self, Caps};
 use mooring_core::{Error, ProjectStatus, Registry};
 use rmcp::ErrorData;
 use rmcp::model::{

@@ -50,7 +50,7 @@ pub fn after_initialize(
         transport: if ctx.extensions.get::<Parts>().is_some() { "http" } else { "stdio" },
         protocol_version: Some(&protocol),
     };
-    if let Err(e) = mooring_core::session::touch(&state.store, &id, &seen) {
+    if let Err(e) = mooring_core::projects::session::touch(&state.store, &id, &seen) {
         tracing::warn!(error = %e, "could not record the session");
         return;
     }
@@ -75,7 +75,7 @@ async fn fetch_roots(state: &AppState, peer: &rmcp::Peer<RoleServer>, session_id
     let listed = tokio::time::timeout(ROOTS_TIMEOUT, peer.list_roots()).await;
     if let Ok(Ok(list)) = listed {
         let roots: Vec<String> = list.roots.into_iter().map(|r| r.uri).collect();
-        if let Err(e) = mooring_core::session::set_roots(&state.store, session_id, &roots) {
+        if let Err(e) = mooring_core::projects::session::set_roots(&state.store, session_id, &roots) {
             tracing::warn!(error = %e, "could not store roots");
         }
     }

@@ -6,7 +6,7 @@ use rmcp::model::{Tool, ToolAnnotations};
 use schemars::JsonSchema;
 
 /// What a tool's annotations tell a client about it.
-pub struct Hints {
+pub struct ToolHints {
     /// Changes nothing.
     pub read_only: bool,
     /// May undo or hide what is there.
@@ -16,17 +16,17 @@ pub struct Hints {
 }
 
 /// Reads only.
-pub const READ: Hints = Hints { read_only: true, destructive: false, idempotent: true };
+pub const READ: ToolHints = ToolHints { read_only: true, destructive: false, idempotent: true };
 /// Adds something.
-pub const WRITE: Hints = Hints { read_only: false, destructive: false, idempotent: false };
+pub const WRITE: ToolHints = ToolHints { read_only: false, destructive: false, idempotent: false };
 /// Sets a value (again changes nothing more).
-pub const SET: Hints = Hints { read_only: false, destructive: false, idempotent: true };
+pub const SET: ToolHints = ToolHints { read_only: false, destructive: false, idempotent: true };
 
 /// The definition of tool `name` taking `P` and answering `O`.
 pub fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
     name: &'static str,
     description: &'static str,
-    h: &Hints,
+    h: &ToolHints,
 ) -> Tool {
     let input = schema_for_input::<P>().unwrap_or_else(|e| {
         tracing::error!(tool = name, error = %e, "input schema could not be generated");
@@ -42,6 +42,18 @@ pub fn tool<P: JsonSchema + 'static, O: JsonSchema + 'static>(
             Some(h.idempotent),
             Some(false),
         ))
+}
+
+/// The definition of tool `name` taking `P` with no output schema: an app calls it, and its
+/// answers are for the app, not a structured result a client checks.
+pub fn app_tool<P: JsonSchema + 'static>(
+    name: &'static str,
+    description: &'static str,
+    h: &ToolHints,
+) -> Tool {
+    let mut t = tool::<P, serde_json::Value>(name, description, h);
+    t.output_schema = None;
+    t
 }
 
 /// The schema as compact as it can be without losing meaning, since clients send every

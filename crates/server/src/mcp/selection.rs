@@ -2,8 +2,8 @@
 //! recommend (roots' candidates, the session's directory, recency), and the
 //! `PROJECT_SELECTION_REQUIRED` result with the exact call to make next.
 
-use mooring_core::markers::Marker;
-use mooring_core::resolve::{Outcome, Resolution};
+use mooring_core::projects::markers::Marker;
+use mooring_core::projects::resolve::{Outcome, Resolution};
 use mooring_core::{Project, ProjectStatus, Registry, Result as CoreResult};
 use rmcp::model::CallToolResult;
 use serde_json::json;
@@ -47,7 +47,7 @@ pub(super) fn recommend(
     let pointed = ambiguous(resolution);
     let subset: Vec<Project> = candidates.iter().filter(|p| pointed.contains(&p.slug)).cloned().collect();
     let pool = if subset.is_empty() { candidates } else { &subset };
-    mooring_core::recommend::recommend(pool, dir)
+    mooring_core::projects::recommend::recommend(pool, dir)
 }
 
 /// A hint that points away from auto-selection: something given that did not match.
@@ -85,7 +85,7 @@ pub fn selection_required(
             text.push_str(&format!(
                 "A {} in {} names project '{}', which does not exist yet. Create it with create_project \
                  (arguments below), or choose an existing one with select_project_for_session:\n",
-                mooring_core::markers::FILE,
+                mooring_core::projects::markers::FILE,
                 m.dir.display(),
                 m.project
             ));
@@ -139,7 +139,7 @@ pub fn selection_required(
 
 #[cfg(test)]
 mod tests {
-    use mooring_core::resolve::{Level, LevelReport, Outcome, Resolution};
+    use mooring_core::projects::resolve::{Level, LevelReport, Outcome, Resolution};
     use mooring_core::{Project, ProjectStats};
 
     use super::{contrary, recommend, summary};

@@ -1,7 +1,8 @@
 //! Every tool, declared once: its name, what the model is told, its input and output
 //! types (the schemas come from them), its hints, whether it needs the session's project,
-//! whether it writes, and what runs it. The catalog (`tools/list`), the dispatch, the set
-//! of writing tools and the set of project-scoped tools all read this table, so adding or
+//! whether it writes, what a client that renders MCP Apps sees differently, and what runs
+//! it. Both catalogs (`tools/list` with and without apps), the dispatch, the set of
+//! writing tools and the set of project-scoped tools all read this table, so adding or
 //! renaming a tool is one entry here.
 
 use std::future::Future;
@@ -15,13 +16,14 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 
 use super::gate::Gate;
-use super::schema::{Hints, READ, SET, WRITE, tool};
+use super::schema::{READ, SET, ToolHints, WRITE, app_tool, tool};
 use super::tools_memory::Scope;
 use super::{
     MooringMcp, outputs, params, results, roots, tools_app, tools_choice, tools_handover, tools_memory,
     tools_projects, tools_session,
 };
 use crate::caller::Caller;
+use crate::resource_uris;
 use crate::state::AppState;
 
 /// Whether a tool needs the session's project before it runs.
@@ -35,6 +37,26 @@ pub enum Needs {
     ProjectUnlessAll,
 }
 
+/// What a client that renders MCP Apps (the `io.modelcontextprotocol/ui` extension) sees
+/// differently of a tool; other clients never see an apps-only tool.
+pub struct ForApps {
+    /// The app drawn for the tool's calls (`_meta.ui.resourceUri`).
+    pub ui: Option<&'static str>,
+    /// Only an app calls it: absent from other clients' lists, hidden from the model.
+    pub only: bool,
+    /// Its description for such a client, when it differs.
+    pub description: Option<&'static str>,
+    /// Every argument optional there (the app asks the person for what is left out).
+    pub all_optional: bool,
+}
+
+impl ForApps {
+    /// Nothing differs.
+    pub const SAME: ForApps = ForApps { ui: None, only: false, description: None, all_optional: false };
+    /// A tool only the apps call.
+    pub const ONLY: ForApps = ForApps { ui: None, only: true, description: None, all_optional: false };
+}
+
 /// What a tool's runner answers: a response, or a protocol error.
 pub type Reply<'a> = Pin<Box<dyn Future<Output = Result<CallToolResponse, Stop>> + Send + 'a>>;
 
@@ -45,13 +67,15 @@ pub struct ToolDef {
     /// What the model is told about it.
     pub description: &'static str,
     /// Its annotations.
-    pub hints: Hints,
+    pub hints: ToolHints,
     /// Whether it needs the session's project.
     pub project: Needs,
     /// Whether its success changes the project's resources (subscribers are told).
     pub writes: bool,
+    /// What a client that renders apps sees differently.
+    pub apps: ForApps,
     /// Its definition as clients receive it.
-    pub schema: fn(&'static str, &'static str, &Hints) -> Tool,
+    pub schema: fn(&'static str, &'static str, &ToolHints) -> Tool,
     /// What runs a call of it.
     pub run: for<'a> fn(&'a Call<'a>) -> Reply<'a>,
 }
@@ -184,6 +208,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::ListProjects, outputs::ProjectList>,
         run: runner!(|c| c.plain(tools_projects::list)),
     },
@@ -193,6 +218,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::GetProject, outputs::ProjectDetail>,
         run: runner!(|c| c.plain(tools_projects::get)),
     },
@@ -203,6 +229,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: WRITE,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::CreateProject, Changed>,
         run: runner!(|c| c.plain(tools_projects::create)),
     },
@@ -213,6 +240,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: WRITE,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::EditProject, Changed>,
         run: runner!(|c| c.plain(tools_projects::edit)),
     },
@@ -223,6 +251,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: SET,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::ActiveProject, outputs::ActiveProject>,
         run: runner!(|c| Ok(tools_session::active(c.state(), c.caller, c.args()?).await.into())),
     },
@@ -233,6 +262,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::ResolveProject, outputs::Resolved>,
         run: runner!(|c| {
             roots::refresh(c.state(), c.caller, c.ctx).await;
@@ -246,6 +276,16 @@ pub static TOOLS: &[ToolDef] = &[
         hints: SET,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps {
+            ui: Some(resource_uris::PICKER_APP),
+            description: Some(
+                "Choose the project this session works on. Omit `project` to let the person pick it in the \
+                 conversation. Returns the last handover for it, so the session can pick up where the \
+                 previous one stopped.",
+            ),
+            all_optional: true,
+            ..ForApps::SAME
+        },
         schema: tool::<params::SelectProject, outputs::Selected>,
         run: runner!(|c| {
             // Without `project`, a client that renders apps lets the person pick it in
@@ -277,6 +317,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: SET,
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::SetWorkspace, outputs::WorkspaceSet>,
         run: runner!(|c| {
             roots::refresh(c.state(), c.caller, c.ctx).await;
@@ -291,6 +332,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: WRITE,
         project: Needs::Project,
         writes: true,
+        apps: ForApps::SAME,
         schema: tool::<params::SaveHandover, outputs::HandoverSaved>,
         run: runner!(|c| c.scoped(tools_handover::save).await),
     },
@@ -301,6 +343,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Project,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::GetLastHandover, outputs::LastHandover>,
         run: runner!(|c| c.scoped(tools_handover::last).await),
     },
@@ -312,6 +355,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: WRITE,
         project: Needs::Project,
         writes: true,
+        apps: ForApps::SAME,
         schema: tool::<params::Remember, outputs::Scoped<outputs::EntryResult>>,
         run: runner!(|c| c.scoped(tools_memory::remember).await),
     },
@@ -322,6 +366,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Project,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::ListMemory, outputs::Scoped<Page>>,
         run: runner!(|c| c.scoped(tools_memory::list).await),
     },
@@ -331,6 +376,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: SET,
         project: Needs::Project,
         writes: true,
+        apps: ForApps::SAME,
         schema: tool::<params::ResolveBlocker, outputs::Scoped<outputs::EntryResult>>,
         run: runner!(|c| c.scoped(tools_memory::resolve_blocker).await),
     },
@@ -338,9 +384,10 @@ pub static TOOLS: &[ToolDef] = &[
         name: "forget",
         description: "Hide a memory entry from lists, search and the context preamble. The audit log keeps \
          a record that it existed.",
-        hints: Hints { read_only: false, destructive: true, idempotent: false },
+        hints: ToolHints { read_only: false, destructive: true, idempotent: false },
         project: Needs::Project,
         writes: true,
+        apps: ForApps::SAME,
         schema: tool::<params::Forget, outputs::Scoped<outputs::EntryResult>>,
         run: runner!(|c| c.scoped(tools_memory::forget).await),
     },
@@ -351,6 +398,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::ProjectUnlessAll,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::SearchMemory, outputs::SearchResults>,
         run: runner!(|c| {
             let p: params::SearchMemory = c.args()?;
@@ -368,6 +416,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: WRITE,
         project: Needs::Project,
         writes: true,
+        apps: ForApps::SAME,
         schema: tool::<params::LockContext, outputs::Scoped<outputs::Locked>>,
         run: runner!(|c| c.scoped(tools_memory::lock).await),
     },
@@ -378,6 +427,7 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Project,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::RecallContext, outputs::Scoped<outputs::Recalled>>,
         run: runner!(|c| c.scoped(tools_memory::recall).await),
     },
@@ -389,9 +439,10 @@ pub static TOOLS: &[ToolDef] = &[
          choice is needed; mark the option you would pick as recommended. The person may \
          cancel. If the result is `pending` or `pending_terminal_launch`, call again with \
          {\"session_id\": …} for the answer.",
-        hints: Hints { read_only: false, destructive: false, idempotent: false },
+        hints: ToolHints { read_only: false, destructive: false, idempotent: false },
         project: Needs::Nothing,
         writes: false,
+        apps: ForApps { ui: Some(resource_uris::CHOICE_APP), ..ForApps::SAME },
         schema: tool::<tools_choice::ProvideChoice, mooring_core::choice::ChoiceResponse>,
         run: runner!(|c| {
             let args = c.request.arguments.clone().unwrap_or_default();
@@ -415,7 +466,30 @@ pub static TOOLS: &[ToolDef] = &[
         hints: READ,
         project: Needs::Project,
         writes: false,
+        apps: ForApps::SAME,
         schema: tool::<params::ProjectContext, outputs::Scoped<outputs::Context>>,
         run: runner!(|c| c.scoped(tools_memory::context).await),
+    },
+    ToolDef {
+        name: tools_app::ANSWER,
+        description: "For Mooring's question app: read a waiting question asked in this conversation, then \
+         answer it with the person's choice.",
+        hints: WRITE,
+        project: Needs::Nothing,
+        writes: false,
+        apps: ForApps::ONLY,
+        schema: app_tool::<tools_app::AnswerQuestion>,
+        run: runner!(|c| Ok(tools_app::answer(c.state(), c.caller, c.args()?).into())),
+    },
+    ToolDef {
+        name: tools_app::PICK,
+        description: "For Mooring's project picker app: read the pick waiting in this conversation, then \
+         answer it with the project the person clicked.",
+        hints: WRITE,
+        project: Needs::Nothing,
+        writes: false,
+        apps: ForApps::ONLY,
+        schema: app_tool::<tools_app::PickProject>,
+        run: runner!(|c| Ok(tools_app::pick(c.state(), c.caller, c.args()?).into())),
     },
 ];

@@ -212,7 +212,7 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
                 redeem(state, token, me.as_deref(), |subject| subject == "session")?;
                 if let Some(id) = &me {
                     super::gate::session_of(state, caller)?;
-                    mooring_core::session::bind(&state.store, id, &slug, "app")?;
+                    mooring_core::projects::session::bind(&state.store, id, &slug, "app")?;
                     state.surfaces.projects_changed();
                 }
             }

@@ -1,6 +1,6 @@
 //! Handover tools: the first project-scoped tools, gated on the session's project.
 
-use mooring_core::handover::{self, HandoverInput};
+use mooring_core::memory::handover::{self, HandoverInput};
 use rmcp::model::CallToolResult;
 
 use super::outputs::{HandoverSaved, LastHandover};

@@ -1,9 +1,9 @@
 //! Memory tools: remember, list, resolve, forget, search, lock, recall, preamble. They
 //! run in a project decided by the gate (see `gate.rs`).
 
+use mooring_core::memory::preamble::{self, Caps};
 use mooring_core::memory::{self, ListQuery, NewEntry, Page};
-use mooring_core::preamble::{self, Caps};
-use mooring_core::{Result as CoreResult, locks, search};
+use mooring_core::{Result as CoreResult, memory::locks, search};
 use rmcp::model::CallToolResult;
 
 use super::outputs::{Context, EntryResult, Locked, Recalled, Scoped, SearchResults};
@@ -76,7 +76,11 @@ fn find(
         limit: p.limit.unwrap_or(10),
         mode,
     };
-    let found = mooring_core::rerank::find(&*state.memory, mooring_core::rerank::wanted(&state.store), &r)?;
+    let found = mooring_core::search::rerank::find(
+        &*state.memory,
+        mooring_core::search::rerank::wanted(&state.store),
+        &r,
+    )?;
     Ok(SearchResults {
         project: project.map(str::to_owned),
         hits: found.hits,
@@ -109,7 +113,7 @@ pub fn lock(state: &AppState, s: Scope, p: params::LockContext) -> CallToolResul
 /// `recall_context`.
 pub fn recall(state: &AppState, s: Scope, p: params::RecallContext) -> CallToolResult {
     let r = match p.topic.as_deref() {
-        Some(topic) => locks::recall(&*state.memory, &s.project, topic, p.version)
+        Some(topic) => locks::read(&*state.memory, &s.project, topic, p.version)
             .map(|lock| Recalled { lock: Some(lock), topics: Vec::new() }),
         None if p.version.is_some() => {
             Err(mooring_core::Error::invalid("topic", "version needs a topic; give both"))

@@ -1,8 +1,8 @@
 //! Session tools: which project this session is in, and choosing it.
 
-use mooring_core::handover;
-use mooring_core::resolve::Level;
-use mooring_core::{Error, Registry, Result as CoreResult, paths, session};
+use mooring_core::memory::handover;
+use mooring_core::projects::resolve::Level;
+use mooring_core::{Error, Registry, Result as CoreResult, paths, projects::session};
 use rmcp::model::CallToolResult;
 
 use super::gate::{hints_for, resolve_full, resolve_hints, session_of};

@@ -28,6 +28,10 @@ const PROJECT_HTML: &str = include_str!("../../../../ui/project.html");
 const PROJECT_JS: &str = include_str!("../../../../ui/project.js");
 const STYLE_CSS: &str = include_str!("../../../../ui/style.css");
 const COMMON_JS: &str = include_str!("../../../../ui/common.js");
+/// The question's fields, shared with the question app (`mcp::apps`).
+const QUESTION_VIEW_JS: &str = include_str!("../../../../ui/views/question.js");
+/// The projects to pick from, shared with the picker app.
+const PROJECTS_VIEW_JS: &str = include_str!("../../../../ui/views/projects.js");
 
 /// `?t=` on every per-interaction route.
 #[derive(Debug, Deserialize)]
@@ -106,6 +110,14 @@ pub fn router(state: Arc<AppState>) -> Router {
         // API (with the token) for everything, so an unknown slug is the API's 404.
         .route("/project/{slug}", get(|| async { Html(PROJECT_HTML) }))
         .route("/ui/project.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], PROJECT_JS) }))
+        .route(
+            "/ui/views/question.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], QUESTION_VIEW_JS) }),
+        )
+        .route(
+            "/ui/views/projects.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], PROJECTS_VIEW_JS) }),
+        )
         .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
         .route("/ui/common.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }))
         .route("/choice/{id}", get(page))

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use mooring_core::locks::{self, Lock};
+use mooring_core::memory::locks::{self, Lock};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -31,5 +31,5 @@ pub async fn get(
     q: Result<Query<VersionParams>, QueryRejection>,
 ) -> ApiResult<Json<Lock>> {
     let Query(q) = q?;
-    Ok(Json(locks::recall(&*api.state.memory, &slug, &topic, q.version)?))
+    Ok(Json(locks::read(&*api.state.memory, &slug, &topic, q.version)?))
 }

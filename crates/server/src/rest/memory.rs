@@ -4,8 +4,8 @@ use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use mooring_core::memory::preamble::{self, Caps, Preamble};
 use mooring_core::memory::{self, Entry, ListQuery, NewEntry, Page};
-use mooring_core::preamble::{self, Caps, Preamble};
 use serde::Deserialize;
 
 use super::Api;

@@ -102,7 +102,7 @@ async fn require_token(State(api): State<Api>, request: Request, next: Next) -> 
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
     match given {
-        Some(t) if mooring_core::secret::same(&*api.token, t) => next.run(request).await,
+        Some(t) if mooring_core::guard::secret::same(&*api.token, t) => next.run(request).await,
         _ => ApiError::unauthorized().into_response(),
     }
 }
@@ -208,8 +208,8 @@ pub struct SearchParams {
 /// `GET /search/status`: which search is in use (hybrid, or keyword and why) and how far
 /// the indexer has come.
 async fn search_status(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    use mooring_core::backend::MemoryBackend as _;
-    let why = mooring_core::semantic::availability().why();
+    use mooring_core::store::backend::MemoryBackend as _;
+    let why = mooring_core::search::semantic::availability().why();
     let mode = if why.is_none() { "hybrid" } else { "keyword" };
     let progress = api.state.store.vector_progress(None)?;
     Ok(axum::Json(serde_json::json!({
@@ -233,7 +233,7 @@ async fn search(
         None => search::Mode::default(),
     };
     let r = search::Request { query: &q.q, project, kind, limit: q.limit.unwrap_or(20), mode };
-    let on = mooring_core::rerank::wanted(&api.state.store);
-    let found = mooring_core::rerank::find(&*api.state.memory, on, &r)?;
+    let on = mooring_core::search::rerank::wanted(&api.state.store);
+    let found = mooring_core::search::rerank::find(&*api.state.memory, on, &r)?;
     Ok(axum::Json(serde_json::to_value(found).unwrap_or_default()))
 }

@@ -225,7 +225,7 @@ pub async fn events(
         .iter()
         .map(|e| {
             let mut v = serde_json::to_value(e).unwrap_or_default();
-            v["text"] = Value::String(mooring_core::event_words::describe(e));
+            v["text"] = Value::String(mooring_core::projects::event_words::describe(e));
             v
         })
         .collect();
@@ -247,8 +247,12 @@ pub async fn activity(
     q: Result<Query<ActivityParams>, QueryRejection>,
 ) -> ApiResult<Json<Value>> {
     let Query(q) = q?;
-    let days =
-        mooring_core::activity::days(&*api.state.memory, &slug, q.days.unwrap_or(28), chrono::Utc::now())?;
+    let days = mooring_core::memory::activity::days(
+        &*api.state.memory,
+        &slug,
+        q.days.unwrap_or(28),
+        chrono::Utc::now(),
+    )?;
     Ok(Json(json!({ "project": slug, "days": days })))
 }
 

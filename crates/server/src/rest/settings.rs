@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::State;
 use mooring_core::choice::settings::ChoiceSettings;
-use mooring_core::lifecycle;
+use mooring_core::projects::lifecycle;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 

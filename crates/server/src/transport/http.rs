@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::get;
+use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::SessionConfig;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::json;
@@ -30,6 +31,19 @@ pub fn router(
     port: u16,
     token: String,
     cancel: CancellationToken,
+) -> Router {
+    router_serving(state, config, port, token, cancel, |product| product)
+}
+
+/// The router, each MCP connection served by the handler `wrap` makes of the product's
+/// own (only a test build wraps it: the conformance example adds the suite's fixtures).
+pub fn router_serving<H: ServerHandler + Send + 'static>(
+    state: Arc<AppState>,
+    config: &ServerConfig,
+    port: u16,
+    token: String,
+    cancel: CancellationToken,
+    wrap: impl Fn(MooringMcp) -> H + Send + Sync + 'static,
 ) -> Router {
     let mut session_config = SessionConfig::default();
     session_config.keep_alive = Some(config.session_idle);
@@ -56,10 +70,14 @@ pub fn router(
         .with_max_request_body_bytes(config.max_body_bytes)
         .with_cancellation_token(cancel);
     mcp_config.session_store = Some(Arc::new(SqliteSessionStore::new(state.store.clone())));
-    let gate = crate::access::Gate { own_uid: crate::access::peer::own_uid(), token: token.clone().into() };
+    let gate =
+        crate::access::LocalAccess { own_uid: crate::access::peer::own_uid(), token: token.clone().into() };
     let factory_state = state.clone();
-    let mcp =
-        StreamableHttpService::new(move || Ok(MooringMcp::new(factory_state.clone())), sessions, mcp_config);
+    let mcp = StreamableHttpService::new(
+        move || Ok(wrap(MooringMcp::new(factory_state.clone()))),
+        sessions,
+        mcp_config,
+    );
     Router::new()
         .route("/health", get(health).with_state(state.sealer.install_id()))
         .nest_service(

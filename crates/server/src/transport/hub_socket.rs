@@ -61,7 +61,7 @@ impl Hello {
         if hello.mooring != HELLO_VERSION {
             return Err(format!("hello version {} is not {HELLO_VERSION}; update mooring", hello.mooring));
         }
-        if !mooring_core::secret::is_strong_id(&hello.session) {
+        if !mooring_core::guard::secret::is_strong_id(&hello.session) {
             return Err("session: not a shim session id".to_owned());
         }
         for (field, v) in [("cwd", &hello.cwd), ("workspace", &hello.workspace), ("project", &hello.project)]
@@ -214,7 +214,7 @@ mod tests {
     use super::*;
 
     fn id() -> String {
-        mooring_core::secret::random_id(mooring_core::secret::SHIM_SESSION)
+        mooring_core::guard::secret::random_id(mooring_core::guard::secret::SHIM_SESSION)
     }
 
     #[test]

@@ -111,7 +111,8 @@ impl SessionManager for BoundedSessions {
     type Transport = WorkerTransport<LocalSessionWorker>;
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
-        let id: SessionId = mooring_core::secret::random_id(mooring_core::secret::MCP_SESSION).into();
+        let id: SessionId =
+            mooring_core::guard::secret::random_id(mooring_core::guard::secret::MCP_SESSION).into();
         let transport = self.spawn(id.clone()).await;
         Ok((id, transport))
     }

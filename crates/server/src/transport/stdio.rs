@@ -33,7 +33,7 @@ pub struct ShimHints {
 
 /// A fresh session id for this process.
 pub fn new_session_id() -> String {
-    mooring_core::secret::random_id(mooring_core::secret::SHIM_SESSION)
+    mooring_core::guard::secret::random_id(mooring_core::guard::secret::SHIM_SESSION)
 }
 
 /// The hub's MCP URL if one is running for this data directory.

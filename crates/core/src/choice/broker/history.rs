@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Broker, COLUMNS, decode, row_to};
+use super::{Broker, decode};
 use crate::error::Result;
 
 /// A question as a project's view shows it (never its token).
@@ -27,15 +27,9 @@ impl Broker<'_> {
     /// The newest `limit` questions asked in project `slug`.
     pub fn asked_in(&self, slug: &str, limit: u32) -> Result<Vec<Asked>> {
         self.expire_due(chrono::Utc::now())?;
-        let sql = format!(
-            "SELECT {COLUMNS} FROM choices WHERE project_id = (SELECT id FROM projects WHERE slug = ?1)
-             ORDER BY created_at DESC LIMIT ?2"
-        );
         let rows = self.store.read(|c| {
             crate::store::projects::find_row(c, "project", slug)?;
-            let mut stmt = c.prepare(&sql)?;
-            let rows = stmt.query_map(rusqlite::params![slug, limit], row_to)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            crate::store::choices::in_project(c, slug, limit)
         })?;
         rows.into_iter()
             .map(|r| {

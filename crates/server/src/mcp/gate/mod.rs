@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use mooring_core::decide::Decided;
-use mooring_core::resolve::{Hints, Level, Resolution, resolve};
-use mooring_core::store::sessions::SessionRecord;
+use mooring_core::projects::decide::Decided;
+use mooring_core::projects::resolve::{Hints, Level, Resolution, resolve};
+use mooring_core::store::sessions::AgentSession;
 use mooring_core::store::settings;
-use mooring_core::{ProjectStatus, Registry, Result as CoreResult, session};
+use mooring_core::{ProjectStatus, Registry, Result as CoreResult, projects::session};
 use rmcp::model::{CallToolResponse, InputResponses};
 use rmcp::service::{RequestContext, RoleServer};
 
@@ -40,7 +40,7 @@ pub enum Gate {
 }
 
 /// The session row for a caller with an identity, created or refreshed.
-pub fn session_of(state: &AppState, caller: &Caller) -> CoreResult<Option<SessionRecord>> {
+pub fn session_of(state: &AppState, caller: &Caller) -> CoreResult<Option<AgentSession>> {
     caller.session_id.as_deref().map(|id| session::touch(&state.store, id, &caller.seen())).transpose()
 }
 
@@ -48,7 +48,7 @@ pub fn session_of(state: &AppState, caller: &Caller) -> CoreResult<Option<Sessio
 pub fn hints_for(
     state: &AppState,
     caller: &Caller,
-    session: Option<&SessionRecord>,
+    session: Option<&AgentSession>,
     explicit: Option<&str>,
 ) -> CoreResult<Hints> {
     let focus = state.store.read(|c| settings::get(c, settings::FOCUS_PROJECT))?;
@@ -116,7 +116,7 @@ pub enum Decision {
         /// The one the picker preselects.
         recommended: Option<String>,
         /// Markers naming projects that do not exist yet (offered as "New project here").
-        offers: Vec<mooring_core::markers::Marker>,
+        offers: Vec<mooring_core::projects::markers::Marker>,
         /// What the levels saw, for the answer if nobody picks.
         resolution: Option<Resolution>,
         /// Why, if nobody picks.
@@ -280,19 +280,20 @@ pub async fn decide(
     Ok(Decision::Ask { how, candidates, recommended, offers, resolution: Some(resolution), unanswered })
 }
 
-/// The one pipeline (`mooring_core::decide`), here where it cannot read a repository's
+/// The one pipeline (`mooring_core::projects::decide`), here where it cannot read a repository's
 /// files: inline when it reads none (the common case: no thread hand-off), else on a
 /// blocking thread, and without markers or git (with a warning) if that takes longer
 /// than two reads may.
 async fn decide_reading(state: &Arc<AppState>, hints: Hints) -> CoreResult<Decided> {
     let quick = resolve_hints(state, &hints)?;
-    if !mooring_core::decide::reads_files(&quick, &hints) {
-        return mooring_core::decide::decide(&state.store, &state.index, hints);
+    if !mooring_core::projects::decide::reads_files(&quick, &hints) {
+        return mooring_core::projects::decide::decide(&state.store, &state.index, hints);
     }
     let (shared, h) = (state.clone(), hints.clone());
-    let work =
-        tokio::task::spawn_blocking(move || mooring_core::decide::decide(&shared.store, &shared.index, h));
-    match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 4, work).await {
+    let work = tokio::task::spawn_blocking(move || {
+        mooring_core::projects::decide::decide(&shared.store, &shared.index, h)
+    });
+    match tokio::time::timeout(mooring_core::guard::untrusted::READ_TIMEOUT * 4, work).await {
         Ok(Ok(decided)) => decided,
         Ok(Err(e)) => Err(mooring_core::Error::storage(format!("deciding the project failed: {e}"))),
         Err(_) => {
@@ -306,10 +307,10 @@ async fn decide_reading(state: &Arc<AppState>, hints: Hints) -> CoreResult<Decid
 
 /// Git facts of the session's directory, read on a blocking thread (a repository's files
 /// are untrusted); none if that takes longer than a read may.
-pub async fn git_facts(hints: &Hints) -> Option<mooring_core::git::GitFacts> {
+pub async fn git_facts(hints: &Hints) -> Option<mooring_core::projects::git::GitFacts> {
     let hints = hints.clone();
-    let work = tokio::task::spawn_blocking(move || mooring_core::resolve::git_facts(&hints));
-    match tokio::time::timeout(mooring_core::untrusted::READ_TIMEOUT * 2, work).await {
+    let work = tokio::task::spawn_blocking(move || mooring_core::projects::resolve::git_facts(&hints));
+    match tokio::time::timeout(mooring_core::guard::untrusted::READ_TIMEOUT * 2, work).await {
         Ok(Ok(facts)) => facts,
         _ => {
             tracing::warn!("reading the session's git checkout took too long; resolving without it");

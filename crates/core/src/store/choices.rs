@@ -1,0 +1,136 @@
+//! Queries on the `choices` table: one row per question put to the person, its request
+//! and answer as JSON the broker (`choice::broker`) reads and writes.
+
+use crate::store::Cached as _;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::error::Result;
+
+/// A question's row as stored.
+#[derive(Debug, Clone)]
+pub struct ChoiceRow {
+    /// Its id.
+    pub id: String,
+    /// The secret the page and the terminal hold.
+    pub token: String,
+    /// The asking agent session.
+    pub session_id: Option<String>,
+    /// The checked request and timeout action (JSON).
+    pub request: String,
+    /// pending, answered, cancelled or timed_out.
+    pub status: String,
+    /// Which surface answered.
+    pub surface: Option<String>,
+    /// Asked at (RFC 3339).
+    pub created_at: String,
+    /// The deadline (RFC 3339).
+    pub deadline_at: String,
+    /// The final answer (JSON), once there is one.
+    pub response: Option<String>,
+}
+
+/// A new question's row.
+pub struct NewChoice<'a> {
+    /// Its id.
+    pub id: &'a str,
+    /// Its secret.
+    pub token: &'a str,
+    /// The asking session, when known.
+    pub session_id: Option<&'a str>,
+    /// The request (JSON).
+    pub request: &'a str,
+    /// Asked at.
+    pub created_at: &'a str,
+    /// The deadline.
+    pub deadline_at: &'a str,
+}
+
+const COLUMNS: &str = "id, token, session_id, request, status, surface, created_at, deadline_at, response";
+
+fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChoiceRow> {
+    Ok(ChoiceRow {
+        id: r.get(0)?,
+        token: r.get(1)?,
+        session_id: r.get(2)?,
+        request: r.get(3)?,
+        status: r.get(4)?,
+        surface: r.get(5)?,
+        created_at: r.get(6)?,
+        deadline_at: r.get(7)?,
+        response: r.get(8)?,
+    })
+}
+
+fn many(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<Vec<ChoiceRow>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, from_row)?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// Store a pending question, in the asking session's project when it has one (its
+/// project's view lists it).
+pub fn insert(conn: &Connection, new: &NewChoice<'_>) -> Result<()> {
+    conn.exec(
+        "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at, project_id)
+         VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, (SELECT project_id FROM sessions WHERE id = ?3))",
+        params![new.id, new.token, new.session_id, new.request, new.created_at, new.deadline_at],
+    )?;
+    Ok(())
+}
+
+/// A question by id.
+pub fn get(conn: &Connection, id: &str) -> Result<Option<ChoiceRow>> {
+    Ok(conn.row(&format!("SELECT {COLUMNS} FROM choices WHERE id = ?1"), [id], from_row).optional()?)
+}
+
+/// Questions still pending, oldest first.
+pub fn pending(conn: &Connection) -> Result<Vec<ChoiceRow>> {
+    many(conn, &format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' ORDER BY created_at"), [])
+}
+
+/// Pending questions whose deadline is at or before `now` (RFC 3339).
+pub fn due(conn: &Connection, now: &str) -> Result<Vec<ChoiceRow>> {
+    many(
+        conn,
+        &format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' AND deadline_at <= ?1"),
+        [now],
+    )
+}
+
+/// The newest `limit` questions asked in project `slug`.
+pub fn in_project(conn: &Connection, slug: &str, limit: u32) -> Result<Vec<ChoiceRow>> {
+    many(
+        conn,
+        &format!(
+            "SELECT {COLUMNS} FROM choices WHERE project_id = (SELECT id FROM projects WHERE slug = ?1)
+             ORDER BY created_at DESC LIMIT ?2"
+        ),
+        params![slug, limit],
+    )
+}
+
+/// Move a pending question's deadline.
+pub fn set_deadline(conn: &Connection, id: &str, deadline_at: &str) -> Result<()> {
+    conn.exec(
+        "UPDATE choices SET deadline_at = ?2 WHERE id = ?1 AND status = 'pending'",
+        params![id, deadline_at],
+    )?;
+    Ok(())
+}
+
+/// Close a pending question with its final status, surface and answer (JSON); a question
+/// already closed stays as it was (the first answer wins).
+pub fn close(
+    conn: &Connection,
+    id: &str,
+    status: &str,
+    surface: &str,
+    response: &str,
+    at: &str,
+) -> Result<()> {
+    conn.exec(
+        "UPDATE choices SET status = ?2, surface = ?3, response = ?4, answered_at = ?5 WHERE id = ?1 AND status = 'pending'",
+        params![id, status, surface, response, at],
+    )?;
+    Ok(())
+}
