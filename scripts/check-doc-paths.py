@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Fails when docs/architecture.md's "Where things live" table names a file, a directory
-or a test function the repository does not have, so the map cannot go stale quietly."""
+or a test function the repository does not have, when its "Data" section leaves out a
+table the SQLite migrations create, or when its layout leaves out one of core's rooms,
+so the map cannot go stale quietly."""
 
 import re
 import sys
@@ -31,6 +33,25 @@ for row in (line for line in table.splitlines() if line.startswith("| ") and "--
                 missing.append(f"{path}::{func}")
 for m in missing:
     print(f"docs/architecture.md names what is not there: {m}")
-if missing:
+
+# Every table the migrations leave behind (a table renamed away or dropped is not one).
+data = text.split("## Data", 1)[1].split("\n## ", 1)[0]
+sql = "\n".join(p.read_text() for p in sorted((ROOT / "crates/core/migrations").glob("*.sql")))
+created = set(re.findall(r"CREATE (?:VIRTUAL )?TABLE (?:IF NOT EXISTS )?(\w+)", sql))
+gone = set(re.findall(r"ALTER TABLE (\w+) RENAME TO", sql)) | set(re.findall(r"DROP TABLE (?:IF EXISTS )?(\w+)", sql))
+unnamed = sorted(t for t in created - gone if f"`{t}`" not in data)
+for name in unnamed:
+    print(f"docs/architecture.md's Data section does not name the table `{name}`")
+
+# Every room of core (a folder its lib.rs declares) in the layout.
+layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+lib = (ROOT / "crates/core/src/lib.rs").read_text()
+# (a module compiled for tests only, such as the backend suite, is not a room)
+declared = re.findall(r"^(#\[cfg[^\n]*\]\n)?pub mod (\w+);", lib, re.M)
+rooms = [m for cfg, m in declared if not cfg and (ROOT / "crates/core/src" / m).is_dir()]
+absent = [r for r in rooms if f"`{r}/`" not in layout]
+for room in absent:
+    print(f"docs/architecture.md's layout does not name core's room `{room}/`")
+if missing or unnamed or absent:
     sys.exit(1)
-print("docs/architecture.md: every path and test in the table exists")
+print("docs/architecture.md: every path and test in the table exists, every table and room is named")
