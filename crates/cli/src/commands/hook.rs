@@ -17,7 +17,7 @@ use mooring_core::memory::preamble::{self, Caps};
 use serde_json::Value;
 
 use super::Ctx;
-use super::memory::project_of_dir;
+use super::memory::decide_dir;
 use crate::cli::HookArgs;
 use crate::output::Failure;
 
@@ -148,13 +148,14 @@ fn answer(
     if let Some(note) = ctx.stale_note() {
         log(ctx, &format!("{client}: {note}"));
     }
-    let Some(slug) = project_of_dir(&store, &dir, ctx, false).map_err(|e| describe(&e))? else {
+    let decided = decide_dir(&store, &dir, ctx, false).map_err(|e| describe(&e))?;
+    let Some(slug) = decided.resolution.project.clone() else {
         return Ok(None);
     };
     match event {
         Event::Capture => {
             let stop = started + event.deadline().saturating_sub(CAPTURE_MARGIN);
-            capture(ctx, client, &store, &memory, &slug, input, stop)?;
+            capture(ctx, client, &store, &memory, input, stop, &decided)?;
             return Ok(None);
         }
         Event::Prompt => return recall(client, &store, &memory, &slug, input),
@@ -246,19 +247,28 @@ fn this_session_so_far(
     ))
 }
 
-/// Bring the record of the hook's session in project `slug` up to date.
+/// Bring the record of the hook's session up to date, in the project `decided` names.
 fn capture(
     ctx: &Ctx,
     client: Client,
     store: &mooring_core::Store,
     memory: &dyn mooring_core::store::backend::MemoryBackend,
-    slug: &str,
     input: &Value,
     stop: std::time::Instant,
+    decided: &mooring_core::projects::decide::Decided,
 ) -> Result<(), String> {
+    let Some(slug) = decided.resolution.project.as_deref() else { return Ok(()) };
     let text = |k: &str| input.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
     let dir = text("cwd").map(std::path::Path::new);
-    if !mooring_core::capture::enabled(store, slug, dir).map_err(|e| e.message)? {
+    // The marker above the session's directory as deciding its project read it; read here
+    // only when deciding did not look (a level above the directory decided).
+    let looked = decided.hints.cwd.as_deref().and_then(|cwd| decided.markers.above(cwd));
+    let marker = match (dir, looked) {
+        (None, _) => None,
+        (Some(_), Some(seen)) => seen.cloned(),
+        (Some(d), None) => mooring_core::projects::markers::nearest(d).ok().flatten(),
+    };
+    if !mooring_core::capture::enabled(store, slug, marker.as_ref()).map_err(|e| e.message)? {
         return Ok(());
     }
     let (Some(session), Some(transcript)) = (text("session_id"), text("transcript_path")) else {

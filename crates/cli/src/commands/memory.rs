@@ -189,6 +189,17 @@ pub fn project_of_dir(
     ctx: &Ctx,
     with_focus: bool,
 ) -> Result<Option<String>, Failure> {
+    Ok(decide_dir(store, dir, ctx, with_focus)?.resolution.project)
+}
+
+/// How a session started in `dir` is decided, exactly as the server decides (the
+/// resolution, the markers read, what was bound); `with_focus` as for [`project_of_dir`].
+pub fn decide_dir(
+    store: &mooring_core::Store,
+    dir: &str,
+    ctx: &Ctx,
+    with_focus: bool,
+) -> Result<mooring_core::projects::decide::Decided, Failure> {
     let cwd = paths::normalize("cwd", dir, Some(&ctx.cwd))?;
     let focus = if with_focus { Registry::new(store).focus()?.map(|p| p.slug) } else { None };
     let hints = Hints {
@@ -198,12 +209,11 @@ pub fn project_of_dir(
         ..Hints::default()
     };
     // Exactly as the server decides a session's project.
-    let decided = mooring_core::projects::decide::decide(
+    Ok(mooring_core::projects::decide::decide(
         store,
         &mooring_core::projects::live_index::LiveIndex::new(),
         hints,
-    )?;
-    Ok(decided.resolution.project)
+    )?)
 }
 
 /// `token`.

@@ -39,17 +39,19 @@ pub fn silenced_by_env() -> bool {
         .is_ok_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no"))
 }
 
-/// Whether capture runs for project `slug` on this machine, for a session in `dir`: the
-/// global `capture` setting and the project's own switch both on, and no `.mooring.toml`
-/// of that project above `dir` saying `capture = false`.
-pub fn enabled(store: &crate::Store, slug: &str, dir: Option<&Path>) -> Result<bool> {
+/// Whether capture runs for project `slug` on this machine, for a session under
+/// `marker` (the `.mooring.toml` above its directory, as deciding its project read it):
+/// the global `capture` setting and the project's own switch both on, and no marker of
+/// that project saying `capture = false`.
+pub fn enabled(
+    store: &crate::Store,
+    slug: &str,
+    marker: Option<&crate::projects::markers::Marker>,
+) -> Result<bool> {
     if crate::projects::lifecycle::setting(store, "capture")? == 0 {
         return Ok(false);
     }
-    if let Some(marker) = dir.and_then(|d| crate::projects::markers::nearest(d).ok().flatten())
-        && marker.project == slug
-        && !marker.capture
-    {
+    if marker.is_some_and(|m| m.project == slug && !m.capture) {
         return Ok(false);
     }
     store.read(|c| {

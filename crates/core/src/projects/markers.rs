@@ -117,6 +117,17 @@ pub struct Applied {
     /// Markers that could not be read (each a sentence naming the file and the fix);
     /// they are skipped, not fatal: resolution goes on without them.
     pub problems: Vec<String>,
+    /// Each directory looked at (as its hint named it) with the marker above it: none
+    /// when there is none or it could not be read. What capture asks of the marker
+    /// (`capture = false`) is read here, so a hook's turn reads the file once.
+    pub looked: Vec<(String, Option<Marker>)>,
+}
+
+impl Applied {
+    /// The marker above `dir` as deciding saw it; `None` when deciding did not look.
+    pub fn above(&self, dir: &str) -> Option<Option<&Marker>> {
+        self.looked.iter().find(|(d, _)| d == dir).map(|(_, m)| m.as_ref())
+    }
 }
 
 /// How long "no marker above this directory" is believed: a marker committed meanwhile
@@ -160,25 +171,30 @@ pub fn apply(store: &Store, index: &ProjectIndex, hints: &Hints) -> Result<Appli
     for raw in dirs {
         // Looked at moments ago and nothing above it: no walk.
         if recently_unmarked(raw) {
+            out.looked.push((raw.clone(), None));
             continue;
         }
         let Ok(n) = crate::paths::normalize("workspace", raw, None) else { continue };
         if !n.exists {
+            out.looked.push((raw.clone(), None));
             continue;
         }
         let marker = match nearest(&n.path) {
             Ok(Some(m)) => m,
             Ok(None) => {
                 remember_unmarked(raw);
+                out.looked.push((raw.clone(), None));
                 continue;
             }
             Err(e) => {
                 if !out.problems.contains(&e.message) {
                     out.problems.push(e.message);
                 }
+                out.looked.push((raw.clone(), None));
                 continue;
             }
         };
+        out.looked.push((raw.clone(), Some(marker.clone())));
         // A registered code path at or below the marker's directory is more specific.
         if index.match_path(&n.path).is_some_and(|hit| hit.code_path.starts_with(&marker.dir)) {
             continue;

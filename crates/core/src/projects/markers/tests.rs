@@ -45,7 +45,28 @@ fn a_marker_naming_a_known_project_binds_its_directory() {
         Registry::new(&f.store).events("billing").unwrap().into_iter().map(|e| e.kind).collect();
     assert!(kinds.contains(&"marker_bound".to_owned()), "{kinds:?}");
     // Once bound, nothing more to do.
-    assert_eq!(apply(&f.store, &after, &cwd(&deep)).unwrap(), Applied::default());
+    let again = apply(&f.store, &after, &cwd(&deep)).unwrap();
+    assert!(again.bound.is_empty() && again.offers.is_empty() && again.problems.is_empty(), "{again:?}");
+}
+
+#[test]
+fn what_deciding_read_of_a_marker_is_kept_for_capture_to_ask() {
+    let f = fx();
+    let repo = f.root.join("clones/billing-svc");
+    marker(&repo, "project = \"billing\"\ncapture = false\n");
+    let deep = repo.join("src");
+    std::fs::create_dir_all(&deep).unwrap();
+    let dir = deep.display().to_string();
+    let applied = apply(&f.store, &index(&f.store), &cwd(&deep)).unwrap();
+    let seen = applied.above(&dir).expect("deciding looked above the session's directory");
+    assert_eq!(seen.map(|m| (m.project.as_str(), m.capture)), Some(("billing", false)));
+    // A directory with nothing above it is looked at too (none found), one it never
+    // looked at is not (capture reads that marker itself).
+    let bare = f.root.join("scratch");
+    std::fs::create_dir_all(&bare).unwrap();
+    let none = apply(&f.store, &index(&f.store), &cwd(&bare)).unwrap();
+    assert_eq!(none.above(&bare.display().to_string()), Some(None));
+    assert_eq!(none.above("/elsewhere"), None);
 }
 
 #[test]
