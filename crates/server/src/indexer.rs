@@ -31,18 +31,13 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
         Err(e) => tracing::warn!(error = %e, "holding vectors ahead stopped"),
         Ok(Ok(())) => {}
     }
-    let mut tick = tokio::time::interval(EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut ticks = crate::ticks::Ticks::new(EVERY, cancel);
     // Finding what lacks a re-ranking vector reads every entry (50 ms at 100,000), so it
     // is looked for only when there may be some: at start, after entries were indexed
     // (new or changed ones pass through search by meaning's queue first), when the
     // setting is switched on, and while the last slice found work.
     let (mut rerank_due, mut rerank_was_on) = (true, false);
-    loop {
-        tokio::select! {
-            _ = cancel.cancelled() => return,
-            _ = tick.tick() => {}
-        }
+    while ticks.next().await {
         let memory_for_tidy = memory.clone();
         let memory = memory.clone();
         let done = tokio::task::spawn_blocking(move || {

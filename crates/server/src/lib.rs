@@ -19,6 +19,7 @@ pub mod run;
 pub mod state;
 pub mod surfaces;
 pub mod team_changes;
+pub mod ticks;
 pub mod transport;
 
 pub use config::{DEFAULT_PORT, ServerConfig, loopback_host};

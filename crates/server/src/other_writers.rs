@@ -23,13 +23,8 @@ pub async fn watch(db: PathBuf, state: Arc<AppState>, cancel: CancellationToken)
             return;
         }
     };
-    let mut tick = tokio::time::interval(EVERY);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = cancel.cancelled() => return,
-            _ = tick.tick() => {}
-        }
+    let mut ticks = crate::ticks::Ticks::new(EVERY, cancel);
+    while ticks.next().await {
         if seen.changed().unwrap_or(false) {
             state.everything_changed();
         }

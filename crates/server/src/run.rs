@@ -222,12 +222,8 @@ async fn start_watcher(state: &Arc<AppState>) -> Option<mooring_core::projects::
 
 /// Pause projects unused for `auto_pause_days`, at start and then hourly.
 async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(3600));
-    loop {
-        tokio::select! {
-            _ = cancel.cancelled() => return,
-            _ = tick.tick() => {}
-        }
+    let mut ticks = crate::ticks::Ticks::new(std::time::Duration::from_secs(3600), cancel);
+    while ticks.next().await {
         match mooring_core::projects::lifecycle::auto_pause(&state.store, chrono::Utc::now()) {
             Ok(paused) if !paused.is_empty() => {
                 tracing::info!(?paused, "paused projects unused for a while");
