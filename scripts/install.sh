@@ -6,23 +6,32 @@
 # and the desktop entry under $MOORING_PREFIX/share (the tray app shows in the
 # application menu), then offers `mooring setup CLIENT --hooks` for each client found
 # without Mooring (MOORING_YES=1 answers yes; without a terminal the answer is no).
+# With --command-only, just `mooring` (scripts/start.sh serves with it while the tray app
+# builds; a later run without the flag adds the tray app).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+programs="mooring mooring-desktop"
+if [ "${1:-}" = --command-only ]; then programs=mooring; shift; fi
 from="${1:-target/release}"
 prefix="${MOORING_PREFIX:-$HOME/.local}"
 bindir="$prefix/bin"
 share="$prefix/share"
-for b in mooring mooring-desktop; do
+for b in $programs; do
   [ -x "$from/$b" ] || { echo "$from/$b is missing: build it first (cargo build --release -p mooring-cli -p mooring-desktop)" >&2; exit 1; }
 done
-install -d "$bindir" "$share/applications" "$share/icons/hicolor/128x128/apps" "$share/icons/hicolor/scalable/apps"
+install -d "$bindir"
 install -m 0755 "$from/mooring" "$bindir/mooring"
-install -m 0755 "$from/mooring-desktop" "$bindir/mooring-desktop"
-install -m 0644 icons/128x128.png "$share/icons/hicolor/128x128/apps/mooring.png"
-install -m 0644 icons/icon.svg "$share/icons/hicolor/scalable/apps/mooring.svg"
-sed "s|^Exec=.*|Exec=$bindir/mooring-desktop|" packaging/mooring.desktop >"$share/applications/mooring.desktop"
-command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$share/applications" || true
-echo "Installed $bindir/mooring and $bindir/mooring-desktop (Mooring $("$bindir/mooring" --version | cut -d' ' -f2))."
+if [ "$programs" = mooring ]; then
+  echo "Installed $bindir/mooring (Mooring $("$bindir/mooring" --version | cut -d' ' -f2))."
+else
+  install -d "$share/applications" "$share/icons/hicolor/128x128/apps" "$share/icons/hicolor/scalable/apps"
+  install -m 0755 "$from/mooring-desktop" "$bindir/mooring-desktop"
+  install -m 0644 icons/128x128.png "$share/icons/hicolor/128x128/apps/mooring.png"
+  install -m 0644 icons/icon.svg "$share/icons/hicolor/scalable/apps/mooring.svg"
+  sed "s|^Exec=.*|Exec=$bindir/mooring-desktop|" packaging/mooring.desktop >"$share/applications/mooring.desktop"
+  command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database -q "$share/applications" || true
+  echo "Installed $bindir/mooring and $bindir/mooring-desktop (Mooring $("$bindir/mooring" --version | cut -d' ' -f2))."
+fi
 case ":$PATH:" in
   *":$bindir:"*) ;;
   *) echo "Note: $bindir is not on your PATH; add it (e.g. in ~/.profile) to type \`mooring\`." ;;
