@@ -32,4 +32,10 @@ cp "$HOME/.codex/config.toml" "$tmp/before.toml"
 PATH=/usr/bin:/bin MOORING_PREFIX="$prefix" MOORING_YES=1 scripts/install.sh "$MOORING_BIN" >"$tmp/again.txt"
 grep -q "No agent client without Mooring found" "$tmp/again.txt" || { cat "$tmp/again.txt"; exit 1; }
 cmp -s "$tmp/before.toml" "$HOME/.codex/config.toml" || { echo "a second install changed codex's config"; exit 1; }
+# What scripts/start.sh installs before the tray app is built: the command alone.
+only="$tmp/only"
+PATH=/usr/bin:/bin MOORING_PREFIX="$only" MOORING_YES=1 scripts/install.sh --command-only "$MOORING_BIN" >"$tmp/only.txt"
+"$only/bin/mooring" --version | grep -q '^mooring ' || { echo "--command-only did not install a working mooring"; exit 1; }
+[ ! -e "$only/bin/mooring-desktop" ] && [ ! -e "$only/share/applications/mooring.desktop" ] \
+  || { echo "--command-only installed the tray app or its menu entry"; exit 1; }
 echo "ok: installed, menu entry valid, codex set up with the installed binary, second run idempotent"
