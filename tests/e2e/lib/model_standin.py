@@ -81,7 +81,7 @@ def work_args(tool, body):
 # STANDIN_SCRIPT=real: what real sessions do that tidy ones do not, for recording the
 # capture fixtures (scripts/record-session-fixtures.sh): `cd` into a subdirectory before
 # writing, a teammate's commit pulled in, a command and an edit the permission system
-# refuses, a subagent (Task, later Agent) that writes a file, a commit; and a summary when
+# refuses, a commit, then a subagent (Task, later Agent) that writes a file; and a summary when
 # the client compacts.
 SUBAGENT_MARK = "SUBAGENT-TASK"
 SUMMARY = ("Analysis:\nWorking notes the summary leaves out.\n\nSummary:\n1. Primary Request and Intent:\n"
@@ -106,10 +106,12 @@ def real_step(done, body, names):
             ("Write", {"file_path": f"{root}/assets/app.js", "content": "console.log('app')\n"}),
             ("Edit", {"file_path": f"{root}/README.md", "old_string": "Readme", "new_string": "Read me"}),
             ("Bash", {"command": "rm -rf ../docs", "description": "Remove the docs"}),
-            ("Agent" if "Agent" in names else "Task", {"description": "Write the helper", "subagent_type": "general-purpose",
-                      "prompt": f"{SUBAGENT_MARK}: write lib/helper.js"}),
+            # The commit comes before the subagent: 2.1.330 runs subagents in the background,
+            # and git beside a running subagent lost the index lock now and then on CI.
             ("Bash", {"command": "git add -A && git commit -q -m \"Add the app script\n\nWith a helper.\"",
                       "description": "Commit"}),
+            ("Agent" if "Agent" in names else "Task", {"description": "Write the helper", "subagent_type": "general-purpose",
+                      "prompt": f"{SUBAGENT_MARK}: write lib/helper.js"}),
         ]
     return steps[done] if done < len(steps) else None
 
