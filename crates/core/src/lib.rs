@@ -1,5 +1,5 @@
 //! Mooring's domain, no HTTP and no GUI. Its rooms, each depending only on those listed
-//! after it: `search` (search, recall per prompt, by meaning, re-ranking), `capture`
+//! after it: `remote` (the phone's commands and messages), `search` (search, recall per prompt, by meaning, re-ranking), `capture`
 //! (session records from the clients' transcripts), `choice` (questions for the person),
 //! `memory` (entries, locks, handovers, the preamble, transfer), `projects` (registry and
 //! resolution), `store` (SQLite, the storage seam, the vector index) and `guard` (what
@@ -18,6 +18,7 @@ pub mod paths;
 pub mod projects;
 #[cfg(test)]
 mod proptests;
+pub mod remote;
 pub mod search;
 pub mod store;
 

@@ -9,6 +9,8 @@ pub const MAX_SLUG_LEN: usize = 64;
 pub const RESERVED: &[&str] = &[
     "projects", "project", "new", "list", "help", "active", "archive", "resume", "decide", "blocker",
     "handoff", "all", "none", "default",
+    // The phone's command words (`crate::remote::commands`), and seed 003's Turkish ones.
+    "resolve", "away", "back", "start", "pair", "projeler", "proje",
 ];
 
 /// Check a slug given by a person or an agent.

@@ -1,0 +1,249 @@
+//! The remote settings file (`remote.json` in the data directory, 0600 like the API
+//! token): each platform's bot token, its pairing code (kept hashed, single-use, ten
+//! minutes) and, once paired, the one person it answers; and whether the person is away.
+
+use std::io::Write;
+use std::path::Path;
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+
+/// File name in the data directory.
+pub const FILE: &str = "remote.json";
+
+/// How long a pairing code stays good.
+pub const PAIRING_MINUTES: i64 = 10;
+
+/// A chat platform Mooring can reach the person on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Platform {
+    /// Telegram's Bot API, long-polled.
+    Telegram,
+    /// Slack's Socket Mode.
+    Slack,
+}
+
+impl Platform {
+    /// Every platform, in display order.
+    pub const ALL: [Platform; 2] = [Platform::Telegram, Platform::Slack];
+
+    /// Its name on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Platform::Telegram => "telegram",
+            Platform::Slack => "slack",
+        }
+    }
+
+    /// From the command line's word.
+    pub fn parse(word: &str) -> Result<Self> {
+        Platform::ALL.into_iter().find(|p| p.name() == word).ok_or_else(|| {
+            Error::invalid("platform", format!("unknown platform '{word}'; use telegram or slack"))
+        })
+    }
+
+    /// Where its API lives unless the settings say otherwise.
+    pub fn default_api(self) -> &'static str {
+        match self {
+            Platform::Telegram => "https://api.telegram.org",
+            Platform::Slack => "https://slack.com/api",
+        }
+    }
+}
+
+/// The one person a bot answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paired {
+    /// The platform's id of the person (Telegram user id, Slack user id).
+    pub user: String,
+    /// Where to write to them (Telegram chat id, Slack DM channel).
+    pub chat: String,
+    /// When they paired (RFC 3339).
+    pub at: String,
+}
+
+/// One platform's settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bot {
+    /// The bot's token (Telegram) or app-level token (Slack, `xapp-`).
+    pub token: String,
+    /// Slack's bot token (`xoxb-`), for posting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_token: Option<String>,
+    /// The API's base URL (a stand-in's, in tests).
+    pub api: String,
+    /// SHA-256 of the pairing code still open, and until when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairing: Option<(String, String)>,
+    /// The person, once paired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<Paired>,
+}
+
+/// The whole file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteConfig {
+    /// Questions, picks and prompts go to the phone.
+    #[serde(default)]
+    pub away: bool,
+    /// Telegram, when added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub telegram: Option<Bot>,
+    /// Slack, when added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slack: Option<Bot>,
+}
+
+impl RemoteConfig {
+    /// The settings in `dir` (none yet: empty).
+    pub fn load(dir: &Path) -> Result<Self> {
+        match std::fs::read_to_string(dir.join(FILE)) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| {
+                Error::invalid(
+                    "remote.json",
+                    format!(
+                        "{} is not readable ({e}); remove it and add the bots again",
+                        dir.join(FILE).display()
+                    ),
+                )
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(Error::storage(format!("cannot read {}: {e}", dir.join(FILE).display()))),
+        }
+    }
+
+    /// Write the settings: a new file, readable only by this user, moved into place.
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        crate::store::datadir::ensure(dir)?;
+        let text = serde_json::to_string_pretty(self).map_err(|e| Error::storage(e.to_string()))?;
+        let tmp = dir.join(format!("{FILE}.tmp"));
+        let _ = std::fs::remove_file(&tmp);
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let write = |options: &std::fs::OpenOptions| -> std::io::Result<()> {
+            let mut f = options.open(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+            std::fs::rename(&tmp, dir.join(FILE))
+        };
+        write(&options).map_err(|e| Error::storage(format!("cannot write {}: {e}", dir.join(FILE).display())))
+    }
+
+    /// One platform's settings.
+    pub fn bot(&self, p: Platform) -> Option<&Bot> {
+        match p {
+            Platform::Telegram => self.telegram.as_ref(),
+            Platform::Slack => self.slack.as_ref(),
+        }
+    }
+
+    /// One platform's settings, to change.
+    pub fn bot_mut(&mut self, p: Platform) -> &mut Option<Bot> {
+        match p {
+            Platform::Telegram => &mut self.telegram,
+            Platform::Slack => &mut self.slack,
+        }
+    }
+}
+
+impl Bot {
+    /// A new bot, not paired yet, with a fresh pairing code (returned, shown once).
+    pub fn new(token: String, api: String, now: DateTime<Utc>) -> (Self, String) {
+        let mut bot = Bot { token, bot_token: None, api, pairing: None, paired: None };
+        let code = bot.new_code(now);
+        (bot, code)
+    }
+
+    /// A fresh pairing code (`1234-5678`); the old one, if any, stops working.
+    pub fn new_code(&mut self, now: DateTime<Utc>) -> String {
+        let bytes = crate::guard::secret::random_bytes::<8>();
+        let n = u64::from_le_bytes(bytes) % 100_000_000;
+        let code = format!("{:04}-{:04}", n / 10_000, n % 10_000);
+        let until = crate::humanize::format_ts(now + Duration::minutes(PAIRING_MINUTES));
+        self.pairing = Some((hash(&code), until));
+        code
+    }
+
+    /// Pair with `user` writing from `chat` when `code` is the open code, still in time;
+    /// the code is used up either way once it matched. Whether it paired.
+    pub fn try_pair(&mut self, code: &str, user: &str, chat: &str, now: DateTime<Utc>) -> bool {
+        let Some((want, until)) = &self.pairing else { return false };
+        let typed: String = code.chars().filter(char::is_ascii_digit).collect();
+        let typed = if typed.len() == 8 { format!("{}-{}", &typed[..4], &typed[4..]) } else { typed };
+        let in_time = DateTime::parse_from_rfc3339(until).is_ok_and(|u| now < u);
+        if !crate::guard::secret::same(hash(&typed), want) {
+            return false;
+        }
+        self.pairing = None;
+        if !in_time {
+            return false;
+        }
+        self.paired = Some(Paired {
+            user: user.to_owned(),
+            chat: chat.to_owned(),
+            at: crate::humanize::format_ts(now),
+        });
+        true
+    }
+
+    /// Whether `user` is the paired person.
+    pub fn is_paired_user(&self, user: &str) -> bool {
+        self.paired.as_ref().is_some_and(|p| crate::guard::secret::same(&p.user, user))
+    }
+}
+
+fn hash(code: &str) -> String {
+    Sha256::digest(code.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_pairs_one_person_once_within_ten_minutes() {
+        let now = Utc::now();
+        let (mut bot, code) = Bot::new("123:abc".into(), "http://127.0.0.1:1".into(), now);
+        assert!(code.len() == 9 && code.as_bytes()[4] == b'-', "{code}");
+        let wrong = format!("{}{}", if code.starts_with('1') { '2' } else { '1' }, &code[1..]);
+        assert!(!bot.try_pair(&wrong, "7", "7", now) && bot.pairing.is_some());
+        assert!(bot.try_pair(&code.replace('-', " "), "42", "4242", now));
+        assert!(bot.is_paired_user("42") && !bot.is_paired_user("43"));
+        // Used up: nobody else pairs with it.
+        assert!(!bot.try_pair(&code, "43", "43", now));
+        assert_eq!(bot.paired.as_ref().unwrap().user, "42");
+
+        let (mut late, code) = Bot::new("t".into(), "a".into(), now);
+        assert!(!late.try_pair(&code, "42", "42", now + Duration::minutes(PAIRING_MINUTES + 1)));
+        assert!(late.paired.is_none() && late.pairing.is_none());
+    }
+
+    #[test]
+    fn the_file_is_private_and_keeps_no_code_in_clear() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = RemoteConfig::default();
+        let (bot, code) =
+            Bot::new("123:secret-token".into(), Platform::Telegram.default_api().into(), Utc::now());
+        config.telegram = Some(bot);
+        config.save(dir.path()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
+        assert!(!text.contains(&code));
+        assert_eq!(RemoteConfig::load(dir.path()).unwrap(), config);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        std::fs::write(dir.path().join(FILE), "{nope").unwrap();
+        let err = RemoteConfig::load(dir.path()).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("remote.json"));
+        assert!(Platform::parse("irc").unwrap_err().message.contains("telegram or slack"));
+    }
+}

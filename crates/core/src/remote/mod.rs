@@ -1,0 +1,10 @@
+//! The phone: what the person types on a chat platform (seed 003's commands), what
+//! Mooring writes back, and the settings that pair one person's phone with a bot. The
+//! transports that carry it live in the server.
+
+pub mod commands;
+pub mod config;
+pub mod phone;
+
+pub use commands::{Command, parse};
+pub use config::{Bot, Paired, Platform, RemoteConfig};

@@ -1,0 +1,196 @@
+//! What Mooring says on the phone: seed 003's dashboard (one short block per project, a
+//! dot by recency, scannable in three seconds), one project's view, and what a command
+//! did. Plain text, no tables; every text leaves through [`outgoing`], which takes out
+//! secrets and `<private>` spans.
+
+use chrono::{DateTime, Utc};
+
+use crate::error::Result;
+use crate::memory::{self, Entry, ListQuery};
+use crate::model::{Project, ProjectStatus};
+use crate::store::backend::MemoryBackend;
+
+/// Longest message sent (Telegram's limit is 4,096 characters; Slack's text, 40,000).
+pub const MAX_MESSAGE: usize = 3_500;
+
+/// A text on its way to a chat platform: secrets out, `<private>` spans out, cut to a
+/// phone's length.
+pub fn outgoing(text: &str) -> String {
+    let (clean, _) = crate::guard::redact::scrub(text);
+    cut(&clean, MAX_MESSAGE)
+}
+
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+/// The dot by recency: 🟢 today, 🟡 this week, 🔵 older, ⏸ paused, 📦 archived.
+pub fn dot(project: &Project, now: DateTime<Utc>) -> &'static str {
+    match project.status {
+        ProjectStatus::Paused => "⏸",
+        ProjectStatus::Archived => "📦",
+        ProjectStatus::Active => {
+            let used = project
+                .last_used_at
+                .as_deref()
+                .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+                .map(|t| now - t.with_timezone(&Utc));
+            match used {
+                Some(age) if age.num_hours() < 24 => "🟢",
+                Some(age) if age.num_days() < 7 => "🟡",
+                _ => "🔵",
+            }
+        }
+    }
+}
+
+/// The newest captured session's line: its last word, else what it was asked.
+pub fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<String>> {
+    let page = memory::list(
+        memory,
+        slug,
+        &ListQuery { kind: Some("session".into()), limit: Some(1), ..ListQuery::default() },
+    )?;
+    let Some(entry) = page.entries.into_iter().next() else { return Ok(None) };
+    Ok(Some(session_line(&entry)))
+}
+
+fn session_line(entry: &Entry) -> String {
+    let field = |label: &str| {
+        entry.content.lines().find_map(|l| l.strip_prefix(&format!("**{label}:** ")).map(str::to_owned))
+    };
+    let line = field("Last word").or_else(|| field("Asked")).unwrap_or_else(|| entry.title.clone());
+    cut(line.trim().trim_matches('"'), 120)
+}
+
+fn counts(project: &Project) -> String {
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    if project.stats.open_blockers > 0 {
+        parts.push(format!("🚧 {}", plural(project.stats.open_blockers, "blocker", "blockers")));
+    }
+    parts.push(format!("📌 {}", plural(project.stats.decisions, "decision", "decisions")));
+    parts.join(" · ")
+}
+
+/// The dashboard: active and paused projects, most recently used first.
+pub fn dashboard(memory: &dyn MemoryBackend, projects: &[Project], now: DateTime<Utc>) -> Result<String> {
+    let mut shown: Vec<&Project> = projects.iter().filter(|p| p.status != ProjectStatus::Archived).collect();
+    shown.sort_by(|a, b| b.last_used_at.cmp(&a.last_used_at).then(a.slug.cmp(&b.slug)));
+    if shown.is_empty() {
+        return Ok("No projects yet. Make one on the desktop or with `mooring projects new`.".to_owned());
+    }
+    let mut out = format!("{} project{}\n", shown.len(), if shown.len() == 1 { "" } else { "s" });
+    for p in shown.iter().take(15) {
+        out.push_str(&format!("\n{} {} — {}\n{}\n", dot(p, now), p.slug, p.last_used, counts(p)));
+        if let Some(last) = last_session(memory, &p.slug)? {
+            out.push_str(&format!("Last: \"{last}\"\n"));
+        }
+    }
+    if shown.len() > 15 {
+        out.push_str(&format!("\n…and {} more\n", shown.len() - 15));
+    }
+    out.push_str("\nType a slug to open it.");
+    Ok(outgoing(&out))
+}
+
+/// One project: description, open blockers, newest decisions, the last session.
+pub fn project(memory: &dyn MemoryBackend, p: &Project, now: DateTime<Utc>) -> Result<String> {
+    let mut out = format!("{} {} — {}\n", dot(p, now), p.name, p.last_used);
+    if !p.description.trim().is_empty() {
+        out.push_str(&format!("{}\n", cut(p.description.trim(), 300)));
+    }
+    let list = |kind: &str, status: Option<&str>, n: u32| {
+        memory::list(
+            memory,
+            &p.slug,
+            &ListQuery {
+                kind: Some(kind.into()),
+                status: status.map(Into::into),
+                limit: Some(n),
+                before: None,
+            },
+        )
+    };
+    let blockers = list("blocker", Some("open"), 5)?.entries;
+    if !blockers.is_empty() {
+        out.push_str("\nOpen blockers:\n");
+        for b in &blockers {
+            out.push_str(&format!("🚧 #{} {}\n", b.id, cut(&b.title, 100)));
+        }
+    }
+    let decisions = list("decision", None, 3)?.entries;
+    if !decisions.is_empty() {
+        out.push_str("\nNewest decisions:\n");
+        for d in &decisions {
+            out.push_str(&format!("📌 {}\n", cut(&d.title, 100)));
+        }
+    }
+    if let Some(last) = last_session(memory, &p.slug)? {
+        out.push_str(&format!("\nLast session: \"{last}\"\n"));
+    }
+    if p.status == ProjectStatus::Archived {
+        out.push_str(&format!("\nArchived. `resume {}` brings it back.", p.slug));
+    } else {
+        out.push_str(&format!("\n`decide {0} …` · `blocker {0} …`", p.slug));
+    }
+    Ok(outgoing(&out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::{NewEntry, remember};
+    use crate::{NewProject, Registry, Store};
+
+    #[test]
+    fn the_dashboard_is_short_lines_with_a_dot_counts_and_the_last_session() {
+        let store = Store::open_in_memory().unwrap();
+        let reg = Registry::new(&store);
+        for name in ["Leader Election", "Old Notes"] {
+            reg.create(NewProject { name: name.into(), ..NewProject::default() }).unwrap();
+        }
+        reg.touch_used("leader-election").unwrap();
+        let blocker = NewEntry {
+            kind: "blocker".into(),
+            content: "Waiting on SRE for TLS certs".into(),
+            ..NewEntry::default()
+        };
+        remember(&store, "leader-election", &blocker, None).unwrap();
+        let decision = NewEntry {
+            kind: "decision".into(),
+            content: "etcd 3.5, key ghp_0123456789abcdefghijklmnopqrstuvwxyzAB".into(),
+            ..NewEntry::default()
+        };
+        remember(&store, "leader-election", &decision, None).unwrap();
+        let paused = crate::projects::registry::ProjectEdit {
+            status: Some(ProjectStatus::Paused),
+            ..Default::default()
+        };
+        reg.edit("old-notes", paused).unwrap();
+        let projects = reg.list(None).unwrap();
+        let text = dashboard(&store, &projects, Utc::now()).unwrap();
+        assert!(text.starts_with("2 projects\n"), "{text}");
+        assert!(text.contains("🟢 leader-election — "), "{text}");
+        assert!(text.contains("🚧 1 blocker · 📌 1 decision"), "{text}");
+        assert!(!text.contains('|'), "no tables: {text}");
+        let view = project(&store, &reg.get("leader-election").unwrap(), Utc::now()).unwrap();
+        assert!(view.contains("🚧 #1 Waiting on SRE"), "{view}");
+        assert!(view.contains("📌 etcd 3.5"), "{view}");
+        assert!(!view.contains("ghp_0123456789"), "a secret left for the phone: {view}");
+    }
+
+    #[test]
+    fn what_leaves_drops_private_spans_and_secrets_and_fits_a_phone() {
+        let text = outgoing(
+            "ok <private>my home address</private> token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+        );
+        assert!(!text.contains("home address") && !text.contains("ghp_0123"), "{text}");
+        assert_eq!(outgoing(&"x".repeat(10_000)).chars().count(), MAX_MESSAGE);
+    }
+}
