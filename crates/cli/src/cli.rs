@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use crate::cli_remote::RemoteArgs;
 pub use crate::cli_team::{TeamAction, TeamArgs};
 
 /// Mooring: which project each AI agent session is in, what it did, and what it should remember.
@@ -57,6 +58,8 @@ pub enum Command {
     Hook(HookArgs),
     /// Share projects with a team through PostgreSQL: join, status, leave, new, member, handoff
     Team(TeamArgs),
+    /// Answer from your phone away from the desk: pair a Telegram or Slack bot, away, back
+    Remote(RemoteArgs),
     /// Show or change settings (auto_pause_days, preamble_max_*, capture, recall, rerank, …)
     Config {
         /// Setting to show or change (all when omitted)

@@ -11,7 +11,7 @@ const GROUPS: &[(&str, &[&str])] = &[
     ("Set up", &["setup", "doctor", "config", "token"]),
     ("Projects", &["projects", "resolve", "context"]),
     ("Memory", &["memory", "sessions", "capture", "export", "import"]),
-    ("Questions", &["choice"]),
+    ("Questions", &["choice", "remote"]),
     ("Team", &["team"]),
     ("Run", &["serve", "stdio", "hook"]),
 ];

@@ -2,6 +2,7 @@
 
 mod cli;
 mod cli_help;
+mod cli_remote;
 mod cli_team;
 mod commands;
 mod format;
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Command::Doctor => commands::doctor::run(&ctx),
         Command::Hook(args) => commands::hook::run(&ctx, args),
         Command::Team(args) => commands::team::run(&ctx, args),
+        Command::Remote(args) => commands::remote::run(&ctx, args),
         Command::Config { key, value } => commands::memory::config(&ctx, key, value),
     });
     match result {

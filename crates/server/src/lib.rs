@@ -13,6 +13,7 @@ pub mod mcp;
 mod other_writers;
 pub mod pages;
 pub mod picks;
+pub mod remote;
 pub mod resource_uris;
 pub mod rest;
 pub mod run;

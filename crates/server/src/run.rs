@@ -158,6 +158,10 @@ pub async fn start_serving<H: rmcp::ServerHandler + Send + 'static>(
         crate::team_changes::follow(state.clone(), team, cancel.clone());
     }
     let watcher = start_watcher(&state).await;
+    // The phone's platforms belong to the hub of a data directory, not to each stdio server.
+    if config.write_endpoint_file {
+        crate::remote::start(state.clone(), config.data_dir.clone(), cancel.clone());
+    }
     let endpoint_dir = if config.write_endpoint_file {
         let ep = Endpoint {
             url: url.clone(),

@@ -6,6 +6,7 @@ pub mod doctor;
 pub mod hook;
 pub mod memory;
 pub mod projects;
+pub mod remote;
 pub mod resolve;
 pub mod serve;
 pub mod sessions;

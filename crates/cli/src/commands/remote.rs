@@ -1,0 +1,197 @@
+//! `mooring remote …`: pair a phone through a Telegram or Slack bot, see how it is doing,
+//! switch away mode. The hub (`mooring serve` or the tray app) runs the bots; it follows
+//! the settings file, so nothing here needs a restart.
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+
+use chrono::Utc;
+use mooring_core::Error;
+use mooring_core::remote::{Bot, Platform, RemoteConfig};
+use serde_json::json;
+
+use super::Ctx;
+use crate::cli_remote::{RemoteAction, RemoteArgs};
+use crate::output::{Failure, print_json};
+
+/// Dispatch `remote`.
+pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
+    match args.action {
+        RemoteAction::Add { platform, token_file, api } => add(ctx, &platform, token_file.as_deref(), api),
+        RemoteAction::Pair { platform } => pair(ctx, &platform),
+        RemoteAction::Status => status(ctx),
+        RemoteAction::Remove { platform } => remove(ctx, &platform),
+        RemoteAction::Away => away(ctx, true),
+        RemoteAction::Back => away(ctx, false),
+    }
+}
+
+fn read_token(file: Option<&Path>, platform: Platform) -> Result<String, Failure> {
+    let text = match file {
+        Some(p) if p == Path::new("-") => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| Error::invalid("token_file", format!("cannot read standard input: {e}")))?;
+            s
+        }
+        Some(p) => std::fs::read_to_string(p).map_err(|e| {
+            Error::invalid("token_file", format!("cannot read {}: {e}; give a readable file", p.display()))
+        })?,
+        None if std::io::stdin().is_terminal() => dialoguer::Password::new()
+            .with_prompt(format!("The {} bot's token", platform.name()))
+            .interact()
+            .map_err(|e| Error::invalid("token", format!("cannot read the token: {e}")))?,
+        None => {
+            return Err(Error::invalid(
+                "token_file",
+                "no token: give --token-file FILE (or - for standard input)",
+            )
+            .into());
+        }
+    };
+    let token = text.trim().to_owned();
+    let looks_right = match platform {
+        // <bot id>:<secret>, as BotFather gives it.
+        Platform::Telegram => token
+            .split_once(':')
+            .is_some_and(|(id, s)| id.bytes().all(|b| b.is_ascii_digit()) && !id.is_empty() && s.len() >= 20),
+        Platform::Slack => token.starts_with("xapp-"),
+    };
+    if !looks_right {
+        let want = match platform {
+            Platform::Telegram => "a Telegram bot token looks like 123456789:AA… (from @BotFather)",
+            Platform::Slack => "Slack's Socket Mode needs the app-level token, xapp-…",
+        };
+        return Err(
+            Error::invalid("token", format!("that is not a {} token: {want}", platform.name())).into()
+        );
+    }
+    Ok(token)
+}
+
+fn add(ctx: &Ctx, platform: &str, token_file: Option<&Path>, api: Option<String>) -> Result<(), Failure> {
+    let platform = Platform::parse(platform)?;
+    let api = api.unwrap_or_else(|| platform.default_api().to_owned());
+    if !mooring_server::remote::http::safe_base(&api) {
+        return Err(Error::invalid(
+            "api",
+            format!("{api} would carry the token in the clear: use https://, or http:// to this machine"),
+        )
+        .into());
+    }
+    let token = read_token(token_file, platform)?;
+    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let (bot, code) = Bot::new(token, api, Utc::now());
+    *config.bot_mut(platform) = Some(bot);
+    config.save(&ctx.data_dir)?;
+    if ctx.json {
+        print_json(
+            &json!({ "platform": platform.name(), "pairing_code": code, "minutes": mooring_core::remote::config::PAIRING_MINUTES }),
+        );
+    } else {
+        println!(
+            "Added the {} bot. From your phone, send it:\n\n    /start {code}\n\nThe code works once, for {} minutes, while Mooring runs (the tray app or `mooring serve`).",
+            platform.name(),
+            mooring_core::remote::config::PAIRING_MINUTES
+        );
+    }
+    Ok(())
+}
+
+fn pair(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
+    let platform = Platform::parse(platform)?;
+    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let Some(bot) = config.bot_mut(platform).as_mut() else {
+        return Err(Error::not_found(
+            "platform",
+            format!("no {} bot: add one with `mooring remote add {}`", platform.name(), platform.name()),
+        )
+        .into());
+    };
+    bot.paired = None;
+    let code = bot.new_code(Utc::now());
+    config.save(&ctx.data_dir)?;
+    if ctx.json {
+        print_json(&json!({ "platform": platform.name(), "pairing_code": code }));
+    } else {
+        println!("From your phone, send the {} bot: /start {code}", platform.name());
+    }
+    Ok(())
+}
+
+fn status(ctx: &Ctx) -> Result<(), Failure> {
+    let config = RemoteConfig::load(&ctx.data_dir)?;
+    let health = mooring_server::remote::status::read(&ctx.data_dir);
+    let bots: Vec<_> = Platform::ALL
+        .into_iter()
+        .filter_map(|p| config.bot(p).map(|b| (p, b)))
+        .map(|(p, b)| {
+            let h = health.get(p.name());
+            json!({
+                "platform": p.name(),
+                "paired": b.paired.is_some(),
+                "paired_at": b.paired.as_ref().map(|x| x.at.clone()),
+                "pairing_open": b.pairing.is_some(),
+                "reachable": h.map(|h| h.up),
+                "error": h.and_then(|h| h.error.clone()),
+            })
+        })
+        .collect();
+    if ctx.json {
+        print_json(&json!({ "away": config.away, "bots": bots }));
+        return Ok(());
+    }
+    println!(
+        "{}",
+        if config.away { "Away: questions go to the phone." } else { "At the desk: questions stay here." }
+    );
+    if bots.is_empty() {
+        println!("No bot yet: `mooring remote add telegram` pairs a phone.");
+    }
+    for b in &bots {
+        let paired = if b["paired"] == true {
+            "paired"
+        } else if b["pairing_open"] == true {
+            "waiting for its code"
+        } else {
+            "not paired"
+        };
+        let reach = match (b["reachable"].as_bool(), b["error"].as_str()) {
+            (Some(true), _) => "reachable".to_owned(),
+            (Some(false), Some(e)) => format!("not reachable: {e}"),
+            _ => "not started (is Mooring running?)".to_owned(),
+        };
+        println!("{}: {paired}, {reach}", b["platform"].as_str().unwrap_or(""));
+    }
+    Ok(())
+}
+
+fn remove(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
+    let platform = Platform::parse(platform)?;
+    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    if config.bot_mut(platform).take().is_none() {
+        return Err(Error::not_found("platform", format!("no {} bot to remove", platform.name())).into());
+    }
+    config.save(&ctx.data_dir)?;
+    if ctx.json {
+        print_json(&json!({ "removed": platform.name() }));
+    } else {
+        println!("Removed the {} bot; its token is forgotten.", platform.name());
+    }
+    Ok(())
+}
+
+fn away(ctx: &Ctx, away: bool) -> Result<(), Failure> {
+    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    config.away = away;
+    config.save(&ctx.data_dir)?;
+    if ctx.json {
+        print_json(&json!({ "away": away }));
+    } else if away {
+        println!("Away: questions go to the paired phone until `mooring remote back`.");
+    } else {
+        println!("Back at the desk: questions stay here.");
+    }
+    Ok(())
+}

@@ -1,0 +1,62 @@
+//! The phone, away from the desk: the hub keeps one transport per paired platform
+//! running (outbound connections only), restarting it when `remote.json` changes.
+
+pub mod http;
+pub mod relay;
+pub mod status;
+mod telegram;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mooring_core::remote::{Bot, Platform, RemoteConfig};
+use tokio_util::sync::CancellationToken;
+
+use crate::state::AppState;
+
+/// Follow the remote settings until `cancel`: start each configured platform, restart it
+/// when its settings change, stop it when removed.
+pub fn start(state: Arc<AppState>, data_dir: PathBuf, cancel: CancellationToken) {
+    let relay = relay::Relay::new(state, data_dir.clone());
+    let health = Arc::new(status::Health::new(data_dir.clone()));
+    tokio::spawn(async move {
+        let mut running: HashMap<&'static str, (Bot, CancellationToken)> = HashMap::new();
+        loop {
+            let config = RemoteConfig::load(&data_dir).unwrap_or_default();
+            for p in Platform::ALL {
+                let want = config.bot(p).filter(|b| http::safe_base(&b.api)).cloned();
+                let same = match (running.get(p.name()), &want) {
+                    (Some((had, _)), Some(now)) => had.token == now.token && had.api == now.api,
+                    (None, None) => true,
+                    _ => false,
+                };
+                if same {
+                    continue;
+                }
+                if let Some((_, stop)) = running.remove(p.name()) {
+                    stop.cancel();
+                    health.remove(p);
+                }
+                if let Some(bot) = want {
+                    crate::logging::also_redact(&bot.token);
+                    let stop = cancel.child_token();
+                    let run = match p {
+                        Platform::Telegram => {
+                            telegram::run(bot.clone(), relay.clone(), health.clone(), stop.clone())
+                        }
+                        // Slack's Socket Mode transport is not built yet; its settings are kept.
+                        Platform::Slack => continue,
+                    };
+                    tokio::spawn(run);
+                    running.insert(p.name(), (bot, stop));
+                }
+            }
+            tokio::select! {
+                _ = cancel.cancelled() => return,
+                _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+            }
+        }
+    });
+}

@@ -1,0 +1,435 @@
+//! The relay between the phone and Mooring, whatever the platform: pairing, who may
+//! speak, seed 003's commands, and questions posted in away mode with buttons whose data
+//! is a random handle bound to that question and the paired person, good once.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use chrono::Utc;
+use mooring_core::choice::{Broker, Interaction, SelectionMode, Submission};
+use mooring_core::memory::{self, NewEntry};
+use mooring_core::remote::{Command, Platform, RemoteConfig, phone};
+use mooring_core::{ProjectStatus, Registry};
+
+use crate::state::AppState;
+
+/// Something the person did on the phone.
+#[derive(Debug, Clone, Default)]
+pub struct Incoming {
+    /// The platform's id of who did it.
+    pub user: String,
+    /// Where (a chat or DM channel).
+    pub chat: String,
+    /// What they typed.
+    pub text: Option<String>,
+    /// The button they pressed (its data).
+    pub button: Option<String>,
+    /// The message their text replies to.
+    pub reply_to: Option<String>,
+}
+
+/// A message to write or rewrite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// Where.
+    pub chat: String,
+    /// What (already scrubbed).
+    pub text: String,
+    /// Rows of (label, data) buttons.
+    pub buttons: Vec<Vec<(String, String)>>,
+    /// Rewrite this message instead of writing a new one.
+    pub edit: Option<String>,
+    /// The question this message carries (the transport reports its message id back).
+    pub question: Option<String>,
+    /// Ask the phone to reply to this message (typed answers).
+    pub wants_reply: bool,
+}
+
+impl Outgoing {
+    fn text(chat: &str, text: &str) -> Self {
+        Outgoing {
+            chat: chat.to_owned(),
+            text: phone::outgoing(text),
+            buttons: Vec::new(),
+            edit: None,
+            question: None,
+            wants_reply: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Action {
+    Pick(String),
+    Toggle(String),
+    Done,
+    Cancel,
+}
+
+#[derive(Debug, Clone)]
+struct Press {
+    question: String,
+    user: String,
+    action: Action,
+}
+
+#[derive(Default)]
+struct Posted {
+    /// (chat, message) per platform.
+    messages: Vec<(Platform, String, String)>,
+    toggled: BTreeSet<String>,
+}
+
+/// The relay a hub's transports share.
+pub struct Relay {
+    state: Arc<AppState>,
+    data_dir: PathBuf,
+    posted: Mutex<HashMap<String, Posted>>,
+    presses: Mutex<HashMap<String, Press>>,
+}
+
+impl Relay {
+    /// A relay over the hub's state.
+    pub fn new(state: Arc<AppState>, data_dir: PathBuf) -> Arc<Self> {
+        Arc::new(Relay { state, data_dir, posted: Mutex::default(), presses: Mutex::default() })
+    }
+
+    fn config(&self) -> RemoteConfig {
+        RemoteConfig::load(&self.data_dir).unwrap_or_else(|e| {
+            tracing::warn!(error = %e.message, "remote settings unreadable");
+            RemoteConfig::default()
+        })
+    }
+
+    /// What the person did; the replies to write.
+    pub fn handle(&self, platform: Platform, msg: &Incoming) -> Vec<Outgoing> {
+        let mut config = self.config();
+        let Some(bot) = config.bot_mut(platform).as_mut() else { return Vec::new() };
+        if !bot.is_paired_user(&msg.user) {
+            // Only a pairing code from someone is heard; nobody else gets an answer.
+            let said = msg.text.as_deref().unwrap_or("");
+            if let Ok(Command::Pair { code }) = mooring_core::remote::parse(said, |_| false)
+                && bot.paired.is_none()
+                && bot.try_pair(&code, &msg.user, &msg.chat, Utc::now())
+            {
+                let saved = config.save(&self.data_dir);
+                if let Err(e) = saved {
+                    tracing::warn!(error = %e.message, "could not keep the pairing");
+                    return Vec::new();
+                }
+                tracing::info!(platform = platform.name(), "a phone paired");
+                return vec![Outgoing::text(
+                    &msg.chat,
+                    &format!(
+                        "Paired with Mooring. Type `away` when you leave the desk.\n\n{}",
+                        mooring_core::remote::commands::HELP
+                    ),
+                )];
+            }
+            // A used or wrong code changed the settings too (a matched code is spent).
+            let _ = config.save(&self.data_dir);
+            tracing::warn!(
+                platform = platform.name(),
+                "refused a message from someone who is not the paired person"
+            );
+            return Vec::new();
+        }
+        if let Some(data) = &msg.button {
+            return self.press(platform, msg, data);
+        }
+        let Some(text) = msg.text.as_deref() else { return Vec::new() };
+        if let Some(reply_to) = &msg.reply_to
+            && let Some(question) = self.question_of(platform, &msg.chat, reply_to)
+        {
+            let sub = Submission { custom_input: Some(text.to_owned()), ..Submission::default() };
+            return self.submit(platform, &msg.chat, &question, &sub);
+        }
+        let reply = self.command(text).unwrap_or_else(|why| why);
+        vec![Outgoing::text(&msg.chat, &reply)]
+    }
+
+    fn command(&self, text: &str) -> Result<String, String> {
+        let store = self.state.store.as_ref();
+        let registry = Registry::new(store);
+        let projects = registry.list(None).map_err(|e| e.message)?;
+        let known = |w: &str| projects.iter().any(|p| p.slug == w);
+        let memory = self.state.memory.as_ref();
+        let now = Utc::now();
+        let err = |e: mooring_core::Error| e.message;
+        match mooring_core::remote::parse(text, known)? {
+            Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
+            Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
+            Command::Project { slug } => {
+                phone::project(memory, &registry.get(&slug).map_err(err)?, now).map_err(err)
+            }
+            Command::Message { slug, .. } => Err(format!(
+                "Messages for a live session are not delivered from the phone yet; `{slug}` shows the project."
+            )),
+            Command::Decide { slug, text } | Command::Blocker { slug, text }
+                if self.archived(&registry, &slug) =>
+            {
+                let _ = text;
+                Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."))
+            }
+            Command::Decide { slug, text } => self.remember(&slug, "decision", &text),
+            Command::Blocker { slug, text } => self.remember(&slug, "blocker", &text),
+            Command::Resolve { slug, id, note } => {
+                let e = memory::resolve_blocker(memory, &slug, id, note.as_deref()).map_err(err)?;
+                Ok(format!("✅ Blocker #{} in {slug} resolved: {}", e.id, e.title))
+            }
+            Command::Archive { slug } => {
+                registry.archive(&slug).map_err(err)?;
+                Ok(format!("📦 {slug} archived. `resume {slug}` brings it back."))
+            }
+            Command::Resume { slug } => {
+                registry.resume(&slug).map_err(err)?;
+                Ok(format!("🟢 {slug} is active again."))
+            }
+            Command::Away => self.set_away(true),
+            Command::Back => self.set_away(false),
+            Command::Pair { .. } => Ok("This phone is already paired.".to_owned()),
+        }
+    }
+
+    fn archived(&self, registry: &Registry<'_>, slug: &str) -> bool {
+        registry.get(slug).is_ok_and(|p| p.status == ProjectStatus::Archived)
+    }
+
+    fn remember(&self, slug: &str, kind: &str, text: &str) -> Result<String, String> {
+        let new = NewEntry { kind: kind.into(), content: text.to_owned(), ..NewEntry::default() };
+        let e = memory::remember(self.state.memory.as_ref(), slug, &new, None).map_err(|e| e.message)?;
+        self.state.project_changed(slug);
+        let icon = if kind == "blocker" { "🚧" } else { "📌" };
+        Ok(format!("{icon} {kind} #{} kept in {slug}: {}", e.id, e.title))
+    }
+
+    fn set_away(&self, away: bool) -> Result<String, String> {
+        let mut config = self.config();
+        config.away = away;
+        config.save(&self.data_dir).map_err(|e| e.message)?;
+        self.state.surfaces.waiting_changed();
+        Ok(if away {
+            "🚶 Away: questions come here until you type `back`.".to_owned()
+        } else {
+            "🪑 Back at the desk: questions stay on the desktop.".to_owned()
+        })
+    }
+
+    fn question_of(&self, platform: Platform, chat: &str, message: &str) -> Option<String> {
+        let posted = self.posted.lock().ok()?;
+        posted.iter().find_map(|(q, p)| {
+            p.messages
+                .iter()
+                .any(|(pl, c, m)| *pl == platform && c == chat && m == message)
+                .then(|| q.clone())
+        })
+    }
+
+    fn press(&self, platform: Platform, msg: &Incoming, data: &str) -> Vec<Outgoing> {
+        let press = self.presses.lock().ok().and_then(|p| p.get(data).cloned());
+        let Some(press) = press.filter(|p| mooring_core::guard::secret::same(&p.user, &msg.user)) else {
+            tracing::warn!(
+                platform = platform.name(),
+                "refused a button that is not this person's or no longer open"
+            );
+            return vec![Outgoing::text(&msg.chat, "That button no longer works.")];
+        };
+        match press.action {
+            Action::Toggle(option) => {
+                let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+                let p = posted.entry(press.question.clone()).or_default();
+                if !p.toggled.remove(&option) {
+                    p.toggled.insert(option);
+                }
+                drop(posted);
+                self.redraw(&press.question, &msg.user)
+            }
+            action => {
+                let sub = match action {
+                    Action::Pick(id) => Submission { selected_ids: Some(vec![id]), ..Submission::default() },
+                    Action::Done => {
+                        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+                        let chosen = posted.get(&press.question).map(|p| p.toggled.iter().cloned().collect());
+                        Submission { selected_ids: Some(chosen.unwrap_or_default()), ..Submission::default() }
+                    }
+                    _ => Submission { cancel: true, ..Submission::default() },
+                };
+                self.submit(platform, &msg.chat, &press.question, &sub)
+            }
+        }
+    }
+
+    fn submit(&self, platform: Platform, chat: &str, question: &str, sub: &Submission) -> Vec<Outgoing> {
+        match Broker::new(&self.state.store).submit(question, sub, platform.name()) {
+            Ok(_) => {
+                self.state.answered.notify_waiters();
+                self.state.surfaces.waiting_changed();
+                // The question's messages are rewritten at the next tick, everywhere.
+                self.tick_one(question)
+            }
+            Err(e) => vec![Outgoing::text(chat, &e.message)],
+        }
+    }
+
+    /// Post the questions waiting for the person (in away mode) and rewrite those that
+    /// ended since; `platform` is whose messages this tick writes.
+    pub fn tick(&self, platform: Platform) -> Vec<Outgoing> {
+        let config = self.config();
+        let Some(paired) = config.bot(platform).and_then(|b| b.paired.clone()) else { return Vec::new() };
+        let broker = Broker::new(&self.state.store);
+        let open = broker.open_list().unwrap_or_default();
+        let mut out = Vec::new();
+        let ended: Vec<String> = {
+            let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+            posted.keys().filter(|q| !open.iter().any(|i| &i.id == *q)).cloned().collect()
+        };
+        for q in ended {
+            out.extend(self.tick_one(&q).into_iter().filter(|o| o.chat == paired.chat));
+        }
+        if config.away {
+            for i in &open {
+                let already = self
+                    .posted
+                    .lock()
+                    .map(|p| p.get(&i.id).is_some_and(|p| p.messages.iter().any(|m| m.0 == platform)))
+                    .unwrap_or(true);
+                if !already {
+                    self.posted.lock().unwrap_or_else(|e| e.into_inner()).entry(i.id.clone()).or_default();
+                    out.push(self.question_message(i, &paired.chat, &paired.user, None));
+                }
+            }
+        }
+        out
+    }
+
+    /// The rewrites for one question that has ended (answered here or elsewhere, expired).
+    fn tick_one(&self, question: &str) -> Vec<Outgoing> {
+        let Ok(i) = Broker::new(&self.state.store).get(question) else { return Vec::new() };
+        if i.status == "pending" {
+            return Vec::new();
+        }
+        let Some(posted) = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(question) else {
+            return Vec::new();
+        };
+        self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != question);
+        let how = match (i.status.as_str(), i.surface.as_deref()) {
+            ("answered", Some(s)) if s == "telegram" || s == "slack" => {
+                format!(
+                    "✅ Answered here: {}",
+                    i.response.as_ref().map_or("", |r| r.selection.summary.as_str())
+                )
+            }
+            ("answered", s) => format!("✅ Answered on the {}.", s.unwrap_or("desktop")),
+            ("cancelled", _) => "✖ Cancelled.".to_owned(),
+            _ => "⌛ Timed out before an answer.".to_owned(),
+        };
+        let text = phone::outgoing(&format!("{}\n\n{how}", i.checked.request.title));
+        posted
+            .messages
+            .into_iter()
+            .map(|(_, chat, message)| Outgoing {
+                chat,
+                text: text.clone(),
+                buttons: Vec::new(),
+                edit: Some(message),
+                question: None,
+                wants_reply: false,
+            })
+            .collect()
+    }
+
+    fn redraw(&self, question: &str, user: &str) -> Vec<Outgoing> {
+        let Ok(i) = Broker::new(&self.state.store).get(question) else { return Vec::new() };
+        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        let messages: Vec<(String, String)> = posted
+            .get(question)
+            .map(|p| p.messages.iter().map(|(_, c, m)| (c.clone(), m.clone())).collect())
+            .unwrap_or_default();
+        drop(posted);
+        messages.into_iter().map(|(chat, m)| self.question_message(&i, &chat, user, Some(m))).collect()
+    }
+
+    fn question_message(&self, i: &Interaction, chat: &str, user: &str, edit: Option<String>) -> Outgoing {
+        let req = &i.checked.request;
+        let toggled =
+            self.posted.lock().ok().and_then(|p| p.get(&i.id).map(|p| p.toggled.clone())).unwrap_or_default();
+        let mut text = format!("❓ {}{}\n\n{}\n", where_from(&self.state, i), req.title, req.prompt);
+        for o in &req.options {
+            let star = if o.recommended { " ⭐ recommended" } else { "" };
+            match &o.description {
+                Some(d) => text.push_str(&format!("\n• {}{star} — {d}", o.label)),
+                None => text.push_str(&format!("\n• {}{star}", o.label)),
+            }
+        }
+        let minutes = i.remaining(Utc::now()).div_euclid(60);
+        text.push_str(&format!("\n\n⏳ {minutes} min left"));
+        let mut buttons = Vec::new();
+        let handle = |action: Action| self.handle_for(&i.id, user, action);
+        match i.checked.mode {
+            SelectionMode::Single => {
+                for o in &req.options {
+                    buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
+                }
+            }
+            SelectionMode::Multi => {
+                for o in &req.options {
+                    let mark = if toggled.contains(&o.id) { "☑" } else { "☐" };
+                    buttons.push(vec![(format!("{mark} {}", o.label), handle(Action::Toggle(o.id.clone())))]);
+                }
+                buttons.push(vec![("Done".to_owned(), handle(Action::Done))]);
+            }
+            SelectionMode::TextInput | SelectionMode::Hybrid => {
+                for o in &req.options {
+                    buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
+                }
+                text.push_str("\n✍ Reply to this message to answer in words.");
+            }
+        }
+        if req.allow_cancel != Some(false) {
+            buttons.push(vec![("Cancel".to_owned(), handle(Action::Cancel))]);
+        }
+        let wants_reply = matches!(i.checked.mode, SelectionMode::TextInput | SelectionMode::Hybrid);
+        Outgoing {
+            chat: chat.to_owned(),
+            text: phone::outgoing(&text),
+            buttons,
+            edit,
+            question: Some(i.id.clone()),
+            wants_reply,
+        }
+    }
+
+    /// A fresh random handle for a button: bound to the question and the person, and
+    /// dropped once used or once the question ends (the platform's data is only this).
+    fn handle_for(&self, question: &str, user: &str, action: Action) -> String {
+        // Telegram carries at most 64 bytes of button data: 128 random bits in hex.
+        let bytes = mooring_core::guard::secret::random_bytes::<16>();
+        let data: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let press = Press { question: question.to_owned(), user: user.to_owned(), action };
+        self.presses.lock().unwrap_or_else(|e| e.into_inner()).insert(data.clone(), press);
+        data
+    }
+
+    /// The transport wrote a question's message: remember where, to rewrite it later.
+    pub fn posted(&self, platform: Platform, question: &str, chat: &str, message: &str) {
+        let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        let p = posted.entry(question.to_owned()).or_default();
+        if !p.messages.iter().any(|(pl, c, m)| *pl == platform && c == chat && m == message) {
+            p.messages.push((platform, chat.to_owned(), message.to_owned()));
+        }
+    }
+}
+
+/// "project · client — " for a question, from the asking session.
+fn where_from(state: &AppState, i: &Interaction) -> String {
+    let Some(id) = &i.session_id else { return String::new() };
+    let session = state.store.read(|c| mooring_core::store::sessions::get(c, id)).ok().flatten();
+    match session {
+        Some(s) => {
+            let parts: Vec<String> = [s.project, s.client_name].into_iter().flatten().collect();
+            if parts.is_empty() { String::new() } else { format!("{} — ", parts.join(" · ")) }
+        }
+        None => String::new(),
+    }
+}
