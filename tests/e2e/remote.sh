@@ -14,7 +14,13 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
 data="$tmp/data"
-m() { "$MOORING_BIN/mooring" --data-dir "$data" "$@"; }
+agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
+[ -x "$agents/claude" ] || { echo "$agents/claude is missing: run scripts/test-tools.sh"; exit 1; }
+export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
+mkdir -p "$HOME" "$tmp/code/app" "$tmp/bin"
+# `mooring setup` writes hooks only for an installed binary, not a build directory's.
+install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
+m() { "$tmp/bin/mooring" --data-dir "$data" "$@"; }
 token="123456789:AAstandin-token-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 
 python3 "$lib/telegram_standin.py" "$tmp/port" "$token" &
@@ -23,6 +29,9 @@ for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/port")
 
 m projects new "Leader Election" >/dev/null
+m projects new "App" --code-path "$tmp/code/app" >/dev/null
+echo '{ "numStartups": 3 }' >"$HOME/.claude.json"
+m setup claude-code --hooks >/dev/null
 echo '{ "wait_limit_seconds": 1 }' >"$data/choice-settings.json"
 # A token on the command line would show in every process listing: only a file or stdin.
 if m remote add telegram --token "$token" >/dev/null 2>&1; then echo "a token was taken from the command line"; exit 1; fi
@@ -33,13 +42,49 @@ if m remote add telegram --token-file - --api "http://api.telegram.example" <<<"
   echo "a token was sent over plain HTTP to another machine"; exit 1
 fi
 
-MOORING_LOG=debug "$MOORING_BIN/mooring" --data-dir "$data" serve --port 0 --json >"$tmp/serve.json" 2>"$tmp/serve.log" &
+MOORING_LOG=debug "$tmp/bin/mooring" --data-dir "$data" serve --port 0 --json >"$tmp/serve.json" 2>"$tmp/serve.log" &
 pids+=($!)
 for _ in $(seq 1 100); do grep -q '"url"' "$tmp/serve.json" 2>/dev/null && break; sleep 0.1; done
 base=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")
 
-PYTHONPATH="$lib" python3 "$lib/remote_checks.py" "$port" "$base" "$data" "$MOORING_BIN/mooring" "$code" \
+PYTHONPATH="$lib" python3 "$lib/remote_checks.py" "$port" "$base" "$data" "$tmp/bin/mooring" "$code" \
   || { echo "--- serve.log"; tail -30 "$tmp/serve.log"; exit 1; }
+echo "== a real Claude Code's permission prompt: silent at the desk, answered from the phone when away"
+claude_run() {  # claude_run SCRIPT PROMPT: one session in the App checkout; the tool needs permission
+  : >"$tmp/record.jsonl"; rm -f "$tmp/mport"
+  STANDIN_SCRIPT=$1 python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
+  local standin=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+  (cd "$tmp/code/app" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/mport")" ANTHROPIC_API_KEY=sk-standin \
+     ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+     timeout 150 "$agents/claude" -p "$2" >"$tmp/claude.out" 2>&1) || { echo "claude failed:"; tail -20 "$tmp/claude.out"; kill "$standin"; exit 1; }
+  kill "$standin"; wait "$standin" 2>/dev/null || true
+}
+phone() { python3 "$lib/remote_phone.py" "$port" "$@"; }
+# At the desk (the checks ended with `back`): the hook says nothing, and `-p` has no dialog.
+claude_run permission "Do the approval step"
+[ ! -e "$tmp/code/app/approved.txt" ] || { echo "at the desk the hook allowed a tool"; exit 1; }
+[ "$(phone count 'Allow Bash?')" = 0 ] || { echo "a prompt reached the phone at the desk"; exit 1; }
+phone say away
+sleep 1
+claude_run permission "Do the approval step" &
+run=$!
+phone press "Allow Bash?" "Allow once" >"$tmp/allow.json"
+wait "$run"
+done_at=$(date +%s.%N)
+[ -e "$tmp/code/app/approved.txt" ] || { echo "Allow from the phone did not run the command"; tail -5 "$tmp/claude.out"; exit 1; }
+grep -q "Finished the approval step" "$tmp/claude.out" || { echo "the session did not go on"; exit 1; }
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'run \`touch approved.txt\`' in a['text'] and 'Why: Mark the approval' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: allowed from the phone; tap to the agent\'s end', round((float(sys.argv[2]) - a['pressed_at']) * 1000), 'ms')" "$tmp/allow.json" "$done_at"
+rm "$tmp/code/app/approved.txt"
+claude_run permission "Do the approval step" &
+run=$!
+phone press "Allow Bash?" "Deny" >/dev/null
+wait "$run"
+[ ! -e "$tmp/code/app/approved.txt" ] || { echo "Deny from the phone still ran the command"; exit 1; }
+token_api=$(m token)
+curl -sf -H "authorization: Bearer $token_api" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")/api/v1/projects/app/events" >"$tmp/events.json"
+python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; print('ok: denied from the phone; both answers are in the project history:', e[1]['text'])" "$tmp/events.json"
+phone say back
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }
 if grep -qF "${token#*:}" "$tmp/serve.log"; then echo "the bot token reached the log"; exit 1; fi

@@ -107,6 +107,29 @@ pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
     }
 }
 
+/// Where a client's permission hook lives: the prompt goes to the person's phone in
+/// away mode (at the desk the hook answers nothing and the client asks as usual). Claude
+/// Code's `PermissionRequest`, checked against the pinned 2.1.330 (it runs in `-p` too).
+pub fn permission_path(client: Client) -> Option<&'static [&'static str]> {
+    match client {
+        Client::ClaudeCode => Some(&["hooks", "PermissionRequest"]),
+        _ => None,
+    }
+}
+
+/// Mooring's permission hook group: every tool, and time for the person to answer (the
+/// hook gives up ten seconds before the client would).
+pub fn permission_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
+    let command = hook_command(client, spec);
+    permission_path(client)?;
+    Some(
+        json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
+    )
+}
+
+/// The seconds the client gives the permission hook.
+pub const PERMISSION_TIMEOUT: u64 = 120;
+
 /// The shell command a hook runs.
 pub fn hook_command(client: Client, spec: &ShimSpec) -> String {
     let mut cmd = shell_quote(&spec.binary);

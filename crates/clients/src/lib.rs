@@ -157,6 +157,13 @@ fn hook_edit(
     for path in entry::capture_paths(client) {
         doc.upsert_in_array(path, |v| entry::is_mooring_hook(client, v), capture.as_ref(), file)?;
     }
+    if let Some(path) = entry::permission_path(client) {
+        let permission = match action {
+            Action::Install => entry::permission_entry(client, spec),
+            Action::Remove => None,
+        };
+        doc.upsert_in_array(path, |v| entry::is_mooring_hook(client, v), permission.as_ref(), file)?;
+    }
     Ok(finish(file, before, doc.text()))
 }
 

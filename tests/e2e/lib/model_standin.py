@@ -225,6 +225,13 @@ class Handler(BaseHTTPRequestHandler):
                    for b in m["content"] if b.get("type") == "tool_result")
         if os.environ.get("STANDIN_SCRIPT") == "real":
             return self.anthropic_real(body, names, done)
+        if os.environ.get("STANDIN_SCRIPT") == "permission":
+            # One command that needs the person's permission, then the last word.
+            if done == 0 and "Bash" in names:
+                block = {"type": "tool_use", "id": "toolu_p00", "name": "Bash",
+                         "input": {"command": "touch approved.txt", "description": "Mark the approval"}}
+                return self.anthropic_reply(body, block, "tool_use", done)
+            return self.anthropic_reply(body, {"type": "text", "text": "Finished the approval step."}, "end_turn", done)
         if os.environ.get("STANDIN_SCRIPT") == "hostile":
             step = hostile_step(done, body)
             if step and step[0] in names:

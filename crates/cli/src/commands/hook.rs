@@ -48,6 +48,20 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     let parsed: Result<Value, String> =
         serde_json::from_str(&input).map_err(|e| format!("the hook input is not JSON ({e})"));
     let event = Event::of(parsed.as_ref().unwrap_or(&Value::Null));
+    if let Ok(input) = &parsed
+        && input.get("hook_event_name").and_then(Value::as_str) == Some("PermissionRequest")
+    {
+        // Waits for the person (their phone) as long as the client's hook allows.
+        match super::permission::answer(ctx, client.name(), input) {
+            Ok(Some(out)) => {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
+            }
+            Ok(None) => {}
+            Err(why) => log(ctx, &format!("{client}: permission: {why}")),
+        }
+        return Ok(());
+    }
     if mooring_core::capture::silenced_by_env() {
         // The person started this session with MOORING_CAPTURE=off: nothing is added to
         // it and nothing of it is kept.
@@ -317,7 +331,7 @@ fn session_dir(input: &Value) -> Option<String> {
     (!dir.trim().is_empty()).then(|| dir.to_owned())
 }
 
-fn describe(f: &Failure) -> String {
+pub(super) fn describe(f: &Failure) -> String {
     match f {
         Failure::Domain(e) => e.message.clone(),
         Failure::Usage { message, .. } => message.clone(),

@@ -5,6 +5,7 @@ pub mod choice;
 pub mod doctor;
 pub mod hook;
 pub mod memory;
+pub mod permission;
 pub mod projects;
 pub mod remote;
 pub mod resolve;

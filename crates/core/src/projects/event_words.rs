@@ -36,6 +36,12 @@ pub fn describe(e: &Event) -> String {
             }
         }
         "archived" | "paused" | "resumed" => format!("project {}", e.kind),
+        "permission_answered" => format!(
+            "{} {} from the phone ({})",
+            text("tool").unwrap_or("a tool"),
+            if d.get("allowed").and_then(Value::as_bool) == Some(true) { "allowed" } else { "refused" },
+            text("answered_on").unwrap_or("no answer in time")
+        ),
         "auto_paused" => match num("days_unused") {
             Some(n) => format!("paused after {} unused", plural(n, "day", "days")),
             None => "paused for lack of use".to_owned(),

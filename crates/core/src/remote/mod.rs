@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod permission;
 pub mod phone;
 
 pub use commands::{Command, parse};

@@ -45,6 +45,15 @@ impl Registry<'_> {
         })
     }
 
+    /// Add something that happened to a project's audit log (a permission answered from
+    /// the phone, say).
+    pub fn record_event(&self, slug: &str, kind: &str, detail: &serde_json::Value) -> Result<()> {
+        self.store.write(|tx| {
+            let project = find(tx, "project", slug)?;
+            events::record(tx, project.id, &project.slug, kind, detail, &now())
+        })
+    }
+
     /// The audit log of a project.
     pub fn events(&self, slug: &str) -> Result<Vec<Event>> {
         self.store.read(|c| {

@@ -1,0 +1,44 @@
+"""The paired person's phone, one step at a time, against the Telegram stand-in.
+
+usage: remote_phone.py PORT say TEXT
+       remote_phone.py PORT press TITLE LABEL   (waits for the newest message with TITLE)
+       remote_phone.py PORT count TITLE          (how many messages carry TITLE)
+"""
+import json
+import sys
+import time
+import urllib.request
+
+PORT, verb, *rest = sys.argv[1:]
+ME = 42
+
+
+def control(path, body=None):
+    req = urllib.request.Request(f"http://127.0.0.1:{PORT}/control/{path}",
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def with_title(title):
+    ms = control("messages")["messages"]
+    return [(int(k), v) for k, v in sorted(ms.items(), key=lambda kv: int(kv[0])) if title in v["text"]]
+
+
+if verb == "say":
+    control("message", {"from": ME, "chat": ME, "text": rest[0]})
+elif verb == "count":
+    print(len(with_title(rest[0])))
+elif verb == "press":
+    title, label = rest
+    end = time.time() + 60
+    while time.time() < end:
+        hits = [h for h in with_title(title) if (h[1].get("markup") or {}).get("inline_keyboard")]
+        if hits:
+            mid, m = hits[-1]
+            data = next(b["callback_data"] for row in m["markup"]["inline_keyboard"] for b in row if label in b["text"])
+            control("press", {"from": ME, "chat": ME, "message_id": mid, "data": data})
+            print(json.dumps({"pressed_at": time.time(), "asked_at": m["at"], "text": m["text"]}))
+            sys.exit(0)
+        time.sleep(0.05)
+    sys.exit(f"no message with {title!r} and buttons reached the phone")
