@@ -70,6 +70,7 @@ sleep 1
 claude_run permission "Do the approval step" &
 run=$!
 phone press "Allow Bash?" "Allow once" >"$tmp/allow.json"
+phone press "An agent finished" "Let it stop" >/dev/null
 wait "$run"
 done_at=$(date +%s.%N)
 [ -e "$tmp/code/app/approved.txt" ] || { echo "Allow from the phone did not run the command"; tail -5 "$tmp/claude.out"; exit 1; }
@@ -79,11 +80,20 @@ rm "$tmp/code/app/approved.txt"
 claude_run permission "Do the approval step" &
 run=$!
 phone press "Allow Bash?" "Deny" >/dev/null
+phone press "An agent finished" "Let it stop" >/dev/null
 wait "$run"
 [ ! -e "$tmp/code/app/approved.txt" ] || { echo "Deny from the phone still ran the command"; exit 1; }
 token_api=$(m token)
 curl -sf -H "authorization: Bearer $token_api" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")/api/v1/projects/app/events" >"$tmp/events.json"
 python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; print('ok: denied from the phone; both answers are in the project history:', e[1]['text'])" "$tmp/events.json"
+echo "== away: a finished Claude Code session goes on with the next instruction sent from the phone"
+claude_run continue "Do the first part" &
+run=$!
+phone reply "An agent finished" "now write the changelog" >"$tmp/finished.json"
+phone press-new "An agent finished" "Let it stop" "$tmp/finished.json" >/dev/null
+wait "$run"
+grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session did not go on with the phone's words"; cat "$tmp/claude.out"; exit 1; }
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
 phone say back
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }

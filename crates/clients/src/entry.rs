@@ -97,9 +97,12 @@ pub fn capture_paths(client: Client) -> &'static [&'static [&'static str]] {
 pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
     let command = hook_command(client, spec);
     match client {
-        Client::ClaudeCode | Client::Codex => {
-            Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 5 }] }))
+        // Claude Code's turn end may hold for the away person's next instruction (the hook
+        // bounds itself: capture within seconds, the hold within nine minutes).
+        Client::ClaudeCode => {
+            Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
         }
+        Client::Codex => Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 5 }] })),
         Client::GeminiCli => Some(json!({
             "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 5000 }]
         })),

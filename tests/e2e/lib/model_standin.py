@@ -232,6 +232,11 @@ class Handler(BaseHTTPRequestHandler):
                          "input": {"command": "touch approved.txt", "description": "Mark the approval"}}
                 return self.anthropic_reply(body, block, "tool_use", done)
             return self.anthropic_reply(body, {"type": "text", "text": "Finished the approval step."}, "end_turn", done)
+        if os.environ.get("STANDIN_SCRIPT") == "continue":
+            # A turn that ends, then goes on with what the person sent from the phone.
+            told = "write the changelog" in json.dumps(body.get("messages", [])[-1:])
+            text = "Writing the changelog now." if told else "First part done."
+            return self.anthropic_reply(body, {"type": "text", "text": text}, "end_turn", done)
         if os.environ.get("STANDIN_SCRIPT") == "hostile":
             step = hostile_step(done, body)
             if step and step[0] in names:

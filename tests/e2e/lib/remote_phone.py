@@ -2,6 +2,8 @@
 
 usage: remote_phone.py PORT say TEXT
        remote_phone.py PORT press TITLE LABEL   (waits for the newest message with TITLE)
+       remote_phone.py PORT reply TITLE TEXT     (answers the newest message with TITLE in words)
+       remote_phone.py PORT press-new TITLE LABEL FILE  (as press, on a message newer than FILE's)
        remote_phone.py PORT count TITLE          (how many messages carry TITLE)
 """
 import json
@@ -29,16 +31,22 @@ if verb == "say":
     control("message", {"from": ME, "chat": ME, "text": rest[0]})
 elif verb == "count":
     print(len(with_title(rest[0])))
-elif verb == "press":
-    title, label = rest
+elif verb in ("press", "press-new", "reply"):
+    title, label = rest[:2]
+    after = json.load(open(rest[2]))["message_id"] if verb == "press-new" else 0
     end = time.time() + 60
     while time.time() < end:
-        hits = [h for h in with_title(title) if (h[1].get("markup") or {}).get("inline_keyboard")]
+        hits = [h for h in with_title(title) if (h[1].get("markup") or {}).get("inline_keyboard") and h[0] > after]
+        if hits and verb == "reply":
+            mid, m = hits[-1]
+            control("message", {"from": ME, "chat": ME, "text": label, "reply_to": mid})
+            print(json.dumps({"message_id": mid, "asked_at": m["at"], "text": m["text"]}))
+            sys.exit(0)
         if hits:
             mid, m = hits[-1]
             data = next(b["callback_data"] for row in m["markup"]["inline_keyboard"] for b in row if label in b["text"])
             control("press", {"from": ME, "chat": ME, "message_id": mid, "data": data})
-            print(json.dumps({"pressed_at": time.time(), "asked_at": m["at"], "text": m["text"]}))
+            print(json.dumps({"message_id": mid, "pressed_at": time.time(), "asked_at": m["at"], "text": m["text"]}))
             sys.exit(0)
         time.sleep(0.05)
     sys.exit(f"no message with {title!r} and buttons reached the phone")

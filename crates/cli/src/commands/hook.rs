@@ -52,7 +52,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         && input.get("hook_event_name").and_then(Value::as_str) == Some("PermissionRequest")
     {
         // Waits for the person (their phone) as long as the client's hook allows.
-        match super::permission::answer(ctx, client.name(), input) {
+        match super::away::permission(ctx, client.name(), input) {
             Ok(Some(out)) => {
                 let mut stdout = std::io::stdout().lock();
                 let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
@@ -67,6 +67,14 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         // it and nothing of it is kept.
         return Ok(());
     }
+    // What a turn's end needs after the record is kept (the thread below takes `parsed`).
+    let stop_input = parsed
+        .as_ref()
+        .ok()
+        .filter(|v| {
+            client == Client::ClaudeCode && v.get("hook_event_name").and_then(Value::as_str) == Some("Stop")
+        })
+        .cloned();
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
     let base = ctx.cwd.clone();
@@ -87,6 +95,17 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
             ctx,
             &format!("{client}: no answer within {} ms; printed nothing", started.elapsed().as_millis()),
         ),
+    }
+    // A turn's end, recorded: with the person away, it may go on with their next words.
+    if let Some(input) = &stop_input {
+        match super::away::turn_end(ctx, client.name(), input) {
+            Ok(Some(out)) => {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
+            }
+            Ok(None) => {}
+            Err(why) => log(ctx, &format!("{client}: away: {why}")),
+        }
     }
     Ok(())
 }

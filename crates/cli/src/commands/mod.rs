@@ -1,11 +1,11 @@
 //! The commands, one module per command or per family of small ones (`memory` holds
 //! `memory`, `context`, `token` and `config`; `choice` the question commands and their settings).
 
+pub mod away;
 pub mod choice;
 pub mod doctor;
 pub mod hook;
 pub mod memory;
-pub mod permission;
 pub mod projects;
 pub mod remote;
 pub mod resolve;

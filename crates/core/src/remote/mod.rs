@@ -6,6 +6,7 @@ pub mod commands;
 pub mod config;
 pub mod permission;
 pub mod phone;
+pub mod turn_end;
 
 pub use commands::{Command, parse};
 pub use config::{Bot, Paired, Platform, RemoteConfig};

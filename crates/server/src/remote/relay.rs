@@ -387,7 +387,9 @@ impl Relay {
             }
         }
         if req.allow_cancel != Some(false) {
-            buttons.push(vec![("Cancel".to_owned(), handle(Action::Cancel))]);
+            let label =
+                if req.title == mooring_core::remote::turn_end::TITLE { "Let it stop" } else { "Cancel" };
+            buttons.push(vec![(label.to_owned(), handle(Action::Cancel))]);
         }
         let wants_reply = matches!(i.checked.mode, SelectionMode::TextInput | SelectionMode::Hybrid);
         Outgoing {

@@ -1,0 +1,126 @@
+//! The hooks in away mode. At the desk they answer nothing and the client does as it
+//! always does; with the person away and a phone paired:
+//! - a permission prompt (Claude Code's `PermissionRequest`) becomes a question the hub
+//!   posts to the phone, and the hook waits for Allow or Deny; no answer in time is a
+//!   deny that says the person was away;
+//! - a turn's end (`Stop`) tells the phone the agent finished, with its last word, and
+//!   holds for a reply that becomes the agent's next instruction.
+
+use std::time::{Duration, Instant};
+
+use mooring_core::Store;
+use mooring_core::choice::{Broker, ChoiceRequest, Interaction, TimeoutAction, check};
+use mooring_core::remote::permission::{self, Verdict};
+use mooring_core::remote::{RemoteConfig, turn_end};
+use serde_json::{Value, json};
+
+use super::Ctx;
+
+/// How long a permission prompt waits for the phone unless
+/// `MOORING_PERMISSION_WAIT_SECONDS` says otherwise (the client gives the hook
+/// `mooring_clients::entry::PERMISSION_TIMEOUT`, ten seconds more).
+pub const WAIT_SECONDS: u32 = 110;
+
+/// How long a finished turn holds for the next instruction unless
+/// `MOORING_AWAY_HOLD_SECONDS` says otherwise (within the capture hook's timeout).
+pub const HOLD_SECONDS: u32 = 540;
+
+fn seconds(var: &str, default: u32) -> u32 {
+    std::env::var(var).ok().and_then(|v| v.trim().parse::<u32>().ok()).map_or(default, |s| s.clamp(10, 3_600))
+}
+
+/// The store when the person is away with a paired phone; `None` at the desk.
+fn away_store(ctx: &Ctx) -> Result<Option<Store>, String> {
+    let config = RemoteConfig::load(&ctx.data_dir).map_err(|e| e.message)?;
+    let paired =
+        [config.telegram.as_ref(), config.slack.as_ref()].into_iter().flatten().any(|b| b.paired.is_some());
+    if !config.away || !paired || !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
+        return Ok(None);
+    }
+    ctx.store().map(Some).map_err(|e| super::hook::describe(&e))
+}
+
+/// The session's project and how the phone names where it runs.
+fn place(ctx: &Ctx, store: &Store, client: &str, input: &Value) -> (Option<String>, String) {
+    let dir =
+        input.get("cwd").and_then(Value::as_str).map_or_else(|| ctx.cwd.display().to_string(), str::to_owned);
+    let slug = super::memory::decide_dir(store, &dir, ctx, false).ok().and_then(|d| d.resolution.project);
+    let shown =
+        [slug.clone(), Some(client.to_owned()), shown_dir(&dir)].into_iter().flatten().collect::<Vec<_>>();
+    (slug, shown.join(" · "))
+}
+
+/// Ask, then wait until the question ends or `seconds` pass; the question as it ended
+/// (still pending when time ran out).
+fn ask_and_wait(store: &Store, request: ChoiceRequest, seconds: u32) -> Result<Interaction, String> {
+    let checked = check(request).map_err(|e| e.message)?;
+    let broker = Broker::new(store);
+    let asked = broker.open(checked, None, TimeoutAction::Cancel).map_err(|e| e.message)?;
+    let until = Instant::now() + Duration::from_secs(u64::from(seconds));
+    loop {
+        let now = broker.get(&asked.id).map_err(|e| e.message)?;
+        if now.status != "pending" || Instant::now() >= until {
+            return Ok(now);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The permission hook's output: `None` at the desk (the client asks as usual).
+pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
+    let Some(store) = away_store(ctx)? else { return Ok(None) };
+    let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("a tool");
+    let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
+    let (slug, place) = place(ctx, &store, client, input);
+    let wait = seconds("MOORING_PERMISSION_WAIT_SECONDS", WAIT_SECONDS);
+    let ended = ask_and_wait(&store, permission::request(tool, &tool_input, &place, wait), wait)?;
+    let verdict = permission::verdict(&ended).unwrap_or_else(|| Verdict::Deny(permission::away()));
+    if let Some(slug) = &slug {
+        let allowed = verdict == Verdict::Allow;
+        let detail =
+            json!({ "tool": tool, "allowed": allowed, "answered_on": ended.surface, "client": client });
+        let _ = mooring_core::Registry::new(&store).record_event(slug, "permission_answered", &detail);
+    }
+    let decision = match verdict {
+        Verdict::Allow => json!({ "behavior": "allow" }),
+        Verdict::Deny(message) => json!({ "behavior": "deny", "message": message }),
+    };
+    Ok(Some(
+        json!({ "hookSpecificOutput": { "hookEventName": "PermissionRequest", "decision": decision } })
+            .to_string(),
+    ))
+}
+
+/// A finished turn's output: the person's next instruction as the `Stop` hook's block
+/// reason, or `None` (at the desk, no reply, or "let it stop").
+pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
+    let Some(store) = away_store(ctx)? else { return Ok(None) };
+    let (_, place) = place(ctx, &store, client, input);
+    let last = input.get("last_assistant_message").and_then(Value::as_str);
+    let hold = seconds("MOORING_AWAY_HOLD_SECONDS", HOLD_SECONDS);
+    let ended = ask_and_wait(&store, turn_end::request(&place, last, hold), hold)?;
+    Ok(turn_end::instruction(&ended).map(|next| {
+        let reason = format!(
+            "The person, away from the desk, replied from their phone with your next instruction: {next}"
+        );
+        json!({ "decision": "block", "reason": reason }).to_string()
+    }))
+}
+
+/// The session's directory as the phone shows it: its last two parts, never a home path.
+fn shown_dir(dir: &str) -> Option<String> {
+    let parts: Vec<&str> = dir.trim_end_matches('/').rsplit('/').take(2).collect();
+    let shown: Vec<&str> = parts.into_iter().rev().filter(|p| !p.is_empty()).collect();
+    (!shown.is_empty()).then(|| shown.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_phone_sees_the_checkouts_last_parts_only() {
+        assert_eq!(shown_dir("/home/ana/code/app/").as_deref(), Some("code/app"));
+        assert_eq!(shown_dir("/").as_deref(), None);
+    }
+}
