@@ -94,6 +94,8 @@ phone press-new "An agent finished" "Let it stop" "$tmp/finished.json" >/dev/nul
 wait "$run"
 grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session did not go on with the phone's words"; cat "$tmp/claude.out"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
+m doctor --json >"$tmp/doctor.json" || true
+python3 -c "import json,sys; c=[x for x in json.load(open(sys.argv[1]))['checks'] if x['name']=='remote:telegram']; assert c and c[0]['status']=='ok' and 'reachable; away' in c[0]['message'], c; print('ok: doctor:', c[0]['message'])" "$tmp/doctor.json"
 phone say back
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }

@@ -46,6 +46,7 @@ pub fn run(ctx: &Ctx) -> Result<(), Failure> {
     checks.push(hub(ctx)?);
     checks.extend(watch_limit(ctx));
     checks.push(search_mode(ctx));
+    checks.extend(remote(ctx));
     let env = client_env()?;
     for c in Client::ALL {
         checks.extend(client(c, &status(c, &env)));
@@ -92,6 +93,7 @@ fn data_dir(ctx: &Ctx) -> Vec<Check> {
         (dir.join(DB_FILE), 0o600),
         (dir.join("token"), 0o600),
         (dir.join("secret"), 0o600),
+        (dir.join(mooring_core::remote::config::FILE), 0o600),
     ] {
         if let Some(mode) = mode_of(&path)
             && mode & 0o077 != 0
@@ -101,6 +103,53 @@ fn data_dir(ctx: &Ctx) -> Vec<Check> {
                 format!("{} is readable by other users (mode {mode:o})", path.display()),
                 format!("chmod {want:o} {}", path.display()),
             ));
+        }
+    }
+    out
+}
+
+/// The phone: each bot, whether it is paired and reachable (as the hub last saw it).
+fn remote(ctx: &Ctx) -> Vec<Check> {
+    use mooring_core::remote::{Platform, RemoteConfig};
+    let config = match RemoteConfig::load(&ctx.data_dir) {
+        Ok(c) => c,
+        Err(e) => {
+            return vec![problem(
+                "remote",
+                e.message,
+                "remove remote.json and `mooring remote add` again".into(),
+            )];
+        }
+    };
+    let health = mooring_server::remote::status::read(&ctx.data_dir);
+    let mut out = Vec::new();
+    for p in Platform::ALL {
+        let Some(bot) = config.bot(p) else { continue };
+        let name = format!("remote:{}", p.name());
+        if bot.paired.is_none() {
+            out.push(problem(
+                &name,
+                format!("the {} bot is not paired with a phone", p.name()),
+                format!("`mooring remote pair {}` and send the bot the code it prints", p.name()),
+            ));
+            continue;
+        }
+        match health.get(p.name()) {
+            Some(h) if !h.up => out.push(problem(
+                &name,
+                format!(
+                    "the {} bot cannot reach its platform: {}",
+                    p.name(),
+                    h.error.as_deref().unwrap_or("no reason")
+                ),
+                "check the network, or the token with `mooring remote add` (a revoked token needs a new one)"
+                    .into(),
+            )),
+            Some(_) => out.push(ok(
+                &name,
+                format!("{} bot paired and reachable{}", p.name(), if config.away { "; away" } else { "" }),
+            )),
+            None => out.push(info(&name, format!("{} bot paired; Mooring is not running it now", p.name()))),
         }
     }
     out
