@@ -86,13 +86,16 @@ wait "$run"
 token_api=$(m token)
 curl -sf -H "authorization: Bearer $token_api" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")/api/v1/projects/app/events" >"$tmp/events.json"
 python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; print('ok: denied from the phone; both answers are in the project history:', e[1]['text'])" "$tmp/events.json"
-echo "== away: a finished Claude Code session goes on with the next instruction sent from the phone"
+echo "== away: words for a project reach its next session's prompt; a finished session goes on with the phone's reply"
+phone say "app please also update the README"
+sleep 1
 claude_run continue "Do the first part" &
 run=$!
 phone reply "An agent finished" "now write the changelog" >"$tmp/finished.json"
 phone press-new "An agent finished" "Let it stop" "$tmp/finished.json" >/dev/null
 wait "$run"
 grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session did not go on with the phone's words"; cat "$tmp/claude.out"; exit 1; }
+grep -q "please also update the README" "$tmp/record.jsonl" || { echo "the phone's words for app never reached the session's model"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
 m doctor --json >"$tmp/doctor.json" || true
 python3 -c "import json,sys; c=[x for x in json.load(open(sys.argv[1]))['checks'] if x['name']=='remote:telegram']; assert c and c[0]['status']=='ok' and 'reachable; away' in c[0]['message'], c; print('ok: doctor:', c[0]['message'])" "$tmp/doctor.json"

@@ -191,7 +191,24 @@ fn answer(
             capture(ctx, client, &store, &memory, input, stop, &decided)?;
             return Ok(None);
         }
-        Event::Prompt => return recall(client, &store, &memory, &slug, input),
+        Event::Prompt => {
+            // What the person sent from the phone comes first, then what memory recalls.
+            let key = session_key(client, input);
+            let sent = match &key {
+                Some(k) => mooring_core::remote::inbox::take(&store, &slug, k).map_err(|e| e.message)?,
+                None => None,
+            };
+            let recalled = recall(client, &store, &memory, &slug, input)?;
+            return Ok(match (sent, recalled) {
+                (None, recalled) => recalled,
+                (Some(sent), None) => {
+                    let event =
+                        input.get("hook_event_name").and_then(Value::as_str).unwrap_or("UserPromptSubmit");
+                    Some(hook_output(client, event, &sent))
+                }
+                (Some(sent), Some(recalled)) => Some(with_phone_words(&sent, &recalled)),
+            });
+        }
         Event::Start => {}
     }
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
@@ -252,6 +269,18 @@ fn recall(
     }
     let event = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("UserPromptSubmit");
     Ok(Some(hook_output(client, event, &text)))
+}
+
+/// A prompt hook's output with the phone's words put before what recall found.
+fn with_phone_words(sent: &str, recalled_output: &str) -> String {
+    let mut v: Value = serde_json::from_str(recalled_output).unwrap_or(Value::Null);
+    for pointer in ["/hookSpecificOutput/additionalContext", "/additional_context"] {
+        if let Some(Value::String(text)) = v.pointer_mut(pointer) {
+            *text = format!("{sent}\n{text}");
+            return v.to_string();
+        }
+    }
+    recalled_output.to_owned()
 }
 
 /// After a compaction (`SessionStart` with source `compact`), the session's own record:

@@ -14,6 +14,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0008_memory_vectors.sql"),
     include_str!("../../migrations/0009_vectors_in_stored_order.sql"),
     include_str!("../../migrations/0010_rerank_vectors.sql"),
+    include_str!("../../migrations/0011_phone_messages.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

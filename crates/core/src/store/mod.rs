@@ -15,6 +15,7 @@ pub mod events;
 pub mod locks;
 pub mod memory;
 pub mod migrations;
+pub mod phone_messages;
 pub mod projects;
 mod rank;
 mod readers;

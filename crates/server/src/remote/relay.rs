@@ -163,9 +163,13 @@ impl Relay {
             Command::Project { slug } => {
                 phone::project(memory, &registry.get(&slug).map_err(err)?, now).map_err(err)
             }
-            Command::Message { slug, .. } => Err(format!(
-                "Messages for a live session are not delivered from the phone yet; `{slug}` shows the project."
-            )),
+            Command::Message { slug, text } => {
+                if self.archived(&registry, &slug) {
+                    return Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."));
+                }
+                mooring_core::remote::inbox::leave(store, &slug, &text).map_err(err)?;
+                Ok(format!("📨 Kept for {slug}: its session gets it at the next prompt."))
+            }
             Command::Decide { slug, text } | Command::Blocker { slug, text }
                 if self.archived(&registry, &slug) =>
             {
