@@ -21,6 +21,17 @@ pub enum Failure {
     Quiet,
 }
 
+impl Failure {
+    /// What went wrong, as one sentence (for a log line).
+    pub fn sentence(&self) -> String {
+        match self {
+            Failure::Domain(e) => e.message.clone(),
+            Failure::Usage { message, .. } => message.clone(),
+            Failure::Quiet => String::new(),
+        }
+    }
+}
+
 impl From<Error> for Failure {
     fn from(mut e: Error) -> Self {
         // Core names fields as the API and the tools do (`add_code_paths`); the CLI's

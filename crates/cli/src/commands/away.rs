@@ -37,7 +37,7 @@ fn away_store(ctx: &Ctx) -> Result<Option<Store>, String> {
     if !config.away || !paired || !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
-    ctx.store().map(Some).map_err(|e| super::hook::describe(&e))
+    ctx.store().map(Some).map_err(|e| e.sentence())
 }
 
 /// The session's project and how the phone names where it runs.

@@ -379,12 +379,8 @@ fn session_dir(input: &Value) -> Option<String> {
     (!dir.trim().is_empty()).then(|| dir.to_owned())
 }
 
-pub(super) fn describe(f: &Failure) -> String {
-    match f {
-        Failure::Domain(e) => e.message.clone(),
-        Failure::Usage { message, .. } => message.clone(),
-        Failure::Quiet => String::new(),
-    }
+fn describe(f: &Failure) -> String {
+    f.sentence()
 }
 
 /// One line in `hook.log` (never on stdout, which the client reads).

@@ -7,12 +7,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use chrono::Utc;
-use mooring_core::choice::{Broker, Interaction, SelectionMode, Submission};
-use mooring_core::memory::{self, NewEntry};
+use mooring_core::choice::{Broker, Submission};
 use mooring_core::remote::{Command, Platform, RemoteConfig, phone};
-use mooring_core::{ProjectStatus, Registry};
 
 use crate::state::AppState;
+
+mod commands;
+mod questions;
 
 /// Something the person did on the phone.
 #[derive(Debug, Clone, Default)]
@@ -149,77 +150,6 @@ impl Relay {
         vec![Outgoing::text(&msg.chat, &reply)]
     }
 
-    fn command(&self, text: &str) -> Result<String, String> {
-        let store = self.state.store.as_ref();
-        let registry = Registry::new(store);
-        let projects = registry.list(None).map_err(|e| e.message)?;
-        let known = |w: &str| projects.iter().any(|p| p.slug == w);
-        let memory = self.state.memory.as_ref();
-        let now = Utc::now();
-        let err = |e: mooring_core::Error| e.message;
-        match mooring_core::remote::parse(text, known)? {
-            Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
-            Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
-            Command::Project { slug } => {
-                phone::project(memory, &registry.get(&slug).map_err(err)?, now).map_err(err)
-            }
-            Command::Message { slug, text } => {
-                if self.archived(&registry, &slug) {
-                    return Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."));
-                }
-                mooring_core::remote::inbox::leave(store, &slug, &text).map_err(err)?;
-                Ok(format!("📨 Kept for {slug}: its session gets it at the next prompt."))
-            }
-            Command::Decide { slug, text } | Command::Blocker { slug, text }
-                if self.archived(&registry, &slug) =>
-            {
-                let _ = text;
-                Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."))
-            }
-            Command::Decide { slug, text } => self.remember(&slug, "decision", &text),
-            Command::Blocker { slug, text } => self.remember(&slug, "blocker", &text),
-            Command::Resolve { slug, id, note } => {
-                let e = memory::resolve_blocker(memory, &slug, id, note.as_deref()).map_err(err)?;
-                Ok(format!("✅ Blocker #{} in {slug} resolved: {}", e.id, e.title))
-            }
-            Command::Archive { slug } => {
-                registry.archive(&slug).map_err(err)?;
-                Ok(format!("📦 {slug} archived. `resume {slug}` brings it back."))
-            }
-            Command::Resume { slug } => {
-                registry.resume(&slug).map_err(err)?;
-                Ok(format!("🟢 {slug} is active again."))
-            }
-            Command::Away => self.set_away(true),
-            Command::Back => self.set_away(false),
-            Command::Pair { .. } => Ok("This phone is already paired.".to_owned()),
-        }
-    }
-
-    fn archived(&self, registry: &Registry<'_>, slug: &str) -> bool {
-        registry.get(slug).is_ok_and(|p| p.status == ProjectStatus::Archived)
-    }
-
-    fn remember(&self, slug: &str, kind: &str, text: &str) -> Result<String, String> {
-        let new = NewEntry { kind: kind.into(), content: text.to_owned(), ..NewEntry::default() };
-        let e = memory::remember(self.state.memory.as_ref(), slug, &new, None).map_err(|e| e.message)?;
-        self.state.project_changed(slug);
-        let icon = if kind == "blocker" { "🚧" } else { "📌" };
-        Ok(format!("{icon} {kind} #{} kept in {slug}: {}", e.id, e.title))
-    }
-
-    fn set_away(&self, away: bool) -> Result<String, String> {
-        let mut config = self.config();
-        config.away = away;
-        config.save(&self.data_dir).map_err(|e| e.message)?;
-        self.state.surfaces.waiting_changed();
-        Ok(if away {
-            "🚶 Away: questions come here until you type `back`.".to_owned()
-        } else {
-            "🪑 Back at the desk: questions stay on the desktop.".to_owned()
-        })
-    }
-
     fn question_of(&self, platform: Platform, chat: &str, message: &str) -> Option<String> {
         let posted = self.posted.lock().ok()?;
         posted.iter().find_map(|(q, p)| {
@@ -354,58 +284,6 @@ impl Relay {
         messages.into_iter().map(|(chat, m)| self.question_message(&i, &chat, user, Some(m))).collect()
     }
 
-    fn question_message(&self, i: &Interaction, chat: &str, user: &str, edit: Option<String>) -> Outgoing {
-        let req = &i.checked.request;
-        let toggled =
-            self.posted.lock().ok().and_then(|p| p.get(&i.id).map(|p| p.toggled.clone())).unwrap_or_default();
-        let mut text = format!("❓ {}{}\n\n{}\n", where_from(&self.state, i), req.title, req.prompt);
-        for o in &req.options {
-            let star = if o.recommended { " ⭐ recommended" } else { "" };
-            match &o.description {
-                Some(d) => text.push_str(&format!("\n• {}{star} — {d}", o.label)),
-                None => text.push_str(&format!("\n• {}{star}", o.label)),
-            }
-        }
-        let minutes = i.remaining(Utc::now()).div_euclid(60);
-        text.push_str(&format!("\n\n⏳ {minutes} min left"));
-        let mut buttons = Vec::new();
-        let handle = |action: Action| self.handle_for(&i.id, user, action);
-        match i.checked.mode {
-            SelectionMode::Single => {
-                for o in &req.options {
-                    buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
-                }
-            }
-            SelectionMode::Multi => {
-                for o in &req.options {
-                    let mark = if toggled.contains(&o.id) { "☑" } else { "☐" };
-                    buttons.push(vec![(format!("{mark} {}", o.label), handle(Action::Toggle(o.id.clone())))]);
-                }
-                buttons.push(vec![("Done".to_owned(), handle(Action::Done))]);
-            }
-            SelectionMode::TextInput | SelectionMode::Hybrid => {
-                for o in &req.options {
-                    buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
-                }
-                text.push_str("\n✍ Reply to this message to answer in words.");
-            }
-        }
-        if req.allow_cancel != Some(false) {
-            let label =
-                if req.title == mooring_core::remote::turn_end::TITLE { "Let it stop" } else { "Cancel" };
-            buttons.push(vec![(label.to_owned(), handle(Action::Cancel))]);
-        }
-        let wants_reply = matches!(i.checked.mode, SelectionMode::TextInput | SelectionMode::Hybrid);
-        Outgoing {
-            chat: chat.to_owned(),
-            text: phone::outgoing(&text),
-            buttons,
-            edit,
-            question: Some(i.id.clone()),
-            wants_reply,
-        }
-    }
-
     /// A fresh random handle for a button: bound to the question and the person, and
     /// dropped once used or once the question ends (the platform's data is only this).
     fn handle_for(&self, question: &str, user: &str, action: Action) -> String {
@@ -424,18 +302,5 @@ impl Relay {
         if !p.messages.iter().any(|(pl, c, m)| *pl == platform && c == chat && m == message) {
             p.messages.push((platform, chat.to_owned(), message.to_owned()));
         }
-    }
-}
-
-/// "project · client — " for a question, from the asking session.
-fn where_from(state: &AppState, i: &Interaction) -> String {
-    let Some(id) = &i.session_id else { return String::new() };
-    let session = state.store.read(|c| mooring_core::store::sessions::get(c, id)).ok().flatten();
-    match session {
-        Some(s) => {
-            let parts: Vec<String> = [s.project, s.client_name].into_iter().flatten().collect();
-            if parts.is_empty() { String::new() } else { format!("{} — ", parts.join(" · ")) }
-        }
-        None => String::new(),
     }
 }

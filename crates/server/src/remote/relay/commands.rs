@@ -1,0 +1,82 @@
+//! Seed 003's commands as the relay carries them out: the dashboard, a project, memory
+//! written from the phone, words for a session, archive and resume, away and back.
+
+use chrono::Utc;
+use mooring_core::memory::{self, NewEntry};
+use mooring_core::remote::{Command, phone};
+use mooring_core::{ProjectStatus, Registry};
+
+use super::Relay;
+
+impl Relay {
+    pub(super) fn command(&self, text: &str) -> Result<String, String> {
+        let store = self.state.store.as_ref();
+        let registry = Registry::new(store);
+        let projects = registry.list(None).map_err(|e| e.message)?;
+        let known = |w: &str| projects.iter().any(|p| p.slug == w);
+        let memory = self.state.memory.as_ref();
+        let now = Utc::now();
+        let err = |e: mooring_core::Error| e.message;
+        match mooring_core::remote::parse(text, known)? {
+            Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
+            Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
+            Command::Project { slug } => {
+                phone::project(memory, &registry.get(&slug).map_err(err)?, now).map_err(err)
+            }
+            Command::Message { slug, text } => {
+                if self.archived(&registry, &slug) {
+                    return Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."));
+                }
+                mooring_core::remote::inbox::leave(store, &slug, &text).map_err(err)?;
+                Ok(format!("📨 Kept for {slug}: its session gets it at the next prompt."))
+            }
+            Command::Decide { slug, text } | Command::Blocker { slug, text }
+                if self.archived(&registry, &slug) =>
+            {
+                let _ = text;
+                Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."))
+            }
+            Command::Decide { slug, text } => self.remember(&slug, "decision", &text),
+            Command::Blocker { slug, text } => self.remember(&slug, "blocker", &text),
+            Command::Resolve { slug, id, note } => {
+                let e = memory::resolve_blocker(memory, &slug, id, note.as_deref()).map_err(err)?;
+                Ok(format!("✅ Blocker #{} in {slug} resolved: {}", e.id, e.title))
+            }
+            Command::Archive { slug } => {
+                registry.archive(&slug).map_err(err)?;
+                Ok(format!("📦 {slug} archived. `resume {slug}` brings it back."))
+            }
+            Command::Resume { slug } => {
+                registry.resume(&slug).map_err(err)?;
+                Ok(format!("🟢 {slug} is active again."))
+            }
+            Command::Away => self.set_away(true),
+            Command::Back => self.set_away(false),
+            Command::Pair { .. } => Ok("This phone is already paired.".to_owned()),
+        }
+    }
+
+    fn archived(&self, registry: &Registry<'_>, slug: &str) -> bool {
+        registry.get(slug).is_ok_and(|p| p.status == ProjectStatus::Archived)
+    }
+
+    fn remember(&self, slug: &str, kind: &str, text: &str) -> Result<String, String> {
+        let new = NewEntry { kind: kind.into(), content: text.to_owned(), ..NewEntry::default() };
+        let e = memory::remember(self.state.memory.as_ref(), slug, &new, None).map_err(|e| e.message)?;
+        self.state.project_changed(slug);
+        let icon = if kind == "blocker" { "🚧" } else { "📌" };
+        Ok(format!("{icon} {kind} #{} kept in {slug}: {}", e.id, e.title))
+    }
+
+    fn set_away(&self, away: bool) -> Result<String, String> {
+        let mut config = self.config();
+        config.away = away;
+        config.save(&self.data_dir).map_err(|e| e.message)?;
+        self.state.surfaces.waiting_changed();
+        Ok(if away {
+            "🚶 Away: questions come here until you type `back`.".to_owned()
+        } else {
+            "🪑 Back at the desk: questions stay on the desktop.".to_owned()
+        })
+    }
+}
