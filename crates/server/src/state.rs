@@ -127,6 +127,12 @@ impl AppState {
         self.subs().remove(&(session.to_owned(), uri.to_owned()));
     }
 
+    /// Whether the person can pick a session's project now: in a desktop window, or on
+    /// a paired phone while away.
+    pub fn person_can_pick(&self) -> bool {
+        self.surfaces.can_show() || self.data_dir.as_deref().is_some_and(crate::remote::phone_away)
+    }
+
     /// A project's memory or settings changed: refresh the desktop, notify subscribers.
     pub fn project_changed(&self, slug: &str) {
         let uris = crate::resource_uris::affected(slug);

@@ -212,5 +212,29 @@ copies = [m for _, m in messages() if "While offline?" in m["text"]]
 assert len(copies) == 1, f"posted {len(copies)} times"
 print("ok: posted once after the outage and answered; status during it:", json.dumps(status["bots"]))
 
+print("== a session that needs its project gets it from the phone")
+import threading  # noqa: E402
+got = {}
+
+
+def needs_project():
+    c = http.client.HTTPConnection(u.hostname, u.port, timeout=90)
+    me = open_session(c, "picker-client", {"x-mooring-session": "msh_" + secrets.token_hex(32)})
+    _, r = post(c, {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                    "params": {"name": "list_memory", "arguments": {}}}, me)
+    got["result"] = r["result"]
+
+
+waiting = threading.Thread(target=needs_project)
+waiting.start()
+mid, pick = wait_for("the pick on the phone", lambda: newest_containing("needs to know its project"))
+assert any(b["text"].endswith("app") for b in buttons(pick)), pick
+press(mid, next(b["callback_data"] for b in buttons(pick) if b["text"].endswith("app")))
+waiting.join(30)
+assert not got["result"].get("isError"), got
+assert "app" in json.dumps(got["result"]), got
+wait_for("the pick rewritten", lambda: "works in app now" in dict(messages())[mid]["text"])
+print("ok: the waiting session was given app from the phone")
+
 reply_to("back", "Back at the desk")
 print("TIMINGS " + json.dumps(timings))

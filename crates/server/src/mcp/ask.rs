@@ -97,7 +97,7 @@ pub async fn ask(
     recommended: Option<String>,
     marker: Option<Marker>,
 ) -> Option<Answer> {
-    let desktop = state.surfaces.can_show();
+    let desktop = state.person_can_pick();
     let params = elicit_params(candidates, recommended.as_deref())?;
     let request = rmcp::model::ServerRequest::ElicitRequest(ElicitRequest::new(params));
     let options = rmcp::service::PeerRequestOptions::no_options();

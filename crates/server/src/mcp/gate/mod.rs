@@ -183,7 +183,7 @@ pub async fn decide(
         }
         // A declined or cancelled form (Claude Code in -p declines at once): the desktop's
         // picker can still answer while this call waits.
-        if state.surfaces.can_show() {
+        if state.person_can_pick() {
             let candidates = candidates(state)?;
             let recommended = recommend(&candidates, caller, None);
             return Ok(Decision::Ask {
@@ -263,7 +263,7 @@ pub async fn decide(
             input_required(&candidates, recommended.as_deref(), sealed).into(),
         )));
     }
-    let (how, unanswered) = match (caller.elicitation, state.surfaces.can_show()) {
+    let (how, unanswered) = match (caller.elicitation, state.person_can_pick()) {
         (true, _) => (Asking::FormAndPicker, "The person was asked but did not choose a project."),
         (false, true) => (Asking::Picker, "No project is selected for this session."),
         (false, false) => {
@@ -323,6 +323,7 @@ pub async fn git_facts(hints: &Hints) -> Option<mooring_core::projects::git::Git
 pub fn picked_where(via: &str) -> &'static str {
     match via {
         "app" => "you chose it in the conversation",
+        "phone" => "you chose it on your phone",
         _ => "you chose it in the Mooring window",
     }
 }

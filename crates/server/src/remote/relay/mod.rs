@@ -63,6 +63,8 @@ impl Outgoing {
 #[derive(Debug, Clone)]
 enum Action {
     Pick(String),
+    /// A waiting session's project: the pick's token and the slug.
+    Project(String, String),
     Toggle(String),
     Done,
     Cancel,
@@ -170,6 +172,31 @@ impl Relay {
             return vec![Outgoing::text(&msg.chat, "That button no longer works.")];
         };
         match press.action {
+            Action::Project(token, slug) => {
+                self.presses
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .retain(|_, p| p.question != press.question);
+                let done = self.state.picks.answer_via(&press.question, &token, &slug, "phone");
+                let text = match done {
+                    Ok(()) => format!("📁 The session works in {slug} now."),
+                    Err(_) => "That session stopped waiting.".to_owned(),
+                };
+                let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(&press.question);
+                posted
+                    .map(|p| p.messages)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(_, chat, message)| Outgoing {
+                        chat,
+                        text: phone::outgoing(&text),
+                        buttons: Vec::new(),
+                        edit: Some(message),
+                        question: None,
+                        wants_reply: false,
+                    })
+                    .collect()
+            }
             Action::Toggle(option) => {
                 let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
                 let p = posted.entry(press.question.clone()).or_default();
@@ -216,12 +243,39 @@ impl Relay {
         let mut out = Vec::new();
         let ended: Vec<String> = {
             let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
-            posted.keys().filter(|q| !open.iter().any(|i| &i.id == *q)).cloned().collect()
+            posted
+                .keys()
+                .filter(|q| q.starts_with("c-") && !open.iter().any(|i| &i.id == *q))
+                .cloned()
+                .collect()
         };
         for q in ended {
             out.extend(self.tick_one(&q).into_iter().filter(|o| o.chat == paired.chat));
         }
         if config.away {
+            let picks = self.state.picks.list();
+            let closed: Vec<String> = {
+                let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+                posted
+                    .keys()
+                    .filter(|k| k.starts_with("p-") && !picks.iter().any(|p| &p.id == *k))
+                    .cloned()
+                    .collect()
+            };
+            for id in closed {
+                out.extend(self.pick_closed(&id));
+            }
+            for pick in &picks {
+                let already = self
+                    .posted
+                    .lock()
+                    .map(|p| p.get(&pick.id).is_some_and(|p| p.messages.iter().any(|m| m.0 == platform)))
+                    .unwrap_or(true);
+                if !already {
+                    self.posted.lock().unwrap_or_else(|e| e.into_inner()).entry(pick.id.clone()).or_default();
+                    out.push(self.pick_message(pick, &paired.chat, &paired.user));
+                }
+            }
             for i in &open {
                 let already = self
                     .posted

@@ -9,6 +9,65 @@ use super::{Action, Outgoing, Relay};
 use crate::state::AppState;
 
 impl Relay {
+    /// A session waiting for its project: the likeliest first, then the active ones most
+    /// recently used (at most eight buttons).
+    pub(super) fn pick_message(&self, pick: &crate::picks::PickInfo, chat: &str, user: &str) -> Outgoing {
+        let registry = mooring_core::Registry::new(&self.state.store);
+        let mut projects = registry.list(Some(mooring_core::ProjectStatus::Active)).unwrap_or_default();
+        projects.sort_by(|a, b| b.last_used_at.cmp(&a.last_used_at));
+        let mut slugs: Vec<String> = pick.recommended.iter().cloned().collect();
+        for p in projects {
+            if !slugs.contains(&p.slug) {
+                slugs.push(p.slug);
+            }
+        }
+        slugs.truncate(8);
+        let client = pick.client.as_deref().unwrap_or("An agent");
+        let place =
+            pick.workspace.as_deref().and_then(last_parts).map(|w| format!(" in {w}")).unwrap_or_default();
+        let text = format!("📁 {client}{place} needs to know its project. Which one?");
+        let buttons = slugs
+            .into_iter()
+            .map(|slug| {
+                let label = if pick.recommended.as_deref() == Some(slug.as_str()) {
+                    format!("⭐ {slug}")
+                } else {
+                    slug.clone()
+                };
+                vec![(label, self.handle_for(&pick.id, user, Action::Project(pick.token.clone(), slug)))]
+            })
+            .collect();
+        Outgoing {
+            chat: chat.to_owned(),
+            text: phone::outgoing(&text),
+            buttons,
+            edit: None,
+            question: Some(pick.id.clone()),
+            wants_reply: false,
+        }
+    }
+
+    /// A pick that ended elsewhere (or gave up): its messages say so, without buttons.
+    pub(super) fn pick_closed(&self, id: &str) -> Vec<Outgoing> {
+        self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != id);
+        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        posted
+            .map(|p| p.messages)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(_, chat, message)| Outgoing {
+                chat,
+                text: phone::outgoing(
+                    "📁 That session's project was chosen elsewhere, or it stopped waiting.",
+                ),
+                buttons: Vec::new(),
+                edit: Some(message),
+                question: None,
+                wants_reply: false,
+            })
+            .collect()
+    }
+
     pub(super) fn question_message(
         &self,
         i: &Interaction,
@@ -79,4 +138,11 @@ fn where_from(state: &AppState, i: &Interaction) -> String {
         }
         None => String::new(),
     }
+}
+
+/// A directory as the phone shows it: its last two parts, never a home path.
+fn last_parts(dir: &str) -> Option<String> {
+    let parts: Vec<&str> = dir.trim_end_matches('/').rsplit('/').take(2).collect();
+    let shown: Vec<&str> = parts.into_iter().rev().filter(|p| !p.is_empty()).collect();
+    (!shown.is_empty()).then(|| shown.join("/"))
 }
