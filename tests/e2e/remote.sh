@@ -65,8 +65,7 @@ phone() { python3 "$lib/remote_phone.py" "$port" "$@"; }
 claude_run permission "Do the approval step"
 [ ! -e "$tmp/code/app/approved.txt" ] || { echo "at the desk the hook allowed a tool"; exit 1; }
 [ "$(phone count 'Allow Bash?')" = 0 ] || { echo "a prompt reached the phone at the desk"; exit 1; }
-phone say away
-sleep 1
+phone say away "Away"
 claude_run permission "Do the approval step" &
 run=$!
 phone press "Allow Bash?" "Allow once" >"$tmp/allow.json"
@@ -87,8 +86,7 @@ token_api=$(m token)
 curl -sf -H "authorization: Bearer $token_api" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")/api/v1/projects/app/events" >"$tmp/events.json"
 python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; print('ok: denied from the phone; both answers are in the project history:', e[1]['text'])" "$tmp/events.json"
 echo "== away: words for a project reach its next session's prompt; a finished session goes on with the phone's reply"
-phone say "app please also update the README"
-sleep 1
+phone say "app please also update the README" "Kept for app"
 claude_run continue "Do the first part" &
 run=$!
 phone reply "An agent finished" "now write the changelog" >"$tmp/finished.json"

@@ -40,6 +40,16 @@ pub enum RemoteAction {
         /// telegram or slack
         platform: String,
     },
+    /// Keep a project off the phone: nothing of it is sent, no phone command reaches it
+    Off {
+        /// Project slug
+        slug: String,
+    },
+    /// Let a project kept off the phone reach it again
+    On {
+        /// Project slug
+        slug: String,
+    },
     /// Away from the desk: questions go to the phone
     Away,
     /// Back at the desk: questions stay here

@@ -133,6 +133,16 @@ reply_to("projeler", "leader-election")
 reply_to("decide nope something", "No project or command `nope`")
 print("ok: projects, SLUG, decide, blocker, resolve and the Turkish word, checked through the CLI:", done)
 
+print("== a project kept off the phone")
+mooring("remote", "off", "leader-election")
+dash = reply_to("projects", "project")["text"]
+assert "leader-election" not in dash, dash
+reply_to("decide leader-election not from here", "kept off the phone")
+assert not any("not from here" in e["content"] for e in mooring("memory", "list", "leader-election", "--kind", "decision")["entries"])
+mooring("remote", "on", "leader-election")
+reply_to("leader-election", "Newest decisions")
+print("ok: off, the dashboard leaves it out and a decision for it is refused; on, it is back")
+
 print("== away: a single-choice question answered with a button; a replayed press changes nothing")
 reply_to("away", "Away")
 assert mooring("remote", "status")["away"] is True

@@ -1,6 +1,6 @@
 """The paired person's phone, one step at a time, against the Telegram stand-in.
 
-usage: remote_phone.py PORT say TEXT
+usage: remote_phone.py PORT say TEXT [EXPECT]   (waits for a reply with EXPECT)
        remote_phone.py PORT press TITLE LABEL   (waits for the newest message with TITLE)
        remote_phone.py PORT reply TITLE TEXT     (answers the newest message with TITLE in words)
        remote_phone.py PORT press-new TITLE LABEL FILE  (as press, on a message newer than FILE's)
@@ -28,7 +28,15 @@ def with_title(title):
 
 
 if verb == "say":
+    # say TEXT [EXPECT]: with EXPECT, wait until the bot's reply contains it.
+    before = len(control("messages")["messages"])
     control("message", {"from": ME, "chat": ME, "text": rest[0]})
+    end = time.time() + 30
+    while len(rest) > 1 and not any(rest[1] in m["text"] for k, m in control("messages")["messages"].items()
+                                    if int(k) >= 100 + before):
+        if time.time() > end:
+            sys.exit(f"no reply with {rest[1]!r} to {rest[0]!r}")
+        time.sleep(0.05)
 elif verb == "count":
     print(len(with_title(rest[0])))
 elif verb in ("press", "press-new", "reply"):

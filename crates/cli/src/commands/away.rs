@@ -29,15 +29,16 @@ fn seconds(var: &str, default: u32) -> u32 {
     std::env::var(var).ok().and_then(|v| v.trim().parse::<u32>().ok()).map_or(default, |s| s.clamp(10, 3_600))
 }
 
-/// The store when the person is away with a paired phone; `None` at the desk.
-fn away_store(ctx: &Ctx) -> Result<Option<Store>, String> {
+/// The store and the settings when the person is away with a paired phone; `None` at
+/// the desk.
+fn away_store(ctx: &Ctx) -> Result<Option<(Store, RemoteConfig)>, String> {
     let config = RemoteConfig::load(&ctx.data_dir).map_err(|e| e.message)?;
     let paired =
         [config.telegram.as_ref(), config.slack.as_ref()].into_iter().flatten().any(|b| b.paired.is_some());
     if !config.away || !paired || !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
-    ctx.store().map(Some).map_err(|e| e.sentence())
+    ctx.store().map(|s| Some((s, config))).map_err(|e| e.sentence())
 }
 
 /// The session's project and how the phone names where it runs.
@@ -68,10 +69,13 @@ fn ask_and_wait(store: &Store, request: ChoiceRequest, seconds: u32) -> Result<I
 
 /// The permission hook's output: `None` at the desk (the client asks as usual).
 pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
-    let Some(store) = away_store(ctx)? else { return Ok(None) };
+    let Some((store, config)) = away_store(ctx)? else { return Ok(None) };
     let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("a tool");
     let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
     let (slug, place) = place(ctx, &store, client, input);
+    if slug.as_deref().is_some_and(|s| !config.remote_ok(s)) {
+        return Ok(None);
+    }
     let wait = seconds("MOORING_PERMISSION_WAIT_SECONDS", WAIT_SECONDS);
     let ended = ask_and_wait(&store, permission::request(tool, &tool_input, &place, wait), wait)?;
     let verdict = permission::verdict(&ended).unwrap_or_else(|| Verdict::Deny(permission::away()));
@@ -94,8 +98,11 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
 /// A finished turn's output: the person's next instruction as the `Stop` hook's block
 /// reason, or `None` (at the desk, no reply, or "let it stop").
 pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
-    let Some(store) = away_store(ctx)? else { return Ok(None) };
-    let (_, place) = place(ctx, &store, client, input);
+    let Some((store, config)) = away_store(ctx)? else { return Ok(None) };
+    let (slug, place) = place(ctx, &store, client, input);
+    if slug.as_deref().is_some_and(|s| !config.remote_ok(s)) {
+        return Ok(None);
+    }
     let last = input.get("last_assistant_message").and_then(Value::as_str);
     let hold = seconds("MOORING_AWAY_HOLD_SECONDS", HOLD_SECONDS);
     let ended = ask_and_wait(&store, turn_end::request(&place, last, hold), hold)?;

@@ -21,6 +21,8 @@ pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
         RemoteAction::Pair { platform } => pair(ctx, &platform),
         RemoteAction::Status => status(ctx),
         RemoteAction::Remove { platform } => remove(ctx, &platform),
+        RemoteAction::Off { slug } => keep_off(ctx, &slug, true),
+        RemoteAction::On { slug } => keep_off(ctx, &slug, false),
         RemoteAction::Away => away(ctx, true),
         RemoteAction::Back => away(ctx, false),
     }
@@ -139,7 +141,7 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
         })
         .collect();
     if ctx.json {
-        print_json(&json!({ "away": config.away, "bots": bots }));
+        print_json(&json!({ "away": config.away, "bots": bots, "kept_off": config.never_remote }));
         return Ok(());
     }
     println!(
@@ -178,6 +180,28 @@ fn remove(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
         print_json(&json!({ "removed": platform.name() }));
     } else {
         println!("Removed the {} bot; its token is forgotten.", platform.name());
+    }
+    Ok(())
+}
+
+fn keep_off(ctx: &Ctx, slug: &str, off: bool) -> Result<(), Failure> {
+    let project = mooring_core::Registry::new(&ctx.store()?).get(slug)?;
+    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    if off {
+        config.never_remote.insert(project.slug.clone());
+    } else {
+        config.never_remote.remove(&project.slug);
+    }
+    config.save(&ctx.data_dir)?;
+    if ctx.json {
+        print_json(&json!({ "project": project.slug, "remote": !off }));
+    } else if off {
+        println!(
+            "{} is kept off the phone: nothing of it is sent there, and no phone command reaches it.",
+            project.slug
+        );
+    } else {
+        println!("{} may reach the phone again.", project.slug);
     }
     Ok(())
 }

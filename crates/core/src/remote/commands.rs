@@ -65,6 +65,22 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The project a command is about, if any.
+    pub fn slug(&self) -> Option<&str> {
+        match self {
+            Command::Project { slug }
+            | Command::Message { slug, .. }
+            | Command::Decide { slug, .. }
+            | Command::Blocker { slug, .. }
+            | Command::Resolve { slug, .. }
+            | Command::Archive { slug }
+            | Command::Resume { slug } => Some(slug),
+            _ => None,
+        }
+    }
+}
+
 /// The words that open a command; none can be a project's slug
 /// (`crate::projects::slug::RESERVED` holds them all).
 pub const WORDS: &[&str] = &[

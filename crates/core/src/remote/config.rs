@@ -96,6 +96,10 @@ pub struct RemoteConfig {
     /// Slack, when added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slack: Option<Bot>,
+    /// Projects kept off the phone: nothing of theirs is sent, no command reaches them,
+    /// their sessions' prompts stay at the desk.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub never_remote: std::collections::BTreeSet<String>,
 }
 
 impl RemoteConfig {
@@ -133,6 +137,11 @@ impl RemoteConfig {
             std::fs::rename(&tmp, dir.join(FILE))
         };
         write(&options).map_err(|e| Error::storage(format!("cannot write {}: {e}", dir.join(FILE).display())))
+    }
+
+    /// Whether project `slug` may reach the phone.
+    pub fn remote_ok(&self, slug: &str) -> bool {
+        !self.never_remote.contains(slug)
     }
 
     /// One platform's settings.

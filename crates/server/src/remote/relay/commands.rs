@@ -12,12 +12,24 @@ impl Relay {
     pub(super) fn command(&self, text: &str) -> Result<String, String> {
         let store = self.state.store.as_ref();
         let registry = Registry::new(store);
-        let projects = registry.list(None).map_err(|e| e.message)?;
-        let known = |w: &str| projects.iter().any(|p| p.slug == w);
+        let config = self.config();
+        let mut projects = registry.list(None).map_err(|e| e.message)?;
+        let kept_off: Vec<String> =
+            projects.iter().filter(|p| !config.remote_ok(&p.slug)).map(|p| p.slug.clone()).collect();
+        projects.retain(|p| config.remote_ok(&p.slug));
+        let known = |w: &str| projects.iter().any(|p| p.slug == w) || kept_off.iter().any(|s| s == w);
+        let command = mooring_core::remote::parse(text, known)?;
+        if let Some(slug) = command.slug()
+            && kept_off.iter().any(|s| s == slug)
+        {
+            return Err(format!(
+                "`{slug}` is kept off the phone (`mooring remote on {slug}` on the computer lets it here)."
+            ));
+        }
         let memory = self.state.memory.as_ref();
         let now = Utc::now();
         let err = |e: mooring_core::Error| e.message;
-        match mooring_core::remote::parse(text, known)? {
+        match command {
             Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
             Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
             Command::Project { slug } => {

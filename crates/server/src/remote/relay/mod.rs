@@ -276,7 +276,10 @@ impl Relay {
                     out.push(self.pick_message(pick, &paired.chat, &paired.user));
                 }
             }
-            for i in &open {
+            for i in open
+                .iter()
+                .filter(|i| questions::project_of(&self.state, i).is_none_or(|p| config.remote_ok(&p)))
+            {
                 let already = self
                     .posted
                     .lock()

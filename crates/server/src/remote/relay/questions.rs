@@ -16,8 +16,10 @@ impl Relay {
         let mut projects = registry.list(Some(mooring_core::ProjectStatus::Active)).unwrap_or_default();
         projects.sort_by(|a, b| b.last_used_at.cmp(&a.last_used_at));
         let mut slugs: Vec<String> = pick.recommended.iter().cloned().collect();
+        let config = self.config();
+        slugs.retain(|s| config.remote_ok(s));
         for p in projects {
-            if !slugs.contains(&p.slug) {
+            if config.remote_ok(&p.slug) && !slugs.contains(&p.slug) {
                 slugs.push(p.slug);
             }
         }
@@ -125,6 +127,12 @@ impl Relay {
             wants_reply,
         }
     }
+}
+
+/// The project of the session that asked, if known.
+pub(super) fn project_of(state: &AppState, i: &Interaction) -> Option<String> {
+    let id = i.session_id.as_ref()?;
+    state.store.read(|c| mooring_core::store::sessions::get(c, id)).ok().flatten()?.project
 }
 
 /// "project · client — " for a question, from the asking session.
