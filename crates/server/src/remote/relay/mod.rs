@@ -110,6 +110,7 @@ impl Relay {
         let mut config = self.config();
         let Some(bot) = config.bot_mut(platform).as_mut() else { return Vec::new() };
         if !bot.is_paired_user(&msg.user) {
+            let had_code = bot.pairing.is_some();
             // Only a pairing code from someone is heard; nobody else gets an answer.
             let said = msg.text.as_deref().unwrap_or("");
             if let Ok(Command::Pair { code }) = mooring_core::remote::parse(said, |_| false)
@@ -130,8 +131,10 @@ impl Relay {
                     ),
                 )];
             }
-            // A used or wrong code changed the settings too (a matched code is spent).
-            let _ = config.save(&self.data_dir);
+            // A code that matched too late is spent: keep that; anything else wrote nothing.
+            if config.bot(platform).is_some_and(|b| b.pairing.is_none() && b.paired.is_none()) && had_code {
+                let _ = config.save(&self.data_dir);
+            }
             tracing::warn!(
                 platform = platform.name(),
                 "refused a message from someone who is not the paired person"
