@@ -130,7 +130,10 @@ impl AppState {
     /// Whether the person can pick a session's project now: in a desktop window, or on
     /// a paired phone while away.
     pub fn person_can_pick(&self) -> bool {
-        self.surfaces.can_show() || self.data_dir.as_deref().is_some_and(crate::remote::phone_away)
+        self.surfaces.can_show()
+            || self.data_dir.as_deref().is_some_and(|d| {
+                mooring_core::remote::RemoteConfig::load(d).is_ok_and(|c| c.away_with_phone())
+            })
     }
 
     /// A project's memory or settings changed: refresh the desktop, notify subscribers.

@@ -114,7 +114,10 @@ say("/start " + CODE, who=STRANGER)
 say("projects", who=STRANGER)
 time.sleep(1.5)
 assert not messages(STRANGER), "a stranger was answered after pairing"
-print("ok: paired with the code; the stranger got nothing")
+control("message", {"from": ME, "chat": -1001, "text": "projects"})
+time.sleep(1.5)
+assert not messages(-1001), "the bot answered the paired person in a group"
+print("ok: paired with the code; the stranger got nothing; a group is not answered")
 
 print("== seed 003's commands from the phone")
 dash = reply_to("projects", "leader-election")["text"]

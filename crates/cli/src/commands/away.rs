@@ -21,8 +21,9 @@ use super::Ctx;
 /// `mooring_clients::entry::PERMISSION_TIMEOUT`, ten seconds more).
 pub const WAIT_SECONDS: u32 = 110;
 
-/// How long a finished turn holds for the next instruction unless
-/// `MOORING_AWAY_HOLD_SECONDS` says otherwise (within the capture hook's timeout).
+/// The longest a finished turn holds for the next instruction (the `away_hold_minutes`
+/// setting, at most nine, within the capture hook's 600 s; `MOORING_AWAY_HOLD_SECONDS`
+/// overrides it).
 pub const HOLD_SECONDS: u32 = 540;
 
 fn seconds(var: &str, default: u32) -> u32 {
@@ -33,9 +34,7 @@ fn seconds(var: &str, default: u32) -> u32 {
 /// the desk.
 fn away_store(ctx: &Ctx) -> Result<Option<(Store, RemoteConfig)>, String> {
     let config = RemoteConfig::load(&ctx.data_dir).map_err(|e| e.message)?;
-    let paired =
-        [config.telegram.as_ref(), config.slack.as_ref()].into_iter().flatten().any(|b| b.paired.is_some());
-    if !config.away || !paired || !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
+    if !config.away_with_phone() || !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
     ctx.store().map(|s| Some((s, config))).map_err(|e| e.sentence())
@@ -104,7 +103,12 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
         return Ok(None);
     }
     let last = input.get("last_assistant_message").and_then(Value::as_str);
-    let hold = seconds("MOORING_AWAY_HOLD_SECONDS", HOLD_SECONDS);
+    let minutes =
+        mooring_core::projects::lifecycle::setting(&store, "away_hold_minutes").map_err(|e| e.message)?;
+    if minutes == 0 {
+        return Ok(None);
+    }
+    let hold = seconds("MOORING_AWAY_HOLD_SECONDS", (minutes * 60).min(HOLD_SECONDS));
     let ended = ask_and_wait(&store, turn_end::request(&place, last, hold), hold)?;
     Ok(turn_end::instruction(&ended).map(|next| {
         let reason = format!(

@@ -15,6 +15,13 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("preamble_max_blockers", 10, 0, 200, "open blockers in the context preamble"),
     ("preamble_max_summaries", 5, 0, 200, "summaries in the context preamble"),
     ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
+    (
+        "away_hold_minutes",
+        9,
+        0,
+        9,
+        "away with a paired phone, how long a finished Claude Code turn waits for your next instruction (0: never)",
+    ),
     ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
     ("capture", 1, 0, 1, "1 keeps a record of every agent session through the clients' hooks; 0 keeps none"),
     (

@@ -139,6 +139,11 @@ impl RemoteConfig {
         write(&options).map_err(|e| Error::storage(format!("cannot write {}: {e}", dir.join(FILE).display())))
     }
 
+    /// Whether the person is away with a paired phone.
+    pub fn away_with_phone(&self) -> bool {
+        self.away && Platform::ALL.into_iter().any(|p| self.bot(p).is_some_and(|b| b.paired.is_some()))
+    }
+
     /// Whether project `slug` may reach the phone.
     pub fn remote_ok(&self, slug: &str) -> bool {
         !self.never_remote.contains(slug)

@@ -16,13 +16,6 @@ use tokio_util::sync::CancellationToken;
 
 use crate::state::AppState;
 
-/// Whether the person is away with a paired phone (the settings in `data_dir`).
-pub fn phone_away(data_dir: &std::path::Path) -> bool {
-    RemoteConfig::load(data_dir).is_ok_and(|c| {
-        c.away && Platform::ALL.into_iter().any(|p| c.bot(p).is_some_and(|b| b.paired.is_some()))
-    })
-}
-
 /// Follow the remote settings until `cancel`: start each configured platform, restart it
 /// when its settings change, stop it when removed.
 pub fn start(state: Arc<AppState>, data_dir: PathBuf, cancel: CancellationToken) {

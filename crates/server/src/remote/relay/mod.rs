@@ -113,7 +113,10 @@ impl Relay {
             let had_code = bot.pairing.is_some();
             // Only a pairing code from someone is heard; nobody else gets an answer.
             let said = msg.text.as_deref().unwrap_or("");
+            // Telegram pairs in the person's private chat only (its id is theirs), never a group.
+            let private = platform != Platform::Telegram || msg.chat == msg.user;
             if let Ok(Command::Pair { code }) = mooring_core::remote::parse(said, |_| false)
+                && private
                 && bot.paired.is_none()
                 && bot.try_pair(&code, &msg.user, &msg.chat, Utc::now())
             {
@@ -138,6 +141,15 @@ impl Relay {
             tracing::warn!(
                 platform = platform.name(),
                 "refused a message from someone who is not the paired person"
+            );
+            return Vec::new();
+        }
+        // The paired person writing elsewhere (a group the bot is in): others would read
+        // the answer there, so Mooring answers in the paired chat only.
+        if bot.paired.as_ref().is_some_and(|p| p.chat != msg.chat) {
+            tracing::warn!(
+                platform = platform.name(),
+                "ignored the paired person writing outside the paired chat"
             );
             return Vec::new();
         }
