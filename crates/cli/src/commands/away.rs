@@ -45,8 +45,10 @@ fn place(ctx: &Ctx, store: &Store, client: &str, input: &Value) -> (Option<Strin
     let dir =
         input.get("cwd").and_then(Value::as_str).map_or_else(|| ctx.cwd.display().to_string(), str::to_owned);
     let slug = super::memory::decide_dir(store, &dir, ctx, false).ok().and_then(|d| d.resolution.project);
-    let shown =
-        [slug.clone(), Some(client.to_owned()), shown_dir(&dir)].into_iter().flatten().collect::<Vec<_>>();
+    let shown = [slug.clone(), Some(client.to_owned()), mooring_core::remote::phone::place_of(&dir)]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
     (slug, shown.join(" · "))
 }
 
@@ -116,22 +118,4 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
         );
         json!({ "decision": "block", "reason": reason }).to_string()
     }))
-}
-
-/// The session's directory as the phone shows it: its last two parts, never a home path.
-fn shown_dir(dir: &str) -> Option<String> {
-    let parts: Vec<&str> = dir.trim_end_matches('/').rsplit('/').take(2).collect();
-    let shown: Vec<&str> = parts.into_iter().rev().filter(|p| !p.is_empty()).collect();
-    (!shown.is_empty()).then(|| shown.join("/"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_phone_sees_the_checkouts_last_parts_only() {
-        assert_eq!(shown_dir("/home/ana/code/app/").as_deref(), Some("code/app"));
-        assert_eq!(shown_dir("/").as_deref(), None);
-    }
 }

@@ -53,10 +53,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     {
         // Waits for the person (their phone) as long as the client's hook allows.
         match super::away::permission(ctx, client.name(), input) {
-            Ok(Some(out)) => {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
-            }
+            Ok(Some(out)) => print_out(&out),
             Ok(None) => {}
             Err(why) => log(ctx, &format!("{client}: permission: {why}")),
         }
@@ -85,10 +82,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         let _ = tx.send(answer(&ctx, client, &parsed, event, started));
     });
     match rx.recv_timeout(event.deadline()) {
-        Ok(Ok(Some(out))) => {
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
-        }
+        Ok(Ok(Some(out))) => print_out(&out),
         Ok(Ok(None)) => {}
         Ok(Err(why)) => log(ctx, &format!("{client}: {why}")),
         Err(_) => log(
@@ -99,15 +93,18 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     // A turn's end, recorded: with the person away, it may go on with their next words.
     if let Some(input) = &stop_input {
         match super::away::turn_end(ctx, client.name(), input) {
-            Ok(Some(out)) => {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
-            }
+            Ok(Some(out)) => print_out(&out),
             Ok(None) => {}
             Err(why) => log(ctx, &format!("{client}: away: {why}")),
         }
     }
     Ok(())
+}
+
+/// What the client reads from the hook, written at once.
+fn print_out(out: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
 }
 
 /// Which hook fired, from the input's `hook_event_name`.

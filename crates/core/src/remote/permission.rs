@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use super::phone::first_line;
 use crate::choice::{ChoiceOption, ChoiceRequest, Interaction, SelectionMode};
 
 /// Option ids.
@@ -69,15 +70,6 @@ pub fn away() -> String {
     "The person is away from the desk and did not answer in time, so this was not allowed. \
      Carry on without it, or ask again later."
         .to_owned()
-}
-
-fn first_line(text: &str, max: usize) -> String {
-    let line = text.lines().next().unwrap_or("");
-    let mut out: String = line.chars().take(max).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

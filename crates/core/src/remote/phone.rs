@@ -20,13 +20,28 @@ pub fn outgoing(text: &str) -> String {
     cut(&clean, MAX_MESSAGE)
 }
 
-fn cut(text: &str, max: usize) -> String {
+/// At most `max` characters, the last one `…` when something was cut.
+pub fn cut(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
-    let mut out: String = text.chars().take(max - 1).collect();
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
     out.push('…');
     out
+}
+
+/// The first line, cut to `max`, with `…` when anything followed it.
+pub fn first_line(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let out = cut(line, max);
+    if out.len() < text.trim_end().len() && !out.ends_with('…') { format!("{out}…") } else { out }
+}
+
+/// A directory as the phone shows it: its last two parts, never a home path.
+pub fn place_of(dir: &str) -> Option<String> {
+    let parts: Vec<&str> = dir.trim_end_matches('/').rsplit('/').take(2).collect();
+    let shown: Vec<&str> = parts.into_iter().rev().filter(|p| !p.is_empty()).collect();
+    (!shown.is_empty()).then(|| shown.join("/"))
 }
 
 /// The dot by recency: 🟢 today, 🟡 this week, 🔵 older, ⏸ paused, 📦 archived.
@@ -183,6 +198,15 @@ mod tests {
         assert!(view.contains("🚧 #1 Waiting on SRE"), "{view}");
         assert!(view.contains("📌 etcd 3.5"), "{view}");
         assert!(!view.contains("ghp_0123456789"), "a secret left for the phone: {view}");
+    }
+
+    #[test]
+    fn places_and_lines_fit_a_phone() {
+        assert_eq!(place_of("/home/ana/code/app/").as_deref(), Some("code/app"));
+        assert_eq!(place_of("/"), None);
+        assert_eq!(first_line("rm -rf build\necho done", 300), "rm -rf build…");
+        assert_eq!(first_line("ls", 300), "ls");
+        assert_eq!(cut("abcdef", 4), "abc…");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! (Claude Code's `Stop` hook blocks with the person's words as the reason). No reply,
 //! or "Let it stop", and the agent stops as usual.
 
+use super::phone::cut;
 use crate::choice::{ChoiceRequest, Interaction, SelectionMode};
 
 /// The question's title (the phone's "let it stop" button goes with it).
@@ -35,14 +36,6 @@ pub fn instruction(i: &Interaction) -> Option<String> {
     let text = i.response.as_ref()?.selection.custom_input.clone()?;
     let text = text.trim();
     (!text.is_empty()).then(|| text.to_owned())
-}
-
-fn cut(text: &str, max: usize) -> String {
-    let mut out: String = text.chars().take(max).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

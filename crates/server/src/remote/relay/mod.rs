@@ -188,29 +188,11 @@ impl Relay {
         };
         match press.action {
             Action::Project(token, slug) => {
-                self.presses
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .retain(|_, p| p.question != press.question);
-                let done = self.state.picks.answer_via(&press.question, &token, &slug, "phone");
-                let text = match done {
+                let text = match self.state.picks.answer_via(&press.question, &token, &slug, "phone") {
                     Ok(()) => format!("📁 The session works in {slug} now."),
                     Err(_) => "That session stopped waiting.".to_owned(),
                 };
-                let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(&press.question);
-                posted
-                    .map(|p| p.messages)
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|(_, chat, message)| Outgoing {
-                        chat,
-                        text: phone::outgoing(&text),
-                        buttons: Vec::new(),
-                        edit: Some(message),
-                        question: None,
-                        wants_reply: false,
-                    })
-                    .collect()
+                self.close(&press.question, &text)
             }
             Action::Toggle(option) => {
                 let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
@@ -315,10 +297,6 @@ impl Relay {
         if i.status == "pending" {
             return Vec::new();
         }
-        let Some(posted) = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(question) else {
-            return Vec::new();
-        };
-        self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != question);
         let how = match (i.status.as_str(), i.surface.as_deref()) {
             ("answered", Some(s)) if s == "telegram" || s == "slack" => {
                 format!(
@@ -330,9 +308,18 @@ impl Relay {
             ("cancelled", _) => "✖ Cancelled.".to_owned(),
             _ => "⌛ Timed out before an answer.".to_owned(),
         };
-        let text = phone::outgoing(&format!("{}\n\n{how}", i.checked.request.title));
+        self.close(question, &format!("{}\n\n{how}", i.checked.request.title))
+    }
+
+    /// Forget a question or pick (its buttons stop working) and rewrite each of its
+    /// messages as `text`, without buttons.
+    fn close(&self, id: &str, text: &str) -> Vec<Outgoing> {
+        self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != id);
+        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        let text = phone::outgoing(text);
         posted
-            .messages
+            .map(|p| p.messages)
+            .unwrap_or_default()
             .into_iter()
             .map(|(_, chat, message)| Outgoing {
                 chat,

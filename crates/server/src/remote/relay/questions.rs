@@ -25,8 +25,12 @@ impl Relay {
         }
         slugs.truncate(8);
         let client = pick.client.as_deref().unwrap_or("An agent");
-        let place =
-            pick.workspace.as_deref().and_then(last_parts).map(|w| format!(" in {w}")).unwrap_or_default();
+        let place = pick
+            .workspace
+            .as_deref()
+            .and_then(phone::place_of)
+            .map(|w| format!(" in {w}"))
+            .unwrap_or_default();
         let text = format!("📁 {client}{place} needs to know its project. Which one?");
         let buttons = slugs
             .into_iter()
@@ -51,23 +55,7 @@ impl Relay {
 
     /// A pick that ended elsewhere (or gave up): its messages say so, without buttons.
     pub(super) fn pick_closed(&self, id: &str) -> Vec<Outgoing> {
-        self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != id);
-        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
-        posted
-            .map(|p| p.messages)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(_, chat, message)| Outgoing {
-                chat,
-                text: phone::outgoing(
-                    "📁 That session's project was chosen elsewhere, or it stopped waiting.",
-                ),
-                buttons: Vec::new(),
-                edit: Some(message),
-                question: None,
-                wants_reply: false,
-            })
-            .collect()
+        self.close(id, "📁 That session's project was chosen elsewhere, or it stopped waiting.")
     }
 
     pub(super) fn question_message(
@@ -146,11 +134,4 @@ fn where_from(state: &AppState, i: &Interaction) -> String {
         }
         None => String::new(),
     }
-}
-
-/// A directory as the phone shows it: its last two parts, never a home path.
-fn last_parts(dir: &str) -> Option<String> {
-    let parts: Vec<&str> = dir.trim_end_matches('/').rsplit('/').take(2).collect();
-    let shown: Vec<&str> = parts.into_iter().rev().filter(|p| !p.is_empty()).collect();
-    (!shown.is_empty()).then(|| shown.join("/"))
 }
