@@ -9,6 +9,7 @@ pub mod memory;
 pub mod projects;
 pub mod remote;
 pub mod resolve;
+pub mod secret_input;
 pub mod serve;
 pub mod sessions;
 pub mod setup;

@@ -2,7 +2,6 @@
 //! switch away mode. The hub (`mooring serve` or the tray app) runs the bots; it follows
 //! the settings file, so nothing here needs a restart.
 
-use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use chrono::Utc;
@@ -29,30 +28,14 @@ pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
 }
 
 fn read_token(file: Option<&Path>, platform: Platform) -> Result<String, Failure> {
-    let text = match file {
-        Some(p) if p == Path::new("-") => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| Error::invalid("token_file", format!("cannot read standard input: {e}")))?;
-            s
-        }
-        Some(p) => std::fs::read_to_string(p).map_err(|e| {
-            Error::invalid("token_file", format!("cannot read {}: {e}; give a readable file", p.display()))
-        })?,
-        None if std::io::stdin().is_terminal() => dialoguer::Password::new()
-            .with_prompt(format!("The {} bot's token", platform.name()))
-            .interact()
-            .map_err(|e| Error::invalid("token", format!("cannot read the token: {e}")))?,
-        None => {
-            return Err(Error::invalid(
-                "token_file",
-                "no token: give --token-file FILE (or - for standard input)",
-            )
-            .into());
-        }
+    let prompt = format!("The {} bot's token", platform.name());
+    let Some(token) = super::secret_input::read(file, "token_file", &prompt)? else {
+        return Err(Error::invalid(
+            "token_file",
+            "no token: give --token-file FILE (or - for standard input)",
+        )
+        .into());
     };
-    let token = text.trim().to_owned();
     let looks_right = match platform {
         // <bot id>:<secret>, as BotFather gives it.
         Platform::Telegram => token

@@ -1,7 +1,6 @@
 //! `mooring team …`: join a team database, see how it is doing, leave it, and the team
 //! projects' owner calls (new, member, handoff).
 
-use std::io::{IsTerminal, Read};
 use std::path::Path;
 
 use mooring_core::{Error, NewProject, ProjectEdit, Registry};
@@ -85,26 +84,9 @@ fn joined(ctx: &Ctx) -> Result<(mooring_core::Store, PgStore), Failure> {
 }
 
 fn read_password(file: Option<&Path>) -> Result<Option<String>, Failure> {
-    let text = match file {
-        Some(p) if p == Path::new("-") => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| Error::invalid("password_file", format!("cannot read standard input: {e}")))?;
-            s
-        }
-        Some(p) => std::fs::read_to_string(p).map_err(|e| {
-            Error::invalid("password_file", format!("cannot read {}: {e}; give a readable file", p.display()))
-        })?,
-        None if std::io::stdin().is_terminal() => dialoguer::Password::new()
-            .with_prompt("Team database password (empty if none)")
-            .allow_empty_password(true)
-            .interact()
-            .map_err(|e| Error::invalid("password", format!("cannot read the password: {e}")))?,
-        None => String::new(),
-    };
-    let password = text.lines().next().unwrap_or_default().to_owned();
-    Ok((!password.is_empty()).then_some(password))
+    let password =
+        super::secret_input::read(file, "password_file", "Team database password (empty if none)")?;
+    Ok(password.filter(|p| !p.is_empty()))
 }
 
 fn join(ctx: &Ctx, url: &str, name: &str, password_file: Option<&Path>) -> Result<(), Failure> {

@@ -235,31 +235,18 @@ impl Relay {
     pub fn tick(&self, platform: Platform) -> Vec<Outgoing> {
         let config = self.config();
         let Some(paired) = config.bot(platform).and_then(|b| b.paired.clone()) else { return Vec::new() };
-        let broker = Broker::new(&self.state.store);
-        let open = broker.open_list().unwrap_or_default();
+        // At the desk with nothing on the phone, a tick touches nothing (it runs every 300 ms).
+        if !config.away && self.posted.lock().map(|p| p.is_empty()).unwrap_or(false) {
+            return Vec::new();
+        }
+        let open = Broker::new(&self.state.store).open_list().unwrap_or_default();
         let mut out = Vec::new();
-        let ended: Vec<String> = {
-            let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
-            posted
-                .keys()
-                .filter(|q| q.starts_with("c-") && !open.iter().any(|i| &i.id == *q))
-                .cloned()
-                .collect()
-        };
-        for q in ended {
+        for q in self.stale("c-", |id| open.iter().any(|i| i.id == id)) {
             out.extend(self.tick_one(&q).into_iter().filter(|o| o.chat == paired.chat));
         }
         if config.away {
             let picks = self.state.picks.list();
-            let closed: Vec<String> = {
-                let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
-                posted
-                    .keys()
-                    .filter(|k| k.starts_with("p-") && !picks.iter().any(|p| &p.id == *k))
-                    .cloned()
-                    .collect()
-            };
-            for id in closed {
+            for id in self.stale("p-", |id| picks.iter().any(|p| p.id == id)) {
                 out.extend(self.pick_closed(&id));
             }
             for pick in &picks {
@@ -289,6 +276,12 @@ impl Relay {
             }
         }
         out
+    }
+
+    /// Posted questions (`c-`) or picks (`p-`) that are no longer waiting.
+    fn stale(&self, prefix: &str, waiting: impl Fn(&str) -> bool) -> Vec<String> {
+        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        posted.keys().filter(|k| k.starts_with(prefix) && !waiting(k)).cloned().collect()
     }
 
     /// The rewrites for one question that has ended (answered here or elsewhere, expired).
