@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The phone, away from the desk, over Telegram: a real `mooring serve` runs the bot
-# against a stand-in of the Bot API written from its published reference (no platform
-# can be reached from the test machines). Pairing with the code `mooring remote add`
+# The phone, away from the desk, over Telegram and Slack: a real `mooring serve` runs
+# the bot and the app against stand-ins of the Bot API and of Slack's Web API and Socket
+# Mode written from their published references (no platform can be reached from the
+# test machines). Pairing with the code `mooring remote add`
 # prints, strangers and replayed buttons refused, seed 003's commands checked through
 # the CLI, questions in away mode answered with buttons, toggles and a reply, a question
 # answered on the page first, and an outage that loses and doubles nothing. The token
@@ -49,6 +50,22 @@ base=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].re
 
 PYTHONPATH="$lib" python3 "$lib/remote_checks.py" "$port" "$base" "$data" "$tmp/bin/mooring" "$code" \
   || { echo "--- serve.log"; tail -30 "$tmp/serve.log"; exit 1; }
+echo "== Slack, added while the hub runs"
+rand() { head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+app_token="xapp-1-A1-standin-$(rand)" bot_token="xoxb-1-standin-$(rand)"
+python3 "$lib/slack_standin.py" "$tmp/sport" "$app_token" "$bot_token" &
+pids+=($!)
+for _ in $(seq 1 50); do [ -s "$tmp/sport" ] && break; sleep 0.1; done
+sport=$(cat "$tmp/sport")
+printf '%s\n' "$app_token" >"$tmp/app.tok"; printf '%s\n' "$bot_token" >"$tmp/bot.tok"
+if m remote add slack --token-file "$tmp/bot.tok" --bot-token-file "$tmp/app.tok" --api "http://127.0.0.1:$sport/api" >/dev/null 2>&1; then
+  echo "Slack's two tokens were taken the wrong way round"; exit 1
+fi
+m remote add slack --token-file "$tmp/app.tok" --bot-token-file "$tmp/bot.tok" --api "http://127.0.0.1:$sport/api" --json >"$tmp/sadd.json"
+rm "$tmp/app.tok" "$tmp/bot.tok"
+scode=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['pairing_code'])" "$tmp/sadd.json")
+PYTHONPATH="$lib" python3 "$lib/slack_checks.py" "$sport" "$port" "$base" "$data" "$tmp/bin/mooring" "$scode" \
+  || { echo "--- serve.log"; tail -30 "$tmp/serve.log"; exit 1; }
 echo "== a real Claude Code's permission prompt: silent at the desk, answered from the phone when away"
 claude_run() {  # claude_run SCRIPT PROMPT: one session in the App checkout; the tool needs permission
   : >"$tmp/record.jsonl"; rm -f "$tmp/mport"
@@ -61,10 +78,11 @@ claude_run() {  # claude_run SCRIPT PROMPT: one session in the App checkout; the
   kill "$standin"; wait "$standin" 2>/dev/null || true
 }
 phone() { python3 "$lib/remote_phone.py" "$port" "$@"; }
+sphone() { python3 "$lib/remote_phone.py" "$sport" "$@"; }
 # At the desk (the checks ended with `back`): the hook says nothing, and `-p` has no dialog.
 claude_run permission "Do the approval step"
 [ ! -e "$tmp/code/app/approved.txt" ] || { echo "at the desk the hook allowed a tool"; exit 1; }
-[ "$(phone count 'Allow Bash?')" = 0 ] || { echo "a prompt reached the phone at the desk"; exit 1; }
+[ "$(phone count 'Allow Bash?')" = 0 ] && [ "$(sphone count 'Allow Bash?')" = 0 ] || { echo "a prompt reached a phone at the desk"; exit 1; }
 phone say away "Away"
 claude_run permission "Do the approval step" &
 run=$!
@@ -78,13 +96,13 @@ python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'run \`touch
 rm "$tmp/code/app/approved.txt"
 claude_run permission "Do the approval step" &
 run=$!
-phone press "Allow Bash?" "Deny" >/dev/null
+sphone press "Allow Bash?" "Deny" >/dev/null
 phone press "An agent finished" "Let it stop" >/dev/null
 wait "$run"
 [ ! -e "$tmp/code/app/approved.txt" ] || { echo "Deny from the phone still ran the command"; exit 1; }
 token_api=$(m token)
 curl -sf -H "authorization: Bearer $token_api" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")/api/v1/projects/app/events" >"$tmp/events.json"
-python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; print('ok: denied from the phone; both answers are in the project history:', e[1]['text'])" "$tmp/events.json"
+python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; assert e[0]['text'] == 'Bash refused from the phone (slack)', e; print('ok: denied from Slack; both answers are in the project history:', e[1]['text'], '/', e[0]['text'])" "$tmp/events.json"
 echo "== away: words for a project reach its next session's prompt; a finished session goes on with the phone's reply"
 phone say "app please also update the README" "Kept for app"
 claude_run continue "Do the first part" &
@@ -96,9 +114,11 @@ grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session di
 grep -q "please also update the README" "$tmp/record.jsonl" || { echo "the phone's words for app never reached the session's model"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
 m doctor --json >"$tmp/doctor.json" || true
-python3 -c "import json,sys; c=[x for x in json.load(open(sys.argv[1]))['checks'] if x['name']=='remote:telegram']; assert c and c[0]['status']=='ok' and 'reachable; away' in c[0]['message'], c; print('ok: doctor:', c[0]['message'])" "$tmp/doctor.json"
+python3 -c "import json,sys; c={x['name']: x for x in json.load(open(sys.argv[1]))['checks']}; [print('ok: doctor:', p, c[p]['message']) for p in ('remote:telegram', 'remote:slack') if c[p]['status']=='ok' and 'reachable; away' in c[p]['message'] or sys.exit(f'doctor: {c.get(p)}')]" "$tmp/doctor.json"
 phone say back
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }
-if grep -qF "${token#*:}" "$tmp/serve.log"; then echo "the bot token reached the log"; exit 1; fi
-echo "ok: paired, strangers and replays refused, commands and questions from the phone, an outage survived"
+for secret in "${token#*:}" "$app_token" "$bot_token"; do
+  if grep -qF "$secret" "$tmp/serve.log"; then echo "a bot token reached the log"; exit 1; fi
+done
+echo "ok: both platforms paired, strangers and replays refused, commands and questions from the phone, outages survived"

@@ -23,6 +23,10 @@ pub enum RemoteAction {
         /// Read the token from this file ("-" for standard input)
         #[arg(long, value_name = "FILE")]
         token_file: Option<PathBuf>,
+        /// Slack only: read the bot token (xoxb-…) from this file ("-" for standard
+        /// input); --token-file then holds the app-level token (xapp-…)
+        #[arg(long, value_name = "FILE")]
+        bot_token_file: Option<PathBuf>,
         /// The platform's API address (a stand-in's, for trying it out); HTTPS, or HTTP
         /// to this machine only
         #[arg(long, value_name = "URL")]

@@ -16,7 +16,9 @@ use crate::output::{Failure, print_json};
 /// Dispatch `remote`.
 pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
     match args.action {
-        RemoteAction::Add { platform, token_file, api } => add(ctx, &platform, token_file.as_deref(), api),
+        RemoteAction::Add { platform, token_file, bot_token_file, api } => {
+            add(ctx, &platform, token_file.as_deref(), bot_token_file.as_deref(), api)
+        }
         RemoteAction::Pair { platform } => pair(ctx, &platform),
         RemoteAction::Status => status(ctx),
         RemoteAction::Remove { platform } => remove(ctx, &platform),
@@ -28,8 +30,11 @@ pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
 }
 
 fn read_token(file: Option<&Path>, platform: Platform) -> Result<String, Failure> {
-    let prompt = format!("The {} bot's token", platform.name());
-    let Some(token) = super::secret_input::read(file, "token_file", &prompt)? else {
+    let prompt = match platform {
+        Platform::Telegram => "The Telegram bot's token (from @BotFather)",
+        Platform::Slack => "The Slack app's app-level token (xapp-…)",
+    };
+    let Some(token) = super::secret_input::read(file, "token_file", prompt)? else {
         return Err(Error::invalid(
             "token_file",
             "no token: give --token-file FILE (or - for standard input)",
@@ -46,7 +51,9 @@ fn read_token(file: Option<&Path>, platform: Platform) -> Result<String, Failure
     if !looks_right {
         let want = match platform {
             Platform::Telegram => "a Telegram bot token looks like 123456789:AA… (from @BotFather)",
-            Platform::Slack => "Slack's Socket Mode needs the app-level token, xapp-…",
+            Platform::Slack => {
+                "Slack's Socket Mode needs the app-level token, xapp-… (Basic Information → App-Level Tokens, scope connections:write)"
+            }
         };
         return Err(
             Error::invalid("token", format!("that is not a {} token: {want}", platform.name())).into()
@@ -55,7 +62,40 @@ fn read_token(file: Option<&Path>, platform: Platform) -> Result<String, Failure
     Ok(token)
 }
 
-fn add(ctx: &Ctx, platform: &str, token_file: Option<&Path>, api: Option<String>) -> Result<(), Failure> {
+/// Slack posts with the bot token (OAuth & Permissions → Bot User OAuth Token).
+fn read_bot_token(file: Option<&Path>) -> Result<String, Failure> {
+    let token = super::secret_input::read(file, "bot_token_file", "The Slack app's bot token (xoxb-…)")?;
+    match token {
+        Some(t) if t.starts_with("xoxb-") => Ok(t),
+        Some(_) => Err(Error::invalid(
+            "bot_token",
+            "that is not a Slack bot token: it starts with xoxb- (OAuth & Permissions → Bot User OAuth Token)",
+        )
+        .into()),
+        None => Err(Error::invalid(
+            "bot_token_file",
+            "Slack needs its bot token too: give --bot-token-file FILE (or - for standard input)",
+        )
+        .into()),
+    }
+}
+
+/// What the person sends the bot to pair, on this platform: Slack's app would take
+/// `/start` for a slash command it does not have.
+fn pairing_words(platform: Platform, code: &str) -> String {
+    match platform {
+        Platform::Telegram => format!("/start {code}"),
+        Platform::Slack => format!("pair {code}"),
+    }
+}
+
+fn add(
+    ctx: &Ctx,
+    platform: &str,
+    token_file: Option<&Path>,
+    bot_token_file: Option<&Path>,
+    api: Option<String>,
+) -> Result<(), Failure> {
     let platform = Platform::parse(platform)?;
     let api = api.unwrap_or_else(|| platform.default_api().to_owned());
     if !mooring_server::remote::http::safe_base(&api) {
@@ -65,9 +105,17 @@ fn add(ctx: &Ctx, platform: &str, token_file: Option<&Path>, api: Option<String>
         )
         .into());
     }
+    if platform == Platform::Telegram && bot_token_file.is_some() {
+        return Err(Error::invalid("bot_token_file", "only Slack has a second token; leave it out").into());
+    }
     let token = read_token(token_file, platform)?;
+    let bot_token = match platform {
+        Platform::Slack => Some(read_bot_token(bot_token_file)?),
+        Platform::Telegram => None,
+    };
     let mut config = RemoteConfig::load(&ctx.data_dir)?;
-    let (bot, code) = Bot::new(token, api, Utc::now());
+    let (mut bot, code) = Bot::new(token, api, Utc::now());
+    bot.bot_token = bot_token;
     *config.bot_mut(platform) = Some(bot);
     config.save(&ctx.data_dir)?;
     if ctx.json {
@@ -76,8 +124,10 @@ fn add(ctx: &Ctx, platform: &str, token_file: Option<&Path>, api: Option<String>
         );
     } else {
         println!(
-            "Added the {} bot. From your phone, send it:\n\n    /start {code}\n\nThe code works once, for {} minutes, while Mooring runs (the tray app or `mooring serve`).",
+            "Added the {} bot. From your phone, send it{}:\n\n    {}\n\nThe code works once, for {} minutes, while Mooring runs (the tray app or `mooring serve`).",
             platform.name(),
+            if platform == Platform::Slack { " in a direct message" } else { "" },
+            pairing_words(platform, &code),
             mooring_core::remote::config::PAIRING_MINUTES
         );
     }
@@ -100,7 +150,7 @@ fn pair(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
     if ctx.json {
         print_json(&json!({ "platform": platform.name(), "pairing_code": code }));
     } else {
-        println!("From your phone, send the {} bot: /start {code}", platform.name());
+        println!("From your phone, send the {} bot: {}", platform.name(), pairing_words(platform, &code));
     }
     Ok(())
 }

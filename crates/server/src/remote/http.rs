@@ -29,6 +29,17 @@ impl std::fmt::Display for CallError {
     }
 }
 
+/// What the platform answered.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The body.
+    pub json: Value,
+    /// Seconds to wait before the next call, when the platform said so in a header.
+    pub retry_after: Option<u64>,
+}
+
 /// A client for one platform.
 #[derive(Clone)]
 pub struct Api {
@@ -55,7 +66,7 @@ impl Api {
         headers: &[(&str, &str)],
         body: &Value,
         timeout: Duration,
-    ) -> Result<(u16, Value), CallError> {
+    ) -> Result<Answer, CallError> {
         let mut req = hyper::Request::post(url).header("content-type", "application/json; charset=utf-8");
         for (k, v) in headers {
             req = req.header(*k, *v);
@@ -66,11 +77,16 @@ impl Api {
         let call = async {
             let res = self.client.request(req).await.map_err(|e| CallError::Network(plain(&e)))?;
             let status = res.status().as_u16();
+            let retry_after = res
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<u64>().ok());
             let bytes =
                 res.into_body().collect().await.map_err(|e| CallError::Network(e.to_string()))?.to_bytes();
-            let value = serde_json::from_slice(&bytes)
+            let json = serde_json::from_slice(&bytes)
                 .map_err(|_| CallError::Network(format!("HTTP {status} without JSON")))?;
-            Ok((status, value))
+            Ok(Answer { status, json, retry_after })
         };
         tokio::time::timeout(timeout, call).await.map_err(|_| CallError::Network("timed out".into()))?
     }

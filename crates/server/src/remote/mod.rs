@@ -3,8 +3,10 @@
 
 pub mod http;
 pub mod relay;
+mod slack;
 pub mod status;
 mod telegram;
+mod transport;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -28,7 +30,9 @@ pub fn start(state: Arc<AppState>, data_dir: PathBuf, cancel: CancellationToken)
             for p in Platform::ALL {
                 let want = config.bot(p).filter(|b| http::safe_base(&b.api)).cloned();
                 let same = match (running.get(p.name()), &want) {
-                    (Some((had, _)), Some(now)) => had.token == now.token && had.api == now.api,
+                    (Some((had, _)), Some(now)) => {
+                        had.token == now.token && had.bot_token == now.bot_token && had.api == now.api
+                    }
                     (None, None) => true,
                     _ => false,
                 };
@@ -41,15 +45,21 @@ pub fn start(state: Arc<AppState>, data_dir: PathBuf, cancel: CancellationToken)
                 }
                 if let Some(bot) = want {
                     crate::logging::also_redact(&bot.token);
+                    if let Some(t) = &bot.bot_token {
+                        crate::logging::also_redact(t);
+                    }
                     let stop = cancel.child_token();
-                    let run = match p {
-                        Platform::Telegram => {
-                            telegram::run(bot.clone(), relay.clone(), health.clone(), stop.clone())
+                    match p {
+                        Platform::Telegram => tokio::spawn(telegram::run(
+                            bot.clone(),
+                            relay.clone(),
+                            health.clone(),
+                            stop.clone(),
+                        )),
+                        Platform::Slack => {
+                            tokio::spawn(slack::run(bot.clone(), relay.clone(), health.clone(), stop.clone()))
                         }
-                        // Slack's Socket Mode transport is not built yet; its settings are kept.
-                        Platform::Slack => continue,
                     };
-                    tokio::spawn(run);
                     running.insert(p.name(), (bot, stop));
                 }
             }

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::http::{Api, CallError};
 use super::relay::{Incoming, Outgoing, Relay};
 use super::status::Health;
+use super::transport::{self, Transport};
 
 /// How long one `getUpdates` waits for something to happen (seconds).
 const LONG_POLL: u64 = 25;
@@ -24,7 +25,8 @@ struct Telegram {
 
 impl Telegram {
     async fn call(&self, method: &str, body: &Value, wait: Duration) -> Result<Value, CallError> {
-        let (status, value) = self.api.post(&format!("{}/{method}", self.base), &[], body, wait).await?;
+        let answer = self.api.post(&format!("{}/{method}", self.base), &[], body, wait).await?;
+        let (status, value) = (answer.status, answer.json);
         if value.get("ok").and_then(Value::as_bool) == Some(true) {
             return Ok(value.get("result").cloned().unwrap_or(Value::Null));
         }
@@ -40,8 +42,11 @@ impl Telegram {
             retry_after: value.pointer("/parameters/retry_after").and_then(Value::as_u64),
         })
     }
+}
 
-    /// Write (or rewrite) one message; its id when written.
+impl Transport for Telegram {
+    const PLATFORM: Platform = Platform::Telegram;
+
     async fn write(&self, out: &Outgoing) -> Result<Option<String>, CallError> {
         let keyboard: Vec<Vec<Value>> = out
             .buttons
@@ -71,16 +76,6 @@ impl Telegram {
             }
         }
     }
-
-    async fn deliver(&self, relay: &Relay, outs: Vec<Outgoing>) -> Result<(), CallError> {
-        for out in outs {
-            let id = self.write(&out).await?;
-            if let (Some(q), Some(id)) = (&out.question, id) {
-                relay.posted(Platform::Telegram, q, &out.chat, &id);
-            }
-        }
-        Ok(())
-    }
 }
 
 /// One update as the relay reads it.
@@ -93,6 +88,8 @@ fn incoming(update: &Value) -> Option<(Incoming, Option<String>)> {
             text: m.get("text").and_then(Value::as_str).map(str::to_owned),
             button: None,
             reply_to: s(m.pointer("/reply_to_message/message_id")),
+            private: m.pointer("/chat/type").and_then(Value::as_str) == Some("private"),
+            mention: false,
         };
         return Some((msg, None));
     }
@@ -103,6 +100,8 @@ fn incoming(update: &Value) -> Option<(Incoming, Option<String>)> {
         text: None,
         button: q.get("data").and_then(Value::as_str).map(str::to_owned),
         reply_to: None,
+        private: q.pointer("/message/chat/type").and_then(Value::as_str) == Some("private"),
+        mention: false,
     };
     Some((msg, s(q.get("id"))))
 }
@@ -117,26 +116,7 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
         }
     };
     let tg = Arc::new(Telegram { api, base: format!("{}/bot{}", bot.api.trim_end_matches('/'), bot.token) });
-    let ticks = {
-        let (tg, relay, health, cancel) = (tg.clone(), relay.clone(), health.clone(), cancel.clone());
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    _ = cancel.cancelled() => return,
-                    _ = tokio::time::sleep(Duration::from_millis(300)) => {}
-                }
-                if !health.is_up(Platform::Telegram) {
-                    continue;
-                }
-                let r = relay.clone();
-                let outs =
-                    tokio::task::spawn_blocking(move || r.tick(Platform::Telegram)).await.unwrap_or_default();
-                if let Err(e) = tg.deliver(&relay, outs).await {
-                    health.failed(Platform::Telegram, &e.to_string(), None);
-                }
-            }
-        })
-    };
+    let ticks = transport::ticks(tg.clone(), relay.clone(), health.clone(), cancel.clone());
     let mut offset: i64 = 0;
     let mut backoff = Duration::from_secs(1);
     while !cancel.is_cancelled() {
@@ -166,18 +146,12 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
                 offset = offset.max(id + 1);
             }
             let Some((msg, callback)) = incoming(&update) else { continue };
-            let r = relay.clone();
-            let outs = tokio::task::spawn_blocking(move || r.handle(Platform::Telegram, &msg))
-                .await
-                .unwrap_or_default();
             if let Some(id) = callback {
                 let _ = tg
                     .call("answerCallbackQuery", &json!({ "callback_query_id": id }), Duration::from_secs(10))
                     .await;
             }
-            if let Err(e) = tg.deliver(&relay, outs).await {
-                health.failed(Platform::Telegram, &e.to_string(), None);
-            }
+            transport::hear(&*tg, &relay, &health, msg).await;
         }
     }
     ticks.abort();

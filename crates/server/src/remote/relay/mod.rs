@@ -6,17 +6,17 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use chrono::Utc;
 use mooring_core::choice::{Broker, Submission};
-use mooring_core::remote::{Command, Platform, RemoteConfig, phone};
+use mooring_core::remote::{Platform, RemoteConfig, phone};
 
 use crate::state::AppState;
 
 mod commands;
+mod pairing;
 mod questions;
 
 /// Something the person did on the phone.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Incoming {
     /// The platform's id of who did it.
     pub user: String,
@@ -26,8 +26,12 @@ pub struct Incoming {
     pub text: Option<String>,
     /// The button they pressed (its data).
     pub button: Option<String>,
-    /// The message their text replies to.
+    /// The message their text replies to (Slack: the thread's first message).
     pub reply_to: Option<String>,
+    /// Said in a one-to-one chat with the bot (Telegram's private chat, Slack's DM).
+    pub private: bool,
+    /// Said to the bot by name in a shared channel (Slack's `app_mention`).
+    pub mention: bool,
 }
 
 /// A message to write or rewrite.
@@ -90,12 +94,20 @@ pub struct Relay {
     data_dir: PathBuf,
     posted: Mutex<HashMap<String, Posted>>,
     presses: Mutex<HashMap<String, Press>>,
+    /// Wrong codes sent per open pairing code (by its hash): the code is spent after a few.
+    misses: Mutex<HashMap<String, u32>>,
 }
 
 impl Relay {
     /// A relay over the hub's state.
     pub fn new(state: Arc<AppState>, data_dir: PathBuf) -> Arc<Self> {
-        Arc::new(Relay { state, data_dir, posted: Mutex::default(), presses: Mutex::default() })
+        Arc::new(Relay {
+            state,
+            data_dir,
+            posted: Mutex::default(),
+            presses: Mutex::default(),
+            misses: Mutex::default(),
+        })
     }
 
     fn config(&self) -> RemoteConfig {
@@ -107,52 +119,27 @@ impl Relay {
 
     /// What the person did; the replies to write.
     pub fn handle(&self, platform: Platform, msg: &Incoming) -> Vec<Outgoing> {
+        let mut msg = msg.clone();
         let mut config = self.config();
         let Some(bot) = config.bot_mut(platform).as_mut() else { return Vec::new() };
         if !bot.is_paired_user(&msg.user) {
-            let had_code = bot.pairing.is_some();
-            // Only a pairing code from someone is heard; nobody else gets an answer.
-            let said = msg.text.as_deref().unwrap_or("");
-            // Telegram pairs in the person's private chat only (its id is theirs), never a group.
-            let private = platform != Platform::Telegram || msg.chat == msg.user;
-            if let Ok(Command::Pair { code }) = mooring_core::remote::parse(said, |_| false)
-                && private
-                && bot.paired.is_none()
-                && bot.try_pair(&code, &msg.user, &msg.chat, Utc::now())
-            {
-                let saved = config.save(&self.data_dir);
-                if let Err(e) = saved {
-                    tracing::warn!(error = %e.message, "could not keep the pairing");
-                    return Vec::new();
-                }
-                tracing::info!(platform = platform.name(), "a phone paired");
-                return vec![Outgoing::text(
-                    &msg.chat,
-                    &format!(
-                        "Paired with Mooring. Type `away` when you leave the desk.\n\n{}",
-                        mooring_core::remote::commands::HELP
-                    ),
-                )];
-            }
-            // A code that matched too late is spent: keep that; anything else wrote nothing.
-            if config.bot(platform).is_some_and(|b| b.pairing.is_none() && b.paired.is_none()) && had_code {
-                let _ = config.save(&self.data_dir);
-            }
-            tracing::warn!(
-                platform = platform.name(),
-                "refused a message from someone who is not the paired person"
-            );
-            return Vec::new();
+            return self.stranger(platform, &msg, config);
         }
         // The paired person writing elsewhere (a group the bot is in): others would read
-        // the answer there, so Mooring answers in the paired chat only.
-        if bot.paired.as_ref().is_some_and(|p| p.chat != msg.chat) {
-            tracing::warn!(
-                platform = platform.name(),
-                "ignored the paired person writing outside the paired chat"
-            );
-            return Vec::new();
+        // the answer there, so Mooring answers in the paired chat only — a command said
+        // to the bot by name (a Slack mention) is answered there, anything else ignored.
+        if let Some(p) = bot.paired.as_ref().filter(|p| p.chat != msg.chat) {
+            if msg.mention && msg.button.is_none() && msg.reply_to.is_none() {
+                msg.chat = p.chat.clone();
+            } else {
+                tracing::warn!(
+                    platform = platform.name(),
+                    "ignored the paired person writing outside the paired chat"
+                );
+                return Vec::new();
+            }
         }
+        let msg = &msg;
         if let Some(data) = &msg.button {
             return self.press(platform, msg, data);
         }
@@ -192,7 +179,7 @@ impl Relay {
                     Ok(()) => format!("📁 The session works in {slug} now."),
                     Err(_) => "That session stopped waiting.".to_owned(),
                 };
-                self.close(&press.question, &text)
+                self.close(&press.question, &text, platform)
             }
             Action::Toggle(option) => {
                 let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
@@ -201,7 +188,7 @@ impl Relay {
                     p.toggled.insert(option);
                 }
                 drop(posted);
-                self.redraw(&press.question, &msg.user)
+                self.redraw(&press.question, &msg.user, platform)
             }
             action => {
                 let sub = match action {
@@ -224,7 +211,7 @@ impl Relay {
                 self.state.answered.notify_waiters();
                 self.state.surfaces.waiting_changed();
                 // The question's messages are rewritten at the next tick, everywhere.
-                self.tick_one(question)
+                self.tick_one(question, platform)
             }
             Err(e) => vec![Outgoing::text(chat, &e.message)],
         }
@@ -242,12 +229,12 @@ impl Relay {
         let open = Broker::new(&self.state.store).open_list().unwrap_or_default();
         let mut out = Vec::new();
         for q in self.stale("c-", |id| open.iter().any(|i| i.id == id)) {
-            out.extend(self.tick_one(&q).into_iter().filter(|o| o.chat == paired.chat));
+            out.extend(self.tick_one(&q, platform));
         }
         if config.away {
             let picks = self.state.picks.list();
             for id in self.stale("p-", |id| picks.iter().any(|p| p.id == id)) {
-                out.extend(self.pick_closed(&id));
+                out.extend(self.pick_closed(&id, platform));
             }
             for pick in &picks {
                 let already = self
@@ -271,7 +258,7 @@ impl Relay {
                     .unwrap_or(true);
                 if !already {
                     self.posted.lock().unwrap_or_else(|e| e.into_inner()).entry(i.id.clone()).or_default();
-                    out.push(self.question_message(i, &paired.chat, &paired.user, None));
+                    out.push(self.question_message(i, &paired.chat, &paired.user, None, platform));
                 }
             }
         }
@@ -284,36 +271,49 @@ impl Relay {
         posted.keys().filter(|k| k.starts_with(prefix) && !waiting(k)).cloned().collect()
     }
 
-    /// The rewrites for one question that has ended (answered here or elsewhere, expired).
-    fn tick_one(&self, question: &str) -> Vec<Outgoing> {
+    /// The rewrites of `platform`'s messages for one question that has ended (answered
+    /// here or elsewhere, expired).
+    fn tick_one(&self, question: &str, platform: Platform) -> Vec<Outgoing> {
         let Ok(i) = Broker::new(&self.state.store).get(question) else { return Vec::new() };
         if i.status == "pending" {
             return Vec::new();
         }
-        let how = match (i.status.as_str(), i.surface.as_deref()) {
-            ("answered", Some(s)) if s == "telegram" || s == "slack" => {
-                format!(
-                    "✅ Answered here: {}",
-                    i.response.as_ref().map_or("", |r| r.selection.summary.as_str())
-                )
+        let title = &i.checked.request.title;
+        let how = |on: Platform| match (i.status.as_str(), i.surface.as_deref()) {
+            ("answered", Some(s)) if s == on.name() => format!(
+                "✅ Answered here: {}",
+                i.response.as_ref().map_or("", |r| r.selection.summary.as_str())
+            ),
+            ("answered", Some(s)) if Platform::parse(s).is_ok() => {
+                format!("✅ Answered on {}{}.", s[..1].to_uppercase(), &s[1..])
             }
             ("answered", s) => format!("✅ Answered on the {}.", s.unwrap_or("desktop")),
             ("cancelled", _) => "✖ Cancelled.".to_owned(),
             _ => "⌛ Timed out before an answer.".to_owned(),
         };
-        self.close(question, &format!("{}\n\n{how}", i.checked.request.title))
+        self.close_each(question, |on| format!("{title}\n\n{}", how(on)), platform)
     }
 
-    /// Forget a question or pick (its buttons stop working) and rewrite each of its
-    /// messages as `text`, without buttons.
-    fn close(&self, id: &str, text: &str) -> Vec<Outgoing> {
+    /// Forget a question or pick (its buttons stop working everywhere) and rewrite
+    /// `platform`'s messages of it as `text`, without buttons; each transport rewrites its
+    /// own, the other platform's at its next tick.
+    fn close(&self, id: &str, text: &str, platform: Platform) -> Vec<Outgoing> {
+        self.close_each(id, |_| text.to_owned(), platform)
+    }
+
+    /// As [`Relay::close`], with the words fit for each platform's message.
+    fn close_each(&self, id: &str, text: impl Fn(Platform) -> String, platform: Platform) -> Vec<Outgoing> {
         self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != id);
-        let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
-        let text = phone::outgoing(text);
-        posted
-            .map(|p| p.messages)
-            .unwrap_or_default()
-            .into_iter()
+        let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(p) = posted.get_mut(id) else { return Vec::new() };
+        let (mine, others): (Vec<_>, Vec<_>) = p.messages.drain(..).partition(|m| m.0 == platform);
+        p.messages = others;
+        if p.messages.is_empty() {
+            posted.remove(id);
+        }
+        drop(posted);
+        let text = phone::outgoing(&text(platform));
+        mine.into_iter()
             .map(|(_, chat, message)| Outgoing {
                 chat,
                 text: text.clone(),
@@ -325,15 +325,19 @@ impl Relay {
             .collect()
     }
 
-    fn redraw(&self, question: &str, user: &str) -> Vec<Outgoing> {
+    /// `platform`'s messages of a question drawn again (the toggles changed); a transport
+    /// writes only its own platform's messages.
+    fn redraw(&self, question: &str, user: &str, platform: Platform) -> Vec<Outgoing> {
         let Ok(i) = Broker::new(&self.state.store).get(question) else { return Vec::new() };
         let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
-        let messages: Vec<(String, String)> = posted
-            .get(question)
-            .map(|p| p.messages.iter().map(|(_, c, m)| (c.clone(), m.clone())).collect())
-            .unwrap_or_default();
+        let messages: Vec<(Platform, String, String)> =
+            posted.get(question).map(|p| p.messages.clone()).unwrap_or_default();
         drop(posted);
-        messages.into_iter().map(|(chat, m)| self.question_message(&i, &chat, user, Some(m))).collect()
+        messages
+            .into_iter()
+            .filter(|m| m.0 == platform)
+            .map(|(pl, chat, m)| self.question_message(&i, &chat, user, Some(m), pl))
+            .collect()
     }
 
     /// A fresh random handle for a button: bound to the question and the person, and

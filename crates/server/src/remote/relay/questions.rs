@@ -3,7 +3,7 @@
 
 use chrono::Utc;
 use mooring_core::choice::{Interaction, SelectionMode};
-use mooring_core::remote::phone;
+use mooring_core::remote::{Platform, phone};
 
 use super::{Action, Outgoing, Relay};
 use crate::state::AppState;
@@ -54,8 +54,8 @@ impl Relay {
     }
 
     /// A pick that ended elsewhere (or gave up): its messages say so, without buttons.
-    pub(super) fn pick_closed(&self, id: &str) -> Vec<Outgoing> {
-        self.close(id, "📁 That session's project was chosen elsewhere, or it stopped waiting.")
+    pub(super) fn pick_closed(&self, id: &str, platform: Platform) -> Vec<Outgoing> {
+        self.close(id, "📁 That session's project was chosen elsewhere, or it stopped waiting.", platform)
     }
 
     pub(super) fn question_message(
@@ -64,6 +64,7 @@ impl Relay {
         chat: &str,
         user: &str,
         edit: Option<String>,
+        platform: Platform,
     ) -> Outgoing {
         let req = &i.checked.request;
         let toggled =
@@ -97,7 +98,11 @@ impl Relay {
                 for o in &req.options {
                     buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
                 }
-                text.push_str("\n✍ Reply to this message to answer in words.");
+                // Slack has no forced reply: a reply there is one in the message's thread.
+                text.push_str(match platform {
+                    Platform::Telegram => "\n✍ Reply to this message to answer in words.",
+                    Platform::Slack => "\n✍ Reply in this message's thread to answer in words.",
+                });
             }
         }
         if req.allow_cancel != Some(false) {

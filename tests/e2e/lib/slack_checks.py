@@ -1,0 +1,217 @@
+"""The phone over Slack, against the Slack stand-in, while a real `mooring serve` runs the
+app and the Telegram bot stays paired: pairing in a DM (not in a channel; five wrong codes
+spend the code), seed 003's commands (a mention in a channel answered in the DM, a
+redelivered envelope heard once), questions answered with buttons, toggles and a thread
+reply, the first answer rewriting the other platform's message, a forged or replayed press
+refused, an outage, a rate limit and a refresh that lose and double nothing.
+Prints one line per check; any failed check raises.
+
+usage: slack_checks.py SLACK_PORT TELEGRAM_PORT MCP_BASE_URL DATA_DIR MOORING PAIRING_CODE
+"""
+import http.client
+import json
+import secrets
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+from rawmcp import open_session, post
+
+SLACK, TELEGRAM, BASE, DATA, MOORING, CODE = sys.argv[1:7]
+ME, STRANGER = 42, 666
+timings = {}
+
+
+def control(path, body=None, port=SLACK):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/control/{path}",
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def say(text, who=ME, **extra):
+    control("message", {"from": who, "chat": who, "text": text, **extra})
+
+
+def press(message_id, data, who=ME):
+    control("press", {"from": who, "message_id": message_id, "data": data})
+
+
+def messages(chat=ME, port=SLACK):
+    ms = control("messages", port=port)["messages"]
+    return [(int(k), v) for k, v in sorted(ms.items(), key=lambda kv: int(kv[0])) if v["chat"] == str(chat)]
+
+
+def wait_for(what, test, timeout=15):
+    end = time.time() + timeout
+    while time.time() < end:
+        got = test()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {timeout} s; Slack shows {json.dumps(messages(), indent=1)[-3000:]}")
+
+
+def newest_containing(text, chat=ME, port=SLACK):
+    hits = [(mid, m) for mid, m in messages(chat, port) if text in m["text"]]
+    return hits[-1] if hits else None
+
+
+def reply_to(command, expect, **extra):
+    before = len(messages())
+    say(command, **extra)
+    return wait_for(f"the reply to {command!r}",
+                    lambda: next((m for _, m in messages()[before:] if expect in m["text"]), None))
+
+
+def mooring(*args):
+    out = subprocess.run([MOORING, "--data-dir", DATA, *args, "--json"], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def buttons(m):
+    return [b for row in (m.get("markup") or {}).get("inline_keyboard", []) for b in row]
+
+
+def button(m, label):
+    return next(b["callback_data"] for b in buttons(m) if label in b["text"])
+
+
+u = urllib.parse.urlparse(BASE)
+conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+agent = open_session(conn, "agent", {"x-mooring-session": "msh_" + secrets.token_hex(32)})
+calls = [10]
+
+
+def ask(**arguments):
+    global conn
+    calls[0] += 1
+    body = {"jsonrpc": "2.0", "id": calls[0], "method": "tools/call",
+            "params": {"name": "provide_choice", "arguments": arguments}}
+    try:
+        _, r = post(conn, body, agent)
+    except (BrokenPipeError, ConnectionError, http.client.HTTPException):
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
+        _, r = post(conn, body, agent)
+    return r["result"]["structuredContent"]
+
+
+def follow(handle):
+    end = time.time() + 20
+    while time.time() < end:
+        r = ask(session_id=handle)
+        if r["action_status"] != "pending":
+            return r
+    raise AssertionError("the answer never reached the agent")
+
+
+print("== Slack: the socket opens with the app-level token")
+wait_for("the socket", lambda: control("messages")["connections"] >= 1)
+print("== Slack pairing: not in a channel; five wrong codes spend the code; a new one pairs in the DM")
+say(f"<@UBOT> pair {CODE}", chat="C1", mention=True)
+for n in range(5):
+    say(f"pair 0000-000{n}", who=STRANGER)
+wait_for("five codes heard", lambda: control("messages")["unacked"] == 0)
+time.sleep(0.5)
+say(f"pair {CODE}")
+time.sleep(1.5)
+assert not messages() and not messages(STRANGER), "someone was answered before pairing"
+slack = next(b for b in mooring("remote", "status")["bots"] if b["platform"] == "slack")
+assert not slack["paired"] and not slack["pairing_open"], slack
+code = mooring("remote", "pair", "slack")["pairing_code"]
+say(f"pair {code}")
+wait_for("the pairing reply", lambda: newest_containing("Paired with Mooring"))
+say("projects", who=STRANGER)
+time.sleep(1.5)
+assert not messages(STRANGER), "a stranger was answered after pairing"
+print("ok: a channel's code and a stranger's guesses did not pair; the code was spent after five; the DM paired")
+
+print("== seed 003's commands over Slack; a mention in a channel is answered in the DM")
+dash = reply_to("projects", "leader-election")["text"]
+assert "leader-election" in dash and "|" not in dash, dash
+view = reply_to("<@UBOT> leader-election", "Newest decisions", chat="C1", mention=True)["text"]
+assert not messages("C1"), "Mooring answered in a shared channel"
+reply_to("decide app keep <pg> & redis", "decision #", twice=True)
+time.sleep(1.5)
+kept = [e for e in mooring("memory", "list", "app", "--kind", "decision")["entries"] if "keep <pg> & redis" in e["content"]]
+assert len(kept) == 1, f"a redelivered envelope was heard {len(kept)} times: {kept}"
+reply_to("blocker app waiting on the DBA", "blocker #")
+assert any("waiting on the DBA" in e["content"] for e in mooring("memory", "list", "app", "--kind", "blocker")["entries"])
+own = [m for _, m in messages() if "Paired with Mooring" in m["text"]]
+assert len(own) == 1, "the bot answered its own echoed message"
+print("ok: projects, SLUG by mention (answered in the DM), decide (heard once, escaped text kept) and blocker")
+
+print("== away: a question on both phones, answered from Slack; Telegram's copy says so")
+reply_to("away", "Away")
+asked = time.time()
+r = ask(title="Which cache?", prompt="Pick the cache.", selection_mode="single",
+        options=[{"id": "redis", "label": "Redis", "recommended": True}, {"id": "mem", "label": "In memory"}])
+mid, q = wait_for("the question on Slack", lambda: newest_containing("Which cache?"))
+timings["question_to_slack_ms"] = round((q["at"] - asked) * 1000)
+tmid, tq = wait_for("the question on Telegram",
+                    lambda: newest_containing("Which cache?", chat=42, port=TELEGRAM))
+assert "⭐ recommended" in q["text"], q["text"]
+data = button(q, "In memory")
+press(mid, data, who=STRANGER)
+press(mid, "forged-" + data)
+time.sleep(1)
+tapped = time.time()
+press(mid, data)
+answer = follow(r["selection"]["session_id"])
+timings["slack_tap_to_agent_ms"] = round((time.time() - tapped) * 1000)
+assert answer["selection"]["selected_ids"] == ["mem"] and answer.get("surface") == "slack", answer
+wait_for("Slack's message rewritten", lambda: "Answered here" in dict(messages())[mid]["text"])
+assert not buttons(dict(messages())[mid]), "buttons left on Slack"
+wait_for("Telegram's message rewritten",
+         lambda: "Answered on Slack" in dict(messages(42, TELEGRAM))[tmid]["text"])
+assert not (dict(messages(42, TELEGRAM))[tmid].get("markup") or {}).get("inline_keyboard"), "buttons left on Telegram"
+before = len(messages())
+press(mid, data)
+wait_for("the replay refused", lambda: any("no longer works" in m["text"] for _, m in messages()[before:]))
+print("ok: the stranger's and a forged press did nothing; Slack answered; Telegram's copy rewritten; a replay refused")
+
+print("== toggles with Done, and a typed answer as a thread reply")
+r = ask(title="Which regions?", prompt="Deploy where?", selection_mode="multi",
+        options=[{"id": "eu", "label": "EU", "recommended": True}, {"id": "us", "label": "US"}, {"id": "ap", "label": "AP"}])
+mid, q = wait_for("the multi question", lambda: newest_containing("Which regions?"))
+press(mid, button(q, "EU"))
+wait_for("EU ticked", lambda: "☑ EU" in json.dumps(dict(messages())[mid]["markup"], ensure_ascii=False))
+press(mid, button(dict(messages())[mid], "AP"))
+wait_for("AP ticked", lambda: "☑ AP" in json.dumps(dict(messages())[mid]["markup"], ensure_ascii=False))
+press(mid, button(dict(messages())[mid], "Done"))
+assert sorted(follow(r["selection"]["session_id"])["selection"]["selected_ids"]) == ["ap", "eu"]
+r = ask(title="Codename?", prompt="Name it.", selection_mode="text_input")
+mid, q = wait_for("the text question", lambda: newest_containing("Codename?"))
+assert "Reply in this message's thread" in q["text"], q["text"]
+say("Heron <3", reply_to=mid)
+assert follow(r["selection"]["session_id"])["selection"]["custom_input"] == "Heron <3"
+print("ok: two toggles and Done gave two ids; the thread reply gave the typed words")
+
+print("== Slack out of reach, then rate-limited, then refreshing its socket: nothing lost or doubled")
+opened = control("messages")["connections"]
+control("down", {"seconds": 5})
+r = ask(title="Offline on Slack?", prompt="Asked while Slack was unreachable.", selection_mode="single",
+        options=[{"id": "a", "label": "A", "recommended": True}, {"id": "b", "label": "B"}])
+time.sleep(1.5)
+slack = next(b for b in mooring("remote", "status")["bots"] if b["platform"] == "slack")
+assert slack["reachable"] is False and slack["error"], slack
+mid, q = wait_for("the question after the outage", lambda: newest_containing("Offline on Slack?"), timeout=60)
+press(mid, button(q, "B"))
+assert follow(r["selection"]["session_id"])["selection"]["selected_ids"] == ["b"]
+control("ratelimit", {"seconds": 2})
+r = ask(title="Rate limited?", prompt="Asked under a rate limit.", selection_mode="single",
+        options=[{"id": "a", "label": "A", "recommended": True}, {"id": "b", "label": "B"}])
+mid, q = wait_for("the question after the limit", lambda: newest_containing("Rate limited?"), timeout=30)
+control("disconnect", {})
+wait_for("a new socket", lambda: control("messages")["connections"] > opened + 1, timeout=30)
+press(mid, button(q, "A"))
+assert follow(r["selection"]["session_id"])["selection"]["selected_ids"] == ["a"]
+time.sleep(1.5)
+for title in ("Offline on Slack?", "Rate limited?"):
+    copies = [m for _, m in messages() if title in m["text"]]
+    assert len(copies) == 1, f"{title} posted {len(copies)} times"
+print("ok: status said unreachable; each question posted once and answered; the refreshed socket still heard the press")
+print("SLACK_TIMINGS " + json.dumps(timings))
+reply_to("back", "Back at the desk")
