@@ -10,7 +10,7 @@ want=(pkg-config build-essential libssl-dev libwebkit2gtk-4.1-dev libayatana-app
 if [ "${1:-build}" = test ]; then
   # postgresql: team mode's tests start their own server from its binaries.
   want+=(xvfb xauth dbus libglib2.0-bin procps python3 python3-venv chromium webkit2gtk-driver xdotool desktop-file-utils
-         postgresql)
+         postgresql tmux)
   command -v npm >/dev/null 2>&1 || want+=(nodejs npm)
 fi
 

@@ -12,8 +12,12 @@ cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
 tmp=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+cleanup() {
+  tmux kill-session -t "mooring-codex-$$" 2>/dev/null || true
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"
+}
 trap cleanup EXIT
+command -v tmux >/dev/null || { echo "tmux is missing: run scripts/deps.sh test"; exit 1; }
 data="$tmp/data"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
 [ -x "$agents/claude" ] || { echo "$agents/claude is missing: run scripts/test-tools.sh"; exit 1; }
@@ -113,6 +117,34 @@ wait "$run"
 grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session did not go on with the phone's words"; cat "$tmp/claude.out"; exit 1; }
 grep -q "please also update the README" "$tmp/record.jsonl" || { echo "the phone's words for app never reached the session's model"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
+echo "== a real Codex, interactive (in tmux): its permission prompt allowed from Slack; its finished turn goes on with the phone's reply"
+source "$lib/standin.sh"
+: >"$tmp/record.jsonl"; rm -f "$tmp/mport"
+STANDIN_SCRIPT=permission python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
+pids+=($!)
+for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+mkdir -p "$HOME/.codex"
+# Codex asks for approval only in its interactive session (`codex exec` never asks).
+{ echo 'approval_policy = "on-request"'; echo 'sandbox_mode = "workspace-write"'
+  codex_standin_toml "http://127.0.0.1:$(cat "$tmp/mport")"
+  echo "[projects.\"$tmp/code/app\"]"; echo 'trust_level = "trusted"'; } >"$HOME/.codex/config.toml"
+echo '{ "OPENAI_API_KEY": "standin", "auth_mode": "apikey" }' >"$HOME/.codex/auth.json"
+m setup codex --hooks >/dev/null
+grep -q PermissionRequest "$HOME/.codex/hooks.json" || { echo "setup codex --hooks installed no permission hook"; exit 1; }
+tmux new-session -d -s "mooring-codex-$$" -x 150 -y 45 \
+  "cd '$tmp/code/app' && HOME='$HOME' STANDIN_API_KEY=x '$agents/codex' --dangerously-bypass-hook-trust 'Do the approval step'; sleep 60"
+pane() { tmux capture-pane -p -t "mooring-codex-$$"; }
+sphone press "Allow Bash?" "Allow once" >"$tmp/callow.json" || { pane; exit 1; }
+for _ in $(seq 1 100); do [ -e "$tmp/code/app/approved.txt" ] && break; sleep 0.1; done
+[ -e "$tmp/code/app/approved.txt" ] || { echo "Allow from Slack did not run Codex's command"; pane; exit 1; }
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'run \`touch approved.txt\`' in a['text'] and 'app · codex' in a['text'], a['text']" "$tmp/callow.json"
+sphone reply "An agent finished" "now write the changelog" >"$tmp/cfinished.json"
+for _ in $(seq 1 150); do pane | grep -q "Writing the changelog now." && break; sleep 0.2; done
+pane | grep -q "Writing the changelog now." || { echo "Codex did not go on with the phone's words"; pane; exit 1; }
+grep -q "Finished the approval step." "$tmp/cfinished.json" || { echo "the phone did not hear Codex's last word"; cat "$tmp/cfinished.json"; exit 1; }
+sphone press-new "An agent finished" "Let it stop" "$tmp/cfinished.json" >/dev/null
+tmux kill-session -t "mooring-codex-$$"
+echo "ok: Codex's permission prompt reached Slack and Allow ran the command; its finished turn went on with the phone's reply"
 m doctor --json >"$tmp/doctor.json" || true
 python3 -c "import json,sys; c={x['name']: x for x in json.load(open(sys.argv[1]))['checks']}; [print('ok: doctor:', p, c[p]['message']) for p in ('remote:telegram', 'remote:slack') if c[p]['status']=='ok' and 'reachable; away' in c[p]['message'] or sys.exit(f'doctor: {c.get(p)}')]" "$tmp/doctor.json"
 phone say back

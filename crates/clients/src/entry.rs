@@ -102,7 +102,8 @@ pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
         Client::ClaudeCode => {
             Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
         }
-        Client::Codex => Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 5 }] })),
+        // Codex's `Stop` takes `decision: block` with a reason too (checked against 0.169).
+        Client::Codex => Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] })),
         Client::GeminiCli => Some(json!({
             "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 5000 }]
         })),
@@ -112,10 +113,12 @@ pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
 
 /// Where a client's permission hook lives: the prompt goes to the person's phone in
 /// away mode (at the desk the hook answers nothing and the client asks as usual). Claude
-/// Code's `PermissionRequest`, checked against the pinned 2.1.330 (it runs in `-p` too).
+/// Code's `PermissionRequest`, checked against the pinned 2.1.330 (it runs in `-p` too);
+/// Codex's, the same shape in and out, checked against 0.169 (its interactive session
+/// asks; `codex exec` never does). Gemini CLI 0.61 has no permission hook.
 pub fn permission_path(client: Client) -> Option<&'static [&'static str]> {
     match client {
-        Client::ClaudeCode => Some(&["hooks", "PermissionRequest"]),
+        Client::ClaudeCode | Client::Codex => Some(&["hooks", "PermissionRequest"]),
         _ => None,
     }
 }
@@ -125,9 +128,12 @@ pub fn permission_path(client: Client) -> Option<&'static [&'static str]> {
 pub fn permission_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
     let command = hook_command(client, spec);
     permission_path(client)?;
-    Some(
-        json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
-    )
+    let hooks = json!([{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }]);
+    Some(match client {
+        // Codex reads a matcher as a pattern: no matcher is every tool.
+        Client::Codex => json!({ "hooks": hooks }),
+        _ => json!({ "matcher": "*", "hooks": hooks }),
+    })
 }
 
 /// The seconds the client gives the permission hook.

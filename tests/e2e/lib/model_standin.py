@@ -143,6 +143,26 @@ def codex_work(done):
     return {"cmd": steps[done]} if done < len(steps) else None
 
 
+def codex_permission(done, items):
+    """Codex's side of the away tier: one command that needs the person's approval (it
+    asks to leave the sandbox), then the last word; or a turn that goes on with the
+    phone's words."""
+    if os.environ.get("STANDIN_SCRIPT") == "permission" and done == 0:
+        args = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated",
+                "justification": "Mark the approval"}
+        return {"type": "function_call", "id": "fc_p0", "call_id": "call_p0", "name": "exec_command",
+                "arguments": json.dumps(args), "status": "completed"}
+    told = "write the changelog" in json.dumps(items[-1:])
+    if told:
+        text = "Writing the changelog now."
+    elif os.environ.get("STANDIN_SCRIPT") == "continue":
+        text = "First part done."
+    else:
+        text = "Finished the approval step."
+    return {"type": "message", "id": f"msg_{done}", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+
+
 def gemini_work(done, cwd):
     """Gemini CLI's work: (tool, args), or None to answer in text."""
     steps = [
@@ -307,7 +327,9 @@ class Handler(BaseHTTPRequestHandler):
         tool = find_tool(names, step) if step else None
         rid = f"resp_{done}"
         work = codex_work(done) if os.environ.get("STANDIN_SCRIPT") == "work" else None
-        if work:
+        if os.environ.get("STANDIN_SCRIPT") in ("permission", "continue"):
+            item = codex_permission(done, items)
+        elif work:
             item = {"type": "function_call", "id": f"fc_{done}", "call_id": f"call_{done}", "name": "exec_command",
                     "arguments": json.dumps(work), "status": "completed"}
         elif os.environ.get("STANDIN_SCRIPT") == "work":

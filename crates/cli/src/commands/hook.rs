@@ -69,7 +69,8 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         .as_ref()
         .ok()
         .filter(|v| {
-            client == Client::ClaudeCode && v.get("hook_event_name").and_then(Value::as_str) == Some("Stop")
+            matches!(client, Client::ClaudeCode | Client::Codex)
+                && v.get("hook_event_name").and_then(Value::as_str) == Some("Stop")
         })
         .cloned();
     let (tx, rx) = mpsc::channel();
