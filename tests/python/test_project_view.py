@@ -52,6 +52,12 @@ async def test_every_page_passes_axe_in_light_and_dark_and_fits_360_px(project):
         for theme in ["light", "dark"]:
             steps += [{"theme": theme}, {"viewport": [1280, 900]}, {"axe": f"{name}-{theme}"},
                       {"viewport": [360, 740]}, {"fitsWidth": True}, {"axe": f"{name}-{theme}-narrow"}]
+            if name == "dashboard":
+                # Each of the dashboard's other views, narrow and wide; then back to the list.
+                for view in ["new", "memory", "sessions", "events", "settings", "projects"]:
+                    steps += [{"click": f"nav-{view}"}, {"axe": f"dashboard-{view}-{theme}-narrow"}, {"fitsWidth": True}]
+                steps += [{"viewport": [1280, 900]}, {"click": "nav-settings"}, {"axe": f"dashboard-settings-{theme}"},
+                          {"click": "nav-projects"}]
         await drive(url, steps)
 
 

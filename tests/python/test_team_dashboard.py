@@ -83,6 +83,7 @@ async def test_the_owner_hands_a_team_project_off_from_the_dashboard(postgres, t
             {"expectText": ["shared-payments", "owner Bob · you: member"]},
             # Its status is the new owner's now: the button says so instead of failing.
             {"expectDisabled": "toggle-payments"},
+            {"click": "nav-events"},
             {"select": ["events-project", "payments"]},
             {"expectText": ["events", "handed to Bob — by Ada"]},
             {"expectText": ["events", "Bob is now member — by Ada"]},

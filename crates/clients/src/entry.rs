@@ -103,7 +103,9 @@ pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
             Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
         }
         // Codex's `Stop` takes `decision: block` with a reason too (checked against 0.169).
-        Client::Codex => Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] })),
+        Client::Codex => {
+            Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
+        }
         Client::GeminiCli => Some(json!({
             "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 5000 }]
         })),

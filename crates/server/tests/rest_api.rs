@@ -410,3 +410,55 @@ async fn the_project_view_reads_and_corrects_memory() {
     let (_, v1) = api.call(Method::GET, "/api/v1/projects/alpha/locks/api?version=1", None).await;
     assert_eq!(v1["content"], "v1 text");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_dashboards_glance_has_the_dot_the_last_session_and_who_is_live() {
+    use mooring_core::store::sessions::{self, ClientFacts};
+    let srv = TestServer::start().await;
+    let api = Api::new(&srv);
+    for name in ["Leader Election", "Quiet One"] {
+        let (s, _) = api.call(Method::POST, "/api/v1/projects", Some(json!({ "name": name }))).await;
+        assert_eq!(s, StatusCode::CREATED);
+    }
+    // A captured session's record (as the hooks keep it), with a secret the glance must
+    // not show even if one got past capture.
+    let row = mooring_core::store::rows::NewMemoryRow {
+        kind: "session".into(),
+        title: "claude-code session".into(),
+        content: "**Asked:** \"fix the flaky test\"\n**Last word:** \"All green; token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\"".into(),
+        tags: "claude-code".into(),
+        status: None,
+        data: None,
+    };
+    use mooring_core::store::backend::MemoryBackend;
+    srv.store.insert_memory("leader-election", &[row], None, |_| Ok(())).unwrap();
+    let now = mooring_core::humanize::format_ts(chrono::Utc::now());
+    let id = mooring_core::Registry::new(&srv.store).get("leader-election").unwrap().id;
+    srv.store
+        .write(|c| {
+            for (sid, client) in [("s1", "claude-code"), ("s2", "claude-code"), ("s3", "codex")] {
+                let facts =
+                    ClientFacts { client_name: Some(client), transport: "http", ..ClientFacts::default() };
+                sessions::upsert_seen(c, sid, &facts, &now)?;
+                sessions::set_project(c, sid, Some(id), Some("session"), &now)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    let (s, list) = api.call(Method::GET, "/api/v1/projects?glance=true", None).await;
+    assert_eq!(s, StatusCode::OK);
+    let glance = |slug: &str| {
+        list["projects"].as_array().unwrap().iter().find(|p| p["slug"] == slug).unwrap()["glance"].clone()
+    };
+    let le = glance("leader-election");
+    assert_eq!(le["live"], "claude-code ×2 · codex", "{le}");
+    assert_eq!(le["live_count"], 3);
+    let last = le["last_session"].as_str().unwrap();
+    assert!(last.starts_with("All green") && !last.contains("ghp_0123"), "{last}");
+    let quiet = glance("quiet-one");
+    assert_eq!((quiet["last_session"].clone(), quiet["live"].clone()), (Value::Null, Value::Null));
+    assert!(quiet["dot"].is_string());
+    // Without the flag the list stays as it was.
+    let (_, plain) = api.call(Method::GET, "/api/v1/projects", None).await;
+    assert!(plain["projects"][0].get("glance").is_none());
+}

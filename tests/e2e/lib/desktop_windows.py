@@ -211,9 +211,12 @@ def main():
         token = (DATA / "token").read_text().strip()
         d.window_with("/choice/")
         d.s("POST", "/url", {"url": url.replace("/mcp", f"/dashboard?token={token}")})
-        d.wait_text("projects", "beta-two")
+        d.wait_text("projects", "Beta Two")
+        d.click("nav-sessions")
         d.wait_text("sessions", "beta-two")
+        d.click("nav-settings")
         enabled = d.s("GET", f"/element/{d.find('set-login')}/enabled")
+        d.click("nav-projects")
         assert enabled is True, "the desktop's dashboard should offer Start at login"
         # The tray opens the dashboard at this size; this window began as a question.
         d.s("POST", "/window/rect", {"width": 1100, "height": 820})

@@ -64,6 +64,32 @@ pub fn dot(project: &Project, now: DateTime<Utc>) -> &'static str {
     }
 }
 
+/// A session counts as live while it made a request in the last this many minutes.
+pub const LIVE_MINUTES: i64 = 15;
+
+/// Since when a session counts as live (RFC 3339).
+pub fn live_cutoff(now: DateTime<Utc>) -> String {
+    crate::humanize::format_ts(now - chrono::Duration::minutes(LIVE_MINUTES))
+}
+
+/// The live sessions of `slug` as one line: each client once, with how many.
+pub fn live_line(live: &[crate::store::sessions::AgentSession], slug: &str) -> Option<String> {
+    let mut clients: Vec<(String, usize)> = Vec::new();
+    for s in live.iter().filter(|s| s.project.as_deref() == Some(slug)) {
+        let name = s.client_name.clone().unwrap_or_else(|| "an agent".into());
+        match clients.iter_mut().find(|(c, _)| *c == name) {
+            Some((_, n)) => *n += 1,
+            None => clients.push((name, 1)),
+        }
+    }
+    if clients.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> =
+        clients.into_iter().map(|(c, n)| if n == 1 { c } else { format!("{c} ×{n}") }).collect();
+    Some(cut(&parts.join(" · "), 120))
+}
+
 /// The newest captured session's line: its last word, else what it was asked.
 pub fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<String>> {
     let page = memory::list(
@@ -114,8 +140,14 @@ pub fn dashboard(memory: &dyn MemoryBackend, projects: &[Project], now: DateTime
     Ok(outgoing(&out))
 }
 
-/// One project: description, open blockers, newest decisions, the last session.
-pub fn project(memory: &dyn MemoryBackend, p: &Project, now: DateTime<Utc>) -> Result<String> {
+/// One project: description, open blockers, newest decisions, the last session, the
+/// sessions live now (`live`: every live session, any project).
+pub fn project(
+    memory: &dyn MemoryBackend,
+    p: &Project,
+    live: &[crate::store::sessions::AgentSession],
+    now: DateTime<Utc>,
+) -> Result<String> {
     let mut out = format!("{} {} — {}\n", dot(p, now), p.name, p.last_used);
     if !p.description.trim().is_empty() {
         out.push_str(&format!("{}\n", cut(p.description.trim(), 300)));
@@ -148,6 +180,9 @@ pub fn project(memory: &dyn MemoryBackend, p: &Project, now: DateTime<Utc>) -> R
     }
     if let Some(last) = last_session(memory, &p.slug)? {
         out.push_str(&format!("\nLast session: \"{last}\"\n"));
+    }
+    if let Some(line) = live_line(live, &p.slug) {
+        out.push_str(&format!("Live now: {line}\n"));
     }
     if p.status == ProjectStatus::Archived {
         out.push_str(&format!("\nArchived. `resume {}` brings it back.", p.slug));
@@ -194,10 +229,36 @@ mod tests {
         assert!(text.contains("🟢 leader-election — "), "{text}");
         assert!(text.contains("🚧 1 blocker · 📌 1 decision"), "{text}");
         assert!(!text.contains('|'), "no tables: {text}");
-        let view = project(&store, &reg.get("leader-election").unwrap(), Utc::now()).unwrap();
+        let view = project(&store, &reg.get("leader-election").unwrap(), &[], Utc::now()).unwrap();
         assert!(view.contains("🚧 #1 Waiting on SRE"), "{view}");
         assert!(view.contains("📌 etcd 3.5"), "{view}");
         assert!(!view.contains("ghp_0123456789"), "a secret left for the phone: {view}");
+    }
+
+    #[test]
+    fn live_sessions_read_as_one_line_per_project() {
+        let s = |client: Option<&str>, project: &str| crate::store::sessions::AgentSession {
+            id: "x".into(),
+            client_name: client.map(Into::into),
+            client_version: None,
+            transport: "http".into(),
+            protocol_version: None,
+            project: Some(project.into()),
+            decided_by: None,
+            workspace: None,
+            roots: Vec::new(),
+            created_at: String::new(),
+            last_seen_at: String::new(),
+        };
+        let live = [
+            s(Some("claude-code"), "app"),
+            s(Some("codex"), "app"),
+            s(Some("claude-code"), "app"),
+            s(None, "le"),
+        ];
+        assert_eq!(live_line(&live, "app").as_deref(), Some("claude-code ×2 · codex"));
+        assert_eq!(live_line(&live, "le").as_deref(), Some("an agent"));
+        assert_eq!(live_line(&live, "other"), None);
     }
 
     #[test]

@@ -149,6 +149,18 @@ pub fn recent(conn: &Connection, limit: u32) -> Result<Vec<AgentSession>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The sessions working in a project that made a request since `since` (RFC 3339),
+/// newest first: the ones live now.
+pub fn live_since(conn: &Connection, since: &str) -> Result<Vec<AgentSession>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project_id \
+         WHERE s.last_seen_at >= ?1 ORDER BY s.last_seen_at DESC LIMIT 500"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([since], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// How many sessions made a request since `since` (RFC 3339).
 pub fn active_since(conn: &Connection, since: &str) -> Result<u64> {
     let n: i64 = conn.row("SELECT count(*) FROM sessions WHERE last_seen_at >= ?1", [since], |r| r.get(0))?;

@@ -32,6 +32,8 @@ const COMMON_JS: &str = include_str!("../../../../ui/common.js");
 const QUESTION_VIEW_JS: &str = include_str!("../../../../ui/views/question.js");
 /// The projects to pick from, shared with the picker app.
 const PROJECTS_VIEW_JS: &str = include_str!("../../../../ui/views/projects.js");
+/// The dashboard's project cards.
+const CARDS_VIEW_JS: &str = include_str!("../../../../ui/views/cards.js");
 
 /// `?t=` on every per-interaction route.
 #[derive(Debug, Deserialize)]
@@ -117,6 +119,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(
             "/ui/views/projects.js",
             get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], PROJECTS_VIEW_JS) }),
+        )
+        .route(
+            "/ui/views/cards.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], CARDS_VIEW_JS) }),
         )
         .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
         .route("/ui/common.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }))

@@ -6,6 +6,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mooring_core::memory::{self, Entry, ListQuery};
+use mooring_core::remote::phone;
 use mooring_core::{Changed, Event, NewProject, Project, ProjectEdit, ProjectStatus, Registry};
 use mooring_team::routed;
 use serde::{Deserialize, Serialize};
@@ -14,13 +15,15 @@ use serde_json::{Value, json};
 use super::Api;
 use super::error::ApiResult;
 
-/// `?status=&limit=&offset=`.
+/// `?status=&limit=&offset=&glance=`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListParams {
     status: Option<String>,
     limit: Option<u32>,
     offset: Option<u32>,
+    /// With each project's glance (the dashboard's cards).
+    glance: Option<bool>,
 }
 
 fn page_bounds(limit: Option<u32>, offset: Option<u32>, default: u32, max: u32) -> ApiResult<(u32, u32)> {
@@ -51,15 +54,43 @@ pub async fn list(
     let mut projects: Vec<Project> = all.into_iter().skip(offset as usize).take(limit as usize).collect();
     routed::fill_stats(&api.state.store, api.state.team.as_deref(), &mut projects);
     let team = super::team::team_projects(&api.state);
+    let now = chrono::Utc::now();
+    let live = match q.glance {
+        Some(true) => {
+            let cutoff = phone::live_cutoff(now);
+            api.state.store.read(|c| mooring_core::store::sessions::live_since(c, &cutoff))?
+        }
+        _ => Vec::new(),
+    };
     let projects: Vec<Value> = projects
         .iter()
         .map(|p| {
             let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
             v["team"] = super::team::team_field(&api.state, &p.slug, &team);
+            if q.glance == Some(true) {
+                v["glance"] = glance(&api, p, &live, now);
+            }
             v
         })
         .collect();
     Ok(Json(json!({ "projects": projects, "total": total, "limit": limit, "offset": offset })))
+}
+
+/// Seed 003's three-second view of a project: the recency dot, the last session's line
+/// (scrubbed like everything shown from memory), the clients working in it now.
+fn glance(
+    api: &Api,
+    p: &Project,
+    live: &[mooring_core::store::sessions::AgentSession],
+    now: chrono::DateTime<chrono::Utc>,
+) -> Value {
+    let last = phone::last_session(api.state.memory.as_ref(), &p.slug).ok().flatten();
+    json!({
+        "dot": phone::dot(p, now),
+        "last_session": last.map(|l| mooring_core::guard::redact::scrub(&l).0),
+        "live": phone::live_line(live, &p.slug),
+        "live_count": live.iter().filter(|s| s.project.as_deref() == Some(p.slug.as_str())).count(),
+    })
 }
 
 /// Body of `POST /projects`.

@@ -33,7 +33,10 @@ impl Relay {
             Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
             Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
             Command::Project { slug } => {
-                phone::project(memory, &registry.get(&slug).map_err(err)?, now).map_err(err)
+                let cutoff = phone::live_cutoff(now);
+                let live =
+                    store.read(|c| mooring_core::store::sessions::live_since(c, &cutoff)).map_err(err)?;
+                phone::project(memory, &registry.get(&slug).map_err(err)?, &live, now).map_err(err)
             }
             Command::Message { slug, text } => {
                 if self.archived(&registry, &slug) {
