@@ -4,7 +4,9 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod alerts;
+mod idle;
 mod menu;
+mod phone;
 mod server;
 mod surfaces;
 mod tray;

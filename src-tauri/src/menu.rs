@@ -21,6 +21,8 @@ pub const COPY_STDIO: &str = "copy:stdio";
 pub const PAUSE_QUESTIONS: &str = "questions:pause";
 /// Menu id: start at login.
 pub const AUTOSTART: &str = "autostart";
+/// Menu id: away from the desk (questions go to the paired phone).
+pub const AWAY: &str = "remote:away";
 /// Menu id prefix of a project item.
 pub const PROJECT_PREFIX: &str = "project:";
 /// Menu id prefix of "open this project's view in the dashboard".
@@ -57,12 +59,16 @@ pub struct Waiting {
 }
 
 /// The on/off items' states.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Toggles {
     /// Questions go to the browser instead of native windows.
     pub questions_paused: bool,
     /// Mooring starts at login.
     pub autostart: bool,
+    /// Away from the desk; `None` while no phone is paired (no item then).
+    pub away: Option<bool>,
+    /// The phone's platform cannot be reached (a line saying so).
+    pub phone_trouble: Option<String>,
 }
 
 /// The menu for these projects, focus project, server status and waiting items.
@@ -141,6 +147,12 @@ pub fn menu_model(
         label: "Pause questions (send them to the browser)".to_owned(),
         on: toggles.questions_paused,
     });
+    if let Some(on) = toggles.away {
+        entries.push(Entry::Toggle { id: AWAY, label: "Away: questions go to my phone".to_owned(), on });
+    }
+    if let Some(trouble) = &toggles.phone_trouble {
+        entries.push(Entry::Label(trouble.clone()));
+    }
     entries.push(Entry::Toggle { id: AUTOSTART, label: "Start at login".to_owned(), on: toggles.autostart });
     entries.push(Entry::Action { id: QUIT, label: "Quit Mooring".to_owned() });
     entries
@@ -205,7 +217,7 @@ mod tests {
             &Status::Serving("http://127.0.0.1:7423/mcp".into()),
             &waiting,
             1,
-            Toggles { questions_paused: true, autostart: false },
+            Toggles { questions_paused: true, autostart: false, ..Toggles::default() },
         );
         assert_eq!(model[0], Entry::Label("2 active projects · 1 session · 1 waiting".into()));
         assert_eq!(model[1], Entry::Label("Waiting for you (1)".into()));
@@ -265,6 +277,10 @@ mod tests {
             on: true
         }));
         assert!(model.contains(&Entry::Toggle { id: AUTOSTART, label: "Start at login".into(), on: false }));
+        assert!(
+            !model.iter().any(|e| matches!(e, Entry::Toggle { id: AWAY, .. })),
+            "no away item without a phone"
+        );
         assert_eq!(model.last(), Some(&Entry::Action { id: QUIT, label: "Quit Mooring".into() }));
     }
 
@@ -286,5 +302,20 @@ mod tests {
         assert_eq!(model[0], Entry::Label("No active projects".into()));
         assert!(!model.iter().any(|e| matches!(e, Entry::Action { id: CLEAR_FOCUS, .. })));
         assert!(matches!(model.last(), Some(Entry::Action { id: QUIT, .. })));
+    }
+
+    #[test]
+    fn away_shows_once_a_phone_is_paired_with_any_trouble_beside_it() {
+        let toggles = Toggles {
+            away: Some(true),
+            phone_trouble: Some("Phone: telegram unreachable, retrying".into()),
+            ..Toggles::default()
+        };
+        let model = menu_model(&[], &[], None, &Status::Starting, &[], 0, toggles);
+        let at = model.iter().position(|e| {
+            *e == Entry::Toggle { id: AWAY, label: "Away: questions go to my phone".into(), on: true }
+        });
+        assert!(at.is_some(), "{model:?}");
+        assert_eq!(model[at.unwrap() + 1], Entry::Label("Phone: telegram unreachable, retrying".into()));
     }
 }

@@ -8,7 +8,7 @@ use mooring_core::choice::{Broker, Interaction};
 use mooring_core::{Project, Registry, Store};
 
 use crate::menu::{
-    AUTOSTART, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, OPEN_PREFIX,
+    AUTOSTART, AWAY, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, OPEN_PREFIX,
     PAUSE_QUESTIONS, PROJECT_PREFIX, QUIT, Toggles, Waiting, menu_model,
 };
 use crate::server::{self, Status};
@@ -35,6 +35,7 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
         .on_menu_event(move |app, event| on_menu(app, &events_store, &events_server, event.id().as_ref()))
         .build(app)?;
     app.manage(Shared { store: store.clone(), server: server.clone() });
+    crate::phone::watch_idle(app.clone(), store.clone(), server.clone());
     let handle = app.clone();
     std::thread::spawn(move || {
         let mut last = signature;
@@ -92,6 +93,10 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
         }
         AUTOSTART => {
             toggle_autostart(app);
+            Ok(())
+        }
+        AWAY => {
+            crate::phone::toggle_away(server);
             Ok(())
         }
         other if other.starts_with(OPEN_PREFIX) => {
@@ -152,8 +157,13 @@ fn snapshot(
     // Sessions that made a request in the last 10 minutes count as connected.
     let since = mooring_core::humanize::format_ts(chrono::Utc::now() - chrono::Duration::minutes(10));
     let sessions = store.read(|c| mooring_core::store::sessions::active_since(c, &since)).unwrap_or(0);
-    let toggles =
-        Toggles { questions_paused: crate::windows::questions_paused(), autostart: autostart_enabled(app) };
+    let (away, phone_trouble) = crate::phone::state(server);
+    let toggles = Toggles {
+        questions_paused: crate::windows::questions_paused(),
+        autostart: autostart_enabled(app),
+        away,
+        phone_trouble,
+    };
     let entries = menu_model(
         &now.projects,
         &now.team,

@@ -4,7 +4,8 @@ set -euo pipefail
 [ -n "${E2E_TRACE:-}" ] && set -x
 export NO_AT_BRIDGE=1
 m="$MOORING_BIN/mooring"
-"$MOORING_BIN/mooring-desktop" --port 0 >"$MOORING_HOME/desktop.log" 2>&1 &
+# The idle watcher looks every 300 ms here (20 s for people).
+MOORING_IDLE_POLL_MS=300 "$MOORING_BIN/mooring-desktop" --port 0 >"$MOORING_HOME/desktop.log" 2>&1 &
 pid=$!
 fail() { echo "FAIL: $*"; echo "--- desktop log"; cat "$MOORING_HOME/desktop.log"; cat "$MOORING_HOME"/waiting.* 2>/dev/null; kill "$pid" 2>/dev/null; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,6 +96,39 @@ if [ -n "${MOORING_SCREENSHOTS:-}" ]; then
   win=$(xwininfo -root -tree | grep '"Mooring — Beta Two": ("mooring-desktop"' | awk '{print $1}' | head -1)
   import -window "$win" "$MOORING_SCREENSHOTS/desktop-project-view.png" 2>/dev/null || true
 fi
+
+# The phone in the tray: no item until a phone is paired; then away on and off by a click,
+# on its own after the desktop's idle time (read from the session's idle monitor over
+# D-Bus, here a stand-in of GNOME's), back at the person's return; a line when the
+# platform cannot be reached.
+grep -q $'\tAway: questions go to my phone\t' <<<"$(items)" && fail "an away item with no phone paired"
+echo 0 >"$MOORING_HOME/idle_ms"
+/usr/bin/python3 "$here/idle_monitor.py" "$MOORING_HOME/idle_ms" >"$MOORING_HOME/idle.log" 2>&1 &
+idler=$!
+printf '123456789:AAtray-standin-token-0000000000\n' | "$m" remote add telegram --token-file - --api http://127.0.0.1:9 >/dev/null
+python3 - "$MOORING_HOME/remote.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["telegram"]["paired"] = {"user": "42", "chat": "42", "at": "2026-11-26T00:00:00Z"}
+c["telegram"].pop("pairing", None)
+json.dump(c, open(sys.argv[1], "w"))
+PY
+"$m" config away_when_idle_minutes 1 >/dev/null
+away_is() { items | grep -q $'\tAway: questions go to my phone\t'"$1"'$'; }
+wait_for 'away_is 0' || fail "no away item once a phone was paired"
+wait_for 'items | grep -q $'"'"'\tPhone: telegram unreachable, retrying\t'"'"'' || fail "the tray did not say the platform is unreachable"
+echo 120000 >"$MOORING_HOME/idle_ms"
+wait_for 'away_is 1' || fail "two idle minutes did not switch to away (setting: one)"
+"$m" remote status --json | python3 -c "import json,sys; assert json.load(sys.stdin)['away'] is True" || fail "away not kept"
+echo 0 >"$MOORING_HOME/idle_ms"
+wait_for 'away_is 0' || fail "the person's return did not switch back"
+click "Away: questions go to my phone" || fail "could not click Away"
+wait_for 'away_is 1' || fail "the click did not switch to away"
+sleep 1.5
+away_is 1 || fail "an away the person chose was undone by the idle watcher"
+click "Away: questions go to my phone" || fail "could not click Away again"
+wait_for 'away_is 0' || fail "the second click did not switch back"
+kill "$idler"
 
 # Quit exits cleanly.
 click "Quit Mooring" || true

@@ -22,6 +22,13 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
         9,
         "away with a paired phone, how long a finished Claude Code turn waits for your next instruction (0: never)",
     ),
+    (
+        "away_when_idle_minutes",
+        0,
+        0,
+        240,
+        "with a paired phone, switch to away after the desktop is idle this long, and back at the desk on return (0: never)",
+    ),
     ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
     ("capture", 1, 0, 1, "1 keeps a record of every agent session through the clients' hooks; 0 keeps none"),
     (

@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod idle;
 pub mod inbox;
 pub mod permission;
 pub mod phone;

@@ -71,18 +71,22 @@ impl Health {
             retry_in: retry.map(|d| d.as_secs()),
         };
         map.insert(p.name().to_owned(), status);
-        if let Ok(text) = serde_json::to_string_pretty(&*map) {
+        self.write(&map);
+    }
+
+    /// The file, readable only by this user like everything in the data directory.
+    fn write(&self, map: &BTreeMap<String, PlatformStatus>) {
+        if let Ok(text) = serde_json::to_string_pretty(map) {
             let _ = std::fs::write(&self.file, text);
+            mooring_core::store::datadir::tighten(&self.file, 0o600);
         }
     }
 
     /// Forget a platform that was removed.
     pub fn remove(&self, p: Platform) {
         let mut map = self.now.lock().unwrap_or_else(|e| e.into_inner());
-        if map.remove(p.name()).is_some()
-            && let Ok(text) = serde_json::to_string_pretty(&*map)
-        {
-            let _ = std::fs::write(&self.file, text);
+        if map.remove(p.name()).is_some() {
+            self.write(&map);
         }
     }
 }

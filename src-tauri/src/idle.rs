@@ -1,0 +1,53 @@
+//! How long the person has left the desktop alone, from the session's own idle monitor
+//! over D-Bus: GNOME's (Mutter's idle monitor, on the session bus) or, on other desktops,
+//! logind's idle hint for this session (on the system bus). `None` where neither answers.
+
+use std::time::Duration;
+
+/// The desktop's idle time, if the session tells it.
+#[cfg(target_os = "linux")]
+pub fn idle_for() -> Option<Duration> {
+    mutter().or_else(logind)
+}
+
+/// No idle monitor Mooring reads on this platform yet.
+#[cfg(not(target_os = "linux"))]
+pub fn idle_for() -> Option<Duration> {
+    None
+}
+
+#[cfg(target_os = "linux")]
+fn mutter() -> Option<Duration> {
+    let conn = zbus::blocking::Connection::session().ok()?;
+    let reply = conn
+        .call_method(
+            Some("org.gnome.Mutter.IdleMonitor"),
+            "/org/gnome/Mutter/IdleMonitor/Core",
+            Some("org.gnome.Mutter.IdleMonitor"),
+            "GetIdletime",
+            &(),
+        )
+        .ok()?;
+    let ms: u64 = reply.body().deserialize().ok()?;
+    Some(Duration::from_millis(ms))
+}
+
+#[cfg(target_os = "linux")]
+fn logind() -> Option<Duration> {
+    let conn = zbus::blocking::Connection::system().ok()?;
+    let session = zbus::blocking::Proxy::new(
+        &conn,
+        "org.freedesktop.login1",
+        "/org/freedesktop/login1/session/auto",
+        "org.freedesktop.login1.Session",
+    )
+    .ok()?;
+    let idle: bool = session.get_property("IdleHint").ok()?;
+    if !idle {
+        return Some(Duration::ZERO);
+    }
+    // Microseconds since the epoch (CLOCK_REALTIME).
+    let since: u64 = session.get_property("IdleSinceHint").ok()?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(now.saturating_sub(Duration::from_micros(since)))
+}
