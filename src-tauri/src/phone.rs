@@ -49,8 +49,14 @@ fn data_dir(server: &server::Handle) -> Option<PathBuf> {
 }
 
 /// Watch the desktop's idle time (every 20 s; `MOORING_IDLE_POLL_MS` for tests) and switch
-/// away when the setting says so; nothing is read while the setting is 0 or no phone is paired.
-pub fn watch_idle(app: AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Handle>) {
+/// away when the setting says so, then `changed` (the tray redraws); nothing is read while
+/// the setting is 0 or no phone is paired.
+pub fn watch_idle(
+    app: AppHandle<Wry>,
+    store: Arc<Store>,
+    server: Arc<server::Handle>,
+    changed: impl Fn(&AppHandle<Wry>) + Send + 'static,
+) {
     let poll = std::env::var("MOORING_IDLE_POLL_MS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -81,7 +87,7 @@ pub fn watch_idle(app: AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Ha
                 Ok(false) => crate::windows::notify(&app, "Back at the desk", "Questions come here again."),
                 Err(e) => tracing::warn!(error = %e, "could not switch away"),
             }
-            crate::tray::refresh_now(&app);
+            changed(&app);
         }
     });
 }

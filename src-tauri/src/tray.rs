@@ -35,7 +35,7 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
         .on_menu_event(move |app, event| on_menu(app, &events_store, &events_server, event.id().as_ref()))
         .build(app)?;
     app.manage(Shared { store: store.clone(), server: server.clone() });
-    crate::phone::watch_idle(app.clone(), store.clone(), server.clone());
+    crate::phone::watch_idle(app.clone(), store.clone(), server.clone(), refresh_now);
     let handle = app.clone();
     std::thread::spawn(move || {
         let mut last = signature;
