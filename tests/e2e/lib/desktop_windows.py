@@ -132,12 +132,12 @@ def wait_for_url():
     raise AssertionError("mooring-desktop never wrote endpoint.json")
 
 
-async def ask(url):
+async def ask(url, title="Lease store"):
     async with connect(url) as (read, write, *_):
         async with ClientSession(read, write) as s:
             await s.initialize()
             r = await s.call_tool("provide_choice", {
-                "title": "Lease store", "prompt": "Leader election flaps; pick where leases live.",
+                "title": title, "prompt": "Leader election flaps; pick where leases live.",
                 "selection_mode": "single", "transport": "auto",
                 "options": [{"id": "etcd", "label": "etcd", "description": "already in the cluster", "recommended": True},
                             {"id": "consul", "label": "Consul"}, {"id": "zk", "label": "ZooKeeper"}],
@@ -162,6 +162,45 @@ POOL = concurrent.futures.ThreadPoolExecutor(4)
 
 def background(fn, *args):
     return POOL.submit(fn, *args)
+
+
+def phone(path, body=None):
+    req = urllib.request.Request(f"http://127.0.0.1:{os.environ['PHONE_PORT']}/control/{path}",
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def phone_answers_first(d, url):
+    """Away with a paired phone (the Telegram stand-in): the question opens its window
+    here and reaches the phone; the phone answers first and the window closes."""
+    asked = background(asyncio.run, ask(url, "Release train"))
+    d.window_with("/choice/")
+    d.wait_text("title", "Release train")
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        posted = [(k, m) for k, m in phone("messages")["messages"].items()
+                  if "Release train" in m["text"] and (m.get("markup") or {}).get("inline_keyboard")]
+        if posted:
+            break
+        time.sleep(0.1)
+    assert posted, "the question never reached the phone"
+    mid, m = posted[-1]
+    data = next(b["callback_data"] for row in m["markup"]["inline_keyboard"] for b in row if b["text"] == "ZooKeeper")
+    phone("press", {"from": 42, "chat": 42, "message_id": int(mid), "data": data})
+    answer = asked.result(30)
+    assert answer["selection"]["selected_ids"] == ["zk"] and answer.get("surface") == "telegram", answer
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        urls = []
+        for handle in d.s("GET", "/window/handles"):
+            d.s("POST", "/window", {"handle": handle})
+            urls.append(d.s("GET", "/url"))
+        if not any("/choice/" in u for u in urls):
+            break
+        time.sleep(0.3)
+    assert not any("/choice/" in u for u in urls), f"the question's window stayed open: {urls}"
+    print("answered on the phone first: the window closed, the agent got", answer["selection"]["selected_ids"])
 
 
 def main():
@@ -196,6 +235,9 @@ def main():
         assert answer["selection"]["selected_ids"] == ["consul"], answer
         assert answer["action_status"] == "selected", answer
         print("question window answered:", answer["selection"]["selected_ids"])
+
+        if os.environ.get("PHONE_PORT"):
+            phone_answers_first(d, url)
 
         waiting = background(asyncio.run, needs_project(url))
         d.window_with("/pick/")

@@ -57,18 +57,26 @@ impl Relay {
                 let e = memory::resolve_blocker(memory, &slug, id, note.as_deref()).map_err(err)?;
                 Ok(format!("✅ Blocker #{} in {slug} resolved: {}", e.id, e.title))
             }
+            // A team project's status is its owner's to change: through the team, as the
+            // dashboard and the CLI do, never only in this machine's copy.
             Command::Archive { slug } => {
-                registry.archive(&slug).map_err(err)?;
+                self.set_status(&registry, &slug, ProjectStatus::Archived).map_err(err)?;
                 Ok(format!("📦 {slug} archived. `resume {slug}` brings it back."))
             }
             Command::Resume { slug } => {
-                registry.resume(&slug).map_err(err)?;
+                self.set_status(&registry, &slug, ProjectStatus::Active).map_err(err)?;
                 Ok(format!("🟢 {slug} is active again."))
             }
             Command::Away => self.set_away(true),
             Command::Back => self.set_away(false),
             Command::Pair { .. } => Ok("This phone is already paired.".to_owned()),
         }
+    }
+
+    fn set_status(&self, registry: &Registry<'_>, slug: &str, to: ProjectStatus) -> mooring_core::Result<()> {
+        mooring_team::routed::set_status(registry, self.state.team.as_deref(), slug, to)?;
+        self.state.surfaces.projects_changed();
+        Ok(())
     }
 
     fn archived(&self, registry: &Registry<'_>, slug: &str) -> bool {
