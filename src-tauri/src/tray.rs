@@ -47,6 +47,8 @@ pub fn install(app: &AppHandle<Wry>, store: Arc<Store>, server: Arc<server::Hand
             for alert in alerts(&mut seen, &store, &now) {
                 crate::windows::notify(&handle, &alert.title, &alert.body);
             }
+            let open: Vec<String> = now.open.iter().map(|i| i.id.clone()).collect();
+            crate::windows::close_ended_questions(&handle, &open);
             let (entries, signature) = snapshot(&handle, &store, &server, &now);
             if signature != last {
                 last = signature;

@@ -68,3 +68,16 @@ pub fn notify(app: &AppHandle<Wry>, title: &str, body: &str) {
         tracing::debug!(error = %e, "notification not shown");
     }
 }
+
+/// Close the question windows whose question no longer waits: answered anywhere (this
+/// window, the page, the terminal, the phone), cancelled or expired. The first answer wins,
+/// and the other places stop asking.
+pub fn close_ended_questions(app: &AppHandle<Wry>, open: &[String]) {
+    for (label, window) in app.webview_windows() {
+        if let Some(id) = label.strip_prefix("choice-")
+            && !open.iter().any(|o| o == id)
+        {
+            let _ = window.close();
+        }
+    }
+}
