@@ -187,7 +187,14 @@ mid, q = wait_for("the text question", lambda: newest_containing("Codename?"))
 assert "Reply in this message's thread" in q["text"], q["text"]
 say("Heron <3", reply_to=mid)
 assert follow(r["selection"]["session_id"])["selection"]["custom_input"] == "Heron <3"
-print("ok: two toggles and Done gave two ids; the thread reply gave the typed words")
+r = ask(title="Rollout plan?", prompt="Pick one or say your own.", selection_mode="hybrid",
+        options=[{"id": "canary", "label": "Canary", "recommended": True}, {"id": "all", "label": "All at once"}])
+mid, q = wait_for("the hybrid question", lambda: newest_containing("Rollout plan?"))
+assert button(q, "Canary") and "Reply in this message's thread" in q["text"], q
+say("canary, but EU first", reply_to=mid)
+got = follow(r["selection"]["session_id"])["selection"]
+assert got["custom_input"] == "canary, but EU first", got
+print("ok: two toggles and Done gave two ids; the thread reply gave the typed words (text and hybrid)")
 
 print("== Slack out of reach, then rate-limited, then refreshing its socket: nothing lost or doubled")
 opened = control("messages")["connections"]
