@@ -14,7 +14,11 @@ tmp=$(mktemp -d)
 pids=()
 cleanup() {
   tmux kill-session -t "mooring-codex-$$" 2>/dev/null || true
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  # A hook the killed sessions started may still be finishing its write.
+  for _ in 1 2 3 4 5; do rm -rf "$tmp" 2>/dev/null && return 0; sleep 1; done
+  rm -rf "$tmp"
 }
 trap cleanup EXIT
 command -v tmux >/dev/null || { echo "tmux is missing: run scripts/deps.sh test"; exit 1; }

@@ -13,6 +13,7 @@ import time
 import urllib.parse
 import urllib.request
 
+from phone_kit import Agent, Phone, button, buttons, cli
 from rawmcp import open_session, post
 
 STANDIN, BASE, DATA, MOORING, CODE = sys.argv[1:6]
@@ -20,89 +21,13 @@ ME, STRANGER = 42, 666
 timings = {}
 
 
-def control(path, body=None):
-    req = urllib.request.Request(f"http://127.0.0.1:{STANDIN}/control/{path}",
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"content-type": "application/json"})
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())
-
-
-def say(text, who=ME, reply_to=None):
-    control("message", {"from": who, "chat": who, "text": text, "reply_to": reply_to})
-
-
-def press(message_id, data, who=ME):
-    control("press", {"from": who, "chat": ME, "message_id": message_id, "data": data})
-
-
-def messages(chat=ME):
-    ms = control("messages")["messages"]
-    return [(int(k), v) for k, v in sorted(ms.items(), key=lambda kv: int(kv[0])) if v["chat"] == str(chat)]
-
-
-def wait_for(what, test, timeout=15):
-    end = time.time() + timeout
-    while time.time() < end:
-        got = test()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout} s; the bot wrote {json.dumps(messages(), indent=1)[-3000:]}")
-
-
-def newest_containing(text, chat=ME):
-    hits = [(mid, m) for mid, m in messages(chat) if text in m["text"]]
-    return hits[-1] if hits else None
-
-
-def reply_to(command, expect):
-    before = len(messages())
-    say(command)
-    return wait_for(f"the reply to {command!r}",
-                    lambda: next((m for _, m in messages()[before:] if expect in m["text"]), None))
-
-
-def mooring(*args):
-    out = subprocess.run([MOORING, "--data-dir", DATA, *args, "--json"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
-def buttons(m):
-    return [b for row in (m.get("markup") or {}).get("inline_keyboard", []) for b in row]
-
-
-def button(m, label):
-    return next(b["callback_data"] for b in buttons(m) if label in b["text"])
-
-
+phone = Phone(STANDIN, ME)
+control, say, press, messages = phone.control, phone.say, phone.press, phone.messages
+wait_for, newest_containing, reply_to = phone.wait_for, phone.newest_containing, phone.reply_to
+mooring = cli(MOORING, DATA)
 # An agent asks over MCP; past the one-second wait limit it gets a handle and comes back.
-u = urllib.parse.urlparse(BASE)
-conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-agent = open_session(conn, "agent", {"x-mooring-session": "msh_" + secrets.token_hex(32)})
-calls = [10]
-
-
-def ask(**arguments):
-    global conn
-    calls[0] += 1
-    body = {"jsonrpc": "2.0", "id": calls[0], "method": "tools/call",
-            "params": {"name": "provide_choice", "arguments": arguments}}
-    try:
-        _, r = post(conn, body, agent)
-    except (BrokenPipeError, ConnectionError, http.client.HTTPException):
-        # The server closes a kept-alive connection left idle; the session goes on.
-        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-        _, r = post(conn, body, agent)
-    return r["result"]["structuredContent"]
-
-
-def follow(handle):
-    end = time.time() + 20
-    while time.time() < end:
-        r = ask(session_id=handle)
-        if r["action_status"] != "pending":
-            return r
-    raise AssertionError("the answer never reached the agent")
+agent = Agent(BASE)
+ask, follow, u = agent.ask, agent.follow, agent.url
 
 
 print("== pairing: a stranger's code is ignored, the person's pairs")

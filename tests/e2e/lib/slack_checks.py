@@ -8,103 +8,23 @@ Prints one line per check; any failed check raises.
 
 usage: slack_checks.py SLACK_PORT TELEGRAM_PORT MCP_BASE_URL DATA_DIR MOORING PAIRING_CODE
 """
-import http.client
 import json
-import secrets
-import subprocess
 import sys
 import time
-import urllib.parse
-import urllib.request
 
-from rawmcp import open_session, post
+from phone_kit import Agent, Phone, button, buttons, cli
 
 SLACK, TELEGRAM, BASE, DATA, MOORING, CODE = sys.argv[1:7]
 ME, STRANGER = 42, 666
 timings = {}
 
 
-def control(path, body=None, port=SLACK):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/control/{path}",
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"content-type": "application/json"})
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())
-
-
-def say(text, who=ME, **extra):
-    control("message", {"from": who, "chat": who, "text": text, **extra})
-
-
-def press(message_id, data, who=ME):
-    control("press", {"from": who, "message_id": message_id, "data": data})
-
-
-def messages(chat=ME, port=SLACK):
-    ms = control("messages", port=port)["messages"]
-    return [(int(k), v) for k, v in sorted(ms.items(), key=lambda kv: int(kv[0])) if v["chat"] == str(chat)]
-
-
-def wait_for(what, test, timeout=15):
-    end = time.time() + timeout
-    while time.time() < end:
-        got = test()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout} s; Slack shows {json.dumps(messages(), indent=1)[-3000:]}")
-
-
-def newest_containing(text, chat=ME, port=SLACK):
-    hits = [(mid, m) for mid, m in messages(chat, port) if text in m["text"]]
-    return hits[-1] if hits else None
-
-
-def reply_to(command, expect, **extra):
-    before = len(messages())
-    say(command, **extra)
-    return wait_for(f"the reply to {command!r}",
-                    lambda: next((m for _, m in messages()[before:] if expect in m["text"]), None))
-
-
-def mooring(*args):
-    out = subprocess.run([MOORING, "--data-dir", DATA, *args, "--json"], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
-def buttons(m):
-    return [b for row in (m.get("markup") or {}).get("inline_keyboard", []) for b in row]
-
-
-def button(m, label):
-    return next(b["callback_data"] for b in buttons(m) if label in b["text"])
-
-
-u = urllib.parse.urlparse(BASE)
-conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-agent = open_session(conn, "agent", {"x-mooring-session": "msh_" + secrets.token_hex(32)})
-calls = [10]
-
-
-def ask(**arguments):
-    global conn
-    calls[0] += 1
-    body = {"jsonrpc": "2.0", "id": calls[0], "method": "tools/call",
-            "params": {"name": "provide_choice", "arguments": arguments}}
-    try:
-        _, r = post(conn, body, agent)
-    except (BrokenPipeError, ConnectionError, http.client.HTTPException):
-        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=60)
-        _, r = post(conn, body, agent)
-    return r["result"]["structuredContent"]
-
-
-def follow(handle):
-    end = time.time() + 20
-    while time.time() < end:
-        r = ask(session_id=handle)
-        if r["action_status"] != "pending":
-            return r
-    raise AssertionError("the answer never reached the agent")
+phone, tg = Phone(SLACK, ME), Phone(TELEGRAM, ME)
+control, say, press, messages = phone.control, phone.say, phone.press, phone.messages
+wait_for, newest_containing, reply_to = phone.wait_for, phone.newest_containing, phone.reply_to
+mooring = cli(MOORING, DATA)
+agent = Agent(BASE)
+ask, follow = agent.ask, agent.follow
 
 
 print("== Slack: the socket opens with the app-level token")
@@ -151,7 +71,7 @@ r = ask(title="Which cache?", prompt="Pick the cache.", selection_mode="single",
 mid, q = wait_for("the question on Slack", lambda: newest_containing("Which cache?"))
 timings["question_to_slack_ms"] = round((q["at"] - asked) * 1000)
 tmid, tq = wait_for("the question on Telegram",
-                    lambda: newest_containing("Which cache?", chat=42, port=TELEGRAM))
+                    lambda: tg.newest_containing("Which cache?"))
 assert "⭐ recommended" in q["text"], q["text"]
 data = button(q, "In memory")
 press(mid, data, who=STRANGER)
@@ -165,8 +85,8 @@ assert answer["selection"]["selected_ids"] == ["mem"] and answer.get("surface") 
 wait_for("Slack's message rewritten", lambda: "Answered here" in dict(messages())[mid]["text"])
 assert not buttons(dict(messages())[mid]), "buttons left on Slack"
 wait_for("Telegram's message rewritten",
-         lambda: "Answered on Slack" in dict(messages(42, TELEGRAM))[tmid]["text"])
-assert not (dict(messages(42, TELEGRAM))[tmid].get("markup") or {}).get("inline_keyboard"), "buttons left on Telegram"
+         lambda: "Answered on Slack" in dict(tg.messages())[tmid]["text"])
+assert not (dict(tg.messages())[tmid].get("markup") or {}).get("inline_keyboard"), "buttons left on Telegram"
 before = len(messages())
 press(mid, data)
 wait_for("the replay refused", lambda: any("no longer works" in m["text"] for _, m in messages()[before:]))
