@@ -204,12 +204,20 @@ pub struct SessionsArgs {
 
 /// `export`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("where").required(true).args(["to", "agents_md", "claude_md"])))]
 pub struct ExportArgs {
     /// Project slug
     pub slug: String,
     /// Folder to write (created; must be empty if it exists)
     #[arg(long, value_name = "DIR")]
-    pub to: String,
+    pub to: Option<String>,
+    /// Write the decisions and open blockers into Mooring's marked block of this
+    /// AGENTS.md, at the root of one of the project's checkouts (the rest is kept)
+    #[arg(long, value_name = "FILE")]
+    pub agents_md: Option<std::path::PathBuf>,
+    /// The same for this CLAUDE.md
+    #[arg(long, value_name = "FILE")]
+    pub claude_md: Option<std::path::PathBuf>,
 }
 
 /// `import`.

@@ -79,3 +79,50 @@ fn memory_refusals_and_token() {
     assert_eq!(t1["token"], t2["token"]);
     assert_eq!(t1["token"].as_str().unwrap().len(), 68);
 }
+
+#[test]
+fn export_writes_its_block_into_the_named_agents_md_and_nothing_else() {
+    let sb = Sandbox::new();
+    let code = sb.mkdir("code/le");
+    sb.mkdir("code/le/docs");
+    sb.cmd()
+        .args(["projects", "new", "Leader Election", "--code-path", code.to_str().unwrap()])
+        .assert()
+        .success();
+    sb.json_ok(&["memory", "add", "leader-election", "--kind", "decision", "Use etcd 3.5"], None);
+    sb.json_ok(&["memory", "add", "leader-election", "--kind", "blocker", "Waiting on certs"], None);
+    let agents = code.join("AGENTS.md");
+    std::fs::write(&agents, "# House rules\nNo force pushes.\n").unwrap();
+    // Named relative to where the person stands, as a shell would.
+    let out = sb
+        .cmd()
+        .current_dir(&code)
+        .args(["--json", "export", "leader-election", "--agents-md", "AGENTS.md"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["decisions"].as_u64(), v["open_blockers"].as_u64(), v["changed"].as_bool()),
+        (Some(1), Some(1), Some(true))
+    );
+    let text = std::fs::read_to_string(&agents).unwrap();
+    assert!(text.starts_with("# House rules\nNo force pushes.\n\n<!-- mooring:begin"), "{text}");
+    assert!(text.contains("- Use etcd 3.5 (#1, ") && text.contains("- Waiting on certs (#2)"), "{text}");
+    // A subfolder's file, or a path outside the checkout, is refused and not created.
+    for bad in [code.join("docs/AGENTS.md"), sb.mkdir("elsewhere").join("AGENTS.md")] {
+        let out = sb
+            .cmd()
+            .args(["export", "leader-election", "--agents-md", bad.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not at the root of a checkout"), "{err}");
+        assert!(!bad.exists());
+    }
+    // Neither a folder nor a file named: clap says which to give.
+    let out = sb.cmd().args(["export", "leader-election"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--agents-md"));
+}

@@ -3,6 +3,7 @@
 
 pub mod activity;
 pub mod handover;
+pub mod instructions;
 pub mod locks;
 pub mod preamble;
 pub mod transfer;
