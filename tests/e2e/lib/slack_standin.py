@@ -378,7 +378,9 @@ class Handler(BaseHTTPRequestHandler):
                 calls.append((method, False))
             return self.reply({"ok": False, "error": "ratelimited"}, 429, [("retry-after", "1")])
         auth = self.headers.get("authorization") or ""
-        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else body.get("token", "")
+        # apps.connections.open takes its token from the Authorization header only.
+        token = auth[len("Bearer "):] if auth.startswith("Bearer ") else \
+            ("" if method == "apps.connections.open" else body.get("token", ""))
         result = api(method, body, token)
         with lock:
             calls.append((method, result["ok"]))
