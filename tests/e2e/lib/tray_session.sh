@@ -125,7 +125,9 @@ wait_for 'away_is 0' || fail "the person's return did not switch back"
 click "Away: questions go to my phone" || fail "could not click Away"
 wait_for 'away_is 1' || fail "the click did not switch to away"
 sleep 1.5
-away_is 1 || fail "an away the person chose was undone by the idle watcher"
+# Read from the settings, not the menu: a menu read mid-rebuild can come back partial.
+"$m" remote status --json | python3 -c "import json,sys; assert json.load(sys.stdin)['away'] is True" \
+  || fail "an away the person chose was undone by the idle watcher"
 click "Away: questions go to my phone" || fail "could not click Away again"
 wait_for 'away_is 0' || fail "the second click did not switch back"
 kill "$idler"
