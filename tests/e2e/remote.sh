@@ -72,8 +72,15 @@ fi
 m remote add slack --token-file "$tmp/app.tok" --bot-token-file "$tmp/bot.tok" --api "http://127.0.0.1:$sport/api" --json >"$tmp/sadd.json"
 rm "$tmp/app.tok" "$tmp/bot.tok"
 scode=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['pairing_code'])" "$tmp/sadd.json")
+if m remote test slack >"$tmp/test.out" 2>&1; then echo "a test message went to an unpaired Slack app"; exit 1; fi
+grep -q "not paired yet" "$tmp/test.out" || { echo "remote test said: $(cat "$tmp/test.out")"; exit 1; }
 PYTHONPATH="$lib" python3 "$lib/slack_checks.py" "$sport" "$port" "$base" "$data" "$tmp/bin/mooring" "$scode" \
   || { echo "--- serve.log"; tail -30 "$tmp/serve.log"; exit 1; }
+m remote test telegram >/dev/null && m remote test slack >/dev/null
+python3 "$lib/remote_phone.py" "$port" count "Mooring can reach you here" | grep -qx 1 \
+  && python3 "$lib/remote_phone.py" "$sport" count "Mooring can reach you here" | grep -qx 1 \
+  || { echo "remote test did not reach both phones once"; exit 1; }
+echo "ok: remote test reached both phones; an unpaired app was refused with the reason"
 echo "== a real Claude Code's permission prompt: silent at the desk, answered from the phone when away"
 claude_run() {  # claude_run SCRIPT PROMPT: one session in the App checkout; the tool needs permission
   : >"$tmp/record.jsonl"; rm -f "$tmp/mport"

@@ -39,6 +39,12 @@ pub enum RemoteAction {
     },
     /// Show each bot, who it answers, whether it is reachable, and away or at the desk
     Status,
+    /// Send the paired phone a test message now (checks the token, the pairing and the
+    /// network in one go)
+    Test {
+        /// telegram or slack
+        platform: String,
+    },
     /// Take a bot out (its token is forgotten)
     Remove {
         /// telegram or slack

@@ -21,6 +21,7 @@ pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
         }
         RemoteAction::Pair { platform } => pair(ctx, &platform),
         RemoteAction::Status => status(ctx),
+        RemoteAction::Test { platform } => test(ctx, &platform),
         RemoteAction::Remove { platform } => remove(ctx, &platform),
         RemoteAction::Off { slug } => keep_off(ctx, &slug, true),
         RemoteAction::On { slug } => keep_off(ctx, &slug, false),
@@ -151,6 +152,22 @@ fn pair(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
         print_json(&json!({ "platform": platform.name(), "pairing_code": code }));
     } else {
         println!("From your phone, send the {} bot: {}", platform.name(), pairing_words(platform, &code));
+    }
+    Ok(())
+}
+
+fn test(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
+    let platform = Platform::parse(platform)?;
+    let config = RemoteConfig::load(&ctx.data_dir)?;
+    let text =
+        format!("🔔 Mooring can reach you here (`mooring remote test`, {}).", Utc::now().format("%H:%M UTC"));
+    ctx.runtime()?
+        .block_on(mooring_server::remote::send_now(platform, &config, &text))
+        .map_err(|why| Error::invalid("platform", why))?;
+    if ctx.json {
+        print_json(&json!({ "platform": platform.name(), "sent": true }));
+    } else {
+        println!("Sent a test message to your phone on {}.", platform.name());
     }
     Ok(())
 }

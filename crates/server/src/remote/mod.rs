@@ -18,6 +18,30 @@ use tokio_util::sync::CancellationToken;
 
 use crate::state::AppState;
 
+/// Write `text` to the person paired on `platform` now (`mooring remote test`); the
+/// error is a sentence for them.
+pub async fn send_now(platform: Platform, config: &RemoteConfig, text: &str) -> Result<(), String> {
+    let bot = config
+        .bot(platform)
+        .ok_or_else(|| format!("no {0} bot: add one with `mooring remote add {0}`", platform.name()))?;
+    let paired = bot.paired.as_ref().ok_or_else(|| {
+        format!(
+            "the {0} bot is not paired yet: send it the code (`mooring remote pair {0}` makes a new one)",
+            platform.name()
+        )
+    })?;
+    if !http::safe_base(&bot.api) {
+        return Err(format!("{} would carry the token in the clear", bot.api));
+    }
+    let out = relay::Outgoing::text(&paired.chat, text);
+    use transport::Transport;
+    let sent = match platform {
+        Platform::Telegram => telegram::Telegram::new(bot)?.write(&out).await,
+        Platform::Slack => slack::Slack::new(bot)?.write(&out).await,
+    };
+    sent.map(|_| ()).map_err(|e| format!("{} said: {e}", platform.name()))
+}
+
 /// Follow the remote settings until `cancel`: start each configured platform, restart it
 /// when its settings change, stop it when removed.
 pub fn start(state: Arc<AppState>, data_dir: PathBuf, cancel: CancellationToken) {

@@ -18,7 +18,7 @@ use super::transport::{self, Transport};
 /// How long one `getUpdates` waits for something to happen (seconds).
 const LONG_POLL: u64 = 25;
 
-struct Telegram {
+pub(super) struct Telegram {
     api: Api,
     base: String,
 }
@@ -78,6 +78,13 @@ impl Transport for Telegram {
     }
 }
 
+impl Telegram {
+    /// A client for `bot`.
+    pub(super) fn new(bot: &Bot) -> Result<Self, String> {
+        Ok(Telegram { api: Api::new()?, base: format!("{}/bot{}", bot.api.trim_end_matches('/'), bot.token) })
+    }
+}
+
 /// One update as the relay reads it.
 fn incoming(update: &Value) -> Option<(Incoming, Option<String>)> {
     let s = |v: Option<&Value>| v.map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned));
@@ -108,14 +115,10 @@ fn incoming(update: &Value) -> Option<(Incoming, Option<String>)> {
 
 /// Run one bot until `cancel`: the long poll, and a tick that posts questions.
 pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: CancellationToken) {
-    let api = match Api::new() {
-        Ok(api) => api,
-        Err(e) => {
-            health.failed(Platform::Telegram, &e, None);
-            return;
-        }
+    let tg = match Telegram::new(&bot) {
+        Ok(tg) => Arc::new(tg),
+        Err(e) => return health.failed(Platform::Telegram, &e, None),
     };
-    let tg = Arc::new(Telegram { api, base: format!("{}/bot{}", bot.api.trim_end_matches('/'), bot.token) });
     let ticks = transport::ticks(tg.clone(), relay.clone(), health.clone(), cancel.clone());
     let mut offset: i64 = 0;
     let mut backoff = Duration::from_secs(1);

@@ -52,7 +52,8 @@ pub struct Outgoing {
 }
 
 impl Outgoing {
-    fn text(chat: &str, text: &str) -> Self {
+    /// A plain message to `chat` (scrubbed on the way).
+    pub fn text(chat: &str, text: &str) -> Self {
         Outgoing {
             chat: chat.to_owned(),
             text: phone::outgoing(text),

@@ -32,7 +32,7 @@ const QUIET: Duration = Duration::from_secs(30);
 /// Envelope ids remembered to drop Slack's redeliveries.
 const SEEN: usize = 256;
 
-struct Slack {
+pub(super) struct Slack {
     api: Api,
     base: String,
     bot_token: String,
@@ -52,6 +52,15 @@ fn ok(answer: Answer) -> Result<Value, CallError> {
 }
 
 impl Slack {
+    /// A Web API client for `bot` (its bot token posts).
+    pub(super) fn new(bot: &Bot) -> Result<Self, String> {
+        let bot_token = bot
+            .bot_token
+            .clone()
+            .ok_or("no bot token (xoxb-…): add the app again with `mooring remote add slack`")?;
+        Ok(Slack { api: Api::new()?, base: bot.api.trim_end_matches('/').to_owned(), bot_token })
+    }
+
     async fn call(&self, method: &str, body: &Value) -> Result<Value, CallError> {
         let auth = format!("Bearer {}", self.bot_token);
         let url = format!("{}/{method}", self.base);
@@ -75,16 +84,11 @@ impl Transport for Slack {
 /// Run one Slack app until `cancel`: the socket, reopened when Slack asks or it drops,
 /// and the tick that posts questions.
 pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: CancellationToken) {
-    let Some(bot_token) = bot.bot_token.clone() else {
-        health.failed(P, "no bot token (xoxb-…): add the app again with `mooring remote add slack`", None);
-        return;
-    };
-    let api = match Api::new() {
-        Ok(api) => api,
+    let slack = match Slack::new(&bot) {
+        Ok(s) => Arc::new(s),
         Err(e) => return health.failed(P, &e, None),
     };
-    let base = bot.api.trim_end_matches('/').to_owned();
-    let slack = Arc::new(Slack { api: api.clone(), base: base.clone(), bot_token });
+    let (api, base) = (slack.api.clone(), slack.base.clone());
     let ticks = transport::ticks(slack.clone(), relay.clone(), health.clone(), cancel.clone());
     let mut seen = VecDeque::new();
     let mut backoff = Duration::from_secs(1);
