@@ -215,6 +215,10 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         # Session capture is on until the person switches it off here.
         {"expectChecked": ["set-capture", True]},
         {"click": "set-capture"},
+        # The phone's part: no bot yet says how to add one; away and a project kept off are saved.
+        {"expectText": ["phone-bots", "mooring remote add telegram"]},
+        {"click": "set-away"},
+        {"select": ["set-kept-off", "leader-election"]},
         {"click": "settings-save"},
         {"expectText": ["settings-result", "Saved."]},
         {"fill": ["set-port", "80"]},
@@ -227,6 +231,9 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
     assert s["settings"]["port"]["value"] == 7423, "the refused port was written"
     assert s["interaction"]["single_submit"] is True
     assert (s["settings"]["capture"]["value"], s["settings"]["recall"]["value"]) == (0, 1), "capture off, recall kept"
+    status, r = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/remote"), {"authorization": f"Bearer {token}"})
+    assert status == 200 and r["away"] is True and r["kept_off"] == ["leader-election"], r
+    assert "token" not in json.dumps(r), r
     status, b = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/billing-service"), {"authorization": f"Bearer {token}"})
     assert status == 200 and b["project"]["code_paths"][0]["path"].endswith("/billing")
     status, body = await asyncio.to_thread(get, server["url"].replace("/mcp", "/api/v1/projects/leader-election"), {"authorization": f"Bearer {token}"})

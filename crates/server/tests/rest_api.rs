@@ -462,3 +462,26 @@ async fn the_dashboards_glance_has_the_dot_the_last_session_and_who_is_live() {
     let (_, plain) = api.call(Method::GET, "/api/v1/projects", None).await;
     assert!(plain["projects"][0].get("glance").is_none());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_phones_settings_change_away_and_the_kept_off_list_and_never_show_a_token() {
+    let srv = TestServer::start().await;
+    let api = Api::new(&srv);
+    api.call(Method::POST, "/api/v1/projects", Some(json!({ "name": "Leader Election" }))).await;
+    let (s, r) = api.call(Method::GET, "/api/v1/remote", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(r, json!({ "away": false, "bots": [], "kept_off": [] }));
+    let (s, e) =
+        api.call(Method::PATCH, "/api/v1/remote", Some(json!({ "away": true, "kept_off": ["nope"] }))).await;
+    assert!(s.is_client_error(), "{s} {e}");
+    assert!(e.to_string().contains("kept_off"), "{e}");
+    let (_, r) = api.call(Method::GET, "/api/v1/remote", None).await;
+    assert_eq!(r["away"], false, "a refused change wrote part of itself");
+    let (s, r) = api
+        .call(Method::PATCH, "/api/v1/remote", Some(json!({ "away": true, "kept_off": ["leader-election"] })))
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!((r["away"].clone(), r["kept_off"].clone()), (json!(true), json!(["leader-election"])));
+    let (s, _) = api.call(Method::PATCH, "/api/v1/remote", Some(json!({ "token": "x" }))).await;
+    assert!(s.is_client_error());
+}

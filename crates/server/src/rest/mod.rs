@@ -6,6 +6,7 @@ mod error;
 mod locks;
 mod memory;
 mod projects;
+mod remote;
 mod settings;
 mod team;
 
@@ -50,6 +51,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/search/status"),
     ("GET", "/api/v1/settings"),
     ("PATCH", "/api/v1/settings"),
+    ("GET", "/api/v1/remote"),
+    ("PATCH", "/api/v1/remote"),
     ("POST", "/api/v1/desktop/show"),
     ("POST", "/api/v1/desktop/pick-folder"),
 ];
@@ -85,6 +88,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/search", get(search))
         .route("/search/status", get(search_status))
         .route("/settings", get(settings::get).patch(settings::patch))
+        .route("/remote", get(remote::get).patch(remote::patch))
         .route("/desktop/show", axum::routing::post(show_desktop))
         .route("/desktop/pick-folder", axum::routing::post(pick_folder))
         .fallback(|| async { ApiError::no_route() })

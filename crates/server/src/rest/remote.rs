@@ -1,0 +1,81 @@
+//! `GET/PATCH /remote`: the phone as the dashboard's settings show it — each bot (paired
+//! or not, reachable or why not), away or at the desk, the projects kept off the phone —
+//! and what they change: away and that list. No token ever leaves; adding and pairing a
+//! bot stay on the command line, where the token is typed.
+
+use axum::Json;
+use axum::extract::State;
+use mooring_core::Registry;
+use mooring_core::remote::{Platform, RemoteConfig};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::Api;
+use super::error::ApiError;
+
+/// A change; each part optional, all checked before anything is written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Patch {
+    /// Away from the desk.
+    away: Option<bool>,
+    /// The projects kept off the phone (the whole list).
+    kept_off: Option<Vec<String>>,
+}
+
+fn data_dir(api: &Api) -> Result<std::path::PathBuf, ApiError> {
+    api.state.data_dir.clone().ok_or_else(|| {
+        mooring_core::Error::not_found("remote", "this server has no data directory for the phone's settings")
+            .into()
+    })
+}
+
+fn view(dir: &std::path::Path) -> Result<Value, ApiError> {
+    let config = RemoteConfig::load(dir)?;
+    let health = crate::remote::status::read(dir);
+    let bots: Vec<Value> = Platform::ALL
+        .into_iter()
+        .filter_map(|p| config.bot(p).map(|b| (p, b)))
+        .map(|(p, b)| {
+            let h = health.get(p.name());
+            json!({
+                "platform": p.name(),
+                "paired": b.paired.is_some(),
+                "paired_at": b.paired.as_ref().map(|x| x.at.clone()),
+                "pairing_open": b.pairing.is_some(),
+                "reachable": h.map(|h| h.up),
+                "error": h.and_then(|h| h.error.clone()),
+            })
+        })
+        .collect();
+    Ok(json!({ "away": config.away, "bots": bots, "kept_off": config.never_remote }))
+}
+
+/// `GET /remote`.
+pub async fn get(State(api): State<Api>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(view(&data_dir(&api)?)?))
+}
+
+/// `PATCH /remote`.
+pub async fn patch(
+    State(api): State<Api>,
+    super::body::Body(p): super::body::Body<Patch>,
+) -> Result<Json<Value>, ApiError> {
+    let dir = data_dir(&api)?;
+    let mut config = RemoteConfig::load(&dir)?;
+    if let Some(slugs) = p.kept_off {
+        let registry = Registry::new(&api.state.store);
+        for slug in &slugs {
+            registry.get(slug).map_err(|_| {
+                mooring_core::Error::invalid("kept_off", format!("no project '{slug}'; give project slugs"))
+            })?;
+        }
+        config.never_remote = slugs.into_iter().collect();
+    }
+    if let Some(away) = p.away {
+        config.away = away;
+    }
+    config.save(&dir)?;
+    api.state.surfaces.waiting_changed();
+    Ok(Json(view(&dir)?))
+}
