@@ -3,6 +3,9 @@
 // markup; every write goes through the REST API with its token and its field rules.
 import { $, api, follow, plural, spark } from "/ui/common.js";
 
+/** Resolution notes being typed, by blocker id: kept when the list is redrawn. */
+const drafts = new Map();
+
 const slug = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 // The slug as one path segment of the API: a link like /project/..%2Fsettings must not
 // reach another route with the person's token.
@@ -70,8 +73,12 @@ function entryView(e, { resolvable = false } = {}) {
     note.dataset.testid = `resolve-note-${e.id}`;
     note.setAttribute("aria-label", `How blocker #${e.id} was resolved`);
     note.style.flex = "1";
+    // The list is redrawn whenever an agent changes memory: what the person typed stays.
+    note.value = drafts.get(e.id) ?? "";
+    note.addEventListener("input", () => drafts.set(e.id, note.value));
     actions.append(note, button("Resolve", `resolve-${e.id}`, async () => {
       await api(`/projects/${at}/memory/${e.id}/resolve`, "POST", note.value.trim() ? { note: note.value.trim() } : {});
+      drafts.delete(e.id);
       await refresh();
     }, `Resolve blocker #${e.id}`));
   }
