@@ -173,30 +173,16 @@ fn test(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
 }
 
 fn status(ctx: &Ctx) -> Result<(), Failure> {
-    let config = RemoteConfig::load(&ctx.data_dir)?;
-    let health = mooring_server::remote::status::read(&ctx.data_dir);
-    let bots: Vec<_> = Platform::ALL
-        .into_iter()
-        .filter_map(|p| config.bot(p).map(|b| (p, b)))
-        .map(|(p, b)| {
-            let h = health.get(p.name());
-            json!({
-                "platform": p.name(),
-                "paired": b.paired.is_some(),
-                "paired_at": b.paired.as_ref().map(|x| x.at.clone()),
-                "pairing_open": b.pairing.is_some(),
-                "reachable": h.map(|h| h.up),
-                "error": h.and_then(|h| h.error.clone()),
-            })
-        })
-        .collect();
+    let summary = mooring_server::remote::status::summary(&ctx.data_dir)?;
     if ctx.json {
-        print_json(&json!({ "away": config.away, "bots": bots, "kept_off": config.never_remote }));
+        print_json(&summary);
         return Ok(());
     }
+    let bots = summary["bots"].as_array().cloned().unwrap_or_default();
+    let away = summary["away"] == true;
     println!(
         "{}",
-        if config.away { "Away: questions go to the phone." } else { "At the desk: questions stay here." }
+        if away { "Away: questions go to the phone." } else { "At the desk: questions stay here." }
     );
     if bots.is_empty() {
         println!("No bot yet: `mooring remote add telegram` pairs a phone.");

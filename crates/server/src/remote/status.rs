@@ -98,3 +98,27 @@ pub fn read(data_dir: &std::path::Path) -> BTreeMap<String, PlatformStatus> {
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default()
 }
+
+/// The phone as the CLI's `remote status` and the dashboard show it: away, each bot
+/// (paired, pairing open, reachable or why not) and the projects kept off it. No token.
+pub fn summary(data_dir: &std::path::Path) -> mooring_core::Result<serde_json::Value> {
+    use mooring_core::remote::RemoteConfig;
+    let config = RemoteConfig::load(data_dir)?;
+    let health = read(data_dir);
+    let bots: Vec<serde_json::Value> = Platform::ALL
+        .into_iter()
+        .filter_map(|p| config.bot(p).map(|b| (p, b)))
+        .map(|(p, b)| {
+            let h = health.get(p.name());
+            serde_json::json!({
+                "platform": p.name(),
+                "paired": b.paired.is_some(),
+                "paired_at": b.paired.as_ref().map(|x| x.at.clone()),
+                "pairing_open": b.pairing.is_some(),
+                "reachable": h.map(|h| h.up),
+                "error": h.and_then(|h| h.error.clone()),
+            })
+        })
+        .collect();
+    Ok(serde_json::json!({ "away": config.away, "bots": bots, "kept_off": config.never_remote }))
+}

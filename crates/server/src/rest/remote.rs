@@ -6,9 +6,9 @@
 use axum::Json;
 use axum::extract::State;
 use mooring_core::Registry;
-use mooring_core::remote::{Platform, RemoteConfig};
+use mooring_core::remote::RemoteConfig;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Api;
 use super::error::ApiError;
@@ -31,24 +31,7 @@ fn data_dir(api: &Api) -> Result<std::path::PathBuf, ApiError> {
 }
 
 fn view(dir: &std::path::Path) -> Result<Value, ApiError> {
-    let config = RemoteConfig::load(dir)?;
-    let health = crate::remote::status::read(dir);
-    let bots: Vec<Value> = Platform::ALL
-        .into_iter()
-        .filter_map(|p| config.bot(p).map(|b| (p, b)))
-        .map(|(p, b)| {
-            let h = health.get(p.name());
-            json!({
-                "platform": p.name(),
-                "paired": b.paired.is_some(),
-                "paired_at": b.paired.as_ref().map(|x| x.at.clone()),
-                "pairing_open": b.pairing.is_some(),
-                "reachable": h.map(|h| h.up),
-                "error": h.and_then(|h| h.error.clone()),
-            })
-        })
-        .collect();
-    Ok(json!({ "away": config.away, "bots": bots, "kept_off": config.never_remote }))
+    Ok(crate::remote::status::summary(dir)?)
 }
 
 /// `GET /remote`.
