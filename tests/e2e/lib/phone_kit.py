@@ -58,6 +58,20 @@ class Phone:
                              lambda: next((m for _, m in self.messages()[before:] if expect in m["text"]), None))
 
 
+    def tick(self, message_id, label):
+        """Press option `label`'s toggle on a multi-select message and wait until it shows ☑."""
+        self.press(message_id, button(dict(self.messages())[message_id], label))
+        self.wait_for(f"{label} ticked", lambda: f"☑ {label}" in json.dumps(
+            dict(self.messages())[message_id]["markup"], ensure_ascii=False))
+
+    def replay_refused(self, message_id, data):
+        """Press a spent button again: the bot says it no longer works."""
+        before = len(self.messages())
+        self.press(message_id, data)
+        self.wait_for("the replay refused",
+                      lambda: any("no longer works" in m["text"] for _, m in self.messages()[before:]))
+
+
 def buttons(m):
     return [b for row in (m.get("markup") or {}).get("inline_keyboard", []) for b in row]
 
