@@ -68,13 +68,27 @@ class Driver:
         caps = {"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {"binary": str(binary), "args": args}}}}
         self.session = self.call("POST", "/session", caps, timeout=120)["sessionId"]
 
+    def windows(self):
+        """Each open window as (handle, url), switching through them. A window that closes
+        between the listing and the switch (a question ended elsewhere) is skipped: the
+        driver answers "no such window" for it, which is no failure here."""
+        seen = []
+        for handle in self.s("GET", "/window/handles"):
+            try:
+                self.s("POST", "/window", {"handle": handle})
+                seen.append((handle, self.s("GET", "/url")))
+            except AssertionError as e:
+                if "no such window" not in str(e):
+                    raise
+        return seen
+
     def window_with(self, fragment, timeout=30):
         """Switch to the window whose URL contains `fragment`."""
         deadline = time.time() + timeout
         while time.time() < deadline:
-            for handle in self.s("GET", "/window/handles"):
-                self.s("POST", "/window", {"handle": handle})
-                if fragment in self.s("GET", "/url"):
+            for handle, url in self.windows():
+                if fragment in url:
+                    self.s("POST", "/window", {"handle": handle})
                     return handle
             time.sleep(0.3)
         raise AssertionError(f"no window showing {fragment}")
@@ -179,10 +193,15 @@ def phone_answers_first(d, url):
     deadline = time.time() + 30
     shown = False
     while not shown and time.time() < deadline:
-        for handle in d.s("GET", "/window/handles"):
-            d.s("POST", "/window", {"handle": handle})
-            if "/choice/" in d.s("GET", "/url") and "Release train" in d.text("title"):
-                shown = True
+        for handle, url in d.windows():
+            if "/choice/" not in url:
+                continue
+            try:
+                d.s("POST", "/window", {"handle": handle})
+                shown = "Release train" in d.text("title")
+            except AssertionError:
+                continue  # the first question's window closed meanwhile
+            if shown:
                 break
         time.sleep(0.3)
     assert shown, "the question's window did not open while away"
@@ -201,10 +220,7 @@ def phone_answers_first(d, url):
     assert answer["selection"]["selected_ids"] == ["zk"] and answer.get("surface") == "telegram", answer
     deadline = time.time() + 15
     while time.time() < deadline:
-        urls = []
-        for handle in d.s("GET", "/window/handles"):
-            d.s("POST", "/window", {"handle": handle})
-            urls.append(d.s("GET", "/url"))
+        urls = [url for _, url in d.windows()]
         if not any("/choice/" in u for u in urls):
             break
         time.sleep(0.3)
@@ -334,10 +350,11 @@ if __name__ == "__main__":
     try:
         main()
     except AssertionError as e:
-        print("FAIL:", e)
         for name in ("webdriver.log",):
             print(f"--- {name}")
             print((DATA / name).read_text()[-4000:])
+        # Last, so a log cut to its head and tail still names the failure.
+        print("FAIL:", e)
         sys.exit(1)
     print("native window checks passed")
     POOL.shutdown(wait=False, cancel_futures=True)
