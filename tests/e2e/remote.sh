@@ -159,6 +159,32 @@ echo "ok: Codex's permission prompt reached Slack and Allow ran the command; its
 m doctor --json >"$tmp/doctor.json" || true
 python3 -c "import json,sys; c={x['name']: x for x in json.load(open(sys.argv[1]))['checks']}; [print('ok: doctor:', p, c[p]['message']) for p in ('remote:telegram', 'remote:slack') if c[p]['status']=='ok' and 'reachable; away' in c[p]['message'] or sys.exit(f'doctor: {c.get(p)}')]" "$tmp/doctor.json"
 phone say back
+echo "== words for a project with several live sessions: the phone asks which, and only that session gets them"
+fixture="$PWD/crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl"
+for s in one two; do sed "s/Add a retry helper and keep a todo list/Work on part $s/g" "$fixture" >"$tmp/$s.jsonl"; done
+hook() {  # hook EVENT SESSION [PROMPT]: Claude Code's hook as the client runs it, in the App checkout
+  python3 -c 'import json,sys; e,s,t,c,p=sys.argv[1:6]; print(json.dumps({"hook_event_name": e, "session_id": s, "transcript_path": t, "cwd": c, "prompt": p}))' \
+    "$1" "sess-$2" "$tmp/$2.jsonl" "$tmp/code/app" "${3:-}" | (cd "$tmp/code/app" && "$tmp/bin/mooring" --data-dir "$data" hook claude-code)
+}
+hook Stop one >/dev/null; hook Stop two >/dev/null
+phone say "app run the linter too" "Which one gets this"
+phone press "Which one gets this" "part two" >/dev/null
+phone say projects "leader-election"  # the press is handled before the next message
+hook UserPromptSubmit one "next" >"$tmp/p1.out"; hook UserPromptSubmit two "next" >"$tmp/p2.out"
+if grep -q "run the linter too" "$tmp/p1.out"; then echo "words sent to one session reached another"; exit 1; fi
+grep -q "run the linter too" "$tmp/p2.out" || { echo "the chosen session did not get the words"; cat "$tmp/p2.out"; exit 1; }
+[ "$(phone count 'Kept for claude-code “Work on part two”')" = 1 ] || { echo "the phone's question was not rewritten with the choice"; exit 1; }
+phone say away "Away"
+MOORING_AWAY_HOLD_SECONDS=60 hook Stop one >"$tmp/hold.out" &
+held=$!
+for _ in $(seq 1 100); do [ "$(phone count 'Work on part one')" -gt 1 ] && break; sleep 0.1; done
+phone say "app then update the docs" "Which one gets this"
+phone press "Which one gets this" "part one" >/dev/null
+wait "$held"
+python3 -c "import json,sys; o=json.load(open(sys.argv[1])); assert o['decision']=='block' and 'then update the docs' in o['reason'], o" "$tmp/hold.out" \
+  || { echo "a session holding at its turn end did not get the words sent for it"; cat "$tmp/hold.out"; exit 1; }
+phone say back
+echo "ok: with several live sessions the phone asked which; the words reached that one, at its prompt or while it held"
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }
 for secret in "${token#*:}" "$app_token" "$bot_token"; do

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use mooring_core::Store;
-use mooring_core::choice::{Broker, ChoiceRequest, Interaction, TimeoutAction, check};
+use mooring_core::choice::{Broker, ChoiceRequest, Interaction, Submission, TimeoutAction, check};
 use mooring_core::remote::permission::{self, Verdict};
 use mooring_core::remote::{RemoteConfig, turn_end};
 use serde_json::{Value, json};
@@ -53,8 +53,14 @@ fn place(ctx: &Ctx, store: &Store, client: &str, input: &Value) -> (Option<Strin
 }
 
 /// Ask, then wait until the question ends or `seconds` pass; the question as it ended
-/// (still pending when time ran out).
-fn ask_and_wait(store: &Store, request: ChoiceRequest, seconds: u32) -> Result<Interaction, String> {
+/// (still pending when time ran out). While it waits, words the person sent for this
+/// session some other way (`heard`) answer it as a typed reply would.
+fn ask_and_wait(
+    store: &Store,
+    request: ChoiceRequest,
+    seconds: u32,
+    heard: &mut dyn FnMut() -> Option<String>,
+) -> Result<Interaction, String> {
     let checked = check(request).map_err(|e| e.message)?;
     let broker = Broker::new(store);
     let asked = broker.open(checked, None, TimeoutAction::Cancel).map_err(|e| e.message)?;
@@ -63,6 +69,12 @@ fn ask_and_wait(store: &Store, request: ChoiceRequest, seconds: u32) -> Result<I
         let now = broker.get(&asked.id).map_err(|e| e.message)?;
         if now.status != "pending" || Instant::now() >= until {
             return Ok(now);
+        }
+        if let Some(words) = heard() {
+            let said = Submission { custom_input: Some(words), ..Submission::default() };
+            // Answered meanwhile on the phone itself: that answer stands.
+            let _ = broker.submit(&asked.id, &said, "phone");
+            return broker.get(&asked.id).map_err(|e| e.message);
         }
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -78,7 +90,8 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
         return Ok(None);
     }
     let wait = seconds("MOORING_PERMISSION_WAIT_SECONDS", WAIT_SECONDS);
-    let ended = ask_and_wait(&store, permission::request(tool, &tool_input, &place, wait), wait)?;
+    let ended =
+        ask_and_wait(&store, permission::request(tool, &tool_input, &place, wait), wait, &mut || None)?;
     let verdict = permission::verdict(&ended).unwrap_or_else(|| Verdict::Deny(permission::away()));
     if let Some(slug) = &slug {
         let allowed = verdict == Verdict::Allow;
@@ -111,7 +124,19 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
         return Ok(None);
     }
     let hold = seconds("MOORING_AWAY_HOLD_SECONDS", (minutes * 60).min(HOLD_SECONDS));
-    let ended = ask_and_wait(&store, turn_end::request(&place, last, hold), hold)?;
+    // `SLUG words` sent from the phone for this session while it holds are its next
+    // instruction, as a reply to the "finished" message would be.
+    let key = input
+        .get("session_id")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| mooring_core::capture::key(client, s));
+    let mut heard = || {
+        let (slug, key) = (slug.as_deref()?, key.as_deref()?);
+        let words = mooring_core::remote::inbox::take_words(&store, slug, key).ok()?;
+        (!words.is_empty()).then(|| words.join("\n"))
+    };
+    let ended = ask_and_wait(&store, turn_end::request(&place, last, hold), hold, &mut heard)?;
     Ok(turn_end::instruction(&ended).map(|next| {
         let reason = format!(
             "The person, away from the desk, replied from their phone with your next instruction: {next}"

@@ -6,10 +6,30 @@ use mooring_core::memory::{self, NewEntry};
 use mooring_core::remote::{Command, phone};
 use mooring_core::{ProjectStatus, Registry};
 
-use super::Relay;
+use mooring_core::remote::inbox;
+
+use super::{Action, Outgoing, Relay};
+
+/// The most sessions offered as buttons (the newest; "any" covers the rest).
+const MAX_OFFERED: usize = 6;
+
+/// What a command says back: words, or a message with buttons.
+pub(super) enum Said {
+    Text(String),
+    Ask(Outgoing),
+}
 
 impl Relay {
-    pub(super) fn command(&self, text: &str) -> Result<String, String> {
+    /// Carry out what the person typed in `chat`; the reply.
+    pub(super) fn command(&self, text: &str, chat: &str, user: &str) -> Outgoing {
+        match self.run(text, chat, user) {
+            Ok(Said::Text(text)) => Outgoing::text(chat, &text),
+            Ok(Said::Ask(out)) => out,
+            Err(why) => Outgoing::text(chat, &why),
+        }
+    }
+
+    fn run(&self, text: &str, chat: &str, user: &str) -> Result<Said, String> {
         let store = self.state.store.as_ref();
         let registry = Registry::new(store);
         let config = self.config();
@@ -29,7 +49,13 @@ impl Relay {
         let memory = self.state.memory.as_ref();
         let now = Utc::now();
         let err = |e: mooring_core::Error| e.message;
-        match command {
+        let said = match command {
+            Command::Message { slug, text } => {
+                if self.archived(&registry, &slug) {
+                    return Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."));
+                }
+                return self.message(&slug, &text, chat, user);
+            }
             Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
             Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
             Command::Project { slug } => {
@@ -37,13 +63,6 @@ impl Relay {
                 let live =
                     store.read(|c| mooring_core::store::sessions::live_since(c, &cutoff)).map_err(err)?;
                 phone::project(memory, &registry.get(&slug).map_err(err)?, &live, now).map_err(err)
-            }
-            Command::Message { slug, text } => {
-                if self.archived(&registry, &slug) {
-                    return Err(format!("Project `{slug}` is archived. `resume {slug}` brings it back."));
-                }
-                mooring_core::remote::inbox::leave(store, &slug, &text).map_err(err)?;
-                Ok(format!("📨 Kept for {slug}: its session gets it at the next prompt."))
             }
             Command::Decide { slug, text } | Command::Blocker { slug, text }
                 if self.archived(&registry, &slug) =>
@@ -70,7 +89,54 @@ impl Relay {
             Command::Away => self.set_away(true),
             Command::Back => self.set_away(false),
             Command::Pair { .. } => Ok("This phone is already paired.".to_owned()),
+        };
+        said.map(Said::Text)
+    }
+
+    /// Words for `slug`'s session: kept for its next prompt, or, with several sessions
+    /// live there, held and the person asked which (a button each, "any", "drop it").
+    fn message(&self, slug: &str, text: &str, chat: &str, user: &str) -> Result<Said, String> {
+        let store = self.state.store.as_ref();
+        let now = Utc::now();
+        let since = phone::live_cutoff(now);
+        let live =
+            inbox::live_sessions(self.state.memory.as_ref(), slug, &since, now).map_err(|e| e.message)?;
+        if live.len() < 2 {
+            inbox::leave(store, slug, text, false).map_err(|e| e.message)?;
+            return Ok(Said::Text(format!("📨 Kept for {slug}: its session gets it at the next prompt.")));
         }
+        let id = inbox::leave(store, slug, text, true).map_err(|e| e.message)?;
+        let held = format!("m-{id}");
+        let route = |to: Option<Option<String>>, label: &str| Action::Route {
+            slug: slug.to_owned(),
+            message: id,
+            to,
+            label: label.to_owned(),
+        };
+        let mut buttons: Vec<Vec<(String, String)>> = live
+            .iter()
+            .take(MAX_OFFERED)
+            .map(|s| {
+                let to = route(Some(Some(s.key.clone())), &s.label);
+                vec![(s.label.clone(), self.handle_for(&held, user, to))]
+            })
+            .collect();
+        let any = format!("the first session of {slug} to prompt");
+        buttons.push(vec![
+            ("Any of them".to_owned(), self.handle_for(&held, user, route(Some(None), &any))),
+            ("Drop it".to_owned(), self.handle_for(&held, user, route(None, ""))),
+        ]);
+        let mut out = Outgoing::text(
+            chat,
+            &format!(
+                "{} sessions are live in {slug}. Which one gets this?\n“{}”",
+                live.len(),
+                phone::cut(text, 300)
+            ),
+        );
+        out.buttons = buttons;
+        out.question = Some(held);
+        Ok(Said::Ask(out))
     }
 
     fn set_status(&self, registry: &Registry<'_>, slug: &str, to: ProjectStatus) -> mooring_core::Result<()> {

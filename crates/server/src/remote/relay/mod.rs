@@ -71,6 +71,14 @@ enum Action {
     /// A waiting session's project: the pick's token and the slug.
     Project(String, String),
     Toggle(String),
+    /// Held words for a project's session: to this session (`Some(Some(key))`), to any
+    /// (`Some(None)`), or dropped (`None`).
+    Route {
+        slug: String,
+        message: i64,
+        to: Option<Option<String>>,
+        label: String,
+    },
     Done,
     Cancel,
 }
@@ -147,12 +155,12 @@ impl Relay {
         let Some(text) = msg.text.as_deref() else { return Vec::new() };
         if let Some(reply_to) = &msg.reply_to
             && let Some(question) = self.question_of(platform, &msg.chat, reply_to)
+            && question.starts_with("c-")
         {
             let sub = Submission { custom_input: Some(text.to_owned()), ..Submission::default() };
             return self.submit(platform, &msg.chat, &question, &sub);
         }
-        let reply = self.command(text).unwrap_or_else(|why| why);
-        vec![Outgoing::text(&msg.chat, &reply)]
+        vec![self.command(text, &msg.chat, &msg.user)]
     }
 
     fn question_of(&self, platform: Platform, chat: &str, message: &str) -> Option<String> {
@@ -179,6 +187,20 @@ impl Relay {
                 let text = match self.state.picks.answer_via(&press.question, &token, &slug, "phone") {
                     Ok(()) => format!("📁 The session works in {slug} now."),
                     Err(_) => "That session stopped waiting.".to_owned(),
+                };
+                self.close(&press.question, &text, platform)
+            }
+            Action::Route { slug, message, to, label } => {
+                let text = match mooring_core::remote::inbox::route(
+                    &self.state.store,
+                    &slug,
+                    message,
+                    to.as_ref().map(|t| t.as_deref()),
+                ) {
+                    Ok(true) if to.is_none() => "🗑 Dropped; no session gets it.".to_owned(),
+                    Ok(true) => format!("📨 Kept for {label}: it gets it at its next prompt."),
+                    Ok(false) => "That message was already sent on or dropped.".to_owned(),
+                    Err(e) => e.message,
                 };
                 self.close(&press.question, &text, platform)
             }
