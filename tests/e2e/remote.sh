@@ -115,9 +115,23 @@ sphone press "Allow Bash?" "Deny" >/dev/null
 phone press "An agent finished" "Let it stop" >/dev/null
 wait "$run"
 [ ! -e "$tmp/code/app/approved.txt" ] || { echo "Deny from the phone still ran the command"; exit 1; }
+# Allow for this session: Claude Code's own offer (its permission_suggestions), kept for
+# the session only; the same command again runs without asking.
+asked_before=$(phone count 'Allow Bash?')
+claude_run twice "Do the approval step twice" &
+run=$!
+phone press "Allow Bash?" "Allow for this session" >"$tmp/session.json"
+phone press "An agent finished" "Let it stop" >/dev/null
+wait "$run"
+grep -q "Marked it twice." "$tmp/claude.out" || { echo "the session did not finish"; tail -5 "$tmp/claude.out"; exit 1; }
+[ "$(phone count 'Allow Bash?')" = $((asked_before + 1)) ] || { echo "the same command asked again after Allow for this session"; exit 1; }
+grep -q "For this session would also allow: work in code/app, every edit" "$tmp/session.json" || { echo "the phone did not say what the session allows"; cat "$tmp/session.json"; exit 1; }
+if grep -rqs approved "$tmp/code/app/.claude" "$HOME/.claude/settings.json"; then echo "a session rule was written to the settings"; exit 1; fi
+rm -f "$tmp/code/app/approved.txt"
+echo "ok: Allow for this session ran the same command again without asking, and wrote no settings"
 token_api=$(m token)
 curl -sf -H "authorization: Bearer $token_api" "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['url'].removesuffix('/mcp'))" "$tmp/serve.json")/api/v1/projects/app/events" >"$tmp/events.json"
-python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [False, True], e; assert e[1]['text'] == 'Bash allowed from the phone (telegram)', e; assert e[0]['text'] == 'Bash refused from the phone (slack)', e; print('ok: denied from Slack; both answers are in the project history:', e[1]['text'], '/', e[0]['text'])" "$tmp/events.json"
+python3 -c "import json,sys; e=[x for x in json.load(open(sys.argv[1]))['events'] if x['kind']=='permission_answered']; assert [x['detail']['allowed'] for x in e] == [True, False, True], e; assert e[2]['text'] == 'Bash allowed from the phone (telegram)', e; assert e[1]['text'] == 'Bash refused from the phone (slack)', e; assert e[0]['text'] == 'Bash allowed for the session from the phone (telegram)', e; print('ok: denied from Slack; every answer is in the project history:', ' / '.join(x['text'] for x in e))" "$tmp/events.json"
 echo "== away: words for a project reach its next session's prompt; a finished session goes on with the phone's reply"
 phone say "app please also update the README" "Kept for app"
 claude_run continue "Do the first part" &

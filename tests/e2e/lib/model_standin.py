@@ -252,6 +252,13 @@ class Handler(BaseHTTPRequestHandler):
                          "input": {"command": "touch approved.txt", "description": "Mark the approval"}}
                 return self.anthropic_reply(body, block, "tool_use", done)
             return self.anthropic_reply(body, {"type": "text", "text": "Finished the approval step."}, "end_turn", done)
+        if os.environ.get("STANDIN_SCRIPT") == "twice":
+            # The same command twice: allowed for the session, the second runs unasked.
+            if done < 2 and "Bash" in names:
+                block = {"type": "tool_use", "id": f"toolu_t{done:02d}", "name": "Bash",
+                         "input": {"command": "touch approved.txt", "description": "Mark the approval"}}
+                return self.anthropic_reply(body, block, "tool_use", done)
+            return self.anthropic_reply(body, {"type": "text", "text": "Marked it twice."}, "end_turn", done)
         if os.environ.get("STANDIN_SCRIPT") == "continue":
             # A turn that ends, then goes on with what the person sent from the phone.
             told = "write the changelog" in json.dumps(body.get("messages", [])[-1:])

@@ -90,17 +90,26 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
         return Ok(None);
     }
     let wait = seconds("MOORING_PERMISSION_WAIT_SECONDS", WAIT_SECONDS);
-    let ended =
-        ask_and_wait(&store, permission::request(tool, &tool_input, &place, wait), wait, &mut || None)?;
+    // Only Claude Code takes rules back from the hook (`updatedPermissions`); Codex 0.169
+    // fails closed on any field beyond allow/deny, so it is offered Allow once only.
+    let rules = if client == "claude-code" {
+        permission::session_rules(input.get("permission_suggestions"))
+    } else {
+        Vec::new()
+    };
+    let asked = permission::request(tool, &tool_input, &place, wait, &rules);
+    let ended = ask_and_wait(&store, asked, wait, &mut || None)?;
     let verdict = permission::verdict(&ended).unwrap_or_else(|| Verdict::Deny(permission::away()));
     if let Some(slug) = &slug {
-        let allowed = verdict == Verdict::Allow;
-        let detail =
-            json!({ "tool": tool, "allowed": allowed, "answered_on": ended.surface, "client": client });
+        let allowed = matches!(verdict, Verdict::Allow | Verdict::AllowSession);
+        let for_session = verdict == Verdict::AllowSession;
+        let detail = json!({ "tool": tool, "allowed": allowed, "for_session": for_session,
+                             "answered_on": ended.surface, "client": client });
         let _ = mooring_core::Registry::new(&store).record_event(slug, "permission_answered", &detail);
     }
     let decision = match verdict {
         Verdict::Allow => json!({ "behavior": "allow" }),
+        Verdict::AllowSession => json!({ "behavior": "allow", "updatedPermissions": rules }),
         Verdict::Deny(message) => json!({ "behavior": "deny", "message": message }),
     };
     Ok(Some(

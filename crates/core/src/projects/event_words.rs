@@ -39,7 +39,11 @@ pub fn describe(e: &Event) -> String {
         "permission_answered" => format!(
             "{} {} from the phone ({})",
             text("tool").unwrap_or("a tool"),
-            if d.get("allowed").and_then(Value::as_bool) == Some(true) { "allowed" } else { "refused" },
+            match (d.get("allowed").and_then(Value::as_bool), d.get("for_session").and_then(Value::as_bool)) {
+                (Some(true), Some(true)) => "allowed for the session",
+                (Some(true), _) => "allowed",
+                _ => "refused",
+            },
             text("answered_on").unwrap_or("no answer in time")
         ),
         "auto_paused" => match num("days_unused") {

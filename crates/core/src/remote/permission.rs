@@ -12,19 +12,87 @@ use crate::choice::{ChoiceOption, ChoiceRequest, Interaction, SelectionMode};
 pub const ALLOW: &str = "allow";
 /// Option ids.
 pub const DENY: &str = "deny";
+/// Option ids: allow, and allow what the client's own dialog would for the rest of the
+/// session.
+pub const ALLOW_SESSION: &str = "allow-session";
+
+/// The kinds of rule the client may be handed back for the session: allow rules, more
+/// directories, and accepting edits; nothing that widens beyond what the client offered
+/// or switches its checks off.
+const SESSION_KINDS: &[&str] = &["addRules", "addDirectories", "setMode"];
 
 /// What the hook answers the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     /// Run it.
     Allow,
+    /// Run it, and the client's own "don't ask again" rules hold for the session.
+    AllowSession,
     /// Do not; the message tells the agent why.
     Deny(String),
 }
 
+/// What the client offered to stop asking about (Claude Code's `permission_suggestions`),
+/// each kept for this session only: the entries of a kind in [`SESSION_KINDS`] (allow
+/// rules; `setMode` only to `acceptEdits`), with their destination set to `session`, so
+/// nothing is written to the person's settings. Empty when there is nothing to offer.
+pub fn session_rules(suggestions: Option<&Value>) -> Vec<Value> {
+    let Some(list) = suggestions.and_then(Value::as_array) else { return Vec::new() };
+    list.iter()
+        .filter_map(Value::as_object)
+        .filter(|o| {
+            let kind = o.get("type").and_then(Value::as_str).unwrap_or("");
+            SESSION_KINDS.contains(&kind)
+                && (kind != "addRules" || o.get("behavior").and_then(Value::as_str) == Some("allow"))
+                && (kind != "setMode" || o.get("mode").and_then(Value::as_str) == Some("acceptEdits"))
+        })
+        .map(|o| {
+            let mut o = o.clone();
+            o.insert("destination".into(), Value::from("session"));
+            Value::Object(o)
+        })
+        .collect()
+}
+
+/// The session rules as a person reads them: `Bash(npm test:*)`, `edits`, a directory.
+fn rules_text(rules: &[Value]) -> String {
+    let mut parts = Vec::new();
+    for r in rules {
+        match r.get("type").and_then(Value::as_str) {
+            Some("addRules") => {
+                for rule in r.get("rules").and_then(Value::as_array).into_iter().flatten() {
+                    let tool = rule.get("toolName").and_then(Value::as_str).unwrap_or("a tool");
+                    parts.push(match rule.get("ruleContent").and_then(Value::as_str) {
+                        Some(c) => format!("{tool}({})", first_line(c, 80)),
+                        None => tool.to_owned(),
+                    });
+                }
+            }
+            Some("setMode") => parts.push("every edit".to_owned()),
+            Some("addDirectories") => {
+                for d in r.get("directories").and_then(Value::as_array).into_iter().flatten() {
+                    if let Some(place) = super::phone::place_of(d.as_str().unwrap_or("")) {
+                        parts.push(format!("work in {place}"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    parts.retain(|p| !p.is_empty());
+    parts.join(", ")
+}
+
 /// The question for a permission prompt: `tool` with its `input`, asked in `place`
-/// (project · client · checkout, already relative).
-pub fn request(tool: &str, input: &Value, place: &str, wait_seconds: u32) -> ChoiceRequest {
+/// (project · client · checkout, already relative); with `session_rules` (see
+/// [`session_rules`]), "Allow for this session" is offered too.
+pub fn request(
+    tool: &str,
+    input: &Value,
+    place: &str,
+    wait_seconds: u32,
+    session_rules: &[Value],
+) -> ChoiceRequest {
     let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
     let what = text("command")
         .map(|c| format!("run `{}`", first_line(c, 300)))
@@ -32,19 +100,26 @@ pub fn request(tool: &str, input: &Value, place: &str, wait_seconds: u32) -> Cho
         .or_else(|| text("url").map(|u| format!("fetch {}", first_line(u, 200))))
         .unwrap_or_else(|| format!("use {tool}"));
     let why = text("description").map(|d| format!("\nWhy: {}", first_line(d, 300))).unwrap_or_default();
+    let option = |id: &str, label: &str, recommended| ChoiceOption {
+        id: id.into(),
+        label: label.into(),
+        description: None,
+        recommended,
+    };
+    let mut options = vec![option(ALLOW, "Allow once", false)];
+    let covers = rules_text(session_rules);
+    let also = if covers.is_empty() {
+        String::new()
+    } else {
+        options.push(option(ALLOW_SESSION, "Allow for this session", false));
+        format!("\nFor this session would also allow: {covers}")
+    };
+    options.push(option(DENY, "Deny", true));
     ChoiceRequest {
         title: format!("Allow {tool}?"),
-        prompt: format!("{place}\nThe agent wants to {what}.{why}"),
+        prompt: format!("{place}\nThe agent wants to {what}.{why}{also}"),
         selection_mode: Some(SelectionMode::Single),
-        options: vec![
-            ChoiceOption {
-                id: ALLOW.into(),
-                label: "Allow once".into(),
-                description: None,
-                recommended: false,
-            },
-            ChoiceOption { id: DENY.into(), label: "Deny".into(), description: None, recommended: true },
-        ],
+        options,
         timeout_seconds: Some(wait_seconds.clamp(crate::choice::request::MIN_TIMEOUT, 3_600)),
         allow_cancel: Some(false),
         ..ChoiceRequest::default()
@@ -60,6 +135,7 @@ pub fn verdict(i: &Interaction) -> Option<Verdict> {
     let by = i.surface.as_deref().unwrap_or("the phone");
     Some(match (i.status.as_str(), chose.as_slice()) {
         ("answered", [id]) if id == ALLOW => Verdict::Allow,
+        ("answered", [id]) if id == ALLOW_SESSION => Verdict::AllowSession,
         ("answered", _) => Verdict::Deny(format!("The person refused this (answered on {by}).")),
         _ => Verdict::Deny(away()),
     })
@@ -86,6 +162,7 @@ mod tests {
             &json!({ "command": "rm -rf build\necho done", "description": "Clean up" }),
             "app · claude-code",
             60,
+            &[],
         );
         assert_eq!(r.title, "Allow Bash?");
         assert!(
@@ -95,8 +172,31 @@ mod tests {
         );
         assert!(r.options.iter().any(|o| o.id == DENY && o.recommended));
         assert!(check(r).is_ok());
-        let w = request("Write", &json!({ "file_path": "src/a.rs" }), "app", 60);
+        let w = request("Write", &json!({ "file_path": "src/a.rs" }), "app", 60, &[]);
         assert!(w.prompt.contains("write src/a.rs"));
+    }
+
+    #[test]
+    fn the_session_offer_keeps_only_allow_rules_and_edits_and_writes_no_settings() {
+        let offered = json!([
+            { "type": "addRules", "rules": [{ "toolName": "Bash", "ruleContent": "npm test:*" }],
+              "behavior": "allow", "destination": "localSettings" },
+            { "type": "addRules", "rules": [{ "toolName": "Bash" }], "behavior": "deny", "destination": "userSettings" },
+            { "type": "setMode", "mode": "bypassPermissions", "destination": "session" },
+            { "type": "setMode", "mode": "acceptEdits", "destination": "localSettings" },
+            { "type": "replaceRules", "rules": [], "behavior": "allow", "destination": "userSettings" },
+            "not an object"
+        ]);
+        let rules = session_rules(Some(&offered));
+        assert_eq!(rules.len(), 2, "{rules:?}");
+        assert!(rules.iter().all(|r| r["destination"] == "session"));
+        assert!(rules.iter().all(|r| r["mode"] != "bypassPermissions" && r["behavior"] != "deny"));
+        let r = request("Bash", &json!({ "command": "npm test" }), "app", 60, &rules);
+        assert!(r.options.iter().any(|o| o.id == ALLOW_SESSION), "{:?}", r.options);
+        assert!(r.prompt.contains("Bash(npm test:*), every edit"), "{}", r.prompt);
+        assert!(session_rules(None).is_empty() && session_rules(Some(&json!([]))).is_empty());
+        let plain = request("Bash", &json!({ "command": "ls" }), "app", 60, &session_rules(None));
+        assert!(!plain.options.iter().any(|o| o.id == ALLOW_SESSION));
     }
 
     #[test]
@@ -106,7 +206,7 @@ mod tests {
         let ask = || {
             broker
                 .open(
-                    check(request("Bash", &json!({ "command": "ls" }), "p", 60)).unwrap(),
+                    check(request("Bash", &json!({ "command": "ls" }), "p", 60, &[])).unwrap(),
                     None,
                     TimeoutAction::Cancel,
                 )
