@@ -142,6 +142,24 @@ wait "$run"
 grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session did not go on with the phone's words"; cat "$tmp/claude.out"; exit 1; }
 grep -q "please also update the README" "$tmp/record.jsonl" || { echo "the phone's words for app never reached the session's model"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
+echo "== a real Gemini CLI: its finished turn (AfterAgent) goes on with the phone's reply"
+mkdir -p "$HOME/.gemini"
+echo '{ "security": { "auth": { "selectedType": "gemini-api-key" } } }' >"$HOME/.gemini/settings.json"
+m setup gemini-cli --hooks >/dev/null
+: >"$tmp/record.jsonl"; rm -f "$tmp/mport"
+STANDIN_SCRIPT=continue python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
+gstandin=$!
+for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+(cd "$tmp/code/app" && GEMINI_API_KEY=x GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$(cat "$tmp/mport")" GEMINI_CLI_TRUST_WORKSPACE=true \
+   timeout 150 "$agents/gemini" -p "Do the first part" >"$tmp/gemini.out" 2>&1) &
+run=$!
+phone reply "An agent finished" "now write the changelog" >"$tmp/gfinished.json"
+phone press-new "An agent finished" "Let it stop" "$tmp/gfinished.json" >/dev/null
+wait "$run" || { echo "gemini failed:"; tail -20 "$tmp/gemini.out"; exit 1; }
+kill "$gstandin"; wait "$gstandin" 2>/dev/null || true
+grep -q "Writing the changelog now." "$tmp/gemini.out" || { echo "Gemini CLI did not go on with the phone's words"; cat "$tmp/gemini.out"; exit 1; }
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · gemini-cli' in a['text'], a['text']" "$tmp/gfinished.json"
+echo "ok: Gemini CLI's finished turn told the phone its last word and went on with the reply"
 echo "== a real Codex, interactive (in tmux): its permission prompt allowed from Slack; its finished turn goes on with the phone's reply"
 source "$lib/standin.sh"
 : >"$tmp/record.jsonl"; rm -f "$tmp/mport"

@@ -106,8 +106,10 @@ pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
         Client::Codex => {
             Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
         }
+        // Gemini CLI's `AfterAgent` takes `decision: block` with a reason as the next
+        // prompt (checked against 0.61); its timeout is in milliseconds.
         Client::GeminiCli => Some(json!({
-            "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 5000 }]
+            "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }]
         })),
         _ => None,
     }

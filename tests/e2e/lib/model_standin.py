@@ -381,6 +381,10 @@ class Handler(BaseHTTPRequestHandler):
             verdict = {"complexity_reasoning": "stand-in", "complexity_score": 10, "reasoning": "stand-in",
                        "model_choice": "flash"}
             part = {"text": json.dumps(verdict) if json_mode else "ok"}
+        elif os.environ.get("STANDIN_SCRIPT") == "continue":
+            # A turn that ends, then goes on with what the person sent from the phone.
+            told = "write the changelog" in json.dumps(body.get("contents", [])[-1:])
+            part = {"text": "Writing the changelog now." if told else "First part done."}
         elif tool:
             part = {"functionCall": {"name": tool, "args": args_for(step, "gemini-cli")}}
         else:

@@ -3,8 +3,9 @@
 //! - a permission prompt (Claude Code's `PermissionRequest`) becomes a question the hub
 //!   posts to the phone, and the hook waits for Allow or Deny; no answer in time is a
 //!   deny that says the person was away;
-//! - a turn's end (`Stop`) tells the phone the agent finished, with its last word, and
-//!   holds for a reply that becomes the agent's next instruction.
+//! - a turn's end (`Stop`; Gemini CLI's `AfterAgent`) tells the phone the agent
+//!   finished, with its last word, and holds for a reply that becomes the agent's next
+//!   instruction (all three clients take `decision: block` with the words as the reason).
 
 use std::time::{Duration, Instant};
 
@@ -126,7 +127,8 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
     if slug.as_deref().is_some_and(|s| !config.remote_ok(s)) {
         return Ok(None);
     }
-    let last = input.get("last_assistant_message").and_then(Value::as_str);
+    // Claude Code and Codex say `last_assistant_message`; Gemini CLI, `prompt_response`.
+    let last = ["last_assistant_message", "prompt_response"].iter().find_map(|k| input.get(*k)?.as_str());
     let minutes =
         mooring_core::projects::lifecycle::setting(&store, "away_hold_minutes").map_err(|e| e.message)?;
     if minutes == 0 {

@@ -69,8 +69,12 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         .as_ref()
         .ok()
         .filter(|v| {
-            matches!(client, Client::ClaudeCode | Client::Codex)
-                && v.get("hook_event_name").and_then(Value::as_str) == Some("Stop")
+            let event = v.get("hook_event_name").and_then(Value::as_str);
+            match client {
+                Client::ClaudeCode | Client::Codex => event == Some("Stop"),
+                Client::GeminiCli => event == Some("AfterAgent"),
+                _ => false,
+            }
         })
         .cloned();
     let (tx, rx) = mpsc::channel();
