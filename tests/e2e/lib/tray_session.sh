@@ -130,6 +130,14 @@ sleep 1.5
   || fail "an away the person chose was undone by the idle watcher"
 click "Away: questions go to my phone" || fail "could not click Away again"
 wait_for 'away_is 0' || fail "the second click did not switch back"
+kill "$idler"; wait "$idler" 2>/dev/null || true
+# KDE Plasma's idle time (org.freedesktop.ScreenSaver) where GNOME's monitor is absent.
+/usr/bin/python3 "$here/idle_monitor.py" "$MOORING_HOME/idle_ms" --kde >"$MOORING_HOME/idle.log" 2>&1 &
+idler=$!
+echo 120000 >"$MOORING_HOME/idle_ms"
+wait_for 'away_is 1' || fail "two idle minutes on KDE's screen saver service did not switch to away"
+echo 0 >"$MOORING_HOME/idle_ms"
+wait_for 'away_is 0' || fail "the person's return on KDE did not switch back"
 kill "$idler"
 
 # Quit exits cleanly.
