@@ -154,6 +154,46 @@ impl MemoryBackend for PgStore {
         })
     }
 
+    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
+        let (slug, me) = (slug.to_owned(), self.me()?);
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project = seen(&client, &slug, me, false).await?.project;
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memory m
+                 WHERE m.project_id = $1 AND m.id = $2 AND m.forgotten_at IS NULL"
+            );
+            let row = sql::row_opt(&client, &sql, &[&project.id, &id]).await?;
+            Ok((project.slug, row.as_ref().map(memory)))
+        })
+    }
+
+    fn supersede_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        by: Option<i64>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        let (slug, me) = (slug.to_owned(), self.me()?);
+        self.change(slug, id, check, move |tx, project, row| {
+            Box::pin(async move {
+                let sql = format!(
+                    "UPDATE memory AS m SET data = CASE WHEN $2::bigint IS NULL
+                         THEN coalesce(data, '{{}}'::jsonb) - 'superseded_by' - 'superseded_at'
+                         ELSE coalesce(data, '{{}}'::jsonb)
+                              || jsonb_build_object('superseded_by', $2::bigint, 'superseded_at', now()) END,
+                     updated_at = now()
+                     WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
+                );
+                let updated = sql::row(tx, &sql, &[&id, &by]).await?;
+                let (event, detail) = mooring_core::store::backend::supersede_event(&row, by);
+                record(tx, &project, event, &detail, me).await?;
+                Ok(memory(&updated))
+            })
+        })
+    }
+
     fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
         let (slug, key, me) = (slug.to_owned(), key.to_owned(), self.me()?);
         self.run(move |pool| async move {

@@ -6,6 +6,7 @@ pub mod handover;
 pub mod instructions;
 pub mod locks;
 pub mod preamble;
+pub mod supersede;
 pub mod transfer;
 
 use schemars::JsonSchema;
@@ -57,6 +58,10 @@ pub struct Entry {
     pub created_at: String,
     /// Created, for people.
     pub created: String,
+    /// The newer entry that supersedes this one: it is left out of the preamble and
+    /// recall, and kept in history and search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<i64>,
     /// Secrets taken out before this was stored (only on the write that stored it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redacted: Option<crate::guard::redact::Redactions>,
@@ -65,11 +70,10 @@ pub struct Entry {
 impl Entry {
     /// From a stored row of the project `slug`.
     pub fn from_row(row: MemoryRow, slug: &str) -> Self {
-        let resolution = row
-            .data
-            .as_deref()
-            .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
-            .and_then(|v| v.get("resolution").and_then(|r| r.as_str()).map(str::to_owned));
+        let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
+        let resolution =
+            data.as_ref().and_then(|v| v.get("resolution").and_then(|r| r.as_str()).map(str::to_owned));
+        let superseded_by = data.as_ref().and_then(|v| v.get("superseded_by")?.as_i64());
         Self {
             id: row.id,
             project: slug.to_owned(),
@@ -79,6 +83,7 @@ impl Entry {
             tags: row.tags.split_whitespace().map(str::to_owned).collect(),
             status: row.status,
             resolution,
+            superseded_by,
             written_by: row.written_by,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
@@ -299,7 +304,7 @@ pub fn list(store: &dyn MemoryBackend, slug: &str, query: &ListQuery) -> Result<
     Ok(Page { entries: rows.into_iter().map(|r| Entry::from_row(r, &slug)).collect(), next_before })
 }
 
-fn no_entry(slug: &str, id: i64) -> Error {
+pub(crate) fn no_entry(slug: &str, id: i64) -> Error {
     Error::not_found("id", format!("no memory entry {id} in '{}'; list_memory shows the ids", slug.trim()))
 }
 

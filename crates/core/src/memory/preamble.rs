@@ -143,15 +143,27 @@ fn recent(
     if cap == 0 {
         return Ok((Vec::new(), 0));
     }
-    let q = ListQuery {
-        kind: Some(kind.into()),
-        status: status.map(str::to_owned),
-        limit: Some(cap.min(200)),
-        before: None,
-    };
-    let page = memory::list(store, slug, &q)?;
-    let more = usize::from(page.next_before.is_some());
-    Ok((page.entries, more))
+    // Superseded entries stay in history, not here: read past them (a page at a time,
+    // a few pages at most) until `cap` live ones are found.
+    let mut kept = Vec::new();
+    let mut before = None;
+    for _ in 0..4 {
+        let q = ListQuery {
+            kind: Some(kind.into()),
+            status: status.map(str::to_owned),
+            limit: Some(cap.min(200)),
+            before,
+        };
+        let page = memory::list(store, slug, &q)?;
+        kept.extend(page.entries.into_iter().filter(|e| e.superseded_by.is_none()));
+        before = page.next_before;
+        if kept.len() >= cap as usize || before.is_none() {
+            break;
+        }
+    }
+    let more = usize::from(kept.len() > cap as usize || before.is_some());
+    kept.truncate(cap as usize);
+    Ok((kept, more))
 }
 
 fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Caps) -> Result<Vec<Section>> {

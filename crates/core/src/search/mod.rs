@@ -8,6 +8,7 @@ pub mod query_words;
 pub mod recall;
 pub mod rerank;
 pub mod semantic;
+pub mod similar;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

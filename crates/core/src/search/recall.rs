@@ -97,7 +97,12 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         if given.contains(&hit.row.id) {
             continue;
         }
-        out.push(Entry::from_row(hit.row, &hit.slug));
+        let entry = Entry::from_row(hit.row, &hit.slug);
+        // What a newer entry replaced is history, not something to act on.
+        if entry.superseded_by.is_some() {
+            continue;
+        }
+        out.push(entry);
         if out.len() == MAX_ENTRIES {
             break;
         }

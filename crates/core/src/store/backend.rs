@@ -36,6 +36,21 @@ pub fn event_title(title: &str) -> String {
     crate::humanize::clip(title, 100)
 }
 
+/// The event for marking `row` superseded by entry `by` (or no longer, with `None`); both
+/// backends record the same.
+pub fn supersede_event(row: &MemoryRow, by: Option<i64>) -> (&'static str, serde_json::Value) {
+    match by {
+        Some(by) => (
+            "memory_superseded",
+            serde_json::json!({ "id": row.id, "kind": row.kind, "title": event_title(&row.title), "by": by }),
+        ),
+        None => (
+            "supersede_undone",
+            serde_json::json!({ "id": row.id, "kind": row.kind, "title": event_title(&row.title) }),
+        ),
+    }
+}
+
 /// Which entries a page holds, newest first. Kind and status come from closed sets, so a
 /// backend may write their storage names (`as_str`) into a statement.
 #[derive(Debug, Clone, Copy)]
@@ -171,6 +186,20 @@ pub trait MemoryBackend: Send + Sync {
     /// Hide a live entry if the project passes `check`, with a `memory_forgotten` event;
     /// the entry as it was, or `None` if there is no such live entry.
     fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>>;
+
+    /// Live entry `id` of `slug`, if there is one.
+    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)>;
+
+    /// Mark live entry `id` superseded by entry `by` (or, with `None`, no longer
+    /// superseded) in its `data`, with a `memory_superseded` (or `supersede_undone`)
+    /// event; `None` if there is no such live entry.
+    fn supersede_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        by: Option<i64>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>>;
 
     /// Full-text search over live entries, best first.
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>>;

@@ -134,6 +134,19 @@ pub fn resolve(conn: &Connection, id: i64, data: &str, now: &str) -> Result<()> 
     Ok(())
 }
 
+/// Record in entry `id`'s data which entry supersedes it (`None`: none any more). Only
+/// `data` changes, so neither vector is redone.
+pub fn set_superseded(conn: &Connection, id: i64, by: Option<i64>, now: &str) -> Result<()> {
+    conn.exec(
+        "UPDATE memory SET data = CASE WHEN ?2 IS NULL
+             THEN json_remove(coalesce(data, '{}'), '$.superseded_by', '$.superseded_at')
+             ELSE json_set(coalesce(data, '{}'), '$.superseded_by', ?2, '$.superseded_at', ?3) END,
+         updated_at = ?3 WHERE id = ?1",
+        params![id, by, now],
+    )?;
+    Ok(())
+}
+
 /// A project's captured-session row for `key`, forgotten or not.
 pub fn session_by_key(conn: &Connection, project_id: i64, key: &str) -> Result<Option<MemoryRow>> {
     let sql = format!(

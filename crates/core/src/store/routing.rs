@@ -73,6 +73,20 @@ impl MemoryBackend for Routed {
         self.pick(slug)?.forget_memory(slug, id, check)
     }
 
+    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
+        self.pick(slug)?.memory_get(slug, id)
+    }
+
+    fn supersede_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        by: Option<i64>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        self.pick(slug)?.supersede_memory(slug, id, by, check)
+    }
+
     fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
         self.pick(slug)?.session_entry(slug, key)
     }

@@ -109,6 +109,32 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug, live(c, project.id, id)?))
+        })
+    }
+
+    fn supersede_memory(
+        &self,
+        slug: &str,
+        id: i64,
+        by: Option<i64>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, MemoryRow)>> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let Some(row) = live(tx, project.id, id)? else { return Ok(None) };
+            let stamp = now();
+            q::set_superseded(tx, id, by, &stamp)?;
+            let (event, detail) = crate::store::backend::supersede_event(&row, by);
+            events::record(tx, project.id, &project.slug, event, &detail, &stamp)?;
+            Ok(q::get(tx, project.id, id)?.map(|r| (project.slug, r)))
+        })
+    }
+
     fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
         self.read(|c| {
             let project = find_row(c, "project", slug)?;

@@ -155,6 +155,9 @@ pub struct Remember {
     /// Tags: single lowercase words.
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Ids of older entries this one replaces (e.g. from a candidate).
+    #[serde(default)]
+    pub supersedes: Vec<i64>,
 }
 
 /// `list_memory`.

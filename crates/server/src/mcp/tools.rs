@@ -351,12 +351,12 @@ pub static TOOLS: &[ToolDef] = &[
         name: "remember",
         description: "Record a decision, blocker, summary or note in the project's memory. Blockers stay open \
          until resolve_blocker. One fact per entry. Secrets are stored redacted and \
-         <private>…</private> not at all; the result says what was taken out.",
+         <private>…</private> not at all. The result names likely duplicates and contradictions.",
         hints: WRITE,
         project: Needs::Project,
         writes: true,
         apps: ForApps::SAME,
-        schema: tool::<params::Remember, outputs::Scoped<outputs::EntryResult>>,
+        schema: tool::<params::Remember, outputs::Scoped<mooring_core::search::similar::Remembered>>,
         run: runner!(|c| c.scoped(tools_memory::remember).await),
     },
     ToolDef {

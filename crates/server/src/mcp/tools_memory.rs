@@ -37,8 +37,7 @@ impl Scope {
 /// `remember`.
 pub fn remember(state: &AppState, s: Scope, p: params::Remember) -> CallToolResult {
     let new = NewEntry { kind: p.kind, title: p.title, content: p.content, tags: p.tags };
-    let r = memory::remember(&*state.memory, &s.project, &new, s.session.as_deref())
-        .map(|entry| EntryResult { entry });
+    let r = search::similar::remember(&*state.memory, &s.project, &new, s.session.as_deref(), &p.supersedes);
     s.reply(r)
 }
 

@@ -1,0 +1,204 @@
+//! Keeping memory in shape as it grows: when an entry is written, the entries of the
+//! same kind it likely repeats or contradicts are found (by shared rare words and, where
+//! the model is installed, by meaning) and handed back with it, so the agent or the
+//! person can judge; the judgement is a `supersedes` link (`memory::supersede`), never a
+//! deletion. No model is asked to judge.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::memory::supersede::{check_old, supersede};
+use crate::memory::{Entry, Kind, NewEntry};
+use crate::search::content_words;
+use crate::store::backend::{MemoryBackend, NearestQuery, SearchQuery, Word};
+
+/// How an earlier entry looks beside a new one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Likely {
+    /// Says much the same: keep one.
+    Duplicate,
+    /// On the same subject: the new one may update or contradict it.
+    Related,
+}
+
+/// An earlier entry a new one may repeat or contradict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Candidate {
+    /// Its id (pass it in `supersedes` to retire it).
+    pub id: i64,
+    /// Its title.
+    pub title: String,
+    /// When it was written, for people.
+    pub created: String,
+    /// Duplicate or related.
+    pub likely: Likely,
+    /// How close, 0 to 1: the share of the new entry's word weight it holds, or its
+    /// meaning's cosine, whichever is higher.
+    pub similarity: f64,
+}
+
+/// Kinds checked: what the preamble and recall carry and a person writes. Sessions,
+/// handovers and context carries are records of their own.
+pub fn checked(kind: Kind) -> bool {
+    matches!(kind, Kind::Decision | Kind::Blocker | Kind::Note | Kind::Summary)
+}
+
+/// Words of a new entry looked up at most (a long note's first words say what it is about).
+const MAX_WORDS: usize = 24;
+/// Earlier entries each ranking hands over.
+const LOOKED_AT: u32 = 12;
+/// Candidates returned at most.
+pub const MAX_CANDIDATES: usize = 5;
+/// Word weight share (see [`Candidate::similarity`]) from which an entry is a duplicate.
+pub const DUPLICATE_SHARE: f64 = 0.6;
+/// Word weight share from which an entry is related.
+pub const RELATED_SHARE: f64 = 0.3;
+/// Cosine (of the static model's vectors) from which an entry is a duplicate by meaning.
+/// On the synthetic year (`supersede_tests`): a reworded duplicate 0.79, a contradiction
+/// on the same subject 0.65, the nearest unrelated decision 0.41.
+pub const DUPLICATE_COSINE: f64 = 0.8;
+/// Cosine from which an entry is related by meaning alone.
+pub const RELATED_COSINE: f64 = 0.7;
+/// Cosine from which an entry is related by meaning when it shares a word too.
+pub const RELATED_COSINE_WITH_A_WORD: f64 = 0.55;
+
+/// The earlier live entries of `stored`'s kind in its project that it likely repeats or
+/// contradicts, closest first (at most [`MAX_CANDIDATES`]); superseded ones are skipped.
+pub fn candidates(store: &dyn MemoryBackend, stored: &Entry) -> Result<Vec<Candidate>> {
+    if !checked(stored.kind) {
+        return Ok(Vec::new());
+    }
+    let mut words: Vec<Word> = Vec::new();
+    for w in content_words(&format!("{}\n{}", stored.title, stored.content)) {
+        if !words.iter().any(|seen| seen.text == w.text) {
+            words.push(w);
+        }
+    }
+    words.truncate(MAX_WORDS);
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let query = SearchQuery {
+        words: &words,
+        project: Some(&stored.project),
+        kind: Some(stored.kind.as_str()),
+        limit: LOOKED_AT,
+        any: true,
+        least: 1,
+    };
+    let hits = store.search_memory(&query)?;
+    // The new entry holds all its own words: its score is what "everything shared" scores.
+    let own = hits.iter().find(|h| h.row.id == stored.id).map(|h| h.score);
+    let top = hits.iter().map(|h| h.score).fold(0.0, f64::max);
+    let full = own.unwrap_or(top).max(f64::MIN_POSITIVE);
+    let mut found: Vec<Candidate> = Vec::new();
+    let mut add = |row: crate::store::rows::MemoryRow, similarity: f64, likely: Likely| {
+        if row.id == stored.id || found.iter().any(|c| c.id == row.id) {
+            return;
+        }
+        let entry = Entry::from_row(row, &stored.project);
+        if entry.superseded_by.is_some() {
+            return;
+        }
+        found.push(Candidate {
+            id: entry.id,
+            title: entry.title,
+            created: entry.created,
+            likely,
+            similarity,
+        });
+    };
+    for h in hits {
+        let share = (h.score / full).clamp(0.0, 1.0);
+        if share >= RELATED_SHARE {
+            let likely = if share >= DUPLICATE_SHARE { Likely::Duplicate } else { Likely::Related };
+            add(h.row, round(share), likely);
+        }
+    }
+    for (row, cosine) in by_meaning(store, stored)? {
+        let shares_a_word = {
+            let text = format!("{} {}", row.title, row.content).to_lowercase();
+            words.iter().any(|w| text.contains(&w.text))
+        };
+        if cosine >= DUPLICATE_COSINE {
+            add(row, round(cosine), Likely::Duplicate);
+        } else if cosine >= RELATED_COSINE || cosine >= RELATED_COSINE_WITH_A_WORD && shares_a_word {
+            add(row, round(cosine), Likely::Related);
+        }
+    }
+    found.sort_by(|a, b| b.similarity.total_cmp(&a.similarity).then(b.id.cmp(&a.id)));
+    found.truncate(MAX_CANDIDATES);
+    Ok(found)
+}
+
+fn round(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The nearest earlier entries by meaning with their cosines; none without the model or
+/// vectors (the words still find candidates).
+fn by_meaning(
+    store: &dyn MemoryBackend,
+    stored: &Entry,
+) -> Result<Vec<(crate::store::rows::MemoryRow, f64)>> {
+    let Some(vector) = crate::search::semantic::embed(&format!("{}\n{}", stored.title, stored.content))
+    else {
+        return Ok(Vec::new());
+    };
+    let q = NearestQuery {
+        vector: &vector,
+        model: crate::search::semantic::MODEL,
+        project: Some(&stored.project),
+        kind: Some(stored.kind.as_str()),
+        limit: LOOKED_AT,
+        newest: None,
+    };
+    // Meaning adds candidates; a failure there leaves those the words found.
+    Ok(store
+        .nearest_memory(&q)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|h| (h.row, h.score))
+        .collect())
+}
+
+/// What `remember` stored, what it superseded, and what it may repeat or contradict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Remembered {
+    /// The entry stored.
+    pub entry: Entry,
+    /// The entries it superseded (as asked with `supersedes`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub superseded: Vec<Entry>,
+    /// Earlier entries it likely repeats or contradicts: pass their ids as `supersedes`
+    /// (now, with `supersede`, or in the project view) when the new one replaces them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
+}
+
+/// Store `new` in `slug` (as [`super::remember`]), retire the entries it `supersedes`
+/// (checked before anything is written: all or nothing), and find the candidates among
+/// the rest.
+pub fn remember(
+    store: &dyn MemoryBackend,
+    slug: &str,
+    new: &NewEntry,
+    session: Option<&str>,
+    supersedes: &[i64],
+) -> Result<Remembered> {
+    let kind = Kind::parse("kind", new.kind.trim())?;
+    check_old(store, slug, kind, None, supersedes)?;
+    let entry = crate::memory::remember(store, slug, new, session)?;
+    let superseded = supersede(store, slug, entry.id, supersedes)?;
+    let mut candidates = candidates(store, &entry)?;
+    candidates.retain(|c| !supersedes.contains(&c.id));
+    Ok(Remembered { entry, superseded, candidates })
+}
+
+#[cfg(test)]
+#[path = "similar_tests.rs"]
+mod tests;
