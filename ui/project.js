@@ -53,9 +53,59 @@ function forgetButton(entry) {
   return box;
 }
 
+/** Where an entry stands in a supersedes chain: what replaced it (with Undo), what it
+ *  replaced, and, for the person, a way to say it replaces an older one. */
+function chainView(e, replaced) {
+  const parts = [];
+  if (e.superseded_by) {
+    const line = el("div", undefined, "hint superseded-note");
+    line.dataset.testid = `superseded-${e.id}`;
+    const link = el("a", `#${e.superseded_by}`);
+    link.href = `#entry-${e.superseded_by}`;
+    line.append("Superseded by ", link, " — kept in history, left out of the preamble and recall. ");
+    line.append(button("Undo", `restore-${e.id}`, async () => {
+      await api(`/projects/${at}/memory/${e.id}/superseded`, "DELETE");
+      await refresh();
+    }, `Undo: bring ${e.kind} #${e.id} back`));
+    parts.push(line);
+  }
+  if (replaced.length) {
+    const line = el("div", undefined, "hint");
+    line.dataset.testid = `supersedes-${e.id}`;
+    line.append("Supersedes ");
+    replaced.forEach((old, i) => {
+      const link = el("a", `#${old.id}`);
+      link.href = `#entry-${old.id}`;
+      line.append(i ? ", " : "", link);
+    });
+    parts.push(line);
+  }
+  return parts;
+}
+
+/** "Replaces #…": the person marks an older entry of this kind replaced by this one. */
+function replacesControl(e) {
+  const box = el("span");
+  const id = el("input");
+  id.type = "number";
+  id.min = "1";
+  id.placeholder = "older #";
+  id.style.width = "6em";
+  id.dataset.testid = `replaces-id-${e.id}`;
+  id.setAttribute("aria-label", `Id of the older entry ${e.kind} #${e.id} replaces`);
+  const go = button("Replaces it", `replaces-${e.id}`, async () => {
+    const old = Number(id.value);
+    if (!Number.isInteger(old) || old < 1) throw new Error("Give the id of the older entry, such as 12.");
+    await api(`/projects/${at}/memory/${e.id}/supersede`, "POST", { supersedes: [old] });
+    await refresh();
+  }, `Replaces it: the older entry is replaced by ${e.kind} #${e.id}`);
+  box.append(id, go);
+  return box;
+}
+
 /** One memory entry: kind, date, who, title, text, and what can be done to it. */
-function entryView(e, { resolvable = false } = {}) {
-  const box = el("article", undefined, "entry");
+function entryView(e, { resolvable = false, replaced = [] } = {}) {
+  const box = el("article", undefined, e.superseded_by ? "entry superseded" : "entry");
   box.id = `entry-${e.id}`;
   box.dataset.testid = `entry-${e.id}`;
   const head = el("div", undefined, "head");
@@ -65,7 +115,9 @@ function entryView(e, { resolvable = false } = {}) {
   box.append(head);
   if (e.content && e.content.trim() !== e.title.trim()) box.append(el("div", e.content, "body"));
   if (e.resolution) box.append(el("div", `Resolved: ${e.resolution}`, "hint"));
+  box.append(...chainView(e, replaced));
   const actions = el("div", undefined, "actions");
+  if (["decision", "note", "summary", "blocker"].includes(e.kind) && !e.superseded_by) actions.append(replacesControl(e));
   if (resolvable) {
     const note = el("input");
     note.type = "text";
@@ -107,7 +159,8 @@ function pager(target, more, kinds, opts = {}) {
       return entries;
     }));
     shown = shown.concat(...pages).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
-    $(target).replaceChildren(...shown.map((e) => entryView(e, opts)));
+    const replaced = (e) => shown.filter((o) => o.superseded_by === e.id);
+    $(target).replaceChildren(...shown.map((e) => entryView(e, { ...opts, replaced: replaced(e) })));
     if (!shown.length) $(target).append(el("p", opts.empty || "Nothing yet.", "hint"));
     $(more).hidden = done.size === kinds.length;
   }

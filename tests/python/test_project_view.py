@@ -6,6 +6,7 @@ errors beside their field, and stored markup shown as text."""
 import json
 import os
 import subprocess
+import urllib.request
 
 import pytest
 
@@ -124,3 +125,29 @@ async def test_a_crafted_slug_stays_one_path_segment_of_the_api(project):
         # (the page reads /api/v1/settings itself; a traversal would add its sub-paths)
         {"expectNotAsked": "/api/v1/settings/"},
     ])
+
+
+@pytest.mark.anyio
+async def test_the_person_marks_a_decision_replaced_sees_the_chain_and_undoes_it(project):
+    t, base, data = project["token"], project["base"], project["data"]
+    old = next(x["id"] for x in entries(data, "decision") if x["title"] == "Ledger stays append-only")
+    added = json.loads(cli(data, "memory", "add", "numbat-ledger", "--kind", "decision", "--json",
+                           "Ledger rows may be corrected by reversal entries, no longer strictly append-only"))
+    new = added["id"]
+    assert [c["id"] for c in added["candidates"]] == [old], added["candidates"]
+    await drive(f"{base}/project/numbat-ledger?token={t}", [
+        {"expectText": ["preamble", "Ledger stays append-only"]},
+        {"fill": [f"replaces-id-{new}", str(old)]}, {"click": f"replaces-{new}"},
+        {"expectText": [f"superseded-{old}", f"Superseded by #{new}"]},
+        {"expectText": [f"supersedes-{new}", f"Supersedes #{old}"]},
+        {"expectNoText": ["preamble", "Ledger stays append-only"]},
+        {"axe": "project-with-a-chain"},
+        {"click": f"restore-{old}"},
+        {"expectText": ["preamble", "Ledger stays append-only"]},
+    ])
+    again = next(x for x in entries(data, "decision") if x["id"] == old)
+    assert "superseded_by" not in again, again
+    req = urllib.request.Request(f"{base}/api/v1/projects/numbat-ledger/events",
+                                 headers={"authorization": f"Bearer {t}"})
+    kinds = [e["kind"] for e in json.loads(urllib.request.urlopen(req, timeout=10).read())["events"]]
+    assert "memory_superseded" in kinds and "supersede_undone" in kinds, kinds

@@ -128,8 +128,30 @@ pub enum MemoryAction {
         /// Tag (repeatable)
         #[arg(long = "tag", value_name = "TAG")]
         tags: Vec<String>,
+        /// Older entries this one replaces: they leave the preamble and recall, and stay
+        /// in history (repeatable, or ids separated by commas)
+        #[arg(long, value_name = "ID", value_delimiter = ',')]
+        supersedes: Vec<i64>,
         /// The text ("-" reads standard input)
         text: String,
+    },
+    /// Mark older entries replaced by a newer one of the same kind (kept in history and
+    /// search, marked; `memory restore` undoes it)
+    Supersede {
+        /// Project slug
+        slug: String,
+        /// The newer entry
+        id: i64,
+        /// The older entries it replaces
+        #[arg(required = true, value_name = "OLD_ID")]
+        old: Vec<i64>,
+    },
+    /// Undo `supersede`: the entry is back in the preamble and recall
+    Restore {
+        /// Project slug
+        slug: String,
+        /// The superseded entry
+        id: i64,
     },
     /// List a project's memory, newest first
     List {

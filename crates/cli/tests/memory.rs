@@ -126,3 +126,55 @@ fn export_writes_its_block_into_the_named_agents_md_and_nothing_else() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--agents-md"));
 }
+
+#[test]
+fn a_new_decision_names_the_one_it_contradicts_and_supersedes_it_without_deleting() {
+    let sb = Sandbox::new();
+    sb.cmd().args(["projects", "new", "Ledger"]).assert().success();
+    for text in ["Use Redis for the session cache", "Deploys go out on Tuesdays", "Ledger stays on MySQL"] {
+        sb.json_ok(&["memory", "add", "ledger", "--kind", "decision", text], None);
+    }
+    let new = sb
+        .json_ok(&["memory", "add", "ledger", "--kind", "decision", "We moved the ledger to Postgres"], None);
+    let candidates = new["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), 1, "{new}");
+    assert_eq!(candidates[0]["title"], "Ledger stays on MySQL");
+    let (new_id, old_id) = (new["id"].as_i64().unwrap(), candidates[0]["id"].as_i64().unwrap());
+    // A bad id names the field and writes nothing.
+    let before = sb.json_ok(&["memory", "list", "ledger"], None)["entries"].as_array().unwrap().len();
+    let out = sb
+        .cmd()
+        .args([
+            "--json",
+            "memory",
+            "add",
+            "ledger",
+            "--kind",
+            "decision",
+            "--supersedes",
+            "999",
+            "Ledger on Postgres 17",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(err["error"]["field"], "supersedes", "{err}");
+    assert_eq!(sb.json_ok(&["memory", "list", "ledger"], None)["entries"].as_array().unwrap().len(), before);
+
+    let done = sb.json_ok(&["memory", "supersede", "ledger", &new_id.to_string(), &old_id.to_string()], None);
+    assert_eq!(done["superseded"][0]["superseded_by"], new_id);
+    let context = sb.cmd().args(["context", "ledger"]).output().unwrap();
+    let context = String::from_utf8_lossy(&context.stdout);
+    assert!(
+        !context.contains("Ledger stays on MySQL") && context.contains("moved the ledger to Postgres"),
+        "{context}"
+    );
+    let list = sb.json_ok(&["memory", "list", "ledger"], None);
+    assert!(
+        list["entries"].as_array().unwrap().iter().any(|e| e["id"] == old_id && e["superseded_by"] == new_id)
+    );
+    sb.json_ok(&["memory", "restore", "ledger", &old_id.to_string()], None);
+    let context = sb.cmd().args(["context", "ledger"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&context.stdout).contains("Ledger stays on MySQL"));
+}

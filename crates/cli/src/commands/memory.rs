@@ -18,7 +18,7 @@ use crate::output::{Failure, print_json};
 pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
     let (local, store) = ctx.memory()?;
     match args.action {
-        MemoryAction::Add { slug, kind, title, tags, text } => {
+        MemoryAction::Add { slug, kind, title, tags, supersedes, text } => {
             let content = if text == "-" {
                 let mut s = String::new();
                 std::io::stdin()
@@ -28,9 +28,15 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
             } else {
                 text
             };
-            let entry = memory::remember(&store, &slug, &NewEntry { kind, title, content, tags }, None)?;
+            let new = NewEntry { kind, title, content, tags };
+            let done = search::similar::remember(&store, &slug, &new, None, &supersedes)?;
+            let entry = &done.entry;
             if ctx.json {
-                print_json(&entry);
+                // The entry as before, with what it superseded and its candidates beside.
+                let mut out = serde_json::to_value(entry).unwrap_or_default();
+                out["superseded"] = json!(done.superseded);
+                out["candidates"] = json!(done.candidates);
+                print_json(&out);
             } else {
                 println!(
                     "Recorded {} #{} in {}: {}",
@@ -39,6 +45,28 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                     entry.project,
                     format::safe(&entry.title)
                 );
+                for old in &done.superseded {
+                    println!("  supersedes #{}: {}", old.id, format::safe(&old.title));
+                }
+                print_candidates(&slug, entry.id, &done.candidates);
+            }
+        }
+        MemoryAction::Supersede { slug, id, old } => {
+            let done = memory::supersede::supersede(&store, &slug, id, &old)?;
+            if ctx.json {
+                print_json(&json!({ "superseded": done }));
+            } else {
+                for e in &done {
+                    println!("#{} is superseded by #{id}: {}", e.id, format::safe(&e.title));
+                }
+            }
+        }
+        MemoryAction::Restore { slug, id } => {
+            let e = memory::supersede::restore(&store, &slug, id)?;
+            if ctx.json {
+                print_json(&e);
+            } else {
+                println!("#{} is no longer superseded: {}", e.id, format::safe(&e.title));
             }
         }
         MemoryAction::List { slug, kind, status, limit, before } => {
@@ -265,4 +293,21 @@ pub fn config(ctx: &Ctx, key: Option<String>, value: Option<String>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The earlier entries a new one may repeat or contradict, and how to retire them.
+fn print_candidates(slug: &str, id: i64, candidates: &[search::similar::Candidate]) {
+    if candidates.is_empty() {
+        return;
+    }
+    println!("Earlier entries it may repeat or contradict:");
+    for c in candidates {
+        let likely = match c.likely {
+            search::similar::Likely::Duplicate => "duplicate",
+            search::similar::Likely::Related => "related",
+        };
+        println!("  #{} ({likely}, {:.2}, {}): {}", c.id, c.similarity, c.created, format::safe(&c.title));
+    }
+    let ids: Vec<String> = candidates.iter().map(|c| c.id.to_string()).collect();
+    println!("If it replaces them: mooring memory supersede {slug} {id} {}", ids.join(" "));
 }

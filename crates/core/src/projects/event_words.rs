@@ -46,6 +46,19 @@ pub fn describe(e: &Event) -> String {
             },
             text("answered_on").unwrap_or("no answer in time")
         ),
+        "memory_superseded" => format!(
+            "{} superseded by #{}: {}",
+            text("kind").unwrap_or("entry"),
+            num("by").unwrap_or_default(),
+            text("title").unwrap_or("")
+        ),
+        "supersede_undone" => {
+            format!(
+                "{} no longer superseded: {}",
+                text("kind").unwrap_or("entry"),
+                text("title").unwrap_or("")
+            )
+        }
         "auto_paused" => match num("days_unused") {
             Some(n) => format!("paused after {} unused", plural(n, "day", "days")),
             None => "paused for lack of use".to_owned(),

@@ -6,7 +6,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mooring_core::memory::preamble::{self, Caps, Preamble};
 use mooring_core::memory::{self, Entry, ListQuery, NewEntry, Page};
-use serde::Deserialize;
+use mooring_core::search::similar::{self, Candidate};
+use serde::{Deserialize, Serialize};
 
 use super::Api;
 use super::error::ApiResult;
@@ -41,6 +42,19 @@ pub struct AddBody {
     content: String,
     #[serde(default)]
     tags: Vec<String>,
+    /// Older entries of the same kind this one replaces.
+    #[serde(default)]
+    supersedes: Vec<i64>,
+}
+
+/// What `POST /projects/{slug}/memory` answers: the entry, with what it superseded and
+/// the earlier entries it may repeat or contradict.
+#[derive(Debug, Serialize)]
+pub struct Added {
+    #[serde(flatten)]
+    entry: Entry,
+    superseded: Vec<Entry>,
+    candidates: Vec<Candidate>,
 }
 
 /// `POST /projects/{slug}/memory` → 201.
@@ -48,9 +62,42 @@ pub async fn add(
     State(api): State<Api>,
     Path(slug): Path<String>,
     super::body::Body(b): super::body::Body<AddBody>,
-) -> ApiResult<(StatusCode, Json<Entry>)> {
+) -> ApiResult<(StatusCode, Json<Added>)> {
     let new = NewEntry { kind: b.kind, title: b.title, content: b.content, tags: b.tags };
-    Ok((StatusCode::CREATED, Json(memory::remember(&*api.state.memory, &slug, &new, None)?)))
+    let done = similar::remember(&*api.state.memory, &slug, &new, None, &b.supersedes)?;
+    api.state.project_changed(&slug);
+    let added = Added { entry: done.entry, superseded: done.superseded, candidates: done.candidates };
+    Ok((StatusCode::CREATED, Json(added)))
+}
+
+/// Body of `POST /projects/{slug}/memory/{id}/supersede`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SupersedeBody {
+    supersedes: Vec<i64>,
+}
+
+/// `POST /projects/{slug}/memory/{id}/supersede`: entry `id` replaces the older entries
+/// named → them, as they now are.
+pub async fn supersede(
+    State(api): State<Api>,
+    Path((slug, id)): Path<(String, i64)>,
+    super::body::Body(b): super::body::Body<SupersedeBody>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let done = memory::supersede::supersede(&*api.state.memory, &slug, id, &b.supersedes)?;
+    api.state.project_changed(&slug);
+    Ok(Json(serde_json::json!({ "superseded": done })))
+}
+
+/// `DELETE /projects/{slug}/memory/{id}/superseded`: undo; the entry is back in the
+/// preamble and recall.
+pub async fn restore(
+    State(api): State<Api>,
+    Path((slug, id)): Path<(String, i64)>,
+) -> ApiResult<Json<Entry>> {
+    let e = memory::supersede::restore(&*api.state.memory, &slug, id)?;
+    api.state.project_changed(&slug);
+    Ok(Json(e))
 }
 
 /// `DELETE /projects/{slug}/memory/{id}`: forget an entry (the same rules and event as
