@@ -2,6 +2,7 @@
 
 pub mod labelled;
 pub mod natural;
+pub mod year;
 
 use std::path::{Path, PathBuf};
 

@@ -38,6 +38,10 @@ pub const CASES: &[(&str, Case)] = &[
     ("context_locks_add_versions_and_keep_every_one", context_locks_add_versions_and_keep_every_one),
     ("a_captured_session_is_one_entry_replaced_in_place", a_captured_session_is_one_entry_replaced_in_place),
     (
+        "a_superseded_entry_is_marked_kept_and_can_come_back",
+        a_superseded_entry_is_marked_kept_and_can_come_back,
+    ),
+    (
         "a_paraphrase_is_found_by_meaning_in_its_project_only",
         meaning::a_paraphrase_is_found_by_meaning_in_its_project_only,
     ),
@@ -300,4 +304,46 @@ fn a_captured_session_is_one_entry_replaced_in_place(h: &dyn Host) {
     h.archive("beta");
     let refused = store.put_session("beta", "claude-code:abc", &row("Session: x"), check).unwrap_err();
     assert_eq!(refused.code, ErrorCode::InvalidInput, "{}", refused.message);
+}
+
+fn a_superseded_entry_is_marked_kept_and_can_come_back(h: &dyn Host) {
+    use crate::memory::supersede::{restore, supersede};
+    let store = h.backend();
+    remember(store, "alpha", &note("decision", "Sessions live in Redis"), None).unwrap();
+    let old = remember(store, "alpha", &note("decision", "The ledger stays on MySQL"), None).unwrap();
+    remember(store, "beta", &note("decision", "The ledger of beta stays on MySQL"), None).unwrap();
+    let done = crate::search::similar::remember(
+        store,
+        "alpha",
+        &note("decision", "The ledger moves to Postgres"),
+        None,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        done.candidates.iter().map(|c| c.id).collect::<Vec<_>>(),
+        vec![old.id],
+        "{:?}",
+        done.candidates
+    );
+    let new = done.entry;
+    let marked = supersede(store, "alpha", new.id, &[old.id]).unwrap();
+    assert_eq!(marked[0].superseded_by, Some(new.id));
+    let listed = list(store, "alpha", &ListQuery::default()).unwrap().entries;
+    assert!(listed.iter().any(|e| e.id == old.id && e.superseded_by == Some(new.id)), "kept in history");
+    let again = crate::search::similar::remember(
+        store,
+        "alpha",
+        &note("decision", "The ledger stays on Postgres"),
+        None,
+        &[],
+    )
+    .unwrap();
+    assert!(again.candidates.iter().all(|c| c.id != old.id), "a superseded entry is no candidate");
+    assert_eq!(supersede(store, "alpha", new.id, &[old.id]).unwrap_err().code, ErrorCode::Conflict);
+    assert_eq!(supersede(store, "beta", new.id, &[old.id]).unwrap_err().code, ErrorCode::NotFound);
+    assert_eq!(restore(store, "alpha", old.id).unwrap().superseded_by, None);
+    let kinds = h.event_kinds("alpha");
+    assert!(kinds.ends_with(&["memory_added".to_owned(), "supersede_undone".to_owned()]), "{kinds:?}");
+    assert!(kinds.contains(&"memory_superseded".to_owned()), "{kinds:?}");
 }

@@ -57,6 +57,10 @@ view = reply_to("leader-election", "Open blockers")["text"]
 assert f"#{number} waiting on SRE" in view and "📌 we use etcd 3.5" in view, view
 reply_to(f"resolve leader-election #{number} certs came", "resolved")
 assert mooring("memory", "list", "leader-election", "--kind", "blocker")["entries"][0]["status"] == "resolved"
+# A decision that contradicts an earlier one is kept, and the phone names the earlier one.
+redo = reply_to("decide leader-election leases move from etcd to Consul", "decision #")["text"]
+first = next(e for e in decisions if "etcd 3.5" in e["content"])
+assert f"may contradict #{first['id']}" in redo or f"same as #{first['id']}" in redo, redo
 reply_to("projeler", "leader-election")
 reply_to("decide nope something", "No project or command `nope`")
 print("ok: projects, SLUG, decide, blocker, resolve and the Turkish word, checked through the CLI:", done)

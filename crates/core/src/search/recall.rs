@@ -30,7 +30,7 @@ const ENTRY_CHARS: usize = 300;
 
 /// How many of `wanted` start a word of `text` (by their first five letters, so
 /// "elections" finds "election", as the index's stemming would).
-fn matched(text: &str, wanted: &[Word]) -> usize {
+pub(crate) fn matched(text: &str, wanted: &[Word]) -> usize {
     let lower = text.to_lowercase();
     let seen: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
     wanted

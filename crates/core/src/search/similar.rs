@@ -58,6 +58,10 @@ pub const DUPLICATE_SHARE: f64 = 0.6;
 /// decision scores nothing; a contradiction on the same subject scored 0.22 to 0.61 (a
 /// rare subject word shared, in a project of 4 to 300 entries), a reworded duplicate 0.74.
 pub const RELATED_SHARE: f64 = 0.2;
+/// Share of the new entry's words an entry holds from which it is related (the new
+/// entry's words only count when the project has any entry with a word that is not
+/// common: see `store::backend::COMMON_SHARE`).
+pub const RELATED_COVERED: f64 = 0.25;
 /// Cosine (of the static model's vectors) from which an entry is a duplicate by meaning.
 /// On the synthetic year (`supersede_tests`): a reworded duplicate 0.79, a contradiction
 /// on the same subject 0.65, the nearest unrelated decision 0.41.
@@ -115,9 +119,15 @@ pub fn candidates(store: &dyn MemoryBackend, stored: &Entry) -> Result<Vec<Candi
     };
     for h in hits {
         let share = (h.score / full).clamp(0.0, 1.0);
-        if share >= RELATED_SHARE {
-            let likely = if share >= DUPLICATE_SHARE { Likely::Duplicate } else { Likely::Related };
-            add(h.row, round(share), likely);
+        // In a small project every word looks common to IDF (the subject word is in the
+        // old entry and the new, two of three): the share of the new entry's words the
+        // hit holds counts too.
+        let text = format!("{} {} {}", h.row.title, h.row.content, h.row.tags);
+        let covered = super::recall::matched(&text, &words) as f64 / words.len() as f64;
+        if share >= DUPLICATE_SHARE {
+            add(h.row, round(share), Likely::Duplicate);
+        } else if share >= RELATED_SHARE || covered >= RELATED_COVERED {
+            add(h.row, round(share.max(covered)), Likely::Related);
         }
     }
     for (row, cosine) in by_meaning(store, stored)? {

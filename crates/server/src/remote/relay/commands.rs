@@ -151,10 +151,22 @@ impl Relay {
 
     fn remember(&self, slug: &str, kind: &str, text: &str) -> Result<String, String> {
         let new = NewEntry { kind: kind.into(), content: text.to_owned(), ..NewEntry::default() };
-        let e = memory::remember(self.state.memory.as_ref(), slug, &new, None).map_err(|e| e.message)?;
+        let done = mooring_core::search::similar::remember(self.state.memory.as_ref(), slug, &new, None, &[])
+            .map_err(|e| e.message)?;
         self.state.project_changed(slug);
+        let e = &done.entry;
         let icon = if kind == "blocker" { "🚧" } else { "📌" };
-        Ok(format!("{icon} {kind} #{} kept in {slug}: {}", e.id, e.title))
+        let mut reply = format!("{icon} {kind} #{} kept in {slug}: {}", e.id, e.title);
+        // The earlier entries it may repeat or contradict: the person judges, at the desk
+        // (the project view's "Replaces it") or from the CLI.
+        for c in &done.candidates {
+            let likely = match c.likely {
+                mooring_core::search::similar::Likely::Duplicate => "same as",
+                mooring_core::search::similar::Likely::Related => "may contradict",
+            };
+            reply.push_str(&format!("\n↔ {likely} #{} ({}): {}", c.id, c.created, phone::cut(&c.title, 80)));
+        }
+        Ok(reply)
     }
 
     fn set_away(&self, away: bool) -> Result<String, String> {
