@@ -8,6 +8,22 @@ use crate::memory::preamble::count_tokens;
 use crate::search::{fuse, meaningful};
 use crate::store::backend::{MemoryBackend, NearestQuery, RowHit, SearchQuery, Word};
 
+/// Recency's half-life in recall's ranking: an entry this many days old counts for
+/// three quarters of a new one's relevance, twice as old five eighths, and never less
+/// than [`AGE_FLOOR`]. Age orders what is equally relevant; it never hides an entry,
+/// and nothing expires on its own.
+pub const HALF_LIFE_DAYS: f64 = 180.0;
+/// The least an old entry's relevance is weighed (at any age).
+pub const AGE_FLOOR: f64 = 0.5;
+
+/// How much an entry written at `created_at` (RFC 3339) weighs at `now`: from 1 (today)
+/// down towards [`AGE_FLOOR`], halving the distance every [`HALF_LIFE_DAYS`].
+pub fn age_weight(created_at: &str, now: chrono::DateTime<chrono::Utc>) -> f64 {
+    let Ok(then) = chrono::DateTime::parse_from_rfc3339(created_at) else { return 1.0 };
+    let days = (now - then.with_timezone(&chrono::Utc)).num_seconds().max(0) as f64 / 86_400.0;
+    AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5f64.powf(days / HALF_LIFE_DAYS)
+}
+
 /// The most recall hands over, in o200k tokens.
 pub const BUDGET: usize = 400;
 /// The most entries recall hands over.
@@ -93,7 +109,13 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         })
         .collect();
     let mut out = Vec::new();
-    for hit in fuse(&[lexical, near]) {
+    let now = chrono::Utc::now();
+    let mut fused = fuse(&[lexical, near]);
+    for h in &mut fused {
+        h.score *= age_weight(&h.row.created_at, now);
+    }
+    fused.sort_by(|a, b| b.score.total_cmp(&a.score));
+    for hit in fused {
         if given.contains(&hit.row.id) {
             continue;
         }
@@ -167,6 +189,35 @@ mod tests {
         assert!(recall(&store, "leases", "Which modules does the build bundle?", &[]).unwrap().is_empty());
         // What the session was given already is not given again.
         assert!(recall(&store, "leases", "lease renewals retry", &[ids[0]]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn of_two_equally_relevant_entries_the_newer_comes_first_and_the_old_still_comes() {
+        let (_d, store, ids) = store_with(&[
+            ("decision", "Lease renewals retry twice: lease renewals retry, then the leader steps down"),
+            ("decision", "Lease renewals retry twice, then the leader steps down"),
+        ]);
+        // By relevance alone the first (more of the prompt's words) comes first.
+        let fresh = recall(&store, "leases", "how do lease renewals retry?", &[]).unwrap();
+        assert_eq!(fresh.iter().map(|e| e.id).collect::<Vec<_>>(), [ids[0], ids[1]]);
+        // It was written a year ago.
+        store
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE memory SET created_at = '2025-11-01T00:00:00.000Z' WHERE id = ?1",
+                    [ids[0]],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        let found = recall(&store, "leases", "how do lease renewals retry?", &[]).unwrap();
+        assert_eq!(found.iter().map(|e| e.id).collect::<Vec<_>>(), [ids[1], ids[0]]);
+        let now = chrono::Utc::now();
+        assert_eq!(super::age_weight(&crate::humanize::format_ts(now), now), 1.0);
+        let half = crate::humanize::format_ts(now - chrono::Duration::days(180));
+        assert!((super::age_weight(&half, now) - 0.75).abs() < 1e-6);
+        let ancient = crate::humanize::format_ts(now - chrono::Duration::days(36_500));
+        assert!(super::age_weight(&ancient, now) >= super::AGE_FLOOR);
     }
 
     #[test]
