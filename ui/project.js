@@ -144,20 +144,29 @@ function pager(target, more, kinds, opts = {}) {
   const cursors = Object.fromEntries(kinds.map((k) => [k, undefined]));
   const done = new Set();
   let shown = [];
+  // Redraws overlap (an agent's write and the person's click both refresh): only the
+  // newest load draws, or its pages and an older load's would be shown twice.
+  let generation = 0;
   async function load(reset) {
     if (reset) {
       for (const k of kinds) cursors[k] = undefined;
       done.clear();
       shown = [];
+      generation += 1;
     }
-    const pages = await Promise.all(kinds.filter((k) => !done.has(k)).map(async (k) => {
+    const mine = generation;
+    const fetched = await Promise.all(kinds.filter((k) => !done.has(k)).map(async (k) => {
       const status = opts.status ? `&status=${opts.status}` : "";
       const before = cursors[k] ? `&before=${cursors[k]}` : "";
       const { entries } = await api(`/projects/${at}/memory?kind=${k}&limit=${PAGE}${status}${before}`);
+      return [k, entries];
+    }));
+    if (mine !== generation) return;
+    for (const [k, entries] of fetched) {
       if (entries.length < PAGE) done.add(k);
       if (entries.length) cursors[k] = entries[entries.length - 1].id;
-      return entries;
-    }));
+    }
+    const pages = fetched.map(([, entries]) => entries);
     shown = shown.concat(...pages).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
     const replaced = (e) => shown.filter((o) => o.superseded_by === e.id);
     $(target).replaceChildren(...shown.map((e) => entryView(e, { ...opts, replaced: replaced(e) })));
