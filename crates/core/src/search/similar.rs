@@ -34,8 +34,8 @@ pub struct Candidate {
     pub created: String,
     /// Duplicate or related.
     pub likely: Likely,
-    /// How close, 0 to 1: the share of the new entry's word weight it holds, or its
-    /// meaning's cosine, whichever is higher.
+    /// How close, 0 to 1: the share of the new entry's word weight (or words) it holds,
+    /// or its meaning's cosine.
     pub similarity: f64,
 }
 
