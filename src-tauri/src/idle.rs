@@ -18,19 +18,22 @@ pub fn idle_for() -> Option<Duration> {
     None
 }
 
+/// Call `method` (no arguments) of `service`'s object at `path` on the session bus, where
+/// the interface is named as the service; its one return value.
+#[cfg(target_os = "linux")]
+fn ask_session<T>(service: &str, path: &str, method: &str) -> Option<T>
+where
+    T: for<'de> zbus::zvariant::DynamicDeserialize<'de>,
+{
+    let conn = zbus::blocking::Connection::session().ok()?;
+    let reply = conn.call_method(Some(service), path, Some(service), method, &()).ok()?;
+    reply.body().deserialize().ok()
+}
+
 #[cfg(target_os = "linux")]
 fn mutter() -> Option<Duration> {
-    let conn = zbus::blocking::Connection::session().ok()?;
-    let reply = conn
-        .call_method(
-            Some("org.gnome.Mutter.IdleMonitor"),
-            "/org/gnome/Mutter/IdleMonitor/Core",
-            Some("org.gnome.Mutter.IdleMonitor"),
-            "GetIdletime",
-            &(),
-        )
-        .ok()?;
-    let ms: u64 = reply.body().deserialize().ok()?;
+    let ms: u64 =
+        ask_session("org.gnome.Mutter.IdleMonitor", "/org/gnome/Mutter/IdleMonitor/Core", "GetIdletime")?;
     Some(Duration::from_millis(ms))
 }
 
@@ -40,17 +43,8 @@ fn mutter() -> Option<Duration> {
 /// and never switches to away on its own, which is the safe way to be wrong.
 #[cfg(target_os = "linux")]
 fn screensaver() -> Option<Duration> {
-    let conn = zbus::blocking::Connection::session().ok()?;
-    let reply = conn
-        .call_method(
-            Some("org.freedesktop.ScreenSaver"),
-            "/org/freedesktop/ScreenSaver",
-            Some("org.freedesktop.ScreenSaver"),
-            "GetSessionIdleTime",
-            &(),
-        )
-        .ok()?;
-    let ms: u32 = reply.body().deserialize().ok()?;
+    let ms: u32 =
+        ask_session("org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver", "GetSessionIdleTime")?;
     Some(Duration::from_millis(u64::from(ms)))
 }
 
