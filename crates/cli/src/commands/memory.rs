@@ -302,11 +302,14 @@ fn print_candidates(slug: &str, id: i64, candidates: &[search::similar::Candidat
     }
     println!("Earlier entries it may repeat or contradict:");
     for c in candidates {
-        let likely = match c.likely {
-            search::similar::Likely::Duplicate => "duplicate",
-            search::similar::Likely::Related => "related",
-        };
-        println!("  #{} ({likely}, {:.2}, {}): {}", c.id, c.similarity, c.created, format::safe(&c.title));
+        println!(
+            "  #{} ({}, {:.2}, {}): {}",
+            c.id,
+            c.likely.as_str(),
+            c.similarity,
+            c.created,
+            format::safe(&c.title)
+        );
     }
     let ids: Vec<String> = candidates.iter().map(|c| c.id.to_string()).collect();
     println!("If it replaces them: mooring memory supersede {slug} {id} {}", ids.join(" "));

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::memory::supersede::{check_old, supersede};
 use crate::memory::{Entry, Kind, NewEntry};
 use crate::search::content_words;
-use crate::store::backend::{MemoryBackend, NearestQuery, SearchQuery, Word};
+use crate::store::backend::{MemoryBackend, SearchQuery, Word};
 
 /// How an earlier entry looks beside a new one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -21,6 +21,16 @@ pub enum Likely {
     Duplicate,
     /// On the same subject: the new one may update or contradict it.
     Related,
+}
+
+impl Likely {
+    /// Its name, as the JSON says it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Duplicate => "duplicate",
+            Self::Related => "related",
+        }
+    }
 }
 
 /// An earlier entry a new one may repeat or contradict.
@@ -130,7 +140,7 @@ pub fn candidates(store: &dyn MemoryBackend, stored: &Entry) -> Result<Vec<Candi
             add(h.row, round(share.max(covered)), Likely::Related);
         }
     }
-    for (row, cosine) in by_meaning(store, stored)? {
+    for (row, cosine) in by_meaning(store, stored) {
         let shares_a_word = {
             let text = format!("{} {}", row.title, row.content).to_lowercase();
             words.iter().any(|w| text.contains(&w.text))
@@ -150,33 +160,19 @@ fn round(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// The nearest earlier entries by meaning with their cosines; none without the model or
-/// vectors (the words still find candidates).
-fn by_meaning(
-    store: &dyn MemoryBackend,
-    stored: &Entry,
-) -> Result<Vec<(crate::store::rows::MemoryRow, f64)>> {
-    let Some(vector) = crate::search::semantic::embed(&format!("{}\n{}", stored.title, stored.content))
-    else {
-        return Ok(Vec::new());
-    };
-    let q = NearestQuery {
-        vector: &vector,
-        model: crate::search::semantic::MODEL,
+/// The nearest earlier entries by meaning with their cosines (search's own ranking by
+/// meaning); none without the model or vectors: the words still find candidates.
+fn by_meaning(store: &dyn MemoryBackend, stored: &Entry) -> Vec<(crate::store::rows::MemoryRow, f64)> {
+    let text = format!("{}\n{}", stored.title, stored.content);
+    let kind = stored.kind.as_str();
+    let r = super::Request {
+        query: &text,
         project: Some(&stored.project),
-        kind: Some(stored.kind.as_str()),
+        kind: Some(kind),
         limit: LOOKED_AT,
-        newest: None,
+        mode: super::Mode::Semantic,
     };
-    // Meaning adds candidates; a failure there leaves those the words found.
-    Ok(store
-        .nearest_memory(&q)
-        .ok()
-        .flatten()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|h| (h.row, h.score))
-        .collect())
+    super::nearest(store, &r, Some(kind)).unwrap_or_default().into_iter().map(|h| (h.row, h.score)).collect()
 }
 
 /// What `remember` stored, what it superseded, and what it may repeat or contradict.
