@@ -53,5 +53,58 @@ fn candidate_check(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, candidate_check);
+/// A project with a year of captured sessions, five a working day (1,300), the newest
+/// today.
+fn year_of_sessions() -> (tempfile::TempDir, Store) {
+    use mooring_core::store::backend::MemoryBackend;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_in(dir.path()).unwrap();
+    Registry::new(&store).create(NewProject { name: "Year".into(), ..NewProject::default() }).unwrap();
+    let now = chrono::Utc::now();
+    for i in 0..SESSIONS {
+        let at = now - chrono::Duration::minutes((SESSIONS - i) as i64 * 365 * 24 * 60 / SESSIONS as i64);
+        let mut r = mooring_bench::year::session(i, at);
+        let key = r.key.clone();
+        let (row, _) = mooring_core::capture::entry(&mut r).unwrap();
+        store.put_session("year", &key, &row, memory::check_writable).unwrap();
+    }
+    (dir, store)
+}
+
+const SESSIONS: usize = 1_300;
+
+/// The weekly roll-up: the first one over a year of sessions (every digest written,
+/// every old session folded), and the hourly one after it (nothing changed).
+fn roll_up(c: &mut Criterion) {
+    use mooring_core::capture::digest::roll_up;
+    let mut group = c.benchmark_group("roll_up");
+    group.sample_size(10);
+    let mut firsts = Vec::new();
+    for _ in 0..5 {
+        let (_dir, store) = year_of_sessions();
+        let t = std::time::Instant::now();
+        let done = roll_up(&store, "year", 14, chrono::Utc::now()).unwrap();
+        firsts.push(t.elapsed());
+        assert!(done.weeks >= 50 && done.folded > 1_200, "{done:?}");
+    }
+    firsts.sort();
+    eprintln!("first roll-up of {SESSIONS} sessions: median {:?} (of {:?})", firsts[2], firsts);
+    let (_dir, store) = year_of_sessions();
+    roll_up(&store, "year", 14, chrono::Utc::now()).unwrap();
+    let digests = memory::list(
+        &store,
+        "year",
+        &memory::ListQuery { kind: Some("context_carry".into()), limit: Some(200), ..Default::default() },
+    )
+    .unwrap()
+    .entries;
+    let longest = digests.iter().map(|d| mooring_tokens::count(&d.content)).max().unwrap_or(0);
+    eprintln!("{} digests, the longest {longest} tokens", digests.len());
+    group.bench_function("rebuild, nothing changed (1,300 sessions)", |b| {
+        b.iter(|| black_box(roll_up(&store, "year", 14, chrono::Utc::now()).unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, candidate_check, roll_up);
 criterion_main!(benches);

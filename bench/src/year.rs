@@ -109,3 +109,45 @@ pub fn entry(i: usize) -> NewEntry {
 pub fn entries(n: usize) -> Vec<NewEntry> {
     (0..n).map(entry).collect()
 }
+
+/// Captured session `i` of the year, started at `at` (RFC 3339): a few requests, files,
+/// commands, todos, now and then a commit and a compaction, as capture stores them.
+pub fn session(i: usize, at: chrono::DateTime<chrono::Utc>) -> mooring_core::capture::SessionRecord {
+    use mooring_core::capture::record::{Commit, FileAction, FileTouch};
+    let s = SUBJECTS[i % SUBJECTS.len()];
+    let c = CHOICES[(i * 7 + i / SUBJECTS.len()) % CHOICES.len()];
+    let mut r = mooring_core::capture::SessionRecord::new("claude-code", &format!("claude-code:{i:024x}"));
+    r.saw_time(&at.to_rfc3339());
+    r.saw_time(&(at + chrono::Duration::minutes(35)).to_rfc3339());
+    r.request(&format!("Move the {s} to {c} and keep the old path behind a flag"));
+    r.request(&format!("The tests for the {s} fail on CI, look at ticket {i}"));
+    r.request("Commit it when the tests pass");
+    for f in 0..6 {
+        let path = format!(
+            "src/{}/{}.rs",
+            s.replace(' ', "_"),
+            ["mod", "store", "api", "tests", "config", "flag"][f]
+        );
+        r.files.push(FileTouch { path, action: FileAction::Edited, from: None, subagent: false });
+    }
+    for k in 0..8 {
+        r.commands_total += 1;
+        r.commands.push(mooring_core::capture::record::CommandRun {
+            command: format!("cargo test -p {} -- case_{k}", s.replace(' ', "-")),
+            failed: k == 3,
+            subagent: false,
+        });
+    }
+    r.add_todo(&format!("Switch the {s} to {c}"), None);
+    r.add_todo(&format!("Remove the old {s} path"), None);
+    if i % 3 == 0 {
+        r.commits.push(Commit { id: format!("{:07x}", i * 7919), subject: format!("Move the {s} to {c}") });
+    }
+    if i % 5 == 0 {
+        r.carry(&format!(
+            "The {s} now runs on {c}; the old path stays behind a flag until the next release."
+        ));
+    }
+    r.last_word(&format!("Done: the {s} runs on {c} and the tests pass."));
+    r
+}

@@ -153,6 +153,14 @@ pub enum MemoryAction {
         /// The superseded entry
         id: i64,
     },
+    /// Fold captured sessions older than `fold_after_days` (14) into one digest per week
+    /// (the server does this hourly; the originals are kept, hidden from the preamble
+    /// and recall, and `memory restore ID` brings one back)
+    Fold {
+        /// Only this project (default: every project not archived)
+        #[arg(long)]
+        project: Option<String>,
+    },
     /// List a project's memory, newest first
     List {
         /// Project slug

@@ -241,3 +241,34 @@ fn a_prompt_about_a_decision_the_preamble_left_out_brings_it_once() {
                         "prompt": "Why do lease renewals retry only twice?" });
     assert!(hook(&sb, other, &[]).stdout.is_empty(), "recall 0 adds nothing");
 }
+
+#[test]
+fn an_old_session_folds_into_its_weeks_digest_and_can_come_back() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/retry");
+    sb.json_ok(&["projects", "new", "Retry", "--code-path", work.to_str().unwrap()], None);
+    // The recorded session, as if it had run in September.
+    let t = sb.home.join("old.jsonl");
+    let old = RECORDED.replace(RECORDED_CWD, work.to_str().unwrap()).replace("2026-11-24T", "2026-09-02T");
+    std::fs::write(&t, old).unwrap();
+    hook(&sb, turn_end("session-old", &work, &t, "SessionEnd"), &[]);
+    let id = sessions(&sb)[0]["id"].as_i64().unwrap();
+    let before = sb.json_ok(&["context", "retry"], None)["text"].as_str().unwrap().to_owned();
+    assert!(before.contains("## Last session"), "{before}");
+    let done = sb.json_ok(&["memory", "fold", "--project", "retry"], None);
+    assert_eq!(done["projects"][0]["done"]["folded"], 1, "{done}");
+    let digest = &sb.json_ok(&["memory", "list", "retry", "--kind", "context_carry"], None)["entries"][0];
+    let text = digest["content"].as_str().unwrap();
+    assert!(text.starts_with("Week of 2026-08-31: 1 session (claude-code 1)"), "{text}");
+    assert!(text.contains("Add a retry helper") && text.contains(&format!("#{id}")), "{text}");
+    assert!(!text.contains(SECRET));
+    assert_eq!(sessions(&sb)[0]["superseded_by"], digest["id"], "kept, folded");
+    let after = sb.json_ok(&["context", "retry"], None)["text"].as_str().unwrap().to_owned();
+    assert!(!after.contains("## Last session"), "{after}");
+    assert!(after.contains("## Earlier weeks (1 session folded into 1 weekly digest"), "{after}");
+    // Brought back, it stays back at the next fold.
+    sb.json_ok(&["memory", "restore", "retry", &id.to_string()], None);
+    let again = sb.json_ok(&["memory", "fold", "--project", "retry"], None);
+    assert_eq!(again["projects"][0]["done"]["folded"], 0, "{again}");
+    assert!(sessions(&sb)[0].get("superseded_by").is_none());
+}

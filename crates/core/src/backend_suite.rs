@@ -41,6 +41,7 @@ pub const CASES: &[(&str, Case)] = &[
         "a_superseded_entry_is_marked_kept_and_can_come_back",
         a_superseded_entry_is_marked_kept_and_can_come_back,
     ),
+    ("old_sessions_fold_into_a_weekly_digest_once", old_sessions_fold_into_a_weekly_digest_once),
     (
         "a_paraphrase_is_found_by_meaning_in_its_project_only",
         meaning::a_paraphrase_is_found_by_meaning_in_its_project_only,
@@ -346,4 +347,68 @@ fn a_superseded_entry_is_marked_kept_and_can_come_back(h: &dyn Host) {
     let kinds = h.event_kinds("alpha");
     assert!(kinds.ends_with(&["memory_added".to_owned(), "supersede_undone".to_owned()]), "{kinds:?}");
     assert!(kinds.contains(&"memory_superseded".to_owned()), "{kinds:?}");
+}
+
+fn old_sessions_fold_into_a_weekly_digest_once(h: &dyn Host) {
+    use crate::capture::digest::roll_up;
+    use crate::store::backend::Fold;
+    let store = h.backend();
+    let check = crate::memory::check_writable;
+    let now = chrono::Utc::now();
+    let put = |slug: &str, n: usize, days_ago: i64| {
+        let mut r = crate::capture::SessionRecord::new("claude-code", &format!("claude-code:{n:024}"));
+        let at = now - chrono::Duration::days(days_ago) + chrono::Duration::minutes(n as i64);
+        r.saw_time(&at.to_rfc3339());
+        r.request(&format!("Tidy the importer, part {n}"));
+        let key = r.key.clone();
+        let (row, _) = crate::capture::entry(&mut r).unwrap();
+        store.put_session(slug, &key, &row, check).unwrap().unwrap().1.id
+    };
+    let old: Vec<i64> = (0..3).map(|n| put("alpha", n, 40)).collect();
+    let fresh = put("alpha", 3, 1);
+    let other = put("beta", 4, 40);
+    let done = roll_up(store, "alpha", 14, now).unwrap();
+    assert_eq!((done.weeks, done.written, done.folded), (1, 1, 3), "{done:?}");
+    let sessions =
+        list(store, "alpha", &ListQuery { kind: Some("session".into()), ..Default::default() }).unwrap();
+    let digest =
+        list(store, "alpha", &ListQuery { kind: Some("context_carry".into()), ..Default::default() })
+            .unwrap()
+            .entries;
+    assert_eq!(digest.len(), 1);
+    for e in &sessions.entries {
+        let want = old.contains(&e.id).then_some(digest[0].id);
+        assert_eq!(e.superseded_by, want, "session {}", e.id);
+    }
+    assert!(sessions.entries.iter().any(|e| e.id == fresh));
+    assert!(digest[0].content.contains("Tidy the importer, part 0"), "{}", digest[0].content);
+    // Rebuilt: the same, nothing folded twice.
+    assert_eq!(roll_up(store, "alpha", 14, now).unwrap().written, 0);
+    // Another project's session is never folded into this one's digest.
+    let row = digest[0].clone();
+    let new = crate::store::rows::NewMemoryRow {
+        kind: "context_carry".into(),
+        title: row.title.clone().into(),
+        content: row.content.clone().into(),
+        tags: "digest".into(),
+        status: None,
+        data: None,
+    };
+    let fold = Fold { key: "digest:1999-W01", digest: &new, sessions: &[other] };
+    assert_eq!(store.fold_sessions("alpha", &fold, check).unwrap().unwrap().1.newly, 0);
+    let beta =
+        list(store, "beta", &ListQuery { kind: Some("session".into()), ..Default::default() }).unwrap();
+    assert_eq!(beta.entries[0].superseded_by, None);
+    // Brought back, it stays back; the digest forgotten, it stays forgotten.
+    crate::memory::supersede::restore(store, "alpha", old[0]).unwrap();
+    forget(store, "alpha", digest[0].id).unwrap();
+    put("alpha", 5, 40);
+    roll_up(store, "alpha", 14, now).unwrap();
+    let after =
+        list(store, "alpha", &ListQuery { kind: Some("session".into()), ..Default::default() }).unwrap();
+    assert_eq!(after.entries.iter().filter(|e| e.superseded_by.is_some()).count(), 2);
+    let kept = list(store, "alpha", &ListQuery { kind: Some("context_carry".into()), ..Default::default() })
+        .unwrap();
+    assert!(kept.entries.iter().all(|e| e.id != digest[0].id), "the forgotten digest stays forgotten");
+    assert!(h.event_kinds("alpha").contains(&"sessions_folded".to_owned()));
 }

@@ -224,7 +224,8 @@ async fn start_watcher(state: &Arc<AppState>) -> Option<mooring_core::projects::
     }
 }
 
-/// Pause projects unused for `auto_pause_days`, at start and then hourly.
+/// Pause projects unused for `auto_pause_days` and fold old captured sessions into weekly
+/// digests (`fold_after_days`), at start and then hourly.
 async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
     let mut ticks = crate::ticks::Ticks::new(std::time::Duration::from_secs(3600), cancel);
     while ticks.next().await {
@@ -235,6 +236,19 @@ async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "could not check for idle projects"),
+        }
+        let (store, memory) = (state.store.clone(), state.memory.clone());
+        let folded = tokio::task::spawn_blocking(move || {
+            mooring_core::capture::digest::roll_up_all(&store, memory.as_ref(), None, chrono::Utc::now())
+        })
+        .await;
+        match folded {
+            Ok(Ok(done)) if !done.is_empty() => {
+                tracing::info!(?done, "folded old sessions into weekly digests")
+            }
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "could not fold old sessions"),
+            Err(e) => tracing::warn!(error = %e, "the roll-up stopped"),
         }
     }
 }

@@ -3,8 +3,8 @@
 
 use deadpool_postgres::GenericClient;
 use mooring_core::store::backend::{
-    COMMON_FROM, COMMON_SHARE, Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck,
-    RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event,
+    COMMON_FROM, COMMON_SHARE, Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter,
+    ProjectCheck, RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event, folded_event,
 };
 use mooring_core::store::rows::{LockRow, MemoryRow, NewMemoryRow};
 use mooring_core::{Project, Result};
@@ -258,6 +258,76 @@ impl MemoryBackend for PgStore {
             sql::exec(&tx, "UPDATE projects SET last_used_at = now() WHERE id = $1", &[&project.id]).await?;
             tx.commit().await.map_err(db_error)?;
             Ok(Some((project.slug, stored)))
+        })
+    }
+
+    fn fold_sessions(
+        &self,
+        slug: &str,
+        fold: &Fold<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, Folded)>> {
+        let (slug, key, me, person) = (slug.to_owned(), fold.key.to_owned(), self.me()?, self.person.clone());
+        let (digest, sessions) = (fold.digest.clone().into_owned(), fold.sessions.to_vec());
+        self.run(move |pool| async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            let tx = client.transaction().await.map_err(db_error)?;
+            let project = writable(&tx, &slug, me, check).await?;
+            let (kind, title, content, tags) =
+                (digest.kind.as_ref(), digest.title.as_ref(), digest.content.as_ref(), digest.tags.as_ref());
+            let data = digest.data.as_deref();
+            let found = sql::row_opt(
+                &tx,
+                "SELECT id, forgotten_at IS NOT NULL FROM memory
+                 WHERE project_id BETWEEN $1 AND $1 AND kind = $2 AND data->>'key' = $3
+                 ORDER BY project_id, id DESC LIMIT 1",
+                &[&project.id, &kind, &key],
+            )
+            .await?;
+            let (id, changed) = match found.map(|r| (r.get::<_, i64>(0), r.get::<_, bool>(1))) {
+                Some((_, true)) => return Ok(None),
+                Some((id, false)) => {
+                    let n = sql::exec(
+                        &tx,
+                        "UPDATE memory SET title = $2, content = $3, tags = $4, data = $5::text::jsonb, updated_at = now()
+                         WHERE id = $1 AND (title IS DISTINCT FROM $2 OR content IS DISTINCT FROM $3
+                                            OR data IS DISTINCT FROM $5::text::jsonb)",
+                        &[&id, &title, &content, &tags, &data],
+                    )
+                    .await?;
+                    (id, n > 0)
+                }
+                None => {
+                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] =
+                        [&project.id, &kind, &title, &content, &tags, &data, &person, &me];
+                    let row = sql::row(
+                        &tx,
+                        "INSERT INTO memory (project_id, kind, title, content, tags, data, written_by, person_id)
+                         VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8) RETURNING id",
+                        &params,
+                    )
+                    .await?;
+                    (row.get::<_, i64>(0), true)
+                }
+            };
+            let newly = sql::exec(
+                &tx,
+                "UPDATE memory SET data = coalesce(data, '{}'::jsonb)
+                     || jsonb_build_object('superseded_by', $3::bigint, 'superseded_at', now(), 'folded_at', now())
+                 WHERE id = ANY($2) AND project_id BETWEEN $1 AND $1 AND kind = 'session' AND forgotten_at IS NULL
+                   AND NOT (coalesce(data, '{}'::jsonb) ? 'superseded_by')
+                   AND NOT (coalesce(data, '{}'::jsonb) ? 'folded_at')",
+                &[&project.id, &sessions, &id],
+            )
+            .await? as usize;
+            let sql = format!("SELECT {MEMORY_COLUMNS} FROM memory m WHERE m.id = $1");
+            let stored = memory(&sql::row(&tx, &sql, &[&id]).await?);
+            if newly > 0 {
+                let (event, detail) = folded_event(&stored, &key, newly);
+                record(&tx, &project, event, &detail, me).await?;
+            }
+            tx.commit().await.map_err(db_error)?;
+            Ok(Some((project.slug, Folded { digest: stored, newly, changed })))
         })
     }
 

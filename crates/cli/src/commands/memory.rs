@@ -69,6 +69,30 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                 println!("#{} is no longer superseded: {}", e.id, format::safe(&e.title));
             }
         }
+        MemoryAction::Fold { project } => {
+            let done = mooring_core::capture::digest::roll_up_all(
+                &local,
+                &store,
+                project.as_deref(),
+                chrono::Utc::now(),
+            )?;
+            if ctx.json {
+                let out: Vec<_> =
+                    done.iter().map(|(slug, d)| json!({ "project": slug, "done": d })).collect();
+                print_json(&json!({ "projects": out }));
+            } else if done.is_empty() {
+                println!(
+                    "Nothing to fold: no captured session is old enough, or its week's digest is current."
+                );
+            } else {
+                for (slug, d) in &done {
+                    println!(
+                        "{slug}: {} sessions folded, {} digests written, {} weeks in all",
+                        d.folded, d.written, d.weeks
+                    );
+                }
+            }
+        }
         MemoryAction::List { slug, kind, status, limit, before } => {
             let page = memory::list(&store, &slug, &ListQuery { kind, status, limit: Some(limit), before })?;
             if ctx.json {

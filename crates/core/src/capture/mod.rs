@@ -9,6 +9,7 @@
 mod claude_code;
 mod codex;
 pub mod commits;
+pub mod digest;
 mod files;
 mod gemini;
 mod place;

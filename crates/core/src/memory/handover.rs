@@ -186,6 +186,11 @@ pub fn captured_since_handover(store: &dyn MemoryBackend, slug: &str) -> Result<
         store.memory_page(slug, &filter).map(|(_, rows)| rows.into_iter().next())
     };
     let Some(row) = newest(Kind::Session)? else { return Ok(None) };
+    // Folded into its week's digest (or superseded): the digests section speaks for it.
+    let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
+    if data.is_some_and(|d| d.get("superseded_by").is_some()) {
+        return Ok(None);
+    }
     if newest(Kind::Handover)?.is_some_and(|h| h.created_at >= row.updated_at) {
         return Ok(None);
     }

@@ -9,9 +9,11 @@ use crate::guard::quoted;
 use crate::memory::handover;
 use crate::memory::locks;
 use crate::memory::{self, Entry, ListQuery};
+use crate::model::Kind;
 use crate::model::{Project, ProjectStatus};
 use crate::projects::registry::Registry;
-use crate::store::backend::MemoryBackend;
+use crate::store::backend::{MemoryBackend, PageFilter};
+use crate::store::rows::MemoryRow;
 use crate::store::{Store, settings};
 
 /// Default budget.
@@ -20,6 +22,12 @@ pub const DEFAULT_BUDGET: usize = 4_000;
 pub const MIN_BUDGET: usize = 200;
 /// Largest budget accepted.
 pub const MAX_BUDGET: usize = 200_000;
+/// Decisions before the newest ones shown as titles (seed 003's "early decisions").
+const EARLY_DECISIONS: u32 = 30;
+/// The tag of a week's digest (`capture::digest` writes them).
+const DIGEST_TAG: &str = "digest";
+/// Longest digest brief, in characters.
+const BRIEF_CHARS: usize = 420;
 /// Tokens kept back for the note that says what was left out.
 const NOTE_RESERVE: usize = 120;
 
@@ -32,11 +40,13 @@ pub struct Caps {
     pub blockers: u32,
     /// Summaries.
     pub summaries: u32,
+    /// Weekly digests of folded sessions (seed 003's carried summaries).
+    pub carried: u32,
 }
 
 impl Default for Caps {
     fn default() -> Self {
-        Self { decisions: 20, blockers: 10, summaries: 5 }
+        Self { decisions: 20, blockers: 10, summaries: 5, carried: 3 }
     }
 }
 
@@ -52,6 +62,7 @@ impl Caps {
                 decisions: get("preamble_max_decisions", d.decisions)?,
                 blockers: get("preamble_max_blockers", d.blockers)?,
                 summaries: get("preamble_max_summaries", d.summaries)?,
+                carried: get("preamble_max_digests", d.carried)?,
             })
         })
     }
@@ -179,7 +190,10 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         format!("- [{day}] (#{}, {by}) {body}\n", e.id)
     };
     let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
-    let (decisions, more_d) = recent(memory, &p.slug, "decision", None, caps.decisions)?;
+    // Seed 003's table: the newest decisions in full, the ones before them as titles.
+    let (mut decisions, more_d) =
+        recent(memory, &p.slug, "decision", None, caps.decisions.saturating_add(EARLY_DECISIONS))?;
+    let early = decisions.split_off(decisions.len().min(caps.decisions as usize));
     let (summaries, more_s) = recent(memory, &p.slug, "summary", None, caps.summaries)?;
     let over = |shown: usize, total: u64, more: usize| (total as usize).saturating_sub(shown).max(more);
     let mut sections = vec![
@@ -194,7 +208,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         Section {
             name: "decisions",
             heading: "## Decisions (newest first)\n".into(),
-            over_cap: over(decisions.len(), p.stats.decisions, more_d),
+            over_cap: if early.is_empty() { over(decisions.len(), p.stats.decisions, more_d) } else { 0 },
             items: decisions.iter().map(line).collect(),
             ids: decisions.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"decision\"".into(),
@@ -254,6 +268,19 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         ids: summaries.iter().map(|e| e.id).collect(),
         how_to_get: "list_memory with kind \"summary\"".into(),
     });
+    sections.extend(digests(memory, &p.slug, caps.carried)?);
+    sections.push(Section {
+        name: "early_decisions",
+        heading: "## Early decisions (titles only; search or list_memory for the text)\n".into(),
+        over_cap: if early.is_empty() {
+            0
+        } else {
+            over(decisions.len() + early.len(), p.stats.decisions, more_d)
+        },
+        items: early.iter().map(|e| format!("- (#{}) {}\n", e.id, quoted::line(&e.title))).collect(),
+        ids: early.iter().map(|e| e.id).collect(),
+        how_to_get: "list_memory with kind \"decision\"".into(),
+    });
     sections.push(Section {
         name: "project_index",
         heading: "## Other projects (read-only index)\n".into(),
@@ -263,6 +290,50 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         how_to_get: "list_projects".into(),
     });
     Ok(sections)
+}
+
+/// The weekly digests old sessions were folded into: the newest `cap` in brief, and how
+/// many sessions and weeks there are in all.
+fn digests(memory: &dyn MemoryBackend, slug: &str, cap: u32) -> Result<Option<Section>> {
+    let filter = PageFilter { kind: Some(Kind::ContextCarry), status: None, before: None, limit: 200 };
+    let (_, rows) = memory.memory_page(slug, &filter)?;
+    let data =
+        |r: &MemoryRow| r.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
+    let weeks: Vec<(MemoryRow, usize)> = rows
+        .into_iter()
+        .filter(|r| r.tags.split_whitespace().any(|t| t == DIGEST_TAG))
+        .map(|r| {
+            let n = data(&r).and_then(|d| Some(d.get("sessions")?.as_array()?.len())).unwrap_or(0);
+            (r, n)
+        })
+        .collect();
+    if weeks.is_empty() {
+        return Ok(None);
+    }
+    let folded: usize = weeks.iter().map(|w| w.1).sum();
+    let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    let shown: Vec<&MemoryRow> = weeks.iter().map(|w| &w.0).take(cap as usize).collect();
+    Ok(Some(Section {
+        name: "digests",
+        heading: format!(
+            "## Earlier weeks ({} folded into {}; the newest here)\n",
+            plural(folded, "session"),
+            plural(weeks.len(), "weekly digest")
+        ),
+        items: shown.iter().map(|r| brief(r)).collect(),
+        ids: shown.iter().map(|r| r.id).collect(),
+        over_cap: weeks.len() - shown.len(),
+        how_to_get: "list_memory with kind \"context_carry\"".into(),
+    }))
+}
+
+/// A digest in a few lines: its figures and what was asked.
+fn brief(r: &MemoryRow) -> String {
+    let mut lines = r.content.lines();
+    let head = lines.next().unwrap_or_default();
+    let asked = lines.find(|l| l.starts_with("**Asked:**")).unwrap_or_default();
+    let text = crate::humanize::clip(&format!("{head} {asked}"), BRIEF_CHARS);
+    format!("- (#{}) {}\n", r.id, quoted::line(text.trim()))
 }
 
 /// The newest captured session, when it is newer than the agent's own handover: what

@@ -59,6 +59,12 @@ pub fn describe(e: &Event) -> String {
                 text("title").unwrap_or("")
             )
         }
+        "sessions_folded" => format!(
+            "{} of {} folded into its digest #{}",
+            plural(num("sessions").unwrap_or_default(), "session", "sessions"),
+            text("week").unwrap_or("a week"),
+            num("id").unwrap_or_default()
+        ),
         "auto_paused" => match num("days_unused") {
             Some(n) => format!("paused after {} unused", plural(n, "day", "days")),
             None => "paused for lack of use".to_owned(),

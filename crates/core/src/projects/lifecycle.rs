@@ -14,6 +14,14 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("preamble_max_decisions", 20, 0, 200, "decisions in the context preamble"),
     ("preamble_max_blockers", 10, 0, 200, "open blockers in the context preamble"),
     ("preamble_max_summaries", 5, 0, 200, "summaries in the context preamble"),
+    ("preamble_max_digests", 3, 0, 50, "weekly digests of folded sessions in the context preamble"),
+    (
+        "fold_after_days",
+        14,
+        0,
+        3650,
+        "days after a captured session's last turn before it folds into its week's digest (0: never)",
+    ),
     ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
     (
         "away_hold_minutes",

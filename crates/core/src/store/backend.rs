@@ -291,6 +291,47 @@ pub trait MemoryBackend: Send + Sync {
         row: &NewMemoryRow<'_>,
         check: ProjectCheck,
     ) -> Result<Option<(String, MemoryRow)>>;
+
+    /// Store a week's digest of captured sessions if the project passes `check`: replace
+    /// the live one of its key when its text changed, or add one; then fold each of its
+    /// sessions that is live, not superseded and never folded before into it (superseded
+    /// by the digest, `folded_at` set: one the person brings back is not folded again),
+    /// with one `sessions_folded` event when any was. `None` when the person forgot that
+    /// week's digest: it stays forgotten, and nothing is folded into it.
+    fn fold_sessions(
+        &self,
+        slug: &str,
+        fold: &Fold<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, Folded)>>;
+}
+
+/// A week's digest, ready to store, and the sessions it folds.
+#[derive(Debug, Clone, Copy)]
+pub struct Fold<'a> {
+    /// The week's key in the digest's data (`digest:2026-W07`).
+    pub key: &'a str,
+    /// The digest (kind `context_carry`).
+    pub digest: &'a NewMemoryRow<'a>,
+    /// The captured sessions it covers.
+    pub sessions: &'a [i64],
+}
+
+/// What storing a digest did.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    /// The digest as stored.
+    pub digest: MemoryRow,
+    /// Sessions folded into it now (not before).
+    pub newly: usize,
+    /// Whether it was added or its text changed.
+    pub changed: bool,
+}
+
+/// The event for a digest that folded `newly` sessions.
+pub fn folded_event(digest: &MemoryRow, key: &str, newly: usize) -> (&'static str, serde_json::Value) {
+    let week = key.strip_prefix("digest:").unwrap_or(key);
+    ("sessions_folded", serde_json::json!({ "id": digest.id, "week": week, "sessions": newly }))
 }
 
 /// A validated context lock, ready to store.

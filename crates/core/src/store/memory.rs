@@ -149,12 +149,32 @@ pub fn set_superseded(conn: &Connection, id: i64, by: Option<i64>, now: &str) ->
 
 /// A project's captured-session row for `key`, forgotten or not.
 pub fn session_by_key(conn: &Connection, project_id: i64, key: &str) -> Result<Option<MemoryRow>> {
+    by_key(conn, project_id, "session", key)
+}
+
+/// A project's row of `kind` whose data names `key` (a captured session, a week's
+/// digest), forgotten or not.
+pub fn by_key(conn: &Connection, project_id: i64, kind: &str, key: &str) -> Result<Option<MemoryRow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM memory m
-         WHERE m.project_id = ?1 AND m.kind = 'session' AND json_extract(m.data, '$.key') = ?2
+         WHERE m.project_id = ?1 AND m.kind = ?3 AND json_extract(m.data, '$.key') = ?2
          ORDER BY m.id DESC LIMIT 1"
     );
-    Ok(conn.prepare_cached(&sql)?.query_row(params![project_id, key], from_row).optional()?)
+    Ok(conn.prepare_cached(&sql)?.query_row(params![project_id, key, kind], from_row).optional()?)
+}
+
+/// Mark captured session `id` folded into digest `by` (superseded by it, and `folded_at`,
+/// which bringing it back leaves, so it is not folded again) when it is live, not
+/// superseded and never folded; whether it was.
+pub fn fold_into(conn: &Connection, project_id: i64, id: i64, by: i64, now: &str) -> Result<bool> {
+    let changed = conn.exec(
+        "UPDATE memory SET data = json_set(coalesce(data, '{}'), '$.superseded_by', ?3,
+                                           '$.superseded_at', ?4, '$.folded_at', ?4)
+         WHERE id = ?1 AND project_id = ?2 AND kind = 'session' AND forgotten_at IS NULL
+           AND json_extract(data, '$.superseded_by') IS NULL AND json_extract(data, '$.folded_at') IS NULL",
+        params![id, project_id, by, now],
+    )?;
+    Ok(changed > 0)
 }
 
 /// Replace a row's text and data in place (a captured session brought up to date).

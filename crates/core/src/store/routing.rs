@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::store::backend::{
-    Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
-    VectorProgress,
+    Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit,
+    SearchQuery, VectorProgress,
 };
 use crate::store::rows::{LockRow, MemoryRow, NewMemoryRow};
 use crate::store::{Store, team_projects};
@@ -99,6 +99,15 @@ impl MemoryBackend for Routed {
         check: ProjectCheck,
     ) -> Result<Option<(String, MemoryRow)>> {
         self.pick(slug)?.put_session(slug, key, row, check)
+    }
+
+    fn fold_sessions(
+        &self,
+        slug: &str,
+        fold: &Fold<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, Folded)>> {
+        self.pick(slug)?.fold_sessions(slug, fold, check)
     }
 
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {

@@ -11,8 +11,8 @@ use super::{Cached as _, Store, events, projects, rerank_vectors, vectors};
 use crate::error::Result;
 use crate::humanize::now;
 use crate::store::backend::{
-    Embedder, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery,
-    VectorProgress, Word, added_event,
+    Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit,
+    SearchQuery, VectorProgress, Word, added_event, folded_event,
 };
 use crate::store::rows::{LockRow, MemoryRow, NewMemoryRow};
 use crate::store::vector_index::Scan;
@@ -168,6 +168,44 @@ impl MemoryBackend for Store {
             };
             projects::mark_used(tx, project.id, &stamp)?;
             Ok(q::get(tx, project.id, id)?.map(|r| (project.slug, r)))
+        })
+    }
+
+    fn fold_sessions(
+        &self,
+        slug: &str,
+        fold: &Fold<'_>,
+        check: ProjectCheck,
+    ) -> Result<Option<(String, Folded)>> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let stamp = now();
+            let d = fold.digest;
+            let (id, changed) = match q::by_key(tx, project.id, &d.kind, fold.key)? {
+                Some(old) if old.forgotten_at.is_some() => return Ok(None),
+                Some(old) => {
+                    let same = old.title == *d.title
+                        && old.content == *d.content
+                        && old.data.as_deref() == d.data.as_deref();
+                    if !same {
+                        q::replace(tx, old.id, d, &stamp)?;
+                    }
+                    (old.id, !same)
+                }
+                None => (q::insert(tx, project.id, d, None, &stamp)?, true),
+            };
+            let mut newly = 0;
+            for &session in fold.sessions {
+                newly += usize::from(q::fold_into(tx, project.id, session, id, &stamp)?);
+            }
+            let digest = q::get(tx, project.id, id)?
+                .ok_or_else(|| crate::error::Error::storage("the digest vanished"))?;
+            if newly > 0 {
+                let (event, detail) = folded_event(&digest, fold.key, newly);
+                events::record(tx, project.id, &project.slug, event, &detail, &stamp)?;
+            }
+            Ok(Some((project.slug, Folded { digest, newly, changed })))
         })
     }
 

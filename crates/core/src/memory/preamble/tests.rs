@@ -102,7 +102,8 @@ fn never_exceeds_the_budget_and_says_what_it_left_out() {
         assert_eq!(p.tokens, count_tokens(&p.text));
         assert!(p.text.contains("Left out to fit"), "no omission note at {budget}");
         let decisions = p.sections.iter().find(|s| s.name == "decisions").unwrap();
-        assert_eq!(decisions.included + decisions.omitted, 60);
+        let early = p.sections.iter().find(|s| s.name == "early_decisions").unwrap();
+        assert_eq!(decisions.included + decisions.omitted + early.included + early.omitted, 60);
         // Priority: blockers fill before any decision, the index comes last.
         let blockers = &p.sections[0];
         if decisions.included > 0 {
@@ -113,8 +114,14 @@ fn never_exceeds_the_budget_and_says_what_it_left_out() {
         build(&store, &store, "leader-election", Some(100_000), Caps { decisions: 3, ..Caps::default() })
             .unwrap();
     assert_eq!(capped.sections[1].included, 3);
-    assert_eq!(capped.sections[1].omitted, 57);
-    assert!(capped.text.contains("57 decisions (list_memory"));
+    assert_eq!(capped.sections[1].omitted, 0);
+    // Seed 003's table: the 30 before the newest as titles, the rest counted.
+    let early = capped.sections.iter().find(|s| s.name == "early_decisions").unwrap();
+    assert_eq!((early.included, early.omitted), (30, 27));
+    assert!(capped.text.contains("## Early decisions"), "{}", capped.text);
+    assert!(capped.text.contains("Decision number 56: we weighed"), "the newest early one, by title");
+    assert!(!capped.text.contains("Decision number 26:"), "{}", capped.text);
+    assert!(capped.text.contains("27 early decisions (list_memory"));
 }
 
 #[test]
