@@ -140,10 +140,10 @@ pub fn session(i: usize, at: chrono::DateTime<chrono::Utc>) -> mooring_core::cap
     }
     r.add_todo(&format!("Switch the {s} to {c}"), None);
     r.add_todo(&format!("Remove the old {s} path"), None);
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         r.commits.push(Commit { id: format!("{:07x}", i * 7919), subject: format!("Move the {s} to {c}") });
     }
-    if i % 5 == 0 {
+    if i.is_multiple_of(5) {
         r.carry(&format!(
             "The {s} now runs on {c}; the old path stays behind a flag until the next release."
         ));

@@ -253,8 +253,18 @@ pub struct ExportArgs {
 /// `import`.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// Folder written by `mooring export`
+    /// What to bring in: `claude-memory`, `codex-memory`, `gemini-memory` or
+    /// `instructions` (the clients' own memory of the project's checkouts), or a folder
+    /// written by `mooring export` (`./NAME` for a folder named like a source)
+    #[arg(value_name = "SOURCE|DIR")]
     pub dir: String,
+    /// The project to bring a client's memory into (default: the one this directory
+    /// belongs to)
+    #[arg(long)]
+    pub project: Option<String>,
+    /// Keep watching the client's files and bring in what changes, until interrupted
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// `serve`.

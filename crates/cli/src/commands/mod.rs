@@ -1,6 +1,7 @@
 //! The commands, one module per command or per family of small ones (`memory` holds
 //! `memory`, `context`, `token` and `config`; `choice` the question commands and their settings).
 
+pub mod adopt;
 pub mod away;
 pub mod choice;
 pub mod doctor;

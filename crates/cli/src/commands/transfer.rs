@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use mooring_core::Registry;
 use mooring_core::memory::{instructions, transfer};
 use mooring_core::projects::lifecycle::setting;
+use mooring_core::{Error, Registry};
 use serde_json::json;
 
 use super::Ctx;
@@ -57,8 +57,22 @@ fn instruction_file(ctx: &Ctx, slug: &str, target: instructions::Target, file: &
     Ok(())
 }
 
-/// Read a project from a folder.
+/// Read a project from a folder, or a client's memory into a project.
 pub fn import(ctx: &Ctx, args: ImportArgs) -> Result<(), Failure> {
+    if let Ok(source) = mooring_core::memory::adopt::Source::parse("source", &args.dir) {
+        return super::adopt::run(ctx, source, args.project.as_deref(), args.watch);
+    }
+    if args.project.is_some() || args.watch {
+        return Err(Error::invalid(
+            "source",
+            format!(
+                "'{}' is not a source (claude-memory, codex-memory, gemini-memory, instructions); \
+                 --project and --watch only go with one",
+                args.dir
+            ),
+        )
+        .into());
+    }
     let store = ctx.store()?;
     let slug = transfer::import(&store, &ctx.cwd.join(&args.dir))?;
     if ctx.json {

@@ -39,6 +39,9 @@ impl Sandbox {
             .env("HOME", &self.home)
             .env_remove("MOORING_PROJECT")
             .env_remove("MOORING_HOME")
+            // The clients' own homes follow HOME too.
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("CODEX_HOME")
             .env("MOORING_MODELS", models_root())
             .current_dir(&self.home);
         cmd

@@ -22,7 +22,7 @@ fn store() -> (tempfile::TempDir, Store) {
 /// A captured session `n` that started at `at`, as capture would store it.
 fn session(store: &Store, n: usize, at: DateTime<Utc>) -> i64 {
     let mut r =
-        SessionRecord::new(if n % 3 == 0 { "codex" } else { "claude-code" }, &format!("claude-code:{n:024}"));
+        SessionRecord::new(if n.is_multiple_of(3) { "codex" } else { "claude-code" }, &format!("claude-code:{n:024}"));
     r.saw_time(&at.to_rfc3339());
     r.saw_time(&(at + Duration::minutes(40)).to_rfc3339());
     r.request(&format!("Fix the ledger import for batch {n}"));
@@ -40,7 +40,7 @@ fn session(store: &Store, n: usize, at: DateTime<Utc>) -> i64 {
         subagent: false,
     });
     r.add_todo(&format!("check batch {n}"), None);
-    if n % 4 == 0 {
+    if n.is_multiple_of(4) {
         r.commits.push(Commit { id: format!("{n:07x}"), subject: format!("Import batch {n}") });
         r.carry(&format!("Summary: the import of batch {n} now retries twice."));
     }

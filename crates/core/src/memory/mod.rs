@@ -2,6 +2,7 @@
 //! resolved, forgotten and searched.
 
 pub mod activity;
+pub mod adopt;
 pub mod handover;
 pub mod instructions;
 pub mod locks;
@@ -286,6 +287,33 @@ pub fn remember_batch(
         .collect::<Result<Vec<_>>>()?;
     let rows: Vec<NewMemoryRow<'_>> = prepared.iter().map(Prepared::row).collect();
     Ok(store.insert_memory(slug, &rows, session, check_writable)?.1.len())
+}
+
+/// Record entries with data of their own (where an import came from) in one
+/// transaction: all land or none. The stored entries and how many secrets came out.
+pub fn remember_with_data(
+    store: &dyn MemoryBackend,
+    slug: &str,
+    batch: &[(NewEntry, String)],
+) -> Result<(Vec<Entry>, usize)> {
+    if batch.is_empty() {
+        return Ok((Vec::new(), 0));
+    }
+    let prepared = batch
+        .iter()
+        .enumerate()
+        .map(|(i, (new, _))| {
+            prepare(new).map_err(|e| Error { message: format!("entry {i}: {}", e.message), ..e })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let redacted = prepared.iter().map(|p| p.redacted.count).sum();
+    let rows: Vec<NewMemoryRow<'_>> = prepared
+        .iter()
+        .zip(batch)
+        .map(|(p, (_, data))| NewMemoryRow { data: Some(data.as_str().into()), ..p.row() })
+        .collect();
+    let (slug, rows) = store.insert_memory(slug, &rows, None, check_writable)?;
+    Ok((rows.into_iter().map(|r| Entry::from_row(r, &slug)).collect(), redacted))
 }
 
 /// A page of a project's memory, newest first.

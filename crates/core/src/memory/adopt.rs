@@ -1,0 +1,465 @@
+//! The clients' own memory brought in: Claude Code's auto memory, Codex's rollout
+//! summaries, Gemini CLI's project memory and the instruction files at a checkout's
+//! root, each section once (idempotent on its source and text), with where and when it
+//! came from, secrets scrubbed. Those files are read, never changed. Where each client
+//! keeps them was read from the pinned clients themselves (Claude Code 2.1.330, Codex
+//! 0.169, Gemini CLI 0.61); see `docs/import.md`.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::guard::untrusted::read_text;
+use crate::memory::{NewEntry, instructions};
+use crate::store::backend::{MemoryBackend, PageFilter};
+
+/// Longest file read.
+const MAX_FILE: u64 = 1 << 20;
+/// Most files read from one memory folder.
+const MOST_FILES: usize = 500;
+/// Longest section kept, in characters (an entry's limit is larger; a memory is short).
+const SECTION_CHARS: usize = 8_000;
+
+/// Where memory is brought in from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Claude Code's auto memory: `~/.claude/projects/<checkout>/memory/*.md`.
+    ClaudeMemory,
+    /// Codex's memories: `~/.codex/memories/rollout_summaries/*.md` of the checkout.
+    CodexMemory,
+    /// Gemini CLI's project memory: `~/.gemini/tmp/<project>/memory/*.md`.
+    GeminiMemory,
+    /// `CLAUDE.md`, `AGENTS.md` and `GEMINI.md` at the checkout's root.
+    Instructions,
+}
+
+impl Source {
+    /// From its command-line name.
+    pub fn parse(field: &str, name: &str) -> Result<Self> {
+        Ok(match name {
+            "claude-memory" => Self::ClaudeMemory,
+            "codex-memory" => Self::CodexMemory,
+            "gemini-memory" => Self::GeminiMemory,
+            "instructions" => Self::Instructions,
+            other => {
+                return Err(Error::invalid(
+                    field,
+                    format!(
+                        "'{other}' is not a source; use claude-memory, codex-memory, gemini-memory or instructions"
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// Its command-line name (also the tag its entries carry).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::ClaudeMemory => "claude-memory",
+            Self::CodexMemory => "codex-memory",
+            Self::GeminiMemory => "gemini-memory",
+            Self::Instructions => "instructions",
+        }
+    }
+
+    /// Its name for people.
+    fn said(self) -> &'static str {
+        match self {
+            Self::ClaudeMemory => "Claude Code's memory",
+            Self::CodexMemory => "Codex's memories",
+            Self::GeminiMemory => "Gemini CLI's memory",
+            Self::Instructions => "the instruction file",
+        }
+    }
+}
+
+/// Where the clients keep their files on this machine.
+#[derive(Debug, Clone)]
+pub struct Homes {
+    /// `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub claude: PathBuf,
+    /// `$CODEX_HOME`, else `~/.codex`.
+    pub codex: PathBuf,
+    /// `~/.gemini`.
+    pub gemini: PathBuf,
+}
+
+impl Homes {
+    /// From the environment, under `home`.
+    pub fn from_env(home: &Path) -> Self {
+        let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        Self {
+            claude: var("CLAUDE_CONFIG_DIR").unwrap_or_else(|| home.join(".claude")),
+            codex: var("CODEX_HOME").unwrap_or_else(|| home.join(".codex")),
+            gemini: home.join(".gemini"),
+        }
+    }
+
+    /// The folders `source` reads for a checkout at `root` (some may not exist).
+    pub fn folders(&self, source: Source, root: &Path) -> Vec<PathBuf> {
+        match source {
+            Source::ClaudeMemory => vec![self.claude.join("projects").join(claude_key(root)).join("memory")],
+            Source::CodexMemory => vec![self.codex.join("memories").join("rollout_summaries")],
+            Source::GeminiMemory => gemini_dirs(&self.gemini, root),
+            Source::Instructions => vec![root.to_path_buf()],
+        }
+    }
+}
+
+/// Claude Code's folder name for a checkout: every character but ASCII letters and digits
+/// made `-` (its own rule; names over 200 characters get a hash Mooring does not make,
+/// and are found by their first 200).
+pub fn claude_key(root: &Path) -> String {
+    root.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
+}
+
+/// Gemini CLI's memory folders for a checkout: `tmp/<id>/memory` where `tmp/<id>/.project_root`
+/// names the checkout.
+fn gemini_dirs(gemini: &Path, root: &Path) -> Vec<PathBuf> {
+    let tmp = gemini.join("tmp");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten().take(MOST_FILES) {
+        let owner = read_text(&entry.path().join(".project_root"), 4096).ok().flatten();
+        if owner.is_some_and(|o| Path::new(o.trim()) == root) {
+            out.push(entry.path().join("memory"));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The checkouts of a project whose memory the clients keep: each code path and the git
+/// top level holding it (Claude Code names its folder after the top level).
+pub fn checkouts(project: &crate::model::Project) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for cp in &project.code_paths {
+        let path = PathBuf::from(&cp.path);
+        let top = gix::discover(&path).ok().and_then(|r| r.workdir().map(Path::to_path_buf));
+        for p in top.into_iter().chain([path]) {
+            let p = p.canonicalize().unwrap_or(p);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// One section found in a client's file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The source.
+    pub source: Source,
+    /// The file, as people read it (`~/…` or the checkout-relative name).
+    pub file: String,
+    /// Its title (the heading, the memory's description or name).
+    pub title: String,
+    /// Its text.
+    pub content: String,
+    /// The file's modification day (`2026-11-20`).
+    pub date: Option<String>,
+    /// The client's own type (`feedback`, `project`, …), when it gives one.
+    pub kind: Option<String>,
+}
+
+/// Every section `source` holds for the checkouts `roots`, in file order.
+pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Vec<Found> {
+    let mut out = Vec::new();
+    for root in roots {
+        for dir in homes.folders(source, root) {
+            let files: Vec<PathBuf> = match source {
+                Source::Instructions => {
+                    ["CLAUDE.md", "AGENTS.md", "GEMINI.md"].iter().map(|f| dir.join(f)).collect()
+                }
+                _ => markdown_files(&dir),
+            };
+            for file in files {
+                let Ok(Some(text)) = read_text(&file, MAX_FILE) else { continue };
+                let shown = match source {
+                    Source::Instructions => {
+                        file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+                    }
+                    _ => shown_path(&file, home),
+                };
+                let date = std::fs::metadata(&file)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .map(|t| chrono::DateTime::<chrono::Utc>::from(t).format("%Y-%m-%d").to_string());
+                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let sections: Vec<(String, String, Option<String>)> = match source {
+                    // Claude Code's MEMORY.md is the index of its topic files.
+                    Source::ClaudeMemory if name == "MEMORY.md" => continue,
+                    Source::ClaudeMemory => topic(&text, &name).into_iter().collect(),
+                    Source::CodexMemory => match codex_cwd(&text) {
+                        Some(cwd) if Path::new(&cwd).starts_with(root) => {
+                            vec![(title_of(&text, &name), body(&text), None)]
+                        }
+                        _ => continue,
+                    },
+                    Source::Instructions => untyped(sections(&without_own_block(&text), &name)),
+                    Source::GeminiMemory => untyped(sections(&text, &name)),
+                };
+                for (title, content, kind) in sections {
+                    if crate::guard::validate::has_visible(&content) {
+                        let content = crate::humanize::clip(content.trim(), SECTION_CHARS);
+                        out.push(Found {
+                            source,
+                            file: shown.clone(),
+                            title,
+                            content,
+                            date: date.clone(),
+                            kind,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+type Section = (String, String);
+
+/// Sections with no type of their own.
+fn untyped(sections: Vec<Section>) -> Vec<(String, String, Option<String>)> {
+    sections.into_iter().map(|(t, c)| (t, c, None)).collect()
+}
+
+/// The Markdown files of a folder, by name.
+fn markdown_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .take(MOST_FILES)
+        .collect();
+    files.sort();
+    files
+}
+
+fn shown_path(file: &Path, home: &Path) -> String {
+    match file.strip_prefix(home) {
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => file.display().to_string(),
+    }
+}
+
+/// A Claude Code topic file: frontmatter (`name`, `description`, `type` at the top or
+/// under `metadata:`) and its text.
+fn topic(text: &str, file: &str) -> Option<(String, String, Option<String>)> {
+    let (front, rest) = frontmatter(text);
+    let get = |key: &str| {
+        front
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.trim_matches(|c| c == '"' || c == '\'').to_owned())
+    };
+    let title =
+        get("description").or_else(|| get("name")).unwrap_or_else(|| file.trim_end_matches(".md").to_owned());
+    Some((title, rest.trim().to_owned(), get("type")))
+}
+
+/// The `key: value` lines of a leading `---` block (nested keys by their own name) and
+/// the text after it.
+fn frontmatter(text: &str) -> (Vec<(String, String)>, &str) {
+    let text = text.trim_start_matches('\u{feff}');
+    let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else {
+        return (Vec::new(), text);
+    };
+    let Some(end) = rest.find("\n---") else { return (Vec::new(), text) };
+    let pairs = rest[..end]
+        .lines()
+        .filter_map(|l| l.trim().split_once(':'))
+        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+    let after = &rest[end + 4..];
+    (pairs, after.strip_prefix('\n').or_else(|| after.strip_prefix("\r\n")).unwrap_or(after))
+}
+
+/// The working directory a Codex rollout summary names in its header (`cwd:` or
+/// `rollout_cwd:`).
+fn codex_cwd(text: &str) -> Option<String> {
+    text.lines().take(40).find_map(|l| {
+        let l = l.trim().trim_start_matches("- ");
+        let v = l.strip_prefix("cwd:").or_else(|| l.strip_prefix("rollout_cwd:"))?;
+        Some(v.trim().to_owned()).filter(|v| v.starts_with('/'))
+    })
+}
+
+fn title_of(text: &str, file: &str) -> String {
+    let (front, rest) = frontmatter(text);
+    front
+        .iter()
+        .find(|(k, _)| k == "description")
+        .map(|(_, v)| v.clone())
+        .or_else(|| {
+            rest.lines()
+                .find_map(|l| l.strip_prefix('#').map(|h| h.trim_start_matches('#').trim().to_owned()))
+        })
+        .unwrap_or_else(|| file.trim_end_matches(".md").to_owned())
+}
+
+fn body(text: &str) -> String {
+    frontmatter(text).1.trim().to_owned()
+}
+
+/// A Markdown file cut at its headings (`#` to `###`): each heading with the text under
+/// it; text before the first heading under the file's name.
+fn sections(text: &str, file: &str) -> Vec<Section> {
+    let mut out: Vec<Section> = Vec::new();
+    let mut title = file.to_owned();
+    let mut content = String::new();
+    let mut fence = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        let heading = (!fence)
+            .then(|| {
+                line.strip_prefix("### ")
+                    .or_else(|| line.strip_prefix("## "))
+                    .or_else(|| line.strip_prefix("# "))
+            })
+            .flatten();
+        if let Some(h) = heading {
+            if !content.trim().is_empty() {
+                out.push((title.clone(), std::mem::take(&mut content)));
+            }
+            content.clear();
+            title = h.trim().to_owned();
+        } else {
+            content.push_str(line);
+            content.push('\n');
+        }
+    }
+    if !content.trim().is_empty() {
+        out.push((title, content));
+    }
+    out
+}
+
+/// An instruction file without the block Mooring itself writes into it (`mooring export
+/// --agents-md`): what came from Mooring does not come back as new memory.
+fn without_own_block(text: &str) -> String {
+    let Some(start) = text.find(instructions::BEGIN) else { return text.to_owned() };
+    match text[start..].find(instructions::END) {
+        Some(end) => format!("{}{}", &text[..start], &text[start + end + instructions::END.len()..]),
+        None => text[..start].to_owned(),
+    }
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Imported {
+    /// Sections found.
+    pub found: usize,
+    /// Entries added.
+    pub added: usize,
+    /// Sections already in memory as they are.
+    pub unchanged: usize,
+    /// Earlier imports of a section whose text changed, superseded by the new one.
+    pub superseded: usize,
+    /// Secrets taken out on the way.
+    pub redacted: usize,
+}
+
+/// The key that makes an import idempotent: the source, the file, the section and its
+/// text.
+fn key(f: &Found) -> String {
+    let digest =
+        Sha256::digest(format!("{}\0{}\0{}\0{}", f.source.name(), f.file, f.title, f.content).as_bytes());
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Where a section came from, for its entry's data: the same file and section
+/// imported again with other text supersedes the earlier entry.
+fn place(f: &Found) -> String {
+    format!("{}\0{}\0{}", f.source.name(), f.file, f.title)
+}
+
+/// Bring `found` into `slug` as notes: each section once, a changed one superseding its
+/// earlier import; all in one transaction.
+pub fn import(memory: &dyn MemoryBackend, slug: &str, found: &[Found]) -> Result<Imported> {
+    let mut done = Imported { found: found.len(), ..Imported::default() };
+    let (known, places) = imported(memory, slug)?;
+    let mut batch = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for f in found {
+        let k = key(f);
+        if known.contains(&k) || !seen.insert(k.clone()) {
+            done.unchanged += 1;
+            continue;
+        }
+        let mut tags = vec!["imported".to_owned(), f.source.name().to_owned()];
+        tags.extend(
+            f.kind.as_deref().and_then(|t| super::tags("type", &[t.to_owned()]).ok()).into_iter().flatten(),
+        );
+        let from = match &f.date {
+            Some(d) => format!("_From {} ({}), {d}._", f.source.said(), f.file),
+            None => format!("_From {} ({})._", f.source.said(), f.file),
+        };
+        let entry = NewEntry {
+            kind: "note".into(),
+            title: Some(crate::humanize::clip(&f.title, super::MAX_TITLE - 1)),
+            content: format!("{}\n\n{from}", f.content),
+            tags,
+        };
+        let data = serde_json::json!({ "import": { "key": k, "place": place(f), "date": f.date } });
+        batch.push((entry, data.to_string(), places.get(&place(f)).copied()));
+    }
+    let rows: Vec<(NewEntry, String)> = batch.iter().map(|(e, d, _)| (e.clone(), d.clone())).collect();
+    let (stored, redacted) = super::remember_with_data(memory, slug, &rows)?;
+    done.added = stored.len();
+    done.redacted = redacted;
+    for (new, (_, _, old)) in stored.iter().zip(&batch) {
+        if let Some(old) = old
+            && memory.supersede_memory(slug, *old, Some(new.id), super::check_writable)?.is_some()
+        {
+            done.superseded += 1;
+        }
+    }
+    Ok(done)
+}
+
+/// The keys of what was imported into `slug` before, and the newest live import of each
+/// place.
+fn imported(
+    memory: &dyn MemoryBackend,
+    slug: &str,
+) -> Result<(std::collections::BTreeSet<String>, std::collections::BTreeMap<String, i64>)> {
+    let mut keys = std::collections::BTreeSet::new();
+    let mut places = std::collections::BTreeMap::new();
+    let mut before = None;
+    loop {
+        let filter = PageFilter { kind: Some(crate::model::Kind::Note), status: None, before, limit: 200 };
+        let (_, rows) = memory.memory_page(slug, &filter)?;
+        before = (rows.len() == 200).then(|| rows.last().map(|r| r.id)).flatten();
+        for r in rows {
+            let Some(data) =
+                r.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+            else {
+                continue;
+            };
+            let Some(i) = data.get("import") else { continue };
+            if let Some(k) = i.get("key").and_then(|k| k.as_str()) {
+                keys.insert(k.to_owned());
+            }
+            if data.get("superseded_by").is_none()
+                && let Some(p) = i.get("place").and_then(|p| p.as_str())
+            {
+                places.entry(p.to_owned()).or_insert(r.id);
+            }
+        }
+        if before.is_none() {
+            return Ok((keys, places));
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "adopt_tests.rs"]
+mod tests;

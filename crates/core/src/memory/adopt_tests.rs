@@ -1,0 +1,167 @@
+//! The clients' memory folders, laid out and worded as the pinned clients write them
+//! (Claude Code 2.1.330's memory prompt and folder rule, Codex 0.169's rollout summary
+//! header, Gemini CLI 0.61's project registry), brought into a project.
+
+use std::path::{Path, PathBuf};
+
+use super::{Found, Homes, Source, claude_key, find, import};
+use crate::memory::{ListQuery, list};
+use crate::{NewProject, Registry, Store};
+
+const SECRET: &str = "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c";
+
+struct World {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    root: PathBuf,
+    store: Store,
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let root = dir.path().join("work/ledger.app");
+    std::fs::create_dir_all(&root).unwrap();
+    let store = Store::open_in(&dir.path().join("data")).unwrap();
+    Registry::new(&store).create(NewProject { name: "Ledger".into(), ..NewProject::default() }).unwrap();
+    let memory = home.join(".claude/projects").join(claude_key(&root)).join("memory");
+    write(&memory.join("MEMORY.md"), "- [Testing](feedback_testing.md) — run the integration tests\n");
+    write(
+        &memory.join("feedback_testing.md"),
+        "---\nname: integration-tests-first\ndescription: Run the ledger integration tests before any commit\n\
+         metadata:\n  type: feedback\n---\n\nRun `make itest` before committing.\n\n**Why:** unit tests missed \
+         the rounding bug.\n**How to apply:** every change under src/ledger/.\n",
+    );
+    write(
+        &memory.join("project_deploy.md"),
+        &format!(
+            "---\nname: deploy-token\ndescription: How the staging deploy authenticates\ntype: project\n\
+             originSessionId: 5b1d3c0e-9a7f-4e21-b6d4-c1a2f3e4d5c6\n---\n\nThe deploy uses GITHUB_TOKEN={SECRET}.\n"
+        ),
+    );
+    let rollouts = home.join(".codex/memories/rollout_summaries");
+    write(
+        &rollouts.join("2026-11-20T10-00-00-Ab12-ledger_rounding.md"),
+        &format!(
+            "thread_id: 019a0000-0000-7000-8000-000000000001\nupdated_at: 2026-11-20T10:30:00Z\n\
+             rollout_path: /home/u/.codex/sessions/2026/11/20/rollout.jsonl\ncwd: {}/src\ngit_branch: main\n\n\
+             # Fixed rounding in the ledger export\n\nReusable knowledge:\n- amounts are cents (i64)\n",
+            root.display()
+        ),
+    );
+    write(
+        &rollouts.join("2026-11-21T09-00-00-Cd34-other.md"),
+        "thread_id: 019a0000-0000-7000-8000-000000000002\ncwd: /somewhere/else\n\n# Another repository\n\nNot ours.\n",
+    );
+    write(&home.join(".gemini/tmp/ledger-app/.project_root"), &root.display().to_string());
+    write(
+        &home.join(".gemini/tmp/ledger-app/memory/MEMORY.md"),
+        "# Project memory\n\n## Conventions\n- Money is stored in cents.\n\n## Release\n- Tag releases as vX.Y.Z.\n",
+    );
+    write(
+        &root.join("AGENTS.md"),
+        "# Ledger\n\nUse `cargo nextest`.\n\n<!-- mooring:begin (managed by Mooring) -->\n## Decisions\n- From \
+         Mooring itself\n<!-- mooring:end -->\n\n## Style\n\nNo unwrap in library code.\n",
+    );
+    World { _dir: dir, home, root, store }
+}
+
+impl World {
+    fn homes(&self) -> Homes {
+        Homes {
+            claude: self.home.join(".claude"),
+            codex: self.home.join(".codex"),
+            gemini: self.home.join(".gemini"),
+        }
+    }
+
+    fn find(&self, source: Source) -> Vec<Found> {
+        find(&self.homes(), source, std::slice::from_ref(&self.root), &self.home)
+    }
+
+    fn notes(&self) -> Vec<crate::memory::Entry> {
+        let q = ListQuery { kind: Some("note".into()), limit: Some(100), ..ListQuery::default() };
+        list(&self.store, "ledger", &q).unwrap().entries
+    }
+}
+
+#[test]
+fn claude_topic_files_come_in_once_each_and_the_index_does_not() {
+    let w = world();
+    let found = w.find(Source::ClaudeMemory);
+    let titles: Vec<&str> = found.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["Run the ledger integration tests before any commit", "How the staging deploy authenticates"]
+    );
+    assert_eq!(found[0].kind.as_deref(), Some("feedback"));
+    assert_eq!(found[1].kind.as_deref(), Some("project"), "the older top-level type");
+    let files_before = std::fs::read_to_string(
+        w.home.join(".claude/projects").join(claude_key(&w.root)).join("memory/project_deploy.md"),
+    )
+    .unwrap();
+    let done = import(&w.store, "ledger", &found).unwrap();
+    assert_eq!((done.added, done.unchanged, done.redacted), (2, 0, 1), "{done:?}");
+    let again = import(&w.store, "ledger", &w.find(Source::ClaudeMemory)).unwrap();
+    assert_eq!((again.added, again.unchanged), (0, 2), "idempotent: {again:?}");
+    let notes = w.notes();
+    assert_eq!(notes.len(), 2);
+    let deploy = notes.iter().find(|n| n.title.starts_with("How the staging")).unwrap();
+    assert!(!deploy.content.contains(SECRET), "{}", deploy.content);
+    assert!(deploy.content.contains("_From Claude Code's memory (~/.claude/projects/"), "{}", deploy.content);
+    assert!(deploy.tags.contains(&"claude-memory".to_owned()) && deploy.tags.contains(&"project".to_owned()));
+    let after = std::fs::read_to_string(
+        w.home.join(".claude/projects").join(claude_key(&w.root)).join("memory/project_deploy.md"),
+    )
+    .unwrap();
+    assert_eq!(files_before, after, "nothing in the client's files changes");
+}
+
+#[test]
+fn a_changed_memory_supersedes_its_earlier_import() {
+    let w = world();
+    import(&w.store, "ledger", &w.find(Source::ClaudeMemory)).unwrap();
+    let file = w.home.join(".claude/projects").join(claude_key(&w.root)).join("memory/feedback_testing.md");
+    let text = std::fs::read_to_string(&file).unwrap().replace("make itest", "make itest-all");
+    std::fs::write(&file, text).unwrap();
+    let done = import(&w.store, "ledger", &w.find(Source::ClaudeMemory)).unwrap();
+    assert_eq!((done.added, done.unchanged, done.superseded), (1, 1, 1), "{done:?}");
+    let notes = w.notes();
+    let old = notes.iter().find(|n| n.content.contains("`make itest` ")).unwrap();
+    let new = notes.iter().find(|n| n.content.contains("make itest-all")).unwrap();
+    assert_eq!(old.superseded_by, Some(new.id), "kept, superseded");
+}
+
+#[test]
+fn codex_summaries_of_this_checkout_gemini_memory_and_instruction_files_come_in() {
+    let w = world();
+    let codex = w.find(Source::CodexMemory);
+    assert_eq!(codex.len(), 1, "only the rollout whose cwd is in the checkout: {codex:?}");
+    assert_eq!(codex[0].title, "Fixed rounding in the ledger export");
+    let gemini = w.find(Source::GeminiMemory);
+    let titles: Vec<&str> = gemini.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(titles, ["Conventions", "Release"]);
+    let agents = w.find(Source::Instructions);
+    let titles: Vec<&str> = agents.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(titles, ["Ledger", "Style"], "Mooring's own block stays out");
+    assert!(agents.iter().all(|f| !f.content.contains("From Mooring itself")));
+    for found in [codex, gemini, agents] {
+        import(&w.store, "ledger", &found).unwrap();
+        assert_eq!(import(&w.store, "ledger", &found).unwrap().added, 0);
+    }
+    assert_eq!(w.notes().len(), 5);
+}
+
+#[test]
+fn a_source_name_is_checked() {
+    assert_eq!(Source::parse("source", "claude-memory").unwrap(), Source::ClaudeMemory);
+    let e = Source::parse("source", "cursor-memory").unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("source"));
+    assert!(e.message.contains("claude-memory, codex-memory"), "{}", e.message);
+    assert_eq!(claude_key(Path::new("/home/u/work/ledger.app")), "-home-u-work-ledger-app");
+}
