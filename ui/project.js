@@ -172,13 +172,42 @@ function pager(target, more, kinds, opts = {}) {
     $(target).replaceChildren(...shown.map((e) => entryView(e, { ...opts, replaced: replaced(e) })));
     if (!shown.length) $(target).append(el("p", opts.empty || "Nothing yet.", "hint"));
     $(more).hidden = done.size === kinds.length;
+    if (opts.after) await opts.after(shown, mine, () => generation);
   }
   $(more).addEventListener("click", () => load(false).catch(fail));
   return load;
 }
 
 const blockers = pager("blockers", "blockers-more", ["blocker"], { status: "open", resolvable: true, empty: "No open blockers." });
-const timeline = pager("timeline", "timeline-more", ["session", "handover"], { empty: "No session captured or handed over yet." });
+const timeline = pager("timeline", "timeline-more", ["session", "handover", "context_carry"], {
+  empty: "No session captured or handed over yet.",
+  after: showReceived,
+});
+
+const tokens = (n) => `${n.toLocaleString("en")} ${n === 1 ? "token" : "tokens"}`;
+
+/** Under each captured session, what memory handed it (the preamble, each recall: the
+ * entries and their size); above the list, the project's totals on this machine. */
+async function showReceived(shown, mine, current) {
+  const ids = shown.filter((e) => e.kind === "session").map((e) => e.id).slice(0, 100);
+  const got = await api(`/projects/${at}/received?sessions=${ids.join(",")}`);
+  if (mine !== current()) return;
+  const t = got.totals;
+  $("received-totals").textContent = t.sessions
+    ? `Memory handed to ${plural(t.sessions, "session", "sessions")} on this machine: ${tokens(t.preamble_tokens + t.recall_tokens)} in all, ${tokens(t.per_session)} a session on average — ${plural(t.preambles, "preamble", "preambles")} (${tokens(t.preamble_tokens)}), ${plural(t.recalls, "recall", "recalls")} (${tokens(t.recall_tokens)}).`
+    : "No session on this machine has been handed memory yet.";
+  for (const s of got.sessions) {
+    const box = $("timeline").querySelector(`#entry-${s.id}`);
+    if (!box) continue;
+    const parts = s.given.map((g) => {
+      const which = g.ids.length ? ` (${g.ids.map((i) => `#${i}`).join(", ")})` : "";
+      return `${g.what} ${day(g.at).slice(11)}${which}: ${tokens(g.tokens)}`;
+    });
+    const line = el("div", `Received ${tokens(s.tokens)}: ${parts.join(" · ")}`, "hint received");
+    line.dataset.testid = `received-${s.id}`;
+    box.querySelector(".actions")?.before(line);
+  }
+}
 const decisions = pager("decisions", "decisions-more", ["decision"], { empty: "No decisions yet." });
 let browse = pager("browse", "browse-more", [$("browse-kind").value]);
 $("browse-kind").addEventListener("change", () => {

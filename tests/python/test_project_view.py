@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +152,36 @@ async def test_the_person_marks_a_decision_replaced_sees_the_chain_and_undoes_it
                                  headers={"authorization": f"Bearer {t}"})
     kinds = [e["kind"] for e in json.loads(urllib.request.urlopen(req, timeout=10).read())["events"]]
     assert "memory_superseded" in kinds and "supersede_undone" in kinds, kinds
+
+
+def hook(data, payload):
+    out = subprocess.run([str(BIN / "mooring"), "--data-dir", str(data), "hook", "claude-code"],
+                         input=json.dumps(payload), capture_output=True, text=True,
+                         env={**os.environ, "MOORING_HOOK_DEADLINE_MS": "4500"})
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.anyio
+async def test_each_session_shows_what_memory_handed_it_and_the_project_totals(project, tmp_path):
+    t, base, data, code = project["token"], project["base"], project["data"], str(project["code"])
+    recorded = Path(__file__).resolve().parents[2] / "crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl"
+    transcript = tmp_path / "s1.jsonl"
+    transcript.write_text(recorded.read_text().replace("/tmp/rec/work", code))
+    start = hook(data, {"session_id": "s1", "cwd": code, "hook_event_name": "SessionStart", "source": "startup"})
+    assert "Ledger stays append-only" in start, start
+    hook(data, {"session_id": "s1", "cwd": code, "hook_event_name": "Stop", "transcript_path": str(transcript),
+                "stop_hook_active": False})
+    session = entries(data, "session")[0]["id"]
+    req = urllib.request.Request(f"{base}/api/v1/projects/numbat-ledger/received?sessions={session}",
+                                 headers={"authorization": f"Bearer {t}"})
+    got = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    given = got["sessions"][0]["given"]
+    assert [g["what"] for g in given] == ["preamble"], got
+    assert given[0]["tokens"] > 50 and len(given[0]["ids"]) >= 3, got
+    assert got["totals"]["sessions"] == 1 and got["totals"]["preamble_tokens"] == given[0]["tokens"], got
+    await drive(f"{base}/project/numbat-ledger?token={t}", [
+        {"expectText": [f"received-{session}", f"Received {given[0]['tokens']:,} tokens: preamble"]},
+        {"expectText": ["received-totals", "Memory handed to 1 session on this machine"]},
+        {"axe": "project-with-received"},
+    ])

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use mooring_clients::Client;
 use mooring_clients::entry::hook_output;
+use mooring_core::memory::injected::{self, What};
 use mooring_core::memory::preamble::{self, Caps};
 use serde_json::Value;
 
@@ -216,18 +217,22 @@ fn answer(
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
     let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
     let mut ids = p.ids;
-    let text = match this_session_so_far(client, &memory, &slug, input) {
+    let (text, what) = match this_session_so_far(client, &memory, &slug, input) {
         Some((id, record)) => {
             ids.push(id);
-            format!("{record}\n{}", p.text)
+            (format!("{record}\n{}", p.text), What::Compaction)
         }
-        None => p.text,
+        None => (p.text, What::Preamble),
     };
-    // What the preamble showed is not recalled again at this session's prompts.
+    // What the preamble showed is not recalled again at this session's prompts; what it
+    // cost shows on the session's timeline.
     if let Some(key) = session_key(client, input) {
         let stamp = mooring_core::humanize::now();
         store
-            .write(|tx| mooring_core::store::recall_given::add(tx, &key, &ids, &stamp))
+            .write(|tx| {
+                mooring_core::store::recall_given::add(tx, &key, &ids, &stamp)?;
+                injected::note(tx, &slug, &key, what, &ids, &text)
+            })
             .map_err(|e| e.message)?;
     }
     Ok(Some(hook_output(client, "SessionStart", &text)))
@@ -266,7 +271,10 @@ fn recall(
     if let Some(k) = &key {
         let stamp = mooring_core::humanize::now();
         store
-            .write(|tx| mooring_core::store::recall_given::add(tx, k, &ids, &stamp))
+            .write(|tx| {
+                mooring_core::store::recall_given::add(tx, k, &ids, &stamp)?;
+                injected::note(tx, slug, k, What::Recall, &ids, &text)
+            })
             .map_err(|e| e.message)?;
     }
     let event = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("UserPromptSubmit");

@@ -21,8 +21,10 @@ fn store() -> (tempfile::TempDir, Store) {
 
 /// A captured session `n` that started at `at`, as capture would store it.
 fn session(store: &Store, n: usize, at: DateTime<Utc>) -> i64 {
-    let mut r =
-        SessionRecord::new(if n.is_multiple_of(3) { "codex" } else { "claude-code" }, &format!("claude-code:{n:024}"));
+    let mut r = SessionRecord::new(
+        if n.is_multiple_of(3) { "codex" } else { "claude-code" },
+        &format!("claude-code:{n:024}"),
+    );
     r.saw_time(&at.to_rfc3339());
     r.saw_time(&(at + Duration::minutes(40)).to_rfc3339());
     r.request(&format!("Fix the ledger import for batch {n}"));

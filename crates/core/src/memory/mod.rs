@@ -4,6 +4,7 @@
 pub mod activity;
 pub mod adopt;
 pub mod handover;
+pub mod injected;
 pub mod instructions;
 pub mod locks;
 pub mod preamble;

@@ -16,6 +16,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0010_rerank_vectors.sql"),
     include_str!("../../migrations/0011_phone_messages.sql"),
     include_str!("../../migrations/0012_phone_message_routes.sql"),
+    include_str!("../../migrations/0013_injections.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

@@ -12,6 +12,7 @@ pub mod choices;
 pub mod code_paths;
 pub mod commits_seen;
 pub mod events;
+pub mod injections;
 pub mod locks;
 pub mod memory;
 pub mod migrations;

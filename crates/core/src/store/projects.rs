@@ -165,8 +165,10 @@ pub fn mark_used(conn: &Connection, id: i64, now: &str) -> Result<()> {
     Ok(())
 }
 
-/// Delete the row; code paths, memory and locks go with it (foreign keys cascade).
+/// Delete the row; code paths, memory and locks go with it (foreign keys cascade), and
+/// what its sessions were handed (kept by slug).
 pub fn delete(conn: &Connection, id: i64) -> Result<()> {
+    conn.exec("DELETE FROM injections WHERE project = (SELECT slug FROM projects WHERE id = ?1)", [id])?;
     conn.exec("DELETE FROM projects WHERE id = ?1", [id])?;
     Ok(())
 }

@@ -140,3 +140,42 @@ pub async fn context(
     let caps = Caps::load(&api.state.store)?;
     Ok(Json(preamble::build(&api.state.store, &*api.state.memory, &slug, q.budget, caps)?))
 }
+
+/// `?sessions=12,15` (captured entries' ids).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReceivedParams {
+    #[serde(default)]
+    sessions: String,
+}
+
+/// `GET /projects/{slug}/received?sessions=ID,…`: what each of those captured sessions
+/// was handed from memory (preamble, recalls: ids and tokens) and the project's totals.
+pub async fn received(
+    State(api): State<Api>,
+    Path(slug): Path<String>,
+    q: Result<Query<ReceivedParams>, QueryRejection>,
+) -> ApiResult<Json<memory::injected::Received>> {
+    let Query(q) = q?;
+    let ids = q
+        .sessions
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<i64>().map_err(|_| {
+                mooring_core::Error::invalid(
+                    "sessions",
+                    format!("'{s}' is not an entry id; pass ids like sessions=12,15"),
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let state = api.state.clone();
+    let got = tokio::task::spawn_blocking(move || {
+        memory::injected::received(&state.store, &*state.memory, &slug, &ids)
+    })
+    .await
+    .map_err(|e| mooring_core::Error::storage(format!("the lookup stopped: {e}")))??;
+    Ok(Json(got))
+}
