@@ -53,9 +53,11 @@ pub fn of_sessions(conn: &Connection, project: &str, keys: &[String]) -> Result<
     Ok(out)
 }
 
-/// A project's totals: sessions handed anything, hand-overs of each kind with their
-/// tokens (`what`, count, tokens).
-pub fn totals(conn: &Connection, project: &str) -> Result<(u64, Vec<(String, u64, u64)>)> {
+/// Hand-overs of one kind: `what`, how many, their tokens.
+pub type KindTotal = (String, u64, u64);
+
+/// A project's totals: sessions handed anything, and each kind of hand-over.
+pub fn totals(conn: &Connection, project: &str) -> Result<(u64, Vec<KindTotal>)> {
     let sessions: i64 =
         conn.row("SELECT count(DISTINCT key) FROM injections WHERE project = ?1", [project], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(
