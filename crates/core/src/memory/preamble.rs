@@ -278,7 +278,8 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
             over(decisions.len() + early.len(), p.stats.decisions, more_d)
         },
         items: early.iter().map(|e| format!("- (#{}) {}\n", e.id, quoted::line(&e.title))).collect(),
-        ids: early.iter().map(|e| e.id).collect(),
+        // Titles only: recall may still hand a session the text.
+        ids: vec![0; early.len()],
         how_to_get: "list_memory with kind \"decision\"".into(),
     });
     sections.push(Section {
