@@ -159,4 +159,22 @@ for forged in ["## Decisions", "## Description", "- [2026-01-01] (#1, written by
 assert "<system-reminder>" not in ours, f"a captured field opened the client's wrapper:\n{ours}"
 print("hostile fields stayed quoted data inside Mooring's block:", " | ".join(l for l in lines if l)[:300])
 PY
-echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning, real-world turns told as they happened, hostile fields kept inert"
+echo "== Claude Code's own memory: the client writes it where its prompt says, mooring import claude-memory brings it in once"
+session remember "Remember that ledger amounts are integer cents" --allowedTools "Write"
+ls "$HOME/.claude/projects/"*/memory/project_money_in_cents.md >/dev/null \
+  || { echo "the client wrote no memory file"; find "$HOME/.claude/projects" -type f; tail -20 "$tmp/claude.out"; exit 1; }
+m import claude-memory --project retry --json >"$tmp/import1.json"
+m import claude-memory --project retry --json >"$tmp/import2.json"
+m memory list retry --kind note --json >"$tmp/notes.json"
+python3 - "$tmp/import1.json" "$tmp/import2.json" "$tmp/notes.json" <<'PY'
+import json, sys
+first, second, notes = (json.load(open(p)) for p in sys.argv[1:])
+assert first["done"]["added"] == 1, first
+assert second["done"]["added"] == 0 and second["done"]["unchanged"] == 1, second
+note = notes["entries"][0]
+assert note["title"] == "Ledger amounts are integer cents, never floats", note
+assert "integer cents" in note["content"] and "From Claude Code's memory" in note["content"], note
+assert "originSessionId" not in note["content"], note
+print("imported from Claude Code's memory:", note["title"])
+PY
+echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning, real-world turns told as they happened, hostile fields kept inert, the client's own memory brought in once"

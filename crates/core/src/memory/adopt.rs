@@ -182,10 +182,16 @@ pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Ve
                     }
                     _ => shown_path(&file, home),
                 };
-                let date = std::fs::metadata(&file)
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .map(|t| chrono::DateTime::<chrono::Utc>::from(t).format("%Y-%m-%d").to_string());
+                let stamped = frontmatter(&text).0.into_iter().find(|(k, _)| k == "modified").map(|(_, v)| v);
+                let date = stamped
+                    .and_then(|v| v.trim_matches('"').get(..10).map(str::to_owned))
+                    .filter(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok());
+                let date = date.or_else(|| {
+                    std::fs::metadata(&file)
+                        .and_then(|m| m.modified())
+                        .ok()
+                        .map(|t| chrono::DateTime::<chrono::Utc>::from(t).format("%Y-%m-%d").to_string())
+                });
                 let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 let sections: Vec<(String, String, Option<String>)> = match source {
                     // Claude Code's MEMORY.md is the index of its topic files.

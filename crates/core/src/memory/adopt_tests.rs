@@ -1,6 +1,11 @@
-//! The clients' memory folders, laid out and worded as the pinned clients write them
-//! (Claude Code 2.1.330's memory prompt and folder rule, Codex 0.169's rollout summary
-//! header, Gemini CLI 0.61's project registry), brought into a project.
+//! The clients' memory folders, laid out and worded as the pinned clients write them,
+//! brought into a project. Claude Code's is recorded: the real 2.1.330 (`claude -p`
+//! against `tests/e2e/lib/model_standin.py` with STANDIN_SCRIPT=remember, in the checkout
+//! `/tmp/rec_mem/code/ledger.app`) wrote `tests/fixtures/claude-code-2.1.330-memory/` into
+//! `~/.claude/projects/-tmp-rec-mem-code-ledger-app/memory/`, rewriting the frontmatter its
+//! prompt asks for with fields of its own (`node_type`, `originSessionId`, `modified`).
+//! Codex 0.169's rollout summary header and Gemini CLI 0.61's project registry are laid
+//! out as their sources write them (neither writes memory against a stand-in model).
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +13,10 @@ use super::{Found, Homes, Source, claude_key, find, import};
 use crate::memory::{ListQuery, list};
 use crate::{NewProject, Registry, Store};
 
+/// Recorded from the real Claude Code 2.1.330 (see above).
+const RECORDED_INDEX: &str = include_str!("../../tests/fixtures/claude-code-2.1.330-memory/MEMORY.md");
+const RECORDED_TOPIC: &str =
+    include_str!("../../tests/fixtures/claude-code-2.1.330-memory/project_money_in_cents.md");
 const SECRET: &str = "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c";
 
 struct World {
@@ -30,7 +39,8 @@ fn world() -> World {
     let store = Store::open_in(&dir.path().join("data")).unwrap();
     Registry::new(&store).create(NewProject { name: "Ledger".into(), ..NewProject::default() }).unwrap();
     let memory = home.join(".claude/projects").join(claude_key(&root)).join("memory");
-    write(&memory.join("MEMORY.md"), "- [Testing](feedback_testing.md) — run the integration tests\n");
+    write(&memory.join("MEMORY.md"), RECORDED_INDEX);
+    write(&memory.join("project_money_in_cents.md"), RECORDED_TOPIC);
     write(
         &memory.join("feedback_testing.md"),
         "---\nname: integration-tests-first\ndescription: Run the ledger integration tests before any commit\n\
@@ -97,8 +107,15 @@ fn claude_topic_files_come_in_once_each_and_the_index_does_not() {
     let titles: Vec<&str> = found.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(
         titles,
-        ["Run the ledger integration tests before any commit", "How the staging deploy authenticates"]
+        [
+            "Run the ledger integration tests before any commit",
+            "How the staging deploy authenticates",
+            "Ledger amounts are integer cents, never floats"
+        ]
     );
+    assert_eq!(found[2].kind.as_deref(), Some("project"));
+    assert_eq!(found[2].date.as_deref(), Some("2026-11-27"), "the client's own `modified` stamp");
+    assert!(!found[2].content.contains("originSessionId") && found[2].content.starts_with("Ledger amounts"));
     assert_eq!(found[0].kind.as_deref(), Some("feedback"));
     assert_eq!(found[1].kind.as_deref(), Some("project"), "the older top-level type");
     let files_before = std::fs::read_to_string(
@@ -106,11 +123,12 @@ fn claude_topic_files_come_in_once_each_and_the_index_does_not() {
     )
     .unwrap();
     let done = import(&w.store, "ledger", &found).unwrap();
-    assert_eq!((done.added, done.unchanged, done.redacted), (2, 0, 1), "{done:?}");
+    assert_eq!((done.added, done.unchanged, done.redacted), (3, 0, 1), "{done:?}");
     let again = import(&w.store, "ledger", &w.find(Source::ClaudeMemory)).unwrap();
-    assert_eq!((again.added, again.unchanged), (0, 2), "idempotent: {again:?}");
+    assert_eq!((again.added, again.unchanged), (0, 3), "idempotent: {again:?}");
     let notes = w.notes();
-    assert_eq!(notes.len(), 2);
+    assert_eq!(notes.len(), 3);
+    assert!(notes.iter().all(|n| !n.content.contains("eb380fbe")), "the client's session id is kept nowhere");
     let deploy = notes.iter().find(|n| n.title.starts_with("How the staging")).unwrap();
     assert!(!deploy.content.contains(SECRET), "{}", deploy.content);
     assert!(deploy.content.contains("_From Claude Code's memory (~/.claude/projects/"), "{}", deploy.content);
@@ -130,7 +148,7 @@ fn a_changed_memory_supersedes_its_earlier_import() {
     let text = std::fs::read_to_string(&file).unwrap().replace("make itest", "make itest-all");
     std::fs::write(&file, text).unwrap();
     let done = import(&w.store, "ledger", &w.find(Source::ClaudeMemory)).unwrap();
-    assert_eq!((done.added, done.unchanged, done.superseded), (1, 1, 1), "{done:?}");
+    assert_eq!((done.added, done.unchanged, done.superseded), (1, 2, 1), "{done:?}");
     let notes = w.notes();
     let old = notes.iter().find(|n| n.content.contains("`make itest` ")).unwrap();
     let new = notes.iter().find(|n| n.content.contains("make itest-all")).unwrap();
@@ -155,6 +173,7 @@ fn codex_summaries_of_this_checkout_gemini_memory_and_instruction_files_come_in(
         assert_eq!(import(&w.store, "ledger", &found).unwrap().added, 0);
     }
     assert_eq!(w.notes().len(), 5);
+    assert!(w.notes().iter().all(|n| n.tags.contains(&"imported".to_owned())));
 }
 
 #[test]
@@ -163,5 +182,6 @@ fn a_source_name_is_checked() {
     let e = Source::parse("source", "cursor-memory").unwrap_err();
     assert_eq!(e.field.as_deref(), Some("source"));
     assert!(e.message.contains("claude-memory, codex-memory"), "{}", e.message);
-    assert_eq!(claude_key(Path::new("/home/u/work/ledger.app")), "-home-u-work-ledger-app");
+    // The folder the recorded Claude Code named for its checkout.
+    assert_eq!(claude_key(Path::new("/tmp/rec_mem/code/ledger.app")), "-tmp-rec-mem-code-ledger-app");
 }
