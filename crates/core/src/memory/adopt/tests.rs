@@ -14,9 +14,9 @@ use crate::memory::{ListQuery, list};
 use crate::{NewProject, Registry, Store};
 
 /// Recorded from the real Claude Code 2.1.330 (see above).
-const RECORDED_INDEX: &str = include_str!("../../tests/fixtures/claude-code-2.1.330-memory/MEMORY.md");
+const RECORDED_INDEX: &str = include_str!("../../../tests/fixtures/claude-code-2.1.330-memory/MEMORY.md");
 const RECORDED_TOPIC: &str =
-    include_str!("../../tests/fixtures/claude-code-2.1.330-memory/project_money_in_cents.md");
+    include_str!("../../../tests/fixtures/claude-code-2.1.330-memory/project_money_in_cents.md");
 const SECRET: &str = "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c";
 
 struct World {
