@@ -117,4 +117,24 @@ for want in ["Mooring recalled it for this prompt", "Lease renewals retry twice"
 print(sys.argv[2], ": the recalled decision and the last session reached the model")
 PY
 done
-echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models"
+echo "== Gemini CLI's own memory: the client writes its private project memory, mooring import gemini-memory brings it in once"
+start_standin remember
+configure
+run gemini "$tmp/code/retry-gemini" "Remember that ledger amounts are integer cents"
+stop_standin
+ls "$HOME/.gemini/tmp/"*/memory/MEMORY.md >/dev/null \
+  || { echo "the client wrote no memory file"; find "$HOME/.gemini" -type f; tail -20 "$tmp/gemini.out"; exit 1; }
+m import gemini-memory --project retry-gemini --json >"$tmp/import1.json"
+m import gemini-memory --project retry-gemini --json >"$tmp/import2.json"
+m memory list retry-gemini --kind note --json >"$tmp/notes.json"
+python3 - "$tmp/import1.json" "$tmp/import2.json" "$tmp/notes.json" <<'PY'
+import json, sys
+first, second, notes = (json.load(open(p)) for p in sys.argv[1:])
+assert first["done"]["added"] == 2, first
+assert second["done"]["added"] == 0 and second["done"]["unchanged"] == 2, second
+titles = sorted(n["title"] for n in notes["entries"])
+assert titles == ["Money", "Releases"], titles
+assert all("From Gemini CLI's memory" in n["content"] for n in notes["entries"]), notes
+print("imported from Gemini CLI's memory:", titles)
+PY
+echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models; Gemini CLI's own memory brought in once"

@@ -132,6 +132,10 @@ REMEMBERED = ("---\nname: money-in-cents\ndescription: Ledger amounts are intege
               "**How to apply:** any new amount column or API field is an integer of cents.\n")
 
 
+GEMINI_MEMORY = ("# Project memory\n\n## Money\n- Ledger amounts are integer cents, never floats.\n\n"
+                 "## Releases\n- Tag releases as vX.Y.Z from main.\n")
+
+
 def remember_step(done, body):
     system = body.get("system", "")
     text = system if isinstance(system, str) else "\n".join(b.get("text", "") for b in system)
@@ -413,6 +417,14 @@ class Handler(BaseHTTPRequestHandler):
             verdict = {"complexity_reasoning": "stand-in", "complexity_score": 10, "reasoning": "stand-in",
                        "model_choice": "flash"}
             part = {"text": json.dumps(verdict) if json_mode else "ok"}
+        elif os.environ.get("STANDIN_SCRIPT") == "remember":
+            # Saved the way Gemini CLI's prompt says: its private project memory file.
+            import re
+            m = re.search(r"Private Project Memory\*\* \(`([^`]+)`\)", json.dumps(body).replace("\\`", "`"))
+            if done == 0 and m and "write_file" in names:
+                part = {"functionCall": {"name": "write_file", "args": {"file_path": m.group(1), "content": GEMINI_MEMORY}}}
+            else:
+                part = {"text": "Saved to memory."}
         elif os.environ.get("STANDIN_SCRIPT") == "continue":
             # A turn that ends, then goes on with what the person sent from the phone.
             told = "write the changelog" in json.dumps(body.get("contents", [])[-1:])

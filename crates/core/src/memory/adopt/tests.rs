@@ -4,8 +4,11 @@
 //! `/tmp/rec_mem/code/ledger.app`) wrote `tests/fixtures/claude-code-2.1.330-memory/` into
 //! `~/.claude/projects/-tmp-rec-mem-code-ledger-app/memory/`, rewriting the frontmatter its
 //! prompt asks for with fields of its own (`node_type`, `originSessionId`, `modified`).
-//! Codex 0.169's rollout summary header and Gemini CLI 0.61's project registry are laid
-//! out as their sources write them (neither writes memory against a stand-in model).
+//! Gemini CLI's is recorded too: the real 0.61 (STANDIN_SCRIPT=remember, same checkout)
+//! wrote `tests/fixtures/gemini-cli-0.61-memory/MEMORY.md` as its private project memory
+//! in `~/.gemini/tmp/ledger-app/memory/`, beside `.project_root` naming the checkout.
+//! Codex 0.169's rollout summaries come from a background pipeline of model calls that
+//! runs on idle rollouts; their header is laid out as its source writes it.
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +20,8 @@ use crate::{NewProject, Registry, Store};
 const RECORDED_INDEX: &str = include_str!("../../../tests/fixtures/claude-code-2.1.330-memory/MEMORY.md");
 const RECORDED_TOPIC: &str =
     include_str!("../../../tests/fixtures/claude-code-2.1.330-memory/project_money_in_cents.md");
+/// Recorded from the real Gemini CLI 0.61 (see above).
+const RECORDED_GEMINI: &str = include_str!("../../../tests/fixtures/gemini-cli-0.61-memory/MEMORY.md");
 const SECRET: &str = "ghp_Z7k2Qm9xZ7k2Qm9xZ7k2Qm9xZ7k2Qm9xAb1c";
 
 struct World {
@@ -69,10 +74,10 @@ fn world() -> World {
         "thread_id: 019a0000-0000-7000-8000-000000000002\ncwd: /somewhere/else\n\n# Another repository\n\nNot ours.\n",
     );
     write(&home.join(".gemini/tmp/ledger-app/.project_root"), &root.display().to_string());
-    write(
-        &home.join(".gemini/tmp/ledger-app/memory/MEMORY.md"),
-        "# Project memory\n\n## Conventions\n- Money is stored in cents.\n\n## Release\n- Tag releases as vX.Y.Z.\n",
-    );
+    write(&home.join(".gemini/tmp/ledger-app/memory/MEMORY.md"), RECORDED_GEMINI);
+    // Another checkout's memory, which must not come in.
+    write(&home.join(".gemini/tmp/other/.project_root"), "/somewhere/else");
+    write(&home.join(".gemini/tmp/other/memory/MEMORY.md"), "## Not ours\n- Elsewhere.\n");
     write(
         &root.join("AGENTS.md"),
         "# Ledger\n\nUse `cargo nextest`.\n\n<!-- mooring:begin (managed by Mooring) -->\n## Decisions\n- From \
@@ -163,7 +168,8 @@ fn codex_summaries_of_this_checkout_gemini_memory_and_instruction_files_come_in(
     assert_eq!(codex[0].title, "Fixed rounding in the ledger export");
     let gemini = w.find(Source::GeminiMemory);
     let titles: Vec<&str> = gemini.iter().map(|f| f.title.as_str()).collect();
-    assert_eq!(titles, ["Conventions", "Release"]);
+    assert_eq!(titles, ["Money", "Releases"]);
+    assert!(gemini[0].content.contains("integer cents"), "{gemini:?}");
     let agents = w.find(Source::Instructions);
     let titles: Vec<&str> = agents.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(titles, ["Ledger", "Style"], "Mooring's own block stays out");
