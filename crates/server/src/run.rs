@@ -150,6 +150,7 @@ pub async fn start_serving<H: rmcp::ServerHandler + Send + 'static>(
     let served = serve_on_threads(listener, socket, state.clone(), app, stop, config.limits)
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
     tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
+    tokio::spawn(import_clients_memory(state.clone(), cancel.clone()));
     let db = config.data_dir.join(mooring_core::store::DB_FILE);
     tokio::spawn(crate::other_writers::watch(db, state.clone(), cancel.clone()));
     tokio::spawn(crate::transport::idle_trim::run(state.store.clone(), cancel.clone()));
@@ -249,6 +250,31 @@ async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => tracing::warn!(error = %e, "could not fold old sessions"),
             Err(e) => tracing::warn!(error = %e, "the roll-up stopped"),
+        }
+    }
+}
+
+/// With `import_clients_memory` on, bring the clients' own memory of every project's
+/// checkouts in every 5 minutes (what `mooring import` does when asked).
+async fn import_clients_memory(state: Arc<AppState>, cancel: CancellationToken) {
+    let mut ticks = crate::ticks::Ticks::new(std::time::Duration::from_secs(300), cancel);
+    while ticks.next().await {
+        let (store, memory) = (state.store.clone(), state.memory.clone());
+        let done = tokio::task::spawn_blocking(move || {
+            let home = std::env::var_os("HOME").map(std::path::PathBuf::from).unwrap_or_default();
+            let homes = mooring_core::memory::adopt::Homes::from_env(&home);
+            mooring_core::memory::adopt::import_all(&store, memory.as_ref(), &homes, &home)
+        })
+        .await;
+        match done {
+            Ok(Ok(done)) => {
+                for (slug, source, d) in &done {
+                    tracing::info!(project = %slug, source = source.name(), added = d.added, "brought in the client's memory");
+                    state.project_changed(slug);
+                }
+            }
+            Ok(Err(e)) => tracing::warn!(error = %e, "could not bring the clients' memory in"),
+            Err(e) => tracing::warn!(error = %e, "the import stopped"),
         }
     }
 }

@@ -250,6 +250,38 @@ fn shown_path(file: &Path, home: &Path) -> String {
     }
 }
 
+/// Every source, in the order `import_all` reads them.
+pub const SOURCES: [Source; 4] =
+    [Source::ClaudeMemory, Source::CodexMemory, Source::GeminiMemory, Source::Instructions];
+
+/// What the hub brings in when the person turned `import_clients_memory` on: every source
+/// for every project that is not archived and has a code path. What each import did, for
+/// those that added anything.
+pub fn import_all(
+    store: &crate::Store,
+    memory: &dyn MemoryBackend,
+    homes: &Homes,
+    home: &Path,
+) -> Result<Vec<(String, Source, Imported)>> {
+    if crate::projects::lifecycle::setting(store, "import_clients_memory")? == 0 {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for p in crate::Registry::new(store).list(None)? {
+        let roots = checkouts(&p);
+        if p.status == crate::model::ProjectStatus::Archived || roots.is_empty() {
+            continue;
+        }
+        for source in SOURCES {
+            let done = import(memory, &p.slug, &find(homes, source, &roots, home))?;
+            if done.added > 0 {
+                out.push((p.slug.clone(), source, done));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// What an import did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Imported {

@@ -40,6 +40,14 @@ pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
     ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
     ("capture", 1, 0, 1, "1 keeps a record of every agent session through the clients' hooks; 0 keeps none"),
     (
+        "import_clients_memory",
+        0,
+        0,
+        1,
+        "1 has the hub bring the clients' own memory and instruction files of every project's checkouts in \
+         every 5 minutes (as `mooring import`); 0 only when asked",
+    ),
+    (
         "recall",
         1,
         0,

@@ -191,3 +191,30 @@ fn a_source_name_is_checked() {
     // The folder the recorded Claude Code named for its checkout.
     assert_eq!(claude_key(Path::new("/tmp/rec_mem/code/ledger.app")), "-tmp-rec-mem-code-ledger-app");
 }
+
+#[test]
+fn the_hub_brings_every_source_in_only_when_the_person_turned_it_on() {
+    let w = world();
+    let reg = Registry::new(&w.store);
+    reg.create(NewProject {
+        name: "Ledger App".into(),
+        code_paths: vec![w.root.to_string_lossy().into_owned()],
+        ..NewProject::default()
+    })
+    .unwrap();
+    assert!(super::import_all(&w.store, &w.store, &w.homes(), &w.home).unwrap().is_empty(), "off by default");
+    crate::projects::lifecycle::set_setting(&w.store, "import_clients_memory", "1").unwrap();
+    let done = super::import_all(&w.store, &w.store, &w.homes(), &w.home).unwrap();
+    let sources: Vec<&str> = done
+        .iter()
+        .map(|(slug, s, _)| {
+            assert_eq!(slug, "ledger-app");
+            s.name()
+        })
+        .collect();
+    assert_eq!(sources, ["claude-memory", "codex-memory", "gemini-memory", "instructions"]);
+    assert!(
+        super::import_all(&w.store, &w.store, &w.homes(), &w.home).unwrap().is_empty(),
+        "nothing new the second time"
+    );
+}
