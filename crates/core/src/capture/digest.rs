@@ -73,17 +73,25 @@ pub fn roll_up(memory: &dyn MemoryBackend, slug: &str, days: u32, now: DateTime<
     }
     let cutoff = now - Duration::days(i64::from(days));
     let mut weeks: BTreeMap<String, (NaiveDate, Vec<Old>)> = BTreeMap::new();
+    let mut live = BTreeSet::new();
     for row in all(memory, slug, Kind::Session)? {
+        live.insert(row.id);
         let Some(old) = old_session(&row, cutoff) else { continue };
         let day = old.record.started_at.as_deref().unwrap_or(&row.created_at);
         let Some(day) = DateTime::parse_from_rfc3339(day).ok().map(|d| d.date_naive()) else { continue };
         let (key, monday) = week_of(day);
         weeks.entry(key).or_insert_with(|| (monday, Vec::new())).1.push(old);
     }
-    let kept: BTreeMap<String, (String, String)> = all(memory, slug, Kind::ContextCarry)?
-        .into_iter()
-        .filter_map(|r| Some((key_of(&r)?, (r.title, r.content))))
-        .collect();
+    let mut kept: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for r in all(memory, slug, Kind::ContextCarry)? {
+        let Some(key) = key_of(&r) else { continue };
+        // Every session of a week forgotten: what the digest still says of them goes too.
+        if !weeks.contains_key(&key) && !covers(&r).iter().any(|id| live.contains(id)) {
+            memory.forget_memory(slug, r.id, check_writable)?;
+            continue;
+        }
+        kept.insert(key, (r.title, r.content));
+    }
     for (key, (monday, mut sessions)) in weeks {
         sessions.sort_by(|a, b| (&a.record.started_at, a.id).cmp(&(&b.record.started_at, b.id)));
         let digest = build(&key, monday, &sessions);
@@ -149,6 +157,13 @@ fn key_of(row: &MemoryRow) -> Option<String> {
     let data: serde_json::Value = serde_json::from_str(row.data.as_deref()?).ok()?;
     let key = data.get("key")?.as_str()?;
     key.starts_with("digest:").then(|| key.to_owned())
+}
+
+/// The sessions a digest covers, from its data.
+fn covers(row: &MemoryRow) -> Vec<i64> {
+    let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
+    let ids = data.as_ref().and_then(|d| d.get("sessions")?.as_array().cloned()).unwrap_or_default();
+    ids.iter().filter_map(serde_json::Value::as_i64).collect()
 }
 
 /// `row` as a session old enough to fold (its last turn before `cutoff`); none for a

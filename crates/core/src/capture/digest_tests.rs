@@ -188,3 +188,20 @@ fn week_keys_follow_iso_weeks() {
     assert_eq!(week_of(day(2026, 1, 1)), ("digest:2026-W01".into(), day(2025, 12, 29)));
     assert_eq!(week_of(day(2027, 1, 3)).0, "digest:2026-W53");
 }
+
+#[test]
+fn a_week_whose_sessions_are_all_forgotten_loses_its_digest() {
+    let (_dir, store) = store();
+    let ids: Vec<i64> =
+        (0..2).map(|n| session(&store, n, now() - Duration::days(30) + Duration::hours(n as i64))).collect();
+    roll_up(&store, "ledger", 14, now()).unwrap();
+    assert_eq!(entries(&store, "context_carry").len(), 1);
+    for id in ids {
+        crate::memory::forget(&store, "ledger", id).unwrap();
+    }
+    roll_up(&store, "ledger", 14, now()).unwrap();
+    assert!(
+        entries(&store, "context_carry").is_empty(),
+        "nothing of the forgotten sessions is left in a digest"
+    );
+}
