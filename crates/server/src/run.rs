@@ -268,8 +268,8 @@ async fn import_clients_memory(state: Arc<AppState>, cancel: CancellationToken) 
         .await;
         match done {
             Ok(Ok(done)) => {
-                for (slug, source, d) in &done {
-                    tracing::info!(project = %slug, source = source.name(), added = d.added, "brought in the client's memory");
+                for (slug, d) in &done {
+                    tracing::info!(project = %slug, added = d.added, "brought in the clients' memory");
                     state.project_changed(slug);
                 }
             }

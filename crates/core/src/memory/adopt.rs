@@ -255,14 +255,15 @@ pub const SOURCES: [Source; 4] =
     [Source::ClaudeMemory, Source::CodexMemory, Source::GeminiMemory, Source::Instructions];
 
 /// What the hub brings in when the person turned `import_clients_memory` on: every source
-/// for every project that is not archived and has a code path. What each import did, for
+/// for every project that is not archived and has a code path, in one import (one read of
+/// what the project imported before) per project. What each project's import did, for
 /// those that added anything.
 pub fn import_all(
     store: &crate::Store,
     memory: &dyn MemoryBackend,
     homes: &Homes,
     home: &Path,
-) -> Result<Vec<(String, Source, Imported)>> {
+) -> Result<Vec<(String, Imported)>> {
     if crate::projects::lifecycle::setting(store, "import_clients_memory")? == 0 {
         return Ok(Vec::new());
     }
@@ -272,11 +273,10 @@ pub fn import_all(
         if p.status == crate::model::ProjectStatus::Archived || roots.is_empty() {
             continue;
         }
-        for source in SOURCES {
-            let done = import(memory, &p.slug, &find(homes, source, &roots, home))?;
-            if done.added > 0 {
-                out.push((p.slug.clone(), source, done));
-            }
+        let found: Vec<Found> = SOURCES.iter().flat_map(|&s| find(homes, s, &roots, home)).collect();
+        let done = import(memory, &p.slug, &found)?;
+        if done.added > 0 {
+            out.push((p.slug, done));
         }
     }
     Ok(out)
