@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 use mooring_core::capture::{self, Turn};
 use mooring_core::memory::preamble::{self, Caps};
 use mooring_core::memory::{ListQuery, list};
+use mooring_core::model::Kind;
+use mooring_core::store::backend::{MemoryBackend, PageFilter};
 use mooring_core::{NewProject, Registry, Store};
 use serde_json::{Value, json};
 
@@ -102,15 +104,12 @@ fn main() {
         text_tokens += mooring_tokens::count(&text_of(&raw));
     }
     let records = entries(&store, "session");
-    for r in &records {
-        // The person's requests, as the record kept them (its "Asked" line).
-        if let Some(line) = r.content.lines().find(|l| l.starts_with("**Asked:**")) {
-            prompts.extend(
-                line.trim_start_matches("**Asked:**")
-                    .split(" … ")
-                    .map(|p| p.trim().trim_matches('"').to_owned()),
-            );
-        }
+    // The person's requests, as each record keeps them (its data, not its rendered text).
+    let filter = PageFilter { kind: Some(Kind::Session), status: None, before: None, limit: 200 };
+    for row in store.memory_page("corpus", &filter).unwrap().1 {
+        let record: Option<capture::SessionRecord> =
+            row.data.as_deref().and_then(|d| serde_json::from_str(d).ok());
+        prompts.extend(record.map(|r| r.requests).unwrap_or_default());
     }
     let record_tokens: usize = records.iter().map(|r| mooring_tokens::count(&r.content)).sum();
     let folded = capture::digest::roll_up(&store, "corpus", 14, chrono::Utc::now()).unwrap();

@@ -17,8 +17,8 @@ const RESCAN: Duration = Duration::from_secs(10);
 /// Bring `source` into `project` (or the project of the current directory).
 pub fn run(ctx: &Ctx, source: Source, project: Option<&str>, watch: bool) -> Result<(), Failure> {
     let (local, memory) = ctx.memory()?;
-    let slug = match project {
-        Some(s) => Registry::new(&local).get(s)?.slug,
+    let named = match project {
+        Some(s) => s.to_owned(),
         None => super::memory::project_of_dir(&local, &ctx.cwd.to_string_lossy(), ctx, true)?.ok_or_else(
             || {
                 Error::invalid(
@@ -28,7 +28,8 @@ pub fn run(ctx: &Ctx, source: Source, project: Option<&str>, watch: bool) -> Res
             },
         )?,
     };
-    let roots = adopt::checkouts(&Registry::new(&local).get(&slug)?);
+    let project = Registry::new(&local).get(&named)?;
+    let (slug, roots) = (project.slug.clone(), adopt::checkouts(&project));
     if roots.is_empty() {
         return Err(Error::invalid(
             "project",

@@ -84,13 +84,13 @@ pub fn roll_up(memory: &dyn MemoryBackend, slug: &str, days: u32, now: DateTime<
     }
     let mut kept: BTreeMap<String, (String, String)> = BTreeMap::new();
     for r in all(memory, slug, Kind::ContextCarry)? {
-        let Some(key) = key_of(&r) else { continue };
+        let Some(k) = kept_of(&r) else { continue };
         // Every session of a week forgotten: what the digest still says of them goes too.
-        if !weeks.contains_key(&key) && !covers(&r).iter().any(|id| live.contains(id)) {
+        if !weeks.contains_key(&k.key) && !k.sessions.iter().any(|id| live.contains(id)) {
             memory.forget_memory(slug, r.id, check_writable)?;
             continue;
         }
-        kept.insert(key, (r.title, r.content));
+        kept.insert(k.key, (r.title, r.content));
     }
     for (key, (monday, mut sessions)) in weeks {
         sessions.sort_by(|a, b| (&a.record.started_at, a.id).cmp(&(&b.record.started_at, b.id)));
@@ -152,18 +152,18 @@ fn all(memory: &dyn MemoryBackend, slug: &str, kind: Kind) -> Result<Vec<MemoryR
     }
 }
 
-/// A digest's week key, from its data.
-fn key_of(row: &MemoryRow) -> Option<String> {
-    let data: serde_json::Value = serde_json::from_str(row.data.as_deref()?).ok()?;
-    let key = data.get("key")?.as_str()?;
-    key.starts_with("digest:").then(|| key.to_owned())
+/// What a stored digest's data says: its week's key and the sessions it covers.
+#[derive(serde::Deserialize)]
+struct Kept {
+    key: String,
+    #[serde(default)]
+    sessions: Vec<i64>,
 }
 
-/// The sessions a digest covers, from its data.
-fn covers(row: &MemoryRow) -> Vec<i64> {
-    let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
-    let ids = data.as_ref().and_then(|d| d.get("sessions")?.as_array().cloned()).unwrap_or_default();
-    ids.iter().filter_map(serde_json::Value::as_i64).collect()
+/// A stored digest's data, read once; none for an entry of the kind that is no digest.
+fn kept_of(row: &MemoryRow) -> Option<Kept> {
+    let kept: Kept = serde_json::from_str(row.data.as_deref()?).ok()?;
+    kept.key.starts_with("digest:").then_some(kept)
 }
 
 /// `row` as a session old enough to fold (its last turn before `cutoff`); none for a

@@ -35,13 +35,9 @@ impl What {
     }
 }
 
-/// Note that client session `key` of `slug` was handed `text`, showing entries `ids`.
-pub fn record(store: &Store, slug: &str, key: &str, what: What, ids: &[i64], text: &str) -> Result<()> {
-    store.write(|tx| note(tx, slug, key, what, ids, text))
-}
-
-/// [`record`] inside a write already open (the hook notes what a session was given in
-/// the same transaction).
+/// Note, inside a write already open, that client session `key` of `slug` was handed
+/// `text`, showing entries `ids` (the hook does it in the transaction that notes the ids
+/// as given).
 pub fn note(
     tx: &rusqlite::Connection,
     slug: &str,
@@ -180,17 +176,14 @@ mod tests {
             .unwrap()
             .1
             .id;
-        record(
-            &store,
-            "ledger",
-            "claude-code:aaaa",
-            What::Preamble,
-            &[3, 4],
-            "# Project: Ledger\n- a decision",
-        )
-        .unwrap();
-        record(&store, "ledger", "claude-code:aaaa", What::Recall, &[7], "Memory recalled: #7").unwrap();
-        record(&store, "ledger", "claude-code:bbbb", What::Preamble, &[3], "# Project: Ledger").unwrap();
+        let preamble = "# Project: Ledger\n- a decision";
+        store.write(|tx| note(tx, "ledger", "claude-code:aaaa", What::Preamble, &[3, 4], preamble)).unwrap();
+        store
+            .write(|tx| note(tx, "ledger", "claude-code:aaaa", What::Recall, &[7], "Memory recalled: #7"))
+            .unwrap();
+        store
+            .write(|tx| note(tx, "ledger", "claude-code:bbbb", What::Preamble, &[3], "# Project: Ledger"))
+            .unwrap();
         let got = received(&store, &store, "ledger", &[id]).unwrap();
         assert_eq!(got.sessions.len(), 1);
         let s = &got.sessions[0];
