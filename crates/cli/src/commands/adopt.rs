@@ -40,7 +40,8 @@ pub fn run(ctx: &Ctx, source: Source, project: Option<&str>, watch: bool) -> Res
     let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
     let homes = Homes::from_env(&home);
     let once = || -> Result<Imported, Failure> {
-        let found = adopt::find(&homes, source, &roots, &home);
+        let mut found = adopt::find(&homes, source, &roots, &home);
+        adopt::keep_own(&local, &slug, &mut found)?;
         Ok(adopt::import(&memory, &slug, &found)?)
     };
     let done = once()?;
@@ -90,6 +91,9 @@ fn report(ctx: &Ctx, slug: &str, source: Source, done: &Imported) {
     if ctx.json {
         print_json(&json!({ "project": slug, "source": source.name(), "done": done }));
         return;
+    }
+    for why in &done.skipped {
+        eprintln!("mooring: skipped {why}");
     }
     println!(
         "{}: {} found, {} added, {} already in {slug}{}{}",

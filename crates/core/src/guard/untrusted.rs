@@ -24,6 +24,8 @@ pub enum Ignored {
     TimedOut,
     /// Any other failure (permissions, I/O).
     Unreadable(String),
+    /// A link whose target lies outside the folder it was found in.
+    Outside(PathBuf),
 }
 
 impl std::fmt::Display for Ignored {
@@ -34,6 +36,7 @@ impl std::fmt::Display for Ignored {
             Ignored::NotUtf8 => write!(f, "not UTF-8 text"),
             Ignored::TimedOut => write!(f, "reading it took longer than {}s", READ_TIMEOUT.as_secs()),
             Ignored::Unreadable(e) => write!(f, "unreadable ({e})"),
+            Ignored::Outside(dir) => write!(f, "a link to a file outside {}", dir.display()),
         }
     }
 }
@@ -61,6 +64,25 @@ pub fn read_text(path: &Path, cap: u64) -> Result<Option<String>, Ignored> {
         return Err(Ignored::Unreadable(e.to_string()));
     }
     rx.recv_timeout(READ_TIMEOUT).unwrap_or(Err(Ignored::TimedOut))
+}
+
+/// The text of `path` as [`read_text`] reads it, only if the file it names, links
+/// followed, lies inside `within`: a committed `AGENTS.md -> ~/.netrc` is refused.
+pub fn read_text_within(path: &Path, within: &Path, cap: u64) -> Result<Option<String>, Ignored> {
+    let real = match path.canonicalize() {
+        Ok(real) => real,
+        // A dangling link is refused like one that leads out; nothing there is nothing.
+        Err(_) if std::fs::symlink_metadata(path).is_ok() => {
+            return Err(Ignored::Outside(within.to_path_buf()));
+        }
+        Err(_) => return Ok(None),
+    };
+    let fence = within.canonicalize().unwrap_or_else(|_| within.to_path_buf());
+    if !real.starts_with(&fence) {
+        return Err(Ignored::Outside(within.to_path_buf()));
+    }
+    // The resolved path is the one read, not the link that named it.
+    read_text(&real, cap)
 }
 
 fn read_now(path: &Path, cap: u64) -> Result<Option<String>, Ignored> {
@@ -139,5 +161,22 @@ mod tests {
         assert!(read_text(&link_ok, 1024).unwrap().is_some(), "a symlink to a regular file is fine");
         std::fs::write(&big, [0xff, 0xfe]).unwrap();
         assert_eq!(read_text(&big, 1024), Err(Ignored::NotUtf8));
+    }
+
+    #[test]
+    fn a_link_is_followed_only_while_it_stays_inside_its_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let checkout = tmp.path().join("checkout");
+        std::fs::create_dir_all(checkout.join("docs")).unwrap();
+        std::fs::write(checkout.join("docs/agents.md"), "inside").unwrap();
+        std::fs::write(tmp.path().join(".netrc"), "machine x password y").unwrap();
+        std::os::unix::fs::symlink("docs/agents.md", checkout.join("AGENTS.md")).unwrap();
+        std::os::unix::fs::symlink("../.netrc", checkout.join("CLAUDE.md")).unwrap();
+        std::os::unix::fs::symlink("../nowhere", checkout.join("GEMINI.md")).unwrap();
+        let read = |name: &str| read_text_within(&checkout.join(name), &checkout, 1024);
+        assert_eq!(read("AGENTS.md").unwrap().as_deref(), Some("inside"));
+        assert_eq!(read("CLAUDE.md"), Err(Ignored::Outside(checkout.clone())));
+        assert_eq!(read("GEMINI.md"), Err(Ignored::Outside(checkout.clone())));
+        assert_eq!(read("absent.md"), Ok(None));
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::guard::untrusted::read_text;
+use crate::guard::untrusted::{read_text, read_text_within};
 use crate::memory::NewEntry;
 
 mod parse;
@@ -23,6 +23,10 @@ const MAX_FILE: u64 = 1 << 20;
 const MOST_FILES: usize = 500;
 /// Longest section kept, in characters (an entry's limit is larger; a memory is short).
 const SECTION_CHARS: usize = 8_000;
+/// Most sections taken from one file (a memory or instruction file has tens).
+pub const MOST_SECTIONS_A_FILE: usize = 200;
+/// Most sections taken in one import.
+pub const MOST_SECTIONS: usize = 1_000;
 
 /// Where memory is brought in from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,6 +160,8 @@ pub struct Found {
     pub source: Source,
     /// The file, as people read it (`~/…` or the checkout-relative name).
     pub file: String,
+    /// The line the section starts on.
+    pub line: usize,
     /// Its title (the heading, the memory's description or name).
     pub title: String,
     /// Its text.
@@ -164,11 +170,26 @@ pub struct Found {
     pub date: Option<String>,
     /// The client's own type (`feedback`, `project`, …), when it gives one.
     pub kind: Option<String>,
+    /// The working directory a Codex summary names: it comes in only where that
+    /// directory resolves ([`keep_own`]).
+    pub cwd: Option<String>,
 }
 
-/// Every section `source` holds for the checkouts `roots`, in file order.
-pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Vec<Found> {
-    let mut out = Vec::new();
+/// What [`find`] read, and what it did not with the reason, one line each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// The sections found, in file order.
+    pub found: Vec<Found>,
+    /// "FILE: why", for each file or section left out.
+    pub skipped: Vec<String>,
+}
+
+/// Every section `source` holds for the checkouts `roots`, in file order. A file is read
+/// only if it is regular, or a link that stays inside its checkout (memory folders:
+/// inside that folder); at most [`MOST_SECTIONS_A_FILE`] sections a file and
+/// [`MOST_SECTIONS`] in all.
+pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Findings {
+    let mut out = Findings::default();
     for root in roots {
         for dir in homes.folders(source, root) {
             let files: Vec<PathBuf> = match source {
@@ -178,54 +199,108 @@ pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Ve
                 _ => markdown_files(&dir),
             };
             for file in files {
-                let Ok(Some(text)) = read_text(&file, MAX_FILE) else { continue };
                 let shown = match source {
                     Source::Instructions => {
                         file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
                     }
                     _ => shown_path(&file, home),
                 };
-                let stamped = frontmatter(&text).0.into_iter().find(|(k, _)| k == "modified").map(|(_, v)| v);
-                let date = stamped
-                    .and_then(|v| v.trim_matches('"').get(..10).map(str::to_owned))
-                    .filter(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok());
-                let date = date.or_else(|| {
-                    std::fs::metadata(&file)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .map(|t| chrono::DateTime::<chrono::Utc>::from(t).format("%Y-%m-%d").to_string())
-                });
-                let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                let sections: Vec<(String, String, Option<String>)> = match source {
-                    // Claude Code's MEMORY.md is the index of its topic files.
-                    Source::ClaudeMemory if name == "MEMORY.md" => continue,
-                    Source::ClaudeMemory => topic(&text, &name).into_iter().collect(),
-                    Source::CodexMemory => match codex_cwd(&text) {
-                        Some(cwd) if Path::new(&cwd).starts_with(root) => {
-                            vec![(title_of(&text, &name), body(&text), None)]
-                        }
-                        _ => continue,
-                    },
-                    Source::Instructions => untyped(sections(&without_own_block(&text), &name)),
-                    Source::GeminiMemory => untyped(sections(&text, &name)),
-                };
-                for (title, content, kind) in sections {
-                    if crate::guard::validate::has_visible(&content) {
-                        let content = crate::humanize::clip(content.trim(), SECTION_CHARS);
-                        out.push(Found {
-                            source,
-                            file: shown.clone(),
-                            title,
-                            content,
-                            date: date.clone(),
-                            kind,
-                        });
+                let text = match read_text_within(&file, &dir, MAX_FILE) {
+                    Ok(Some(text)) => text,
+                    Ok(None) => continue,
+                    Err(why) => {
+                        out.skipped.push(format!("{shown}: {why}"));
+                        continue;
                     }
-                }
+                };
+                read_file(source, root, &file, &shown, &text, &mut out);
             }
         }
     }
     out
+}
+
+/// The sections of one file, into `out`.
+fn read_file(source: Source, root: &Path, file: &Path, shown: &str, text: &str, out: &mut Findings) {
+    let stamped = frontmatter(text).0.into_iter().find(|(k, _)| k == "modified").map(|(_, v)| v);
+    let date = stamped
+        .and_then(|v| v.trim_matches('"').get(..10).map(str::to_owned))
+        .filter(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").is_ok());
+    let date = date.or_else(|| {
+        std::fs::metadata(file)
+            .and_then(|m| m.modified())
+            .ok()
+            .map(|t| chrono::DateTime::<chrono::Utc>::from(t).format("%Y-%m-%d").to_string())
+    });
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut cwd = None;
+    let sections: Vec<(parse::Section, Option<String>)> = match source {
+        // Claude Code's MEMORY.md is the index of its topic files.
+        Source::ClaudeMemory if name == "MEMORY.md" => return,
+        Source::ClaudeMemory => topic(text, &name).into_iter().collect(),
+        Source::CodexMemory => match codex_cwd(text) {
+            // Under this checkout; whether a nested project owns it is [`keep_own`]'s call.
+            Some(dir) if Path::new(&dir).starts_with(root) => {
+                cwd = Some(dir);
+                vec![((title_of(text, &name), body(text), 1), None)]
+            }
+            _ => return,
+        },
+        Source::Instructions => untyped(sections(&without_own_block(text), &name)),
+        Source::GeminiMemory => untyped(sections(text, &name)),
+    };
+    let visible: Vec<_> =
+        sections.into_iter().filter(|((_, c, _), _)| crate::guard::validate::has_visible(c)).collect();
+    let room = MOST_SECTIONS.saturating_sub(out.found.len()).min(MOST_SECTIONS_A_FILE);
+    if visible.len() > room {
+        out.skipped.push(format!(
+            "{shown}: {} of its {} sections left out (at most {MOST_SECTIONS_A_FILE} a file and {MOST_SECTIONS} an import)",
+            visible.len() - room,
+            visible.len()
+        ));
+    }
+    for ((title, content, line), kind) in visible.into_iter().take(room) {
+        let content = crate::humanize::clip(content.trim(), SECTION_CHARS);
+        out.found.push(Found {
+            source,
+            file: shown.to_owned(),
+            line,
+            title,
+            content,
+            date: date.clone(),
+            kind,
+            cwd: cwd.clone(),
+        });
+    }
+}
+
+/// Leave out of `findings` the Codex summaries whose working directory the resolver gives
+/// to another project than `slug` (a nested checkout's summary is its own project's).
+pub fn keep_own(store: &crate::Store, slug: &str, findings: &mut Findings) -> Result<()> {
+    let index = crate::projects::live_index::LiveIndex::new();
+    let mut owner: std::collections::BTreeMap<String, Option<String>> = Default::default();
+    let mut kept = Vec::with_capacity(findings.found.len());
+    for f in std::mem::take(&mut findings.found) {
+        let Some(cwd) = &f.cwd else {
+            kept.push(f);
+            continue;
+        };
+        if !owner.contains_key(cwd) {
+            let hints = crate::projects::resolve::Hints { cwd: Some(cwd.clone()), ..Default::default() };
+            let decided = crate::projects::decide::decide(store, &index, hints)?;
+            owner.insert(cwd.clone(), decided.resolution.project);
+        }
+        match owner.get(cwd).cloned().flatten() {
+            Some(p) if p == slug => kept.push(f),
+            other => findings.skipped.push(format!(
+                "{}: its working directory belongs to {}",
+                f.file,
+                other.map_or_else(|| "no project".to_owned(), |p| format!("'{p}'"))
+            )),
+        }
+    }
+    findings.found = kept;
+    Ok(())
 }
 
 /// The Markdown files of a folder, by name.
@@ -273,8 +348,17 @@ pub fn import_all(
         if p.status == crate::model::ProjectStatus::Archived || roots.is_empty() {
             continue;
         }
-        let found: Vec<Found> = SOURCES.iter().flat_map(|&s| find(homes, s, &roots, home)).collect();
+        let mut found = Findings::default();
+        for &s in &SOURCES {
+            let more = find(homes, s, &roots, home);
+            found.found.extend(more.found);
+            found.skipped.extend(more.skipped);
+        }
+        keep_own(store, &p.slug, &mut found)?;
         let done = import(memory, &p.slug, &found)?;
+        for why in &done.skipped {
+            tracing::warn!(project = %p.slug, "import skipped {why}");
+        }
         if done.added > 0 {
             out.push((p.slug, done));
         }
@@ -295,6 +379,8 @@ pub struct Imported {
     pub superseded: usize,
     /// Secrets taken out on the way.
     pub redacted: usize,
+    /// "FILE: why" (or "FILE:LINE: why") for each file or section left out.
+    pub skipped: Vec<String>,
 }
 
 /// The key that makes an import idempotent: the source, the file, the section and its
@@ -312,9 +398,11 @@ fn place(f: &Found) -> String {
 }
 
 /// Bring `found` into `slug` as notes: each section once, a changed one superseding its
-/// earlier import; all in one transaction.
-pub fn import(memory: &dyn MemoryBackend, slug: &str, found: &[Found]) -> Result<Imported> {
-    let mut done = Imported { found: found.len(), ..Imported::default() };
+/// earlier import; all in one transaction. A section no entry may hold (a NUL, say) is
+/// skipped with its file and line; the others still come in.
+pub fn import(memory: &dyn MemoryBackend, slug: &str, findings: &Findings) -> Result<Imported> {
+    let found = &findings.found;
+    let mut done = Imported { found: found.len(), skipped: findings.skipped.clone(), ..Imported::default() };
     let (known, places) = imported(memory, slug)?;
     let mut batch = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -338,6 +426,10 @@ pub fn import(memory: &dyn MemoryBackend, slug: &str, found: &[Found]) -> Result
             content: format!("{}\n\n{from}", f.content),
             tags,
         };
+        if let Err(e) = super::check_entry(&entry) {
+            done.skipped.push(format!("{}:{}: {}", f.file, f.line, e.message));
+            continue;
+        }
         let data = serde_json::json!({ "import": { "key": k, "place": place(f), "date": f.date } });
         batch.push((entry, data.to_string(), places.get(&place(f)).copied()));
     }

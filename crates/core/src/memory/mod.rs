@@ -245,6 +245,11 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
     Ok(Prepared { kind, title, content, tags, redacted })
 }
 
+/// Whether `new` could be stored, by the rules [`remember`] applies; nothing is written.
+pub(crate) fn check_entry(new: &NewEntry) -> Result<()> {
+    prepare(new).map(|_| ())
+}
+
 impl Prepared {
     fn row(&self) -> NewMemoryRow<'_> {
         NewMemoryRow {

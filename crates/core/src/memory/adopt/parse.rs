@@ -3,16 +3,17 @@
 
 use crate::memory::instructions;
 
-pub(super) type Section = (String, String);
+/// A section's title, its text and the line it starts on (1-based).
+pub(super) type Section = (String, String, usize);
 
 /// Sections with no type of their own.
-pub(super) fn untyped(sections: Vec<Section>) -> Vec<(String, String, Option<String>)> {
-    sections.into_iter().map(|(t, c)| (t, c, None)).collect()
+pub(super) fn untyped(sections: Vec<Section>) -> Vec<(Section, Option<String>)> {
+    sections.into_iter().map(|s| (s, None)).collect()
 }
 
 /// A Claude Code topic file: frontmatter (`name`, `description`, `type` at the top or
 /// under `metadata:`) and its text.
-pub(super) fn topic(text: &str, file: &str) -> Option<(String, String, Option<String>)> {
+pub(super) fn topic(text: &str, file: &str) -> Option<(Section, Option<String>)> {
     let (front, rest) = frontmatter(text);
     let get = |key: &str| {
         front
@@ -22,7 +23,7 @@ pub(super) fn topic(text: &str, file: &str) -> Option<(String, String, Option<St
     };
     let title =
         get("description").or_else(|| get("name")).unwrap_or_else(|| file.trim_end_matches(".md").to_owned());
-    Some((title, rest.trim().to_owned(), get("type")))
+    Some(((title, rest.trim().to_owned(), 1), get("type")))
 }
 
 /// The `key: value` lines of a leading `---` block (nested keys by their own name) and
@@ -77,7 +78,8 @@ pub(super) fn sections(text: &str, file: &str) -> Vec<Section> {
     let mut title = file.to_owned();
     let mut content = String::new();
     let mut fence = false;
-    for line in text.lines() {
+    let mut start = 1;
+    for (n, line) in text.lines().enumerate() {
         if line.trim_start().starts_with("```") {
             fence = !fence;
         }
@@ -90,17 +92,18 @@ pub(super) fn sections(text: &str, file: &str) -> Vec<Section> {
             .flatten();
         if let Some(h) = heading {
             if !content.trim().is_empty() {
-                out.push((title.clone(), std::mem::take(&mut content)));
+                out.push((title.clone(), std::mem::take(&mut content), start));
             }
             content.clear();
             title = h.trim().to_owned();
+            start = n + 1;
         } else {
             content.push_str(line);
             content.push('\n');
         }
     }
     if !content.trim().is_empty() {
-        out.push((title, content));
+        out.push((title, content, start));
     }
     out
 }
@@ -109,8 +112,13 @@ pub(super) fn sections(text: &str, file: &str) -> Vec<Section> {
 /// --agents-md`): what came from Mooring does not come back as new memory.
 pub(super) fn without_own_block(text: &str) -> String {
     let Some(start) = text.find(instructions::BEGIN) else { return text.to_owned() };
+    // The block's lines stay as empty lines, so a section's line is the file's line.
+    let blank = |cut: &str| "\n".repeat(cut.matches('\n').count());
     match text[start..].find(instructions::END) {
-        Some(end) => format!("{}{}", &text[..start], &text[start + end + instructions::END.len()..]),
+        Some(end) => {
+            let stop = start + end + instructions::END.len();
+            format!("{}{}{}", &text[..start], blank(&text[start..stop]), &text[stop..])
+        }
         None => text[..start].to_owned(),
     }
 }

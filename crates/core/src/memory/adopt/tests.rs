@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Found, Homes, Source, claude_key, find, import};
+use super::{Findings, Homes, Source, claude_key, find, import, keep_own};
 use crate::memory::{ListQuery, list};
 use crate::{NewProject, Registry, Store};
 
@@ -95,7 +95,7 @@ impl World {
         }
     }
 
-    fn find(&self, source: Source) -> Vec<Found> {
+    fn find(&self, source: Source) -> Findings {
         find(&self.homes(), source, std::slice::from_ref(&self.root), &self.home)
     }
 
@@ -108,7 +108,8 @@ impl World {
 #[test]
 fn claude_topic_files_come_in_once_each_and_the_index_does_not() {
     let w = world();
-    let found = w.find(Source::ClaudeMemory);
+    let findings = w.find(Source::ClaudeMemory);
+    let found = &findings.found;
     let titles: Vec<&str> = found.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(
         titles,
@@ -127,7 +128,7 @@ fn claude_topic_files_come_in_once_each_and_the_index_does_not() {
         w.home.join(".claude/projects").join(claude_key(&w.root)).join("memory/project_deploy.md"),
     )
     .unwrap();
-    let done = import(&w.store, "ledger", &found).unwrap();
+    let done = import(&w.store, "ledger", &findings).unwrap();
     assert_eq!((done.added, done.unchanged, done.redacted), (3, 0, 1), "{done:?}");
     let again = import(&w.store, "ledger", &w.find(Source::ClaudeMemory)).unwrap();
     assert_eq!((again.added, again.unchanged), (0, 3), "idempotent: {again:?}");
@@ -164,16 +165,17 @@ fn a_changed_memory_supersedes_its_earlier_import() {
 fn codex_summaries_of_this_checkout_gemini_memory_and_instruction_files_come_in() {
     let w = world();
     let codex = w.find(Source::CodexMemory);
-    assert_eq!(codex.len(), 1, "only the rollout whose cwd is in the checkout: {codex:?}");
-    assert_eq!(codex[0].title, "Fixed rounding in the ledger export");
+    assert_eq!(codex.found.len(), 1, "only the rollout whose cwd is in the checkout: {codex:?}");
+    assert_eq!(codex.found[0].title, "Fixed rounding in the ledger export");
     let gemini = w.find(Source::GeminiMemory);
-    let titles: Vec<&str> = gemini.iter().map(|f| f.title.as_str()).collect();
+    let titles: Vec<&str> = gemini.found.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(titles, ["Money", "Releases"]);
-    assert!(gemini[0].content.contains("integer cents"), "{gemini:?}");
+    assert!(gemini.found[0].content.contains("integer cents"), "{gemini:?}");
     let agents = w.find(Source::Instructions);
-    let titles: Vec<&str> = agents.iter().map(|f| f.title.as_str()).collect();
+    let titles: Vec<&str> = agents.found.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(titles, ["Ledger", "Style"], "Mooring's own block stays out");
-    assert!(agents.iter().all(|f| !f.content.contains("From Mooring itself")));
+    assert_eq!(agents.found[1].line, 10, "the file's own line, Mooring's block counted");
+    assert!(agents.found.iter().all(|f| !f.content.contains("From Mooring itself")));
     for found in [codex, gemini, agents] {
         import(&w.store, "ledger", &found).unwrap();
         assert_eq!(import(&w.store, "ledger", &found).unwrap().added, 0);
@@ -219,4 +221,95 @@ fn the_hub_brings_every_source_in_only_when_the_person_turned_it_on() {
         super::import_all(&w.store, &w.store, &w.homes(), &w.home).unwrap().is_empty(),
         "nothing new the second time"
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_checkout_or_the_memory_folder_are_skipped_and_named() {
+    let w = world();
+    let outside = w.home.join(".bash_history");
+    write(&outside, "export AWS_PROFILE=prod\ncurl -u admin:hunter2 https://intranet\n");
+    std::fs::remove_file(w.root.join("AGENTS.md")).unwrap();
+    std::os::unix::fs::symlink("../../home/.bash_history", w.root.join("AGENTS.md")).unwrap();
+    // A link that stays inside the checkout is read.
+    write(&w.root.join("docs/claude.md"), "## Inside\n\nKept.\n");
+    std::os::unix::fs::symlink("docs/claude.md", w.root.join("CLAUDE.md")).unwrap();
+    let memory = w.home.join(".claude/projects").join(claude_key(&w.root)).join("memory");
+    write(
+        &w.home.join(".claude/projects/-other/memory/secret.md"),
+        "---\nname: other\n---\nOther project.\n",
+    );
+    std::os::unix::fs::symlink("../../-other/memory/secret.md", memory.join("zz_other.md")).unwrap();
+
+    let agents = w.find(Source::Instructions);
+    let titles: Vec<&str> = agents.found.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(titles, ["Inside"], "{agents:?}");
+    assert_eq!(agents.skipped.len(), 1, "{:?}", agents.skipped);
+    assert!(agents.skipped[0].starts_with("AGENTS.md: a link to a file outside"), "{:?}", agents.skipped);
+    let claude = w.find(Source::ClaudeMemory);
+    assert!(claude.found.iter().all(|f| !f.content.contains("Other project")), "{claude:?}");
+    assert!(claude.skipped.iter().any(|s| s.contains("zz_other.md")), "{:?}", claude.skipped);
+    let done = import(&w.store, "ledger", &agents).unwrap();
+    assert_eq!(done.added, 1);
+    assert!(w.notes().iter().all(|n| !n.content.contains("hunter2")));
+}
+
+#[test]
+fn a_bad_section_is_skipped_with_its_line_and_the_rest_comes_in() {
+    let w = world();
+    write(&w.root.join("AGENTS.md"), "# One\n\nfine\n\n## Two\n\nbad \0 byte\n\n## Three\n\nalso fine\n");
+    let found = w.find(Source::Instructions);
+    let done = import(&w.store, "ledger", &found).unwrap();
+    assert_eq!(done.added, 2, "{done:?}");
+    assert_eq!(done.skipped.len(), 1, "{done:?}");
+    assert!(done.skipped[0].starts_with("AGENTS.md:5: "), "{:?}", done.skipped);
+    let titles: Vec<String> = w.notes().into_iter().map(|n| n.title).collect();
+    assert!(titles.contains(&"One".to_owned()) && titles.contains(&"Three".to_owned()), "{titles:?}");
+}
+
+#[test]
+fn a_file_of_thousands_of_headings_brings_in_a_capped_number_and_says_so() {
+    let w = world();
+    let huge: String = (0..30_000).map(|i| format!("## H{i}\nx\n")).collect();
+    write(&w.root.join("CLAUDE.md"), &huge);
+    let found = w.find(Source::Instructions);
+    assert_eq!(found.found.len(), super::MOST_SECTIONS_A_FILE + 2, "CLAUDE.md capped, AGENTS.md whole");
+    assert!(
+        found.skipped.iter().any(|s| s.starts_with("CLAUDE.md: 29800 of its 30000 sections left out")),
+        "{:?}",
+        found.skipped
+    );
+    let done = import(&w.store, "ledger", &found).unwrap();
+    assert_eq!(done.added, super::MOST_SECTIONS_A_FILE + 2);
+    assert!(!done.skipped.is_empty(), "the import reports what it left out");
+}
+
+#[test]
+fn a_nested_projects_codex_summary_goes_to_the_nested_project_only() {
+    let w = world();
+    let reg = Registry::new(&w.store);
+    let inner = w.root.join("tools/migrator");
+    std::fs::create_dir_all(&inner).unwrap();
+    for (name, path) in [("Outer", &w.root), ("Migrator", &inner)] {
+        reg.create(NewProject {
+            name: name.into(),
+            code_paths: vec![path.to_string_lossy().into_owned()],
+            ..NewProject::default()
+        })
+        .unwrap();
+    }
+    write(
+        &w.home.join(".codex/memories/rollout_summaries/2026-11-22T09-00-00-Ef56-migrator.md"),
+        &format!("thread_id: 3\ncwd: {}\n\n# Migrator batches by 500\n\nBatch size 500.\n", inner.display()),
+    );
+    let mut outer = w.find(Source::CodexMemory);
+    assert_eq!(outer.found.len(), 2, "both are under the outer checkout: {outer:?}");
+    keep_own(&w.store, "outer", &mut outer).unwrap();
+    let titles: Vec<&str> = outer.found.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(titles, ["Fixed rounding in the ledger export"]);
+    assert!(outer.skipped.iter().any(|s| s.contains("belongs to 'migrator'")), "{:?}", outer.skipped);
+    let mut nested = find(&w.homes(), Source::CodexMemory, std::slice::from_ref(&inner), &w.home);
+    keep_own(&w.store, "migrator", &mut nested).unwrap();
+    let titles: Vec<&str> = nested.found.iter().map(|f| f.title.as_str()).collect();
+    assert_eq!(titles, ["Migrator batches by 500"]);
 }
