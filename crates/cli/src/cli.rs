@@ -153,6 +153,14 @@ pub enum MemoryAction {
         /// The superseded entry
         id: i64,
     },
+    /// Forget an entry: it leaves the preamble, recall, lists and search (a folded
+    /// session also leaves its week's digest at the next fold); the event stays in history
+    Forget {
+        /// Project slug
+        slug: String,
+        /// The entry
+        id: i64,
+    },
     /// Fold captured sessions older than `fold_after_days` (14) into one digest per week
     /// (the server does this hourly; the originals are kept, hidden from the preamble
     /// and recall, and `memory restore ID` brings one back)

@@ -100,9 +100,15 @@ pub fn entries(entries: &[Entry]) -> String {
         let status = e.status.as_deref().map(|s| format!(" [{s}]")).unwrap_or_default();
         let head = format!("#{:<5} {:<9}{status} ", e.id, e.kind.as_str());
         out.push_str(&format!("{head}{}\n", fit(&e.title, WIDTH - head.chars().count() - 12)));
-        out.push_str(&format!("{INDENT}{}\n", e.created));
+        out.push_str(&format!("{INDENT}{}{}\n", e.created, superseded(e)));
     }
     out
+}
+
+/// " · superseded by #N" for an entry something replaced (it stays in lists and search,
+/// marked, out of the preamble and recall).
+fn superseded(e: &Entry) -> String {
+    e.superseded_by.map(|by| format!(" · superseded by #{by}")).unwrap_or_default()
 }
 
 /// Search hits, best first.
@@ -114,6 +120,9 @@ pub fn hits(hits: &[Hit]) -> String {
     for h in hits {
         let head = format!("{}  #{} {}  ", h.entry.project, h.entry.id, h.entry.kind.as_str());
         out.push_str(&format!("{head}{}\n", fit(&h.entry.title, WIDTH.saturating_sub(head.chars().count()))));
+        if h.entry.superseded_by.is_some() {
+            out.push_str(&format!("{INDENT}{}\n", superseded(&h.entry).trim_start_matches(" · ")));
+        }
         out.push_str(&format!("{INDENT}{}\n", fit(&h.snippet.replace('\n', " "), WIDTH - INDENT.len())));
     }
     out

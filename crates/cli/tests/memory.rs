@@ -108,7 +108,8 @@ fn export_writes_its_block_into_the_named_agents_md_and_nothing_else() {
     );
     let text = std::fs::read_to_string(&agents).unwrap();
     assert!(text.starts_with("# House rules\nNo force pushes.\n\n<!-- mooring:begin"), "{text}");
-    assert!(text.contains("- Use etcd 3.5 (#1, ") && text.contains("- Waiting on certs (#2)"), "{text}");
+    assert!(text.contains("- Use etcd 3.5 (#1, ") && text.contains("- Waiting on certs (#2, "), "{text}");
+    assert!(text.contains("Waiting on certs (#2, written by"), "each line names its author: {text}");
     // A subfolder's file, or a path outside the checkout, is refused and not created.
     for bad in [code.join("docs/AGENTS.md"), sb.mkdir("elsewhere").join("AGENTS.md")] {
         let out = sb
@@ -174,7 +175,31 @@ fn a_new_decision_names_the_one_it_contradicts_and_supersedes_it_without_deletin
     assert!(
         list["entries"].as_array().unwrap().iter().any(|e| e["id"] == old_id && e["superseded_by"] == new_id)
     );
+    // The readable list and search mark it with what superseded it, as the JSON does.
+    let text = |args: &[&str]| String::from_utf8(sb.cmd().args(args).output().unwrap().stdout).unwrap();
+    let listed = text(&["memory", "list", "ledger"]);
+    let mark = format!("superseded by #{new_id}");
+    let at = listed.find("Ledger stays on MySQL").unwrap();
+    assert!(listed[at..].lines().nth(1).unwrap().contains(&mark), "{listed}");
+    assert_eq!(listed.matches("superseded by").count(), 1, "only the retired one: {listed}");
+    let found = text(&["memory", "search", "--mode", "keyword", "MySQL"]);
+    assert!(found.contains(&mark), "{found}");
     sb.json_ok(&["memory", "restore", "ledger", &old_id.to_string()], None);
     let context = sb.cmd().args(["context", "ledger"]).output().unwrap();
     assert!(String::from_utf8_lossy(&context.stdout).contains("Ledger stays on MySQL"));
+}
+
+#[test]
+fn memory_forget_is_the_command_the_docs_name() {
+    let sb = Sandbox::new();
+    sb.cmd().args(["projects", "new", "Ledger"]).assert().success();
+    let e = sb.json_ok(&["memory", "add", "ledger", "--kind", "note", "Forget me soon"], None);
+    let id = e["id"].as_i64().unwrap().to_string();
+    let out = sb.cmd().args(["memory", "forget", "ledger", &id]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Forgot note #"), "{out:?}");
+    let list = sb.json_ok(&["memory", "list", "ledger"], None);
+    assert!(list["entries"].as_array().unwrap().is_empty(), "{list}");
+    let again = sb.cmd().args(["--json", "memory", "forget", "ledger", &id]).output().unwrap();
+    assert_eq!(again.status.code(), Some(1), "forgetting twice names the entry");
 }

@@ -69,6 +69,14 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
                 println!("#{} is no longer superseded: {}", e.id, format::safe(&e.title));
             }
         }
+        MemoryAction::Forget { slug, id } => {
+            let e = memory::forget(&store, &slug, id)?;
+            if ctx.json {
+                print_json(&e);
+            } else {
+                println!("Forgot {} #{} in {}: {}", e.kind.as_str(), e.id, e.project, format::safe(&e.title));
+            }
+        }
         MemoryAction::Fold { project } => {
             let done = mooring_core::capture::digest::roll_up_all(
                 &local,

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::memory::{self, Entry, ListQuery};
+use crate::memory::Entry;
 use crate::model::Project;
 use crate::store::backend::MemoryBackend;
 
@@ -47,41 +47,55 @@ impl Target {
     }
 }
 
-/// One entry as one safe line: its title's first line, secrets out, no comment markers.
+/// One entry as one safe line, as the preamble quotes it: secrets out over the whole
+/// text first, one line, no control or bidi characters, no markup that opens or closes a
+/// wrapper or a comment.
 fn line(text: &str) -> String {
     let (clean, _) = crate::guard::redact::scrub(text);
     let first = clean.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
-    // U+2011 (non-breaking hyphen): reads the same, never closes or opens a comment.
-    let safe = first.replace("<!--", "<!\u{2011}\u{2011}").replace("-->", "\u{2011}\u{2011}>");
-    crate::humanize::clip(&safe, 200)
+    let quoted = crate::guard::quoted::line(first);
+    // U+2011 (non-breaking hyphen): reads the same, never closes a comment.
+    crate::humanize::clip(&quoted.replace("-->", "\u{2011}\u{2011}>"), 200)
 }
 
-/// The block for `project`: newest decisions first, then the open blockers.
-pub fn block(project: &Project, target: Target, decisions: &[Entry], blockers: &[Entry]) -> String {
+/// The block for `project`: newest live decisions first, then the open blockers, each
+/// with who wrote it, under the sentence that says this is recorded memory.
+pub fn block(
+    project: &Project,
+    target: Target,
+    decisions: &[Entry],
+    blockers: &[Entry],
+    teammates: bool,
+) -> String {
     let mut out = format!(
         "{BEGIN} — written by `mooring export {} --{}`; edits inside are replaced -->\n",
         project.slug,
         target.field().replace('_', "-")
     );
     out.push_str(&format!("## Project memory: {} (from Mooring)\n", line(&project.name)));
+    out.push_str(&format!("\n{}\n", crate::guard::quoted::FRAME));
     if decisions.is_empty() && blockers.is_empty() {
         out.push_str("\nNo decisions or open blockers yet.\n");
     }
+    let by = |e: &Entry| {
+        line(&crate::guard::quoted::provenance(e.kind.as_str(), e.written_by.as_deref(), teammates))
+    };
     if !decisions.is_empty() {
         out.push_str("\nDecisions, newest first:\n");
         for d in decisions {
             out.push_str(&format!(
-                "- {} (#{}, {})\n",
+                "- {} (#{}, {}, {})\n",
                 line(&d.title),
                 d.id,
-                d.created_at.get(..10).unwrap_or("")
+                d.created_at.get(..10).unwrap_or(""),
+                by(d)
             ));
         }
     }
     if !blockers.is_empty() {
         out.push_str("\nOpen blockers:\n");
         for b in blockers {
-            out.push_str(&format!("- {} (#{})\n", line(&b.title), b.id));
+            out.push_str(&format!("- {} (#{}, {})\n", line(&b.title), b.id, by(b)));
         }
     }
     out.push_str(END);
@@ -208,26 +222,19 @@ pub fn export(
     (max_decisions, max_blockers): (u32, u32),
 ) -> Result<Written> {
     let path = check_path(project, target, file)?;
-    let list = |kind: &str, status: Option<&str>, n: u32| -> Result<Vec<Entry>> {
-        if n == 0 {
-            return Ok(Vec::new());
-        }
-        let q = ListQuery {
-            kind: Some(kind.into()),
-            status: status.map(Into::into),
-            limit: Some(n.min(200)),
-            before: None,
-        };
-        Ok(memory::list(memory_store, &project.slug, &q)?.entries)
-    };
-    let decisions = list("decision", None, max_decisions)?;
-    let blockers = list("blocker", Some("open"), max_blockers)?;
+    // Live entries only: a superseded decision beside the one that replaced it would be
+    // two contradicting "current" decisions (forgotten ones are never listed).
+    let (decisions, _) =
+        super::preamble::recent(memory_store, &project.slug, "decision", None, max_decisions.min(200))?;
+    let (blockers, _) =
+        super::preamble::recent(memory_store, &project.slug, "blocker", Some("open"), max_blockers.min(200))?;
+    let teammates = memory_store.authors_are_people(&project.slug);
     let existing = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(Error::invalid(target.field(), format!("cannot read {}: {e}", path.display()))),
     };
-    let text = splice(&existing, &block(project, target, &decisions, &blockers), target.field())?;
+    let text = splice(&existing, &block(project, target, &decisions, &blockers, teammates), target.field())?;
     let changed = text != existing;
     if changed {
         replace(&path, &text)?;

@@ -138,7 +138,9 @@ pub fn build(
     Ok(fit(&project, sections, budget))
 }
 
-fn recent(
+/// The newest `cap` live entries of `kind` that nothing superseded, and whether more
+/// exist (1) or not (0).
+pub(crate) fn recent(
     store: &dyn MemoryBackend,
     slug: &str,
     kind: &str,

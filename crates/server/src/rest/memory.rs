@@ -101,7 +101,7 @@ pub async fn restore(
 }
 
 /// `DELETE /projects/{slug}/memory/{id}`: forget an entry (the same rules and event as
-/// `mooring forget` and the `forget` tool) → the entry as it was.
+/// `mooring memory forget` and the `forget` tool) → the entry as it was.
 pub async fn forget(State(api): State<Api>, Path((slug, id)): Path<(String, i64)>) -> ApiResult<Json<Entry>> {
     Ok(Json(memory::forget(&*api.state.memory, &slug, id)?))
 }
