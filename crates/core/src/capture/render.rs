@@ -15,7 +15,7 @@ impl SessionRecord {
         // Every string of the record, whatever field holds it (a field added later is
         // scanned too), but for the few that are Mooring's own (the key, hashes).
         if let Ok(mut value) = serde_json::to_value(&*self) {
-            found.clean_json(&mut value, OWN);
+            found.clean_json_whole(&mut value, OWN);
             if let Ok(clean) = serde_json::from_value::<SessionRecord>(value) {
                 *self = clean;
             }

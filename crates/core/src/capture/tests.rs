@@ -384,3 +384,23 @@ fn every_string_a_record_holds_is_scanned_whatever_field_holds_it() {
     assert!(found.count >= 5, "{found:?}");
     assert!(r.pending.contains_key("call-1"), "call ids are Mooring's and stay");
 }
+
+#[test]
+fn a_secret_caught_in_one_field_is_taken_out_of_every_field() {
+    // An AWS secret value: named in the command line, bare in the agent's last word.
+    let value = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    let mut r = SessionRecord::new("claude-code", "k");
+    r.command(&format!("aws configure set aws_secret_access_key {value}"), super::Place::default(), false);
+    r.last_message = Some(format!("Done. I set the key to {value} as you asked."));
+    r.requests.push(format!("use this: {value}"));
+    let found = r.scrub();
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(!json.contains(value), "{json}");
+    assert!(r.last_message.as_deref().unwrap().contains("[redacted:"), "{:?}", r.last_message);
+    assert!(found.count >= 3, "{found:?}");
+    // And an unlabelled one after its key id is found on its own.
+    let mut alone = SessionRecord::new("claude-code", "k2");
+    alone.last_message = Some(format!("Key AKIAQZ7R2XK4M6P5T3VW and {value}."));
+    alone.scrub();
+    assert!(!alone.last_message.as_deref().unwrap().contains(value), "{:?}", alone.last_message);
+}

@@ -63,9 +63,58 @@ impl Redactions {
         }
     }
 
+    /// [`Redactions::clean_json`], and then every value it took out of one string taken
+    /// out of every other string of `value` too: a secret the scanner recognised in one
+    /// field (a command line that names it) is not left verbatim in another (the agent's
+    /// last word, where nothing labels it).
+    pub fn clean_json_whole(&mut self, value: &mut serde_json::Value, skip: &[&str]) {
+        let mut values = Vec::new();
+        walk_strings(value, skip, &mut |s| {
+            let (out, found, mut v) = scrub_keeping(s);
+            self.merge(found);
+            values.append(&mut v);
+            *s = out;
+        });
+        values.retain(|(v, _)| v.chars().count() >= MIN_SHARED_SECRET);
+        if values.is_empty() {
+            return;
+        }
+        // Longest first, so a value that holds another is taken out whole.
+        values.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        values.dedup_by(|a, b| a.0 == b.0);
+        let mut more = 0;
+        walk_strings(value, skip, &mut |s| {
+            for (secret, id) in &values {
+                let n = s.matches(secret.as_str()).count();
+                if n > 0 {
+                    *s = s.replace(secret.as_str(), &format!("[redacted:{id}]"));
+                    more += n;
+                }
+            }
+        });
+        self.count += more;
+        self.message = message(&self.kinds, self.count);
+    }
+
     /// `None` when nothing was found.
     pub fn into_option(self) -> Option<Redactions> {
         (self.count > 0).then_some(self)
+    }
+}
+
+/// Every string value of `value` (object keys stay), but for the values of the keys in
+/// `skip`.
+fn walk_strings(value: &mut serde_json::Value, skip: &[&str], f: &mut dyn FnMut(&mut String)) {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => f(s),
+        Value::Array(items) => items.iter_mut().for_each(|v| walk_strings(v, skip, f)),
+        Value::Object(map) => {
+            for (_, v) in map.iter_mut().filter(|(k, _)| !skip.contains(&k.as_str())) {
+                walk_strings(v, skip, f);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -287,7 +336,16 @@ static HASH_OR_UUID: LazyLock<Regex> = LazyLock::new(|| {
 /// The text with every secret replaced by `[redacted:<kind>]` and `<private>` spans
 /// removed, and what was done.
 pub fn scrub(text: &str) -> (String, Redactions) {
+    let (out, found, _) = scrub_keeping(text);
+    (out, found)
+}
+
+/// [`scrub`], and each value it took out with the rule that found it, so a caller
+/// holding several texts of one record can take the same value out of all of them.
+/// The values never leave the caller.
+fn scrub_keeping(text: &str) -> (String, Redactions, Vec<(String, String)>) {
     let mut found = Redactions::default();
+    let mut values = Vec::new();
     let mut out = text.to_owned();
     if memchr_private(&out) {
         let n = PRIVATE.find_iter(&out).count();
@@ -327,7 +385,7 @@ pub fn scrub(text: &str) -> (String, Redactions) {
     }
     if spans.is_empty() {
         found.message = message(&found.kinds, found.count);
-        return (out, found);
+        return (out, found, values);
     }
     // Longest first where two rules overlap; then replace from the end so offsets hold.
     spans.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
@@ -339,6 +397,7 @@ pub fn scrub(text: &str) -> (String, Redactions) {
         }
     }
     for (start, end, id) in kept.iter().rev() {
+        values.push((out[*start..*end].to_owned(), (*id).to_owned()));
         out.replace_range(*start..*end, &format!("[redacted:{id}]"));
         if !found.kinds.iter().any(|k| k == id) {
             found.kinds.push((*id).to_owned());
@@ -346,8 +405,12 @@ pub fn scrub(text: &str) -> (String, Redactions) {
     }
     found.count += kept.len();
     found.message = message(&found.kinds, found.count);
-    (out, found)
+    (out, found, values)
 }
+
+/// The shortest value taken out everywhere once found somewhere: shorter ones (a short
+/// password) would strike ordinary words elsewhere in the record.
+const MIN_SHARED_SECRET: usize = 8;
 
 fn floor_char(text: &str, mut at: usize) -> usize {
     while !text.is_char_boundary(at) {
@@ -378,6 +441,12 @@ fn memchr_private(text: &str) -> bool {
 /// A generic "name = value" hit must look like a secret, not code: no identifier path,
 /// no reference to an environment variable, no git hash or UUID.
 fn plausible(rule: &str, value: &str) -> bool {
+    if rule == "aws-secret-near-key-id" {
+        // Base64 of random bytes mixes cases; a commit id (hex) or a word run does not.
+        return value.chars().any(|c| c.is_ascii_uppercase())
+            && value.chars().any(|c| c.is_ascii_lowercase())
+            && value.chars().any(|c| c.is_ascii_digit());
+    }
     if rule != "secret-assignment" && rule != "generic-api-key" {
         return true;
     }

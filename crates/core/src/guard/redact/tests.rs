@@ -113,6 +113,7 @@ fn ordinary_code_hashes_and_uuids_are_untouched() {
         "pwd = os.getcwd()",
         "secret_name = config.database.secret_ref",
         "github_pat_ is the prefix of fine-grained tokens",
+        "secret rotation landed in commit 3f786850e387550fdab836ed7e6dc881de23001b today",
     ];
     for text in benign {
         let (out, found) = scrub(text);
@@ -180,6 +181,18 @@ fn command_line_passwords_provider_keys_cut_keys_and_secrets_in_words_are_redact
         (format!("deepseek: {ds_key}"), "3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e"),
         (format!("here is the key\n{pem_start}"), "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU"),
         ("the secret is u8Hk2pQ9zX4mW7 so use it".into(), "u8Hk2pQ9zX4mW7"),
+        (
+            "key AKIAQZ7R2XK4M6P5T3VW secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
+        (
+            "AKIAQZ7R2XK4M6P5T3VW wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
+        (
+            "the secret: 9f8Kx2Lm4Np6Qr8St0Uv2Wx4Yz6Ab8Cd0Ef2Gh4I".into(),
+            "9f8Kx2Lm4Np6Qr8St0Uv2Wx4Yz6Ab8Cd0Ef2Gh4I",
+        ),
     ];
     for (text, secret) in cases {
         let (out, found) = scrub(&text);
