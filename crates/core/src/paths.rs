@@ -24,6 +24,9 @@ impl NormalizedPath {
 /// would only swell every preamble that lists it.
 pub const MAX_PATH_BYTES: usize = 4_096;
 
+/// The longest name of one directory or file, in bytes (`NAME_MAX`).
+pub const MAX_NAME_BYTES: usize = 255;
+
 /// Expand `~`, accept `file://` URIs, make absolute against `base`, resolve symlinks.
 ///
 /// `base` is the directory relative paths are taken from; `None` refuses relative paths
@@ -58,6 +61,16 @@ pub fn normalize(field: &str, input: &str, base: Option<&Path>) -> Result<Normal
         return Err(Error::invalid(
             field,
             format!("{field} contains a NUL byte (after decoding); give a plain directory path"),
+        ));
+    }
+    // The system refuses a name over 255 bytes; say so here, for every entry point alike,
+    // rather than store a code path no directory can ever have.
+    if let Some(long) = raw.components().map(|c| c.as_os_str().len()).find(|&n| n > MAX_NAME_BYTES) {
+        return Err(Error::invalid(
+            field,
+            format!(
+                "{field} has a component of {long} bytes; a file or directory name is at most {MAX_NAME_BYTES} bytes (the system's own limit)"
+            ),
         ));
     }
     let absolute = if raw.is_absolute() {
@@ -238,7 +251,12 @@ mod tests {
         let err = normalize("add_code_paths", &long, None).unwrap_err();
         assert_eq!(err.field.as_deref(), Some("add_code_paths"));
         assert!(err.message.contains("at most 4096 bytes") && err.message.len() < 200, "{}", err.message);
-        assert!(normalize("code_path", &format!("/tmp/{}", "b".repeat(4_000)), None).is_ok());
+        let deep = format!("/tmp/{}", format!("{}/", "b".repeat(250)).repeat(15));
+        assert!(deep.len() > 3_700 && normalize("code_path", &deep, None).is_ok());
+        // One name over the system's 255 bytes is refused the same way on every entry point.
+        let err = normalize("add_code_paths", &format!("/tmp/{}", "c".repeat(300)), None).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("add_code_paths"));
+        assert!(err.message.contains("component of 300 bytes"), "{}", err.message);
     }
 
     #[test]

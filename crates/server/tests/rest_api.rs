@@ -217,6 +217,13 @@ async fn errors_have_the_right_status_and_name_the_field() {
             Some("status"),
         ),
         (
+            Method::PATCH,
+            "/api/v1/projects/alpha",
+            Some(json!({ "add_code_paths": [format!("/tmp/{}", "d".repeat(300))] })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Some("add_code_paths"),
+        ),
+        (
             Method::POST,
             "/api/v1/projects/alpha/memory",
             Some(json!({ "kind": "rumor", "content": "x" })),
