@@ -107,7 +107,7 @@ wait "$run"
 done_at=$(date +%s.%N)
 [ -e "$tmp/code/app/approved.txt" ] || { echo "Allow from the phone did not run the command"; tail -5 "$tmp/claude.out"; exit 1; }
 grep -q "Finished the approval step" "$tmp/claude.out" || { echo "the session did not go on"; exit 1; }
-python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'run \`touch approved.txt\`' in a['text'] and 'Why: Mark the approval' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: allowed from the phone; tap to the agent\'s end', round((float(sys.argv[2]) - a['pressed_at']) * 1000), 'ms')" "$tmp/allow.json" "$done_at"
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'run \`touch approved.txt\`' in a['text'] and 'The agent says why: \"Mark the approval\"' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: allowed from the phone; tap to the agent\'s end', round((float(sys.argv[2]) - a['pressed_at']) * 1000), 'ms')" "$tmp/allow.json" "$done_at"
 rm "$tmp/code/app/approved.txt"
 claude_run permission "Do the approval step" &
 run=$!
@@ -125,7 +125,7 @@ phone press "An agent finished" "Let it stop" >/dev/null
 wait "$run"
 grep -q "Marked it twice." "$tmp/claude.out" || { echo "the session did not finish"; tail -5 "$tmp/claude.out"; exit 1; }
 [ "$(phone count 'Allow Bash?')" = $((asked_before + 1)) ] || { echo "the same command asked again after Allow for this session"; exit 1; }
-grep -q "For this session would also allow: work in code/app, every edit" "$tmp/session.json" || { echo "the phone did not say what the session allows"; cat "$tmp/session.json"; exit 1; }
+grep -qF "For this session would also allow: work in $tmp/code/app, every edit" "$tmp/session.json" || { echo "the phone did not say what the session allows"; cat "$tmp/session.json"; exit 1; }
 if grep -rqs approved "$tmp/code/app/.claude" "$HOME/.claude/settings.json"; then echo "a session rule was written to the settings"; exit 1; fi
 rm -f "$tmp/code/app/approved.txt"
 echo "ok: Allow for this session ran the same command again without asking, and wrote no settings"

@@ -103,7 +103,11 @@ print("== multi-select as toggles with Done; a typed answer as a reply")
 r = ask(title="Which checks?", prompt="Pick the CI checks.", selection_mode="multi",
         options=[{"id": "lint", "label": "Lint", "recommended": True}, {"id": "unit", "label": "Unit"}, {"id": "e2e", "label": "E2E"}])
 mid, q = wait_for("the multi question", lambda: newest_containing("Which checks?"))
+first_unit = button(dict(messages())[mid], "Unit")
 phone.tick(mid, "Lint")
+# The keyboard was redrawn: a button of the one before it is refused, and Unit stays off.
+phone.replay_refused(mid, first_unit)
+assert "☐ Unit" in json.dumps(dict(messages())[mid]["markup"], ensure_ascii=False), "a stale toggle ticked Unit"
 phone.tick(mid, "E2E")
 press(mid, button(dict(messages())[mid], "Done"))
 answer = follow(r["selection"]["session_id"])
@@ -114,7 +118,7 @@ assert "Reply to this message" in q["text"], q["text"]
 say("Otter", reply_to=mid)
 answer = follow(r["selection"]["session_id"])
 assert answer["selection"]["custom_input"] == "Otter", answer
-print("ok: toggles then Done gave two ids; a reply gave the typed answer")
+print("ok: toggles then Done gave two ids (a stale keyboard's toggle refused); a reply gave the typed answer")
 
 print("== answered elsewhere: the phone's message says so and its buttons stop")
 r = ask(title="Ship tonight?", prompt="All green.", selection_mode="single",

@@ -94,7 +94,8 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
     // Only Claude Code takes rules back from the hook (`updatedPermissions`); Codex 0.169
     // fails closed on any field beyond allow/deny, so it is offered Allow once only.
     let rules = if client == "claude-code" {
-        permission::session_rules(input.get("permission_suggestions"))
+        let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+        permission::session_rules(input.get("permission_suggestions"), home.as_deref())
     } else {
         Vec::new()
     };

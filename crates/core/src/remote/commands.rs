@@ -7,8 +7,11 @@
 pub enum Command {
     /// `help`: what can be typed.
     Help,
-    /// `projects` / `projeler`: the dashboard.
-    Projects,
+    /// `projects` / `projeler` (`projects 2` for the next page): the dashboard.
+    Projects {
+        /// The page, from 1.
+        page: usize,
+    },
     /// `SLUG` (or `project SLUG` / `proje SLUG`): one project.
     Project {
         /// The project.
@@ -89,7 +92,7 @@ pub const WORDS: &[&str] = &[
 ];
 
 /// The help text: one line per command, short enough for a phone.
-pub const HELP: &str = "projects: every project at a glance\n\
+pub const HELP: &str = "projects: every project at a glance (projects 2: the next page)\n\
 SLUG: one project\n\
 SLUG message: to its live session\n\
 decide SLUG text · blocker SLUG text\n\
@@ -140,7 +143,14 @@ pub fn parse(text: &str, is_project: impl Fn(&str) -> bool) -> Result<Command, S
     };
     match word.as_str() {
         "help" => Ok(Command::Help),
-        "projects" | "projeler" => Ok(Command::Projects),
+        "projects" | "projeler" => match rest {
+            "" => Ok(Command::Projects { page: 1 }),
+            n => {
+                n.parse::<usize>().ok().filter(|&n| n >= 1).map(|page| Command::Projects { page }).ok_or_else(
+                    || format!("Which page? Type `{word}` for the first, `{word} 2` for the next."),
+                )
+            }
+        },
         "project" | "proje" => slug_then("").map(|(slug, _)| Command::Project { slug }),
         "decide" => with_text(" the decision").map(|(slug, text)| Command::Decide { slug, text }),
         "blocker" => with_text(" what blocks").map(|(slug, text)| Command::Blocker { slug, text }),
@@ -203,10 +213,12 @@ mod tests {
 
     #[test]
     fn seed_003s_commands_in_both_languages_from_a_menu_or_a_mention() {
-        assert_eq!(parse("projects", known), Ok(Command::Projects));
-        assert_eq!(parse("projeler", known), Ok(Command::Projects));
-        assert_eq!(parse("/projects@mooring_bot", known), Ok(Command::Projects));
-        assert_eq!(parse("<@U0123ABC> projects", known), Ok(Command::Projects));
+        assert_eq!(parse("projects", known), Ok(Command::Projects { page: 1 }));
+        assert_eq!(parse("projeler", known), Ok(Command::Projects { page: 1 }));
+        assert_eq!(parse("/projects@mooring_bot", known), Ok(Command::Projects { page: 1 }));
+        assert_eq!(parse("<@U0123ABC> projects", known), Ok(Command::Projects { page: 1 }));
+        assert_eq!(parse("projects 3", known), Ok(Command::Projects { page: 3 }));
+        assert!(parse("projects 0", known).unwrap_err().contains("`projects 2`"));
         assert_eq!(
             parse("decide ci we're on GitHub Actions", known),
             Ok(Command::Decide { slug: "ci".into(), text: "we're on GitHub Actions".into() })

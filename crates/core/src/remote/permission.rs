@@ -32,12 +32,26 @@ pub enum Verdict {
     Deny(String),
 }
 
+/// Longest rule content offered from the phone: what the text shows is the whole rule.
+const RULE_CHARS: usize = 200;
+
 /// What the client offered to stop asking about (Claude Code's `permission_suggestions`),
 /// each kept for this session only: the entries of a kind in [`SESSION_KINDS`] (allow
 /// rules; `setMode` only to `acceptEdits`), with their destination set to `session`, so
-/// nothing is written to the person's settings. Empty when there is nothing to offer.
-pub fn session_rules(suggestions: Option<&Value>) -> Vec<Value> {
+/// nothing is written to the person's settings. A rule is kept only if the phone can
+/// show it whole (one line, at most [`RULE_CHARS`]); a directory only if it is absolute
+/// and neither `/` nor `home`: what is handed back is exactly what [`request`] shows.
+/// Empty when there is nothing to offer.
+pub fn session_rules(suggestions: Option<&Value>, home: Option<&std::path::Path>) -> Vec<Value> {
     let Some(list) = suggestions.and_then(Value::as_array) else { return Vec::new() };
+    let shown_whole = |c: &str| !c.contains(['\n', '\r']) && c.chars().count() <= RULE_CHARS;
+    let grantable = |d: &str| {
+        let p = std::path::Path::new(d);
+        p.is_absolute()
+            && p.parent().is_some()
+            && home.is_none_or(|h| p.components().ne(h.components()))
+            && !d.contains(['\n', '\r'])
+    };
     list.iter()
         .filter_map(Value::as_object)
         .filter(|o| {
@@ -46,15 +60,48 @@ pub fn session_rules(suggestions: Option<&Value>) -> Vec<Value> {
                 && (kind != "addRules" || o.get("behavior").and_then(Value::as_str) == Some("allow"))
                 && (kind != "setMode" || o.get("mode").and_then(Value::as_str) == Some("acceptEdits"))
         })
-        .map(|o| {
+        .filter_map(|o| {
             let mut o = o.clone();
+            match o.get("type").and_then(Value::as_str) {
+                Some("addRules") => {
+                    let rules: Vec<Value> = o
+                        .get("rules")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter(|r| r.get("toolName").and_then(Value::as_str).is_some_and(&shown_whole))
+                        .filter(|r| r.get("ruleContent").is_none_or(|c| c.as_str().is_some_and(shown_whole)))
+                        .cloned()
+                        .collect();
+                    if rules.is_empty() {
+                        return None;
+                    }
+                    o.insert("rules".into(), Value::from(rules));
+                }
+                Some("addDirectories") => {
+                    let dirs: Vec<Value> = o
+                        .get("directories")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter(|d| d.as_str().is_some_and(grantable))
+                        .cloned()
+                        .collect();
+                    if dirs.is_empty() {
+                        return None;
+                    }
+                    o.insert("directories".into(), Value::from(dirs));
+                }
+                _ => {}
+            }
             o.insert("destination".into(), Value::from("session"));
-            Value::Object(o)
+            Some(Value::Object(o))
         })
         .collect()
 }
 
-/// The session rules as a person reads them: `Bash(npm test:*)`, `edits`, a directory.
+/// The session rules as a person reads them, each whole: `Bash(npm test:*)`, `every
+/// edit`, `work in /home/u/code/app/docs`.
 fn rules_text(rules: &[Value]) -> String {
     let mut parts = Vec::new();
     for r in rules {
@@ -63,7 +110,7 @@ fn rules_text(rules: &[Value]) -> String {
                 for rule in r.get("rules").and_then(Value::as_array).into_iter().flatten() {
                     let tool = rule.get("toolName").and_then(Value::as_str).unwrap_or("a tool");
                     parts.push(match rule.get("ruleContent").and_then(Value::as_str) {
-                        Some(c) => format!("{tool}({})", first_line(c, 80)),
+                        Some(c) => format!("{tool}({c})"),
                         None => tool.to_owned(),
                     });
                 }
@@ -71,9 +118,7 @@ fn rules_text(rules: &[Value]) -> String {
             Some("setMode") => parts.push("every edit".to_owned()),
             Some("addDirectories") => {
                 for d in r.get("directories").and_then(Value::as_array).into_iter().flatten() {
-                    if let Some(place) = super::phone::place_of(d.as_str().unwrap_or("")) {
-                        parts.push(format!("work in {place}"));
-                    }
+                    parts.push(format!("work in {}", d.as_str().unwrap_or("")));
                 }
             }
             _ => {}
@@ -99,7 +144,9 @@ pub fn request(
         .or_else(|| text("file_path").map(|f| format!("write {}", first_line(f, 200))))
         .or_else(|| text("url").map(|u| format!("fetch {}", first_line(u, 200))))
         .unwrap_or_else(|| format!("use {tool}"));
-    let why = text("description").map(|d| format!("\nWhy: {}", first_line(d, 300))).unwrap_or_default();
+    let why = text("description")
+        .map(|d| format!("\nThe agent says why: \"{}\"", super::phone::agent_words(d, 300)))
+        .unwrap_or_default();
     let option = |id: &str, label: &str, recommended| ChoiceOption {
         id: id.into(),
         label: label.into(),
@@ -166,7 +213,7 @@ mod tests {
         );
         assert_eq!(r.title, "Allow Bash?");
         assert!(
-            r.prompt.contains("run `rm -rf build…`") && r.prompt.contains("Why: Clean up"),
+            r.prompt.contains("run `rm -rf build…`") && r.prompt.contains("The agent says why: \"Clean up\""),
             "{}",
             r.prompt
         );
@@ -187,16 +234,50 @@ mod tests {
             { "type": "replaceRules", "rules": [], "behavior": "allow", "destination": "userSettings" },
             "not an object"
         ]);
-        let rules = session_rules(Some(&offered));
+        let rules = session_rules(Some(&offered), None);
         assert_eq!(rules.len(), 2, "{rules:?}");
         assert!(rules.iter().all(|r| r["destination"] == "session"));
         assert!(rules.iter().all(|r| r["mode"] != "bypassPermissions" && r["behavior"] != "deny"));
         let r = request("Bash", &json!({ "command": "npm test" }), "app", 60, &rules);
         assert!(r.options.iter().any(|o| o.id == ALLOW_SESSION), "{:?}", r.options);
         assert!(r.prompt.contains("Bash(npm test:*), every edit"), "{}", r.prompt);
-        assert!(session_rules(None).is_empty() && session_rules(Some(&json!([]))).is_empty());
-        let plain = request("Bash", &json!({ "command": "ls" }), "app", 60, &session_rules(None));
+        assert!(session_rules(None, None).is_empty() && session_rules(Some(&json!([])), None).is_empty());
+        let plain = request("Bash", &json!({ "command": "ls" }), "app", 60, &session_rules(None, None));
         assert!(!plain.options.iter().any(|o| o.id == ALLOW_SESSION));
+    }
+
+    #[test]
+    fn the_phone_grants_exactly_the_rules_it_shows_and_never_root_or_home() {
+        let home = std::path::Path::new("/home/u");
+        let long = "x".repeat(300);
+        let offered = json!([
+            { "type": "addDirectories", "directories": ["/", "/home/u/", "/home/u/code/app/docs", "rel/dir"],
+              "destination": "session" },
+            { "type": "addDirectories", "directories": ["/"], "destination": "session" },
+            { "type": "addRules", "behavior": "allow", "destination": "session",
+              "rules": [{ "toolName": "Bash", "ruleContent": "npm test:*" },
+                        { "toolName": "Bash", "ruleContent": format!("echo {long}") },
+                        { "toolName": "Bash", "ruleContent": "ls\nrm -rf /:*" }] }
+        ]);
+        let rules = session_rules(Some(&offered), Some(home));
+        assert_eq!(
+            rules,
+            vec![
+                json!({ "type": "addDirectories", "directories": ["/home/u/code/app/docs"], "destination": "session" }),
+                json!({ "type": "addRules", "behavior": "allow", "destination": "session",
+                        "rules": [{ "toolName": "Bash", "ruleContent": "npm test:*" }] }),
+            ]
+        );
+        let r = request("Bash", &json!({ "command": "ls" }), "app", 60, &rules);
+        assert!(
+            r.prompt.ends_with(
+                "For this session would also allow: work in /home/u/code/app/docs, Bash(npm test:*)"
+            ),
+            "{}",
+            r.prompt
+        );
+        let only_root = json!([{ "type": "addDirectories", "directories": ["/", "/home/u"] }]);
+        assert!(session_rules(Some(&only_root), Some(home)).is_empty(), "nothing left to offer");
     }
 
     #[test]

@@ -30,6 +30,21 @@ pub fn cut(text: &str, max: usize) -> String {
     out
 }
 
+/// The marks Mooring's own phone messages are drawn with: an agent's words never carry
+/// them, so they cannot draw a question, a permission prompt or a button list of their own.
+const MARKERS: &[char] = &[
+    '❓', '⏳', '✍', '⚠', '📁', '🚧', '📌', '✅', '✖', '⌛', '⭐', '☐', '☑', '🟢', '🟡', '🔵', '⏸', '📦',
+    '📨', '🗑', '•', '\u{FE0F}',
+];
+
+/// Words an agent wrote, as the phone shows them: one line (line breaks as spaces), no
+/// control or bidi characters, tag-like markup made inert, none of Mooring's own marks,
+/// cut to `max`. Shown set apart ("The agent said: …"), never as Mooring's own text.
+pub fn agent_words(text: &str, max: usize) -> String {
+    let line: String = crate::guard::quoted::line(text).chars().filter(|c| !MARKERS.contains(c)).collect();
+    cut(line.split_whitespace().collect::<Vec<_>>().join(" ").as_str(), max)
+}
+
 /// The first line, cut to `max`, with `…` when anything followed it.
 pub fn first_line(text: &str, max: usize) -> String {
     let line = text.lines().next().unwrap_or("");
@@ -119,22 +134,38 @@ fn counts(project: &Project) -> String {
     parts.join(" · ")
 }
 
-/// The dashboard: active and paused projects, most recently used first.
-pub fn dashboard(memory: &dyn MemoryBackend, projects: &[Project], now: DateTime<Utc>) -> Result<String> {
+/// Projects on one page of the dashboard.
+pub const PAGE: usize = 15;
+
+/// The dashboard's `page` (from 1): active and paused projects, most recently used first,
+/// [`PAGE`] at a time, saying how to see the next.
+pub fn dashboard(
+    memory: &dyn MemoryBackend,
+    projects: &[Project],
+    now: DateTime<Utc>,
+    page: usize,
+) -> Result<String> {
     let mut shown: Vec<&Project> = projects.iter().filter(|p| p.status != ProjectStatus::Archived).collect();
     shown.sort_by(|a, b| b.last_used_at.cmp(&a.last_used_at).then(a.slug.cmp(&b.slug)));
     if shown.is_empty() {
         return Ok("No projects yet. Make one on the desktop or with `mooring projects new`.".to_owned());
     }
-    let mut out = format!("{} project{}\n", shown.len(), if shown.len() == 1 { "" } else { "s" });
-    for p in shown.iter().take(15) {
+    let pages = shown.len().div_ceil(PAGE);
+    let page = page.clamp(1, pages);
+    let mut out = format!("{} project{}", shown.len(), if shown.len() == 1 { "" } else { "s" });
+    if pages > 1 {
+        out.push_str(&format!(" · page {page} of {pages}"));
+    }
+    out.push('\n');
+    for p in shown.iter().skip((page - 1) * PAGE).take(PAGE) {
         out.push_str(&format!("\n{} {} — {}\n{}\n", dot(p, now), p.slug, p.last_used, counts(p)));
         if let Some(last) = last_session(memory, &p.slug)? {
             out.push_str(&format!("Last: \"{last}\"\n"));
         }
     }
-    if shown.len() > 15 {
-        out.push_str(&format!("\n…and {} more\n", shown.len() - 15));
+    let after = shown.len().saturating_sub(page * PAGE);
+    if after > 0 {
+        out.push_str(&format!("\n…and {after} more: type `projects {}` to see them.\n", page + 1));
     }
     out.push_str("\nType a slug to open it.");
     Ok(outgoing(&out))
@@ -224,7 +255,7 @@ mod tests {
         };
         reg.edit("old-notes", paused).unwrap();
         let projects = reg.list(None).unwrap();
-        let text = dashboard(&store, &projects, Utc::now()).unwrap();
+        let text = dashboard(&store, &projects, Utc::now(), 1).unwrap();
         assert!(text.starts_with("2 projects\n"), "{text}");
         assert!(text.contains("🟢 leader-election — "), "{text}");
         assert!(text.contains("🚧 1 blocker · 📌 1 decision"), "{text}");
@@ -233,6 +264,37 @@ mod tests {
         assert!(view.contains("🚧 #1 Waiting on SRE"), "{view}");
         assert!(view.contains("📌 etcd 3.5"), "{view}");
         assert!(!view.contains("ghp_0123456789"), "a secret left for the phone: {view}");
+    }
+
+    #[test]
+    fn forty_three_projects_page_by_fifteen_and_say_how_to_see_more() {
+        let store = Store::open_in_memory().unwrap();
+        let reg = Registry::new(&store);
+        for i in 0..43 {
+            reg.create(NewProject { name: format!("Proj {i:02}"), ..NewProject::default() }).unwrap();
+        }
+        let projects = reg.list(None).unwrap();
+        let slugs = |t: &str| t.lines().filter(|l| l.contains(" proj-")).count();
+        let first = dashboard(&store, &projects, Utc::now(), 1).unwrap();
+        assert!(first.starts_with("43 projects · page 1 of 3\n"), "{first}");
+        assert_eq!(slugs(&first), 15);
+        assert!(first.contains("…and 28 more: type `projects 2` to see them."), "{first}");
+        let last = dashboard(&store, &projects, Utc::now(), 3).unwrap();
+        assert_eq!(slugs(&last), 13);
+        assert!(!last.contains("more:"), "{last}");
+        let mut seen: Vec<String> = (1..=3)
+            .flat_map(|p| {
+                let t = dashboard(&store, &projects, Utc::now(), p).unwrap();
+                t.lines()
+                    .filter_map(|l| {
+                        l.split_whitespace().nth(1).filter(|s| s.starts_with("proj-")).map(str::to_owned)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 43, "every project is on some page");
     }
 
     #[test]
@@ -267,6 +329,14 @@ mod tests {
         assert_eq!(place_of("/"), None);
         assert_eq!(first_line("rm -rf build\necho done", 300), "rm -rf build…");
         assert_eq!(first_line("ls", 300), "ls");
+        let forged = "Done.\n\n❓ Allow Bash?\nThe agent wants to run `rm -rf ~`.\n• Allow once ⭐ recommended\u{202E}";
+        let said = agent_words(forged, 600);
+        assert!(
+            !said.contains('\n') && !said.contains('❓') && !said.contains('•') && !said.contains('⭐'),
+            "{said}"
+        );
+        assert!(!said.contains('\u{202E}'), "{said}");
+        assert_eq!(said, "Done. Allow Bash? The agent wants to run `rm -rf ~`. Allow once recommended");
         assert_eq!(cut("abcdef", 4), "abc…");
     }
 

@@ -3,7 +3,7 @@
 //! (Claude Code's `Stop` hook blocks with the person's words as the reason). No reply,
 //! or "Let it stop", and the agent stops as usual.
 
-use super::phone::cut;
+use super::phone::agent_words;
 use crate::choice::{ChoiceRequest, Interaction, SelectionMode};
 
 /// The question's title (the phone's "let it stop" button goes with it).
@@ -14,7 +14,7 @@ pub fn request(place: &str, last_word: Option<&str>, hold_seconds: u32) -> Choic
     let said = last_word
         .map(str::trim)
         .filter(|w| !w.is_empty())
-        .map(|w| format!("\nIts last word: \"{}\"", cut(w, 600)))
+        .map(|w| format!("\nThe agent said: \"{}\"", agent_words(w, 600)))
         .unwrap_or_default();
     ChoiceRequest {
         title: TITLE.to_owned(),
@@ -50,9 +50,13 @@ mod tests {
         let broker = Broker::new(&store);
         let ask = || {
             let r = request("app · claude-code", Some("Tests pass."), 60);
-            assert!(r.prompt.contains("Its last word: \"Tests pass.\""), "{}", r.prompt);
+            assert!(r.prompt.contains("The agent said: \"Tests pass.\""), "{}", r.prompt);
             broker.open(check(r).unwrap(), None, TimeoutAction::Cancel).unwrap()
         };
+        // Its words cannot draw a second question under Mooring's own.
+        let forged = request("app", Some("ok\n\n❓ Allow Bash?\n• Allow once"), 60);
+        assert_eq!(forged.prompt.lines().count(), 3, "{}", forged.prompt);
+        assert!(forged.prompt.contains("The agent said: \"ok Allow Bash? Allow once\""), "{}", forged.prompt);
         let i = ask();
         assert_eq!(instruction(&i), None);
         let said =

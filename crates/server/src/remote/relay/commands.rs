@@ -57,7 +57,7 @@ impl Relay {
                 return self.message(&slug, &text, chat, user);
             }
             Command::Help => Ok(mooring_core::remote::commands::HELP.to_owned()),
-            Command::Projects => phone::dashboard(memory, &projects, now).map_err(err),
+            Command::Projects { page } => phone::dashboard(memory, &projects, now, page).map_err(err),
             Command::Project { slug } => {
                 let cutoff = phone::live_cutoff(now);
                 let live =

@@ -52,6 +52,17 @@ pub struct Outgoing {
 }
 
 impl Outgoing {
+    /// The same message with every string a person reads scrubbed (secrets and
+    /// `<private>` spans out): its text and each button's label. The transports send
+    /// nothing else, so this is the one choke point for what leaves the machine.
+    pub fn scrubbed(mut self) -> Self {
+        self.text = phone::outgoing(&self.text);
+        for (label, _) in self.buttons.iter_mut().flatten() {
+            *label = phone::outgoing(label);
+        }
+        self
+    }
+
     /// A plain message to `chat` (scrubbed on the way).
     pub fn text(chat: &str, text: &str) -> Self {
         Outgoing {
@@ -88,6 +99,9 @@ struct Press {
     question: String,
     user: String,
     action: Action,
+    /// The platform whose question keyboard holds it: a redrawn keyboard there replaces
+    /// every handle of the one before (a stale toggle is refused).
+    keyboard: Option<Platform>,
 }
 
 #[derive(Default)]
@@ -337,6 +351,7 @@ impl Relay {
         drop(posted);
         let text = phone::outgoing(&text(platform));
         mine.into_iter()
+            .filter(|(_, _, message)| !message.is_empty())
             .map(|(_, chat, message)| Outgoing {
                 chat,
                 text: text.clone(),
@@ -358,7 +373,7 @@ impl Relay {
         drop(posted);
         messages
             .into_iter()
-            .filter(|m| m.0 == platform)
+            .filter(|m| m.0 == platform && !m.2.is_empty())
             .map(|(pl, chat, m)| self.question_message(&i, &chat, user, Some(m), pl))
             .collect()
     }
@@ -369,9 +384,31 @@ impl Relay {
         // Telegram carries at most 64 bytes of button data: 128 random bits in hex.
         let bytes = mooring_core::guard::secret::random_bytes::<16>();
         let data: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let press = Press { question: question.to_owned(), user: user.to_owned(), action };
+        let press = Press { question: question.to_owned(), user: user.to_owned(), action, keyboard: None };
         self.presses.lock().unwrap_or_else(|e| e.into_inner()).insert(data.clone(), press);
         data
+    }
+
+    /// Handles for a question's keyboard on `platform`, made by `draw`; the handles of
+    /// the keyboard it replaces there stop working first.
+    fn keyboard<T>(
+        &self,
+        question: &str,
+        platform: Platform,
+        draw: impl FnOnce(&dyn Fn(Action, &str) -> String) -> T,
+    ) -> T {
+        self.presses
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|_, p| !(p.question == question && p.keyboard == Some(platform)));
+        let mint = |action: Action, user: &str| {
+            let data = self.handle_for(question, user, action);
+            if let Some(p) = self.presses.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&data) {
+                p.keyboard = Some(platform);
+            }
+            data
+        };
+        draw(&mint)
     }
 
     /// The transport wrote a question's message: remember where, to rewrite it later.

@@ -79,37 +79,43 @@ impl Relay {
         }
         let minutes = i.remaining(Utc::now()).div_euclid(60);
         text.push_str(&format!("\n\n⏳ {minutes} min left"));
-        let mut buttons = Vec::new();
-        let handle = |action: Action| self.handle_for(&i.id, user, action);
-        match i.checked.mode {
-            SelectionMode::Single => {
-                for o in &req.options {
-                    buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
+        let buttons = self.keyboard(&i.id, platform, |mint| {
+            let mut buttons = Vec::new();
+            let handle = |action: Action| mint(action, user);
+            match i.checked.mode {
+                SelectionMode::Single => {
+                    for o in &req.options {
+                        buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
+                    }
+                }
+                SelectionMode::Multi => {
+                    for o in &req.options {
+                        let mark = if toggled.contains(&o.id) { "☑" } else { "☐" };
+                        buttons.push(vec![(
+                            format!("{mark} {}", o.label),
+                            handle(Action::Toggle(o.id.clone())),
+                        )]);
+                    }
+                    buttons.push(vec![("Done".to_owned(), handle(Action::Done))]);
+                }
+                SelectionMode::TextInput | SelectionMode::Hybrid => {
+                    for o in &req.options {
+                        buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
+                    }
+                    // Slack has no forced reply: a reply there is one in the message's thread.
+                    text.push_str(match platform {
+                        Platform::Telegram => "\n✍ Reply to this message to answer in words.",
+                        Platform::Slack => "\n✍ Reply in this message's thread to answer in words.",
+                    });
                 }
             }
-            SelectionMode::Multi => {
-                for o in &req.options {
-                    let mark = if toggled.contains(&o.id) { "☑" } else { "☐" };
-                    buttons.push(vec![(format!("{mark} {}", o.label), handle(Action::Toggle(o.id.clone())))]);
-                }
-                buttons.push(vec![("Done".to_owned(), handle(Action::Done))]);
+            if req.allow_cancel != Some(false) {
+                let label =
+                    if req.title == mooring_core::remote::turn_end::TITLE { "Let it stop" } else { "Cancel" };
+                buttons.push(vec![(label.to_owned(), handle(Action::Cancel))]);
             }
-            SelectionMode::TextInput | SelectionMode::Hybrid => {
-                for o in &req.options {
-                    buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
-                }
-                // Slack has no forced reply: a reply there is one in the message's thread.
-                text.push_str(match platform {
-                    Platform::Telegram => "\n✍ Reply to this message to answer in words.",
-                    Platform::Slack => "\n✍ Reply in this message's thread to answer in words.",
-                });
-            }
-        }
-        if req.allow_cancel != Some(false) {
-            let label =
-                if req.title == mooring_core::remote::turn_end::TITLE { "Let it stop" } else { "Cancel" };
-            buttons.push(vec![(label.to_owned(), handle(Action::Cancel))]);
-        }
+            buttons
+        });
         let wants_reply = matches!(i.checked.mode, SelectionMode::TextInput | SelectionMode::Hybrid);
         Outgoing {
             chat: chat.to_owned(),

@@ -25,6 +25,21 @@ pub fn unescape(text: &str) -> String {
     text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 }
 
+/// `escaped` cut to `max` characters without splitting an entity (`&amp;`) in two.
+fn cut_escaped(escaped: &str, max: usize) -> String {
+    let cut = cut(escaped, max);
+    if cut == escaped {
+        return cut;
+    }
+    let body = cut.trim_end_matches('…');
+    // An `&` with no `;` after it began an entity the cut broke: drop it.
+    let keep = match body.rfind('&') {
+        Some(at) if !body[at..].contains(';') => &body[..at],
+        _ => body,
+    };
+    format!("{keep}…")
+}
+
 fn cut(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
@@ -36,8 +51,9 @@ fn cut(text: &str, max: usize) -> String {
 
 /// The body of `chat.postMessage` (or, with `ts`, `chat.update`) for `out`.
 pub fn body(out: &Outgoing) -> Value {
-    // Escaping can lengthen the text: cut first, on characters, with room to spare.
-    let text = escape(&cut(&out.text, SECTION_MAX / 2));
+    // Escaping lengthens the text (`<` is four characters): escape first, then cut what
+    // Slack will count.
+    let text = cut_escaped(&escape(&out.text), SECTION_MAX);
     let mut blocks = vec![json!({ "type": "section", "text": { "type": "mrkdwn", "text": text } })];
     let buttons: Vec<&(String, String)> = out.buttons.iter().flatten().collect();
     for (n, row) in buttons.chunks(PER_ROW).enumerate() {
@@ -97,6 +113,18 @@ mod tests {
         assert_eq!(blocks[2]["elements"][1]["value"], "h6");
         assert_eq!(blocks[2]["elements"][1]["action_id"], "b6");
         assert!(b.get("ts").is_none());
+    }
+
+    #[test]
+    fn text_that_escaping_lengthens_still_fits_a_section() {
+        // Ordinary HTML or shell text: every `<`, `>` and `&` grows on escaping.
+        let html = "<div class=\"a\">&nbsp;</div> && echo $((1<<2)) > out\n".repeat(200);
+        let b = body(&out(&html, vec![]));
+        let t = b.pointer("/blocks/0/text/text").unwrap().as_str().unwrap();
+        assert!(t.chars().count() <= SECTION_MAX, "{} characters", t.chars().count());
+        assert!(t.chars().count() > SECTION_MAX - 10, "as much as fits is kept");
+        let last = t.trim_end_matches('…');
+        assert!(last.rfind('&').is_none_or(|at| last[at..].contains(';')), "no entity cut in two: {t}");
     }
 
     #[test]

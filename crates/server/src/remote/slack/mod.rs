@@ -68,8 +68,28 @@ impl Slack {
     }
 }
 
+/// Slack's answers (`ok: false`) that refuse one message for what it holds, not the
+/// app or the network. <https://api.slack.com/methods/chat.postMessage#errors>
+const CONTENT_ERRORS: &[&str] = &[
+    "invalid_blocks",
+    "invalid_blocks_format",
+    "msg_too_long",
+    "msg_blocks_too_long",
+    "no_text",
+    "invalid_arguments",
+    "too_many_attachments",
+    "cant_update_message",
+    "message_not_found",
+    "edit_window_closed",
+];
+
 impl Transport for Slack {
     const PLATFORM: Platform = P;
+
+    fn refuses_content(e: &CallError) -> bool {
+        matches!(e, CallError::Refused { status, message, .. }
+            if *status == 400 || CONTENT_ERRORS.contains(&message.as_str()))
+    }
 
     async fn write(&self, out: &Outgoing) -> Result<Option<String>, CallError> {
         let body = blocks::body(out);
