@@ -43,6 +43,10 @@ pub const CASES: &[(&str, Case)] = &[
     ),
     ("old_sessions_fold_into_a_weekly_digest_once", old_sessions_fold_into_a_weekly_digest_once),
     (
+        "only_current_entries_count_and_a_resumed_session_is_the_last",
+        only_current_entries_count_and_a_resumed_session_is_the_last,
+    ),
+    (
         "a_paraphrase_is_found_by_meaning_in_its_project_only",
         meaning::a_paraphrase_is_found_by_meaning_in_its_project_only,
     ),
@@ -411,4 +415,54 @@ fn old_sessions_fold_into_a_weekly_digest_once(h: &dyn Host) {
         .unwrap();
     assert!(kept.entries.iter().all(|e| e.id != digest[0].id), "the forgotten digest stays forgotten");
     assert!(h.event_kinds("alpha").contains(&"sessions_folded".to_owned()));
+}
+
+fn only_current_entries_count_and_a_resumed_session_is_the_last(h: &dyn Host) {
+    use crate::model::{BlockerStatus, Kind};
+    let store = h.backend();
+    let check = crate::memory::check_writable;
+    let d: Vec<i64> = (0..4)
+        .map(|i| remember(store, "alpha", &note("decision", &format!("Cache rule {i}")), None).unwrap().id)
+        .collect();
+    crate::memory::supersede::supersede(store, "alpha", d[3], &[d[0], d[1]]).unwrap();
+    remember(store, "alpha", &note("blocker", "CI is red"), None).unwrap();
+    assert_eq!(store.count_live("alpha", Kind::Decision, None, false).unwrap(), 2, "current decisions");
+    assert_eq!(store.count_live("alpha", Kind::Decision, None, true).unwrap(), 2, "superseded ones");
+    assert_eq!(store.count_live("alpha", Kind::Blocker, Some(BlockerStatus::Open), false).unwrap(), 1);
+    assert_eq!(store.count_live("beta", Kind::Decision, None, false).unwrap(), 0, "per project");
+    forget(store, "alpha", d[2]).unwrap();
+    assert_eq!(
+        store.count_live("alpha", Kind::Decision, None, false).unwrap(),
+        1,
+        "forgotten is not current"
+    );
+
+    let now = chrono::Utc::now();
+    let put = |n: usize, days_ago: i64| {
+        let mut r = crate::capture::SessionRecord::new("claude-code", &format!("claude-code:{n:024}"));
+        r.saw_time(
+            &(now - chrono::Duration::days(days_ago) + chrono::Duration::minutes(n as i64)).to_rfc3339(),
+        );
+        r.request(&format!("Tidy the importer, part {n}"));
+        let key = r.key.clone();
+        let (row, _) = crate::capture::entry(&mut r).unwrap();
+        store.put_session("alpha", &key, &row, check).unwrap().unwrap().1.id
+    };
+    let old: Vec<i64> = (0..3).map(|n| put(n, 40)).collect();
+    let fresh = put(3, 1);
+    crate::capture::digest::roll_up(store, "alpha", 14, now).unwrap();
+    assert_eq!(store.count_live("alpha", Kind::Session, None, true).unwrap(), 3, "three folded");
+    assert_eq!(store.newest_changed("alpha", Kind::Session).unwrap().map(|r| r.id), Some(fresh));
+    crate::memory::supersede::restore(store, "alpha", old[0]).unwrap();
+    assert_eq!(store.count_live("alpha", Kind::Session, None, true).unwrap(), 2, "one restored");
+    assert_eq!(
+        store.newest_changed("alpha", Kind::Session).unwrap().map(|r| r.id),
+        Some(fresh),
+        "a restored session is not where work stopped"
+    );
+    // The person resumes an old, folded session: capture rewrites it, and it is the last.
+    let resumed = put(1, 0);
+    assert_eq!(resumed, old[1]);
+    assert_eq!(store.count_live("alpha", Kind::Session, None, true).unwrap(), 1);
+    assert_eq!(store.newest_changed("alpha", Kind::Session).unwrap().map(|r| r.id), Some(old[1]));
 }

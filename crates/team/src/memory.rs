@@ -2,6 +2,7 @@
 //! transaction; search with `tsvector` and a GIN index, ranked, with snippets.
 
 use deadpool_postgres::GenericClient;
+use mooring_core::model::{BlockerStatus, Kind};
 use mooring_core::store::backend::{
     COMMON_FROM, COMMON_SHARE, Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter,
     ProjectCheck, RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event, folded_event,
@@ -165,6 +166,46 @@ impl MemoryBackend for PgStore {
             );
             let row = sql::row_opt(&client, &sql, &[&project.id, &id]).await?;
             Ok((project.slug, row.as_ref().map(memory)))
+        })
+    }
+
+    fn count_live(
+        &self,
+        slug: &str,
+        kind: Kind,
+        status: Option<BlockerStatus>,
+        superseded: bool,
+    ) -> Result<u64> {
+        let (slug, me) = (slug.to_owned(), self.me()?);
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project = seen(&client, &slug, me, false).await?.project;
+            let (kind, status) = (kind.as_str(), status.map(|s| s.as_str()));
+            let row = sql::row(
+                &client,
+                "SELECT COUNT(*) FROM memory m
+                 WHERE m.project_id = $1 AND m.kind = $2 AND m.forgotten_at IS NULL
+                   AND ($3::text IS NULL OR m.status = $3) AND coalesce(m.data ? 'superseded_by', false) = $4",
+                &[&project.id, &kind, &status, &superseded],
+            )
+            .await?;
+            Ok(row.get::<_, i64>(0) as u64)
+        })
+    }
+
+    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>> {
+        let (slug, me) = (slug.to_owned(), self.me()?);
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project = seen(&client, &slug, me, false).await?.project;
+            let sql = format!(
+                "SELECT {MEMORY_COLUMNS} FROM memory m
+                 WHERE m.project_id = $1 AND m.kind = $2 AND m.forgotten_at IS NULL
+                   AND NOT coalesce(m.data ? 'superseded_by', false)
+                 ORDER BY m.data->>'last_at' DESC NULLS LAST, m.updated_at DESC, m.id DESC LIMIT 1"
+            );
+            let row = sql::row_opt(&client, &sql, &[&project.id, &kind.as_str()]).await?;
+            Ok(row.as_ref().map(memory))
         })
     }
 

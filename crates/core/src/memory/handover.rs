@@ -185,12 +185,9 @@ pub fn captured_since_handover(store: &dyn MemoryBackend, slug: &str) -> Result<
         let filter = PageFilter { kind: Some(kind), status: None, before: None, limit: 1 };
         store.memory_page(slug, &filter).map(|(_, rows)| rows.into_iter().next())
     };
-    let Some(row) = newest(Kind::Session)? else { return Ok(None) };
-    // Folded into its week's digest (or superseded): the digests section speaks for it.
-    let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
-    if data.is_some_and(|d| d.get("superseded_by").is_some()) {
-        return Ok(None);
-    }
+    // The session that changed last and is not folded (a folded one is the digests'):
+    // one resumed after its week was folded is where work stopped, whatever its id.
+    let Some(row) = store.newest_changed(slug, Kind::Session)? else { return Ok(None) };
     if newest(Kind::Handover)?.is_some_and(|h| h.created_at >= row.updated_at) {
         return Ok(None);
     }

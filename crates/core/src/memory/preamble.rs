@@ -9,7 +9,7 @@ use crate::guard::quoted;
 use crate::memory::handover;
 use crate::memory::locks;
 use crate::memory::{self, Entry, ListQuery};
-use crate::model::{Project, ProjectStatus};
+use crate::model::{BlockerStatus, Kind, Project, ProjectStatus};
 use crate::projects::registry::Registry;
 use crate::store::backend::MemoryBackend;
 use crate::store::{Store, settings};
@@ -185,18 +185,23 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         let by = quoted::provenance(e.kind.as_str(), e.written_by.as_deref(), teammates);
         format!("- [{day}] (#{}, {by}) {body}\n", e.id)
     };
-    let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
+    let (blockers, _) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
     // Seed 003's table: the newest decisions in full, the ones before them as titles.
-    let (mut decisions, more_d) =
+    let (mut decisions, _) =
         recent(memory, &p.slug, "decision", None, caps.decisions.saturating_add(EARLY_DECISIONS))?;
     let early = decisions.split_off(decisions.len().min(caps.decisions as usize));
-    let (summaries, more_s) = recent(memory, &p.slug, "summary", None, caps.summaries)?;
-    let over = |shown: usize, total: u64, more: usize| (total as usize).saturating_sub(shown).max(more);
+    let (summaries, _) = recent(memory, &p.slug, "summary", None, caps.summaries)?;
+    // What did not fit is counted among the entries that are current: a superseded
+    // decision was not left out, it was replaced.
+    let current = |kind: Kind, status: Option<BlockerStatus>| -> Result<usize> {
+        Ok(memory.count_live(&p.slug, kind, status, false)? as usize)
+    };
+    let live_decisions = current(Kind::Decision, None)?;
     let mut sections = vec![
         Section {
             name: "blockers",
             heading: "## Open blockers\n".into(),
-            over_cap: over(blockers.len(), p.stats.open_blockers, more_b),
+            over_cap: current(Kind::Blocker, Some(BlockerStatus::Open))?.saturating_sub(blockers.len()),
             items: blockers.iter().map(line).collect(),
             ids: blockers.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"blocker\" and status \"open\"".into(),
@@ -204,7 +209,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         Section {
             name: "decisions",
             heading: "## Decisions (newest first)\n".into(),
-            over_cap: if early.is_empty() { over(decisions.len(), p.stats.decisions, more_d) } else { 0 },
+            over_cap: if early.is_empty() { live_decisions.saturating_sub(decisions.len()) } else { 0 },
             items: decisions.iter().map(line).collect(),
             ids: decisions.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"decision\"".into(),
@@ -259,7 +264,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     sections.push(Section {
         name: "summaries",
         heading: "## Recent summaries\n".into(),
-        over_cap: more_s,
+        over_cap: current(Kind::Summary, None)?.saturating_sub(summaries.len()),
         items: summaries.iter().map(line).collect(),
         ids: summaries.iter().map(|e| e.id).collect(),
         how_to_get: "list_memory with kind \"summary\"".into(),
@@ -271,7 +276,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         over_cap: if early.is_empty() {
             0
         } else {
-            over(decisions.len() + early.len(), p.stats.decisions, more_d)
+            live_decisions.saturating_sub(decisions.len() + early.len())
         },
         items: early.iter().map(|e| format!("- (#{}) {}\n", e.id, quoted::line(&e.title))).collect(),
         // Titles only: recall may still hand a session the text.

@@ -8,10 +8,11 @@ use crate::memory::preamble::count_tokens;
 use crate::search::{fuse, meaningful};
 use crate::store::backend::{MemoryBackend, NearestQuery, RowHit, SearchQuery, Word};
 
-/// Recency's half-life in recall's ranking: an entry this many days old counts for
-/// three quarters of a new one's relevance, twice as old five eighths, and never less
-/// than [`AGE_FLOOR`]. Age orders what is equally relevant; it never hides an entry,
-/// and nothing expires on its own.
+/// Recency's half-life in recall's ranking: an entry this many days old weighs three
+/// quarters of a new one, twice as old five eighths, never less than [`AGE_FLOOR`]; the
+/// weight moves an entry by at most [`AGE_SHARE`] of its relevance, so age orders what
+/// is about equally relevant and never hides an entry that answers more of the prompt.
+/// Nothing expires on its own.
 pub const HALF_LIFE_DAYS: f64 = 180.0;
 /// The least an old entry's relevance is weighed (at any age).
 pub const AGE_FLOOR: f64 = 0.5;
@@ -22,6 +23,28 @@ pub fn age_weight(created_at: &str, now: chrono::DateTime<chrono::Utc>) -> f64 {
     let Ok(then) = chrono::DateTime::parse_from_rfc3339(created_at) else { return 1.0 };
     let days = (now - then.with_timezone(&chrono::Utc)).num_seconds().max(0) as f64 / 86_400.0;
     AGE_FLOOR + (1.0 - AGE_FLOOR) * 0.5f64.powf(days / HALF_LIFE_DAYS)
+}
+
+/// How much age may move an entry in recall, as a share of its relevance: an entry
+/// written today beats one of the same relevance written months ago, and never one that
+/// answers clearly more of the prompt.
+const AGE_SHARE: f64 = 0.1;
+
+/// How much of the prompt an entry answers, from 0 to 1: the share of the prompt's
+/// meaningful words it holds (`matched` of `wanted`), or, found by meaning, its cosine
+/// mapped from the bar ([`NEAR_WITH_A_WORD`]: 0) to 0.5 (1), whichever is more.
+fn relevance(matched: usize, wanted: usize, cosine: Option<f64>) -> f64 {
+    let by_words = if wanted == 0 { 0.0 } else { matched as f64 / wanted as f64 };
+    let by_meaning =
+        cosine.map_or(0.0, |c| ((c - NEAR_WITH_A_WORD) / (0.5 - NEAR_WITH_A_WORD)).clamp(0.0, 1.0));
+    by_words.max(by_meaning)
+}
+
+/// Recall's order: relevance first; age (its [`age_weight`]) moves an entry by at most
+/// [`AGE_SHARE`] of it; the fused rank only breaks what is left even.
+fn ranked(relevance: f64, age: f64, fused: f64) -> f64 {
+    let fresh = (age - AGE_FLOOR) / (1.0 - AGE_FLOOR);
+    relevance * (1.0 - AGE_SHARE + AGE_SHARE * fresh) + fused * 1e-3
 }
 
 /// The most recall hands over, in o200k tokens.
@@ -110,9 +133,12 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         .collect();
     let mut out = Vec::new();
     let now = chrono::Utc::now();
+    let cosine: std::collections::HashMap<i64, f64> = near.iter().map(|h| (h.row.id, h.score)).collect();
     let mut fused = fuse(&[lexical, near]);
     for h in &mut fused {
-        h.score *= age_weight(&h.row.created_at, now);
+        let relevance =
+            relevance(matched(&text_of(h), &wanted), wanted.len(), cosine.get(&h.row.id).copied());
+        h.score = ranked(relevance, age_weight(&h.row.created_at, now), h.score);
     }
     fused.sort_by(|a, b| b.score.total_cmp(&a.score));
     for hit in fused {
@@ -218,6 +244,33 @@ mod tests {
         assert!((super::age_weight(&half, now) - 0.75).abs() < 1e-6);
         let ancient = crate::humanize::format_ts(now - chrono::Duration::days(36_500));
         assert!(super::age_weight(&ancient, now) >= super::AGE_FLOOR);
+    }
+
+    #[test]
+    fn an_old_note_that_answers_every_word_beats_newer_ones_that_only_mention_the_topic() {
+        let (_d, store, ids) = store_with(&[
+            ("note", "Staging deploys need the VPN profile ops-staging.ovpn and a fresh SSO login"),
+            ("note", "Staging deploys were slow on Monday"),
+            ("note", "Staging deploys are announced in the channel"),
+            ("note", "Staging deploys moved to Tuesdays"),
+        ]);
+        let month_ago = crate::humanize::format_ts(chrono::Utc::now() - chrono::Duration::days(30));
+        store
+            .write(|tx| {
+                tx.execute(
+                    "UPDATE memory SET created_at = ?2 WHERE id = ?1",
+                    rusqlite::params![ids[0], month_ago],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        let found = recall(&store, "leases", "staging deploys VPN profile SSO login", &[]).unwrap();
+        assert_eq!(
+            found.first().map(|e| e.id),
+            Some(ids[0]),
+            "{:?}",
+            found.iter().map(|e| &e.title).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -172,6 +172,21 @@ pub trait MemoryBackend: Send + Sync {
     /// A page of a project's live entries, newest first.
     fn memory_page(&self, slug: &str, filter: &PageFilter) -> Result<(String, Vec<MemoryRow>)>;
 
+    /// How many of a project's live entries of `kind` (and `status`) a newer one
+    /// superseded (`superseded`), or none did: what the preamble counts as left out, and
+    /// how many sessions are folded into digests.
+    fn count_live(
+        &self,
+        slug: &str,
+        kind: Kind,
+        status: Option<BlockerStatus>,
+        superseded: bool,
+    ) -> Result<u64>;
+
+    /// The live entry of `kind` nothing superseded that changed last (a session resumed
+    /// after it was folded is the last session again, whatever its id).
+    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>>;
+
     /// Mark a live entry resolved with `data` (JSON) if the project and the entry pass
     /// their checks, with a `blocker_resolved` event; `None` if there is no such live entry.
     fn resolve_memory(

@@ -118,6 +118,34 @@ pub fn list(conn: &Connection, project_id: i64, f: &Filter<'_>) -> Result<Vec<Me
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// How many live rows of a kind (and status) are superseded, or are not.
+pub fn count_live(
+    conn: &Connection,
+    project_id: i64,
+    kind: &str,
+    status: Option<&str>,
+    superseded: bool,
+) -> Result<u64> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*) FROM memory m
+         WHERE m.project_id = ?1 AND m.kind = ?2 AND m.forgotten_at IS NULL AND (?3 IS NULL OR m.status = ?3)
+           AND (json_extract(m.data, '$.superseded_by') IS NOT NULL) = ?4",
+    )?;
+    Ok(stmt.query_row(params![project_id, kind, status, superseded], |r| r.get::<_, i64>(0))? as u64)
+}
+
+/// The live row of a kind nothing superseded that changed last: by the last turn its
+/// record names (a captured session's `last_at`), else by when it was written.
+pub fn newest_changed(conn: &Connection, project_id: i64, kind: &str) -> Result<Option<MemoryRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM memory m
+         WHERE m.project_id = ?1 AND m.kind = ?2 AND m.forgotten_at IS NULL
+           AND json_extract(m.data, '$.superseded_by') IS NULL
+         ORDER BY json_extract(m.data, '$.last_at') DESC NULLS LAST, m.updated_at DESC, m.id DESC LIMIT 1"
+    );
+    Ok(conn.row(&sql, params![project_id, kind], from_row).optional()?)
+}
+
 /// The newest visible row of a kind for a project.
 pub fn latest(conn: &Connection, project_id: i64, kind: &str) -> Result<Option<MemoryRow>> {
     Ok(list(conn, project_id, &Filter { kind: Some(kind), limit: 1, ..Filter::default() })?

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::error::Result;
+use crate::model::{BlockerStatus, Kind};
 use crate::store::backend::{
     Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit,
     SearchQuery, VectorProgress,
@@ -75,6 +76,20 @@ impl MemoryBackend for Routed {
 
     fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
         self.pick(slug)?.memory_get(slug, id)
+    }
+
+    fn count_live(
+        &self,
+        slug: &str,
+        kind: Kind,
+        status: Option<BlockerStatus>,
+        superseded: bool,
+    ) -> Result<u64> {
+        self.pick(slug)?.count_live(slug, kind, status, superseded)
+    }
+
+    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>> {
+        self.pick(slug)?.newest_changed(slug, kind)
     }
 
     fn supersede_memory(

@@ -10,6 +10,7 @@ use super::vectors::Which;
 use super::{Cached as _, Store, events, projects, rerank_vectors, vectors};
 use crate::error::Result;
 use crate::humanize::now;
+use crate::model::{BlockerStatus, Kind};
 use crate::store::backend::{
     Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit,
     SearchQuery, VectorProgress, Word, added_event, folded_event,
@@ -113,6 +114,26 @@ impl MemoryBackend for Store {
         self.read(|c| {
             let project = find_row(c, "project", slug)?;
             Ok((project.slug, live(c, project.id, id)?))
+        })
+    }
+
+    fn count_live(
+        &self,
+        slug: &str,
+        kind: Kind,
+        status: Option<BlockerStatus>,
+        superseded: bool,
+    ) -> Result<u64> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            q::count_live(c, project.id, kind.as_str(), status.map(|s| s.as_str()), superseded)
+        })
+    }
+
+    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            q::newest_changed(c, project.id, kind.as_str())
         })
     }
 

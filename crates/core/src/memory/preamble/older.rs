@@ -19,22 +19,15 @@ const BRIEF_CHARS: usize = 420;
 pub(super) fn digests(memory: &dyn MemoryBackend, slug: &str, cap: u32) -> Result<Option<Section>> {
     let filter = PageFilter { kind: Some(Kind::ContextCarry), status: None, before: None, limit: 200 };
     let (_, rows) = memory.memory_page(slug, &filter)?;
-    let data =
-        |r: &MemoryRow| r.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
-    let weeks: Vec<(MemoryRow, usize)> = rows
-        .into_iter()
-        .filter(|r| r.tags.split_whitespace().any(|t| t == DIGEST_TAG))
-        .map(|r| {
-            let n = data(&r).and_then(|d| Some(d.get("sessions")?.as_array()?.len())).unwrap_or(0);
-            (r, n)
-        })
-        .collect();
+    let weeks: Vec<MemoryRow> =
+        rows.into_iter().filter(|r| r.tags.split_whitespace().any(|t| t == DIGEST_TAG)).collect();
     if weeks.is_empty() {
         return Ok(None);
     }
-    let folded: usize = weeks.iter().map(|w| w.1).sum();
+    // Sessions folded now: one restored or resumed since is not counted.
+    let folded = memory.count_live(slug, Kind::Session, None, true)? as usize;
     let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
-    let shown: Vec<&MemoryRow> = weeks.iter().map(|w| &w.0).take(cap as usize).collect();
+    let shown: Vec<&MemoryRow> = weeks.iter().take(cap as usize).collect();
     Ok(Some(Section {
         name: "digests",
         heading: format!(

@@ -134,3 +134,26 @@ fn budget_out_of_range_is_refused() {
         );
     }
 }
+
+#[test]
+fn superseded_decisions_are_not_counted_as_left_out() {
+    let store = setup();
+    let ids: Vec<i64> = (0..40)
+        .map(|i| {
+            let e = NewEntry {
+                kind: "decision".into(),
+                content: format!("Rule {i} of the cache"),
+                ..Default::default()
+            };
+            remember(&store, "leader-election", &e, None).unwrap().id
+        })
+        .collect();
+    // Twelve of the oldest were replaced by the newest one.
+    crate::memory::supersede::supersede(&store, "leader-election", ids[39], &ids[..12]).unwrap();
+    let p = build(&store, &store, "leader-election", Some(100_000), Caps { decisions: 3, ..Caps::default() })
+        .unwrap();
+    let early = p.sections.iter().find(|s| s.name == "early_decisions").unwrap();
+    // 28 current: 3 in full, 25 as titles (fewer than the 30 room), nothing left out.
+    assert_eq!((early.included, early.omitted), (25, 0), "{}", p.text);
+    assert!(!p.text.contains("early decisions (list_memory"), "{}", p.text);
+}
