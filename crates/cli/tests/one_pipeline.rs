@@ -1,8 +1,8 @@
 //! One pipeline decides a session's project: the same directory layouts (a code path, a
 //! git worktree, a clone found by its remote, a `.mooring.toml` marker, the home
 //! directory, nowhere known) asked through the three entry points — an agent's tool call
-//! over MCP (the gate), `mooring resolve`, and the hooks (`mooring context`, which the
-//! session-start hook runs) — each on a fresh copy of the same registry, give the same
+//! over MCP (the gate), `mooring resolve`, the hooks (`mooring context`, which the
+//! session-start hook runs) and the MCP tool `resolve_project` — each on a fresh copy of the same registry, give the same
 //! project, and bind the same marker and clone directories.
 
 mod common;
@@ -70,6 +70,22 @@ async fn by_gate(sb: &Sandbox, dir: &Path) -> Option<String> {
     result.structured_content.as_ref().and_then(project)
 }
 
+/// What the MCP tool `resolve_project` explains for `dir`, asked from a stdio session
+/// started in the home directory (which says nothing).
+async fn by_resolve_tool(sb: &Sandbox, dir: &Path) -> Option<String> {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_mooring"));
+    cmd.arg("--data-dir").arg(&sb.data).arg("stdio").current_dir(&sb.home);
+    cmd.env("HOME", &sb.home).env_remove("MOORING_PROJECT").env_remove("MOORING_HOME");
+    let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();
+    let args = json!({ "cwd": dir.to_str().unwrap() });
+    let params =
+        CallToolRequestParams::new("resolve_project").with_arguments(args.as_object().cloned().unwrap());
+    let result = client.call_tool(params).await.unwrap();
+    client.cancel().await.unwrap();
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    result.structured_content.as_ref().and_then(project)
+}
+
 fn by_resolve(sb: &Sandbox, dir: &Path) -> Option<String> {
     project(&sb.json_ok(&["resolve", "--cwd", dir.to_str().unwrap()], None))
 }
@@ -98,7 +114,7 @@ fn code_paths(sb: &Sandbox) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 async fn every_entry_point_decides_each_layout_the_same_way() {
     let mut answers = Vec::new();
-    for entry in ["gate", "resolve", "hook"] {
+    for entry in ["gate", "resolve", "hook", "resolve_project"] {
         let sb = Sandbox::new();
         let table = layouts(&sb);
         let mut got = Vec::new();
@@ -106,6 +122,7 @@ async fn every_entry_point_decides_each_layout_the_same_way() {
             let p = match entry {
                 "gate" => by_gate(&sb, dir).await,
                 "resolve" => by_resolve(&sb, dir),
+                "resolve_project" => by_resolve_tool(&sb, dir).await,
                 _ => by_hook(&sb, dir),
             };
             assert_eq!(p.as_deref(), *want, "{entry}: {name} ({})", dir.display());

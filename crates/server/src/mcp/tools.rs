@@ -143,6 +143,11 @@ impl Call<'_> {
         &self.mcp.state
     }
 
+    /// The shared state, for work that outlives the call's borrow (a blocking read).
+    pub fn shared(&self) -> &std::sync::Arc<AppState> {
+        &self.mcp.state
+    }
+
     /// The arguments as the tool's parameter type, or the `isError` result saying which
     /// field is wrong.
     pub fn args<P: DeserializeOwned>(&self) -> Result<P, Stop> {
@@ -253,7 +258,7 @@ pub static TOOLS: &[ToolDef] = &[
         writes: false,
         apps: ForApps::SAME,
         schema: tool::<params::ActiveProject, outputs::ActiveProject>,
-        run: runner!(|c| Ok(tools_session::active(c.state(), c.caller, c.args()?).await.into())),
+        run: runner!(|c| Ok(tools_session::active(c.shared(), c.caller, c.args()?).await.into())),
     },
     ToolDef {
         name: "resolve_project",
@@ -266,7 +271,7 @@ pub static TOOLS: &[ToolDef] = &[
         schema: tool::<params::ResolveProject, outputs::Resolved>,
         run: runner!(|c| {
             roots::refresh(c.state(), c.caller, c.ctx).await;
-            Ok(tools_session::resolve(c.state(), c.caller, c.args()?).await.into())
+            Ok(tools_session::resolve(c.shared(), c.caller, c.args()?).await.into())
         }),
     },
     ToolDef {

@@ -20,7 +20,11 @@ fn run<T: serde::Serialize>(f: impl FnOnce() -> CoreResult<T>) -> CallToolResult
 }
 
 /// `active_project`: read, set or clear the session's choice.
-pub async fn active(state: &AppState, caller: &Caller, p: params::ActiveProject) -> CallToolResult {
+pub async fn active(
+    state: &std::sync::Arc<AppState>,
+    caller: &Caller,
+    p: params::ActiveProject,
+) -> CallToolResult {
     let chosen = (|| {
         // One write records the request; after a bind or clear the row is only read.
         session_of(state, caller)?;
@@ -68,7 +72,11 @@ pub async fn active(state: &AppState, caller: &Caller, p: params::ActiveProject)
 }
 
 /// `resolve_project`: every level, with optional what-if inputs.
-pub async fn resolve(state: &AppState, caller: &Caller, p: params::ResolveProject) -> CallToolResult {
+pub async fn resolve(
+    state: &std::sync::Arc<AppState>,
+    caller: &Caller,
+    p: params::ResolveProject,
+) -> CallToolResult {
     let hints = (|| {
         let session = session_of(state, caller)?;
         let mut hints = hints_for(state, caller, session.as_ref(), None)?;

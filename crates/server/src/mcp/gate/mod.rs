@@ -70,26 +70,16 @@ pub fn resolve_hints(state: &AppState, hints: &Hints) -> CoreResult<Resolution> 
     Ok(resolve(&snapshot.index, hints))
 }
 
-/// Resolve hints as a tool call would: with the git levels when nothing above them
-/// decides (reading the checkout only then). Binds nothing.
-pub async fn resolve_full(state: &AppState, mut hints: Hints) -> CoreResult<Resolution> {
-    let resolution = resolve_hints(state, &hints)?;
-    with_git(state, &mut hints, resolution).await
-}
-
-/// Git worktrees and clones sit below the working directory: read the session's checkout
-/// (into `hints.git`) and resolve again only when nothing above them decided.
-async fn with_git(state: &AppState, hints: &mut Hints, resolution: Resolution) -> CoreResult<Resolution> {
-    if !matches!(resolution.decided_by, None | Some(Level::Focus)) {
-        return Ok(resolution);
+/// Resolve hints as the gate does, through the one pipeline (what `resolve_project` and
+/// `active_project` explain); a clone or marker directory it finds is bound.
+pub async fn resolve_full(state: &Arc<AppState>, hints: Hints) -> CoreResult<Resolution> {
+    // The gate's own pipeline: markers and git read where they decide, clones and marker
+    // directories bound, so what the tools explain is what the session gets.
+    let decided = decide_reading(state, hints).await?;
+    if decided.changed_projects() {
+        state.surfaces.projects_changed();
     }
-    match git_facts(hints).await {
-        Some(facts) => {
-            hints.git = Some(facts);
-            resolve_hints(state, hints)
-        }
-        None => Ok(resolution),
-    }
+    Ok(decided.resolution)
 }
 
 /// How the person is asked when nothing decides a call's project.
@@ -301,20 +291,6 @@ async fn decide_reading(state: &Arc<AppState>, hints: Hints) -> CoreResult<Decid
                 "reading the session's .mooring.toml and git checkout took too long; resolving without them"
             );
             Ok(Decided { resolution: quick, markers: Default::default(), bound_clone: None, hints })
-        }
-    }
-}
-
-/// Git facts of the session's directory, read on a blocking thread (a repository's files
-/// are untrusted); none if that takes longer than a read may.
-pub async fn git_facts(hints: &Hints) -> Option<mooring_core::projects::git::GitFacts> {
-    let hints = hints.clone();
-    let work = tokio::task::spawn_blocking(move || mooring_core::projects::resolve::git_facts(&hints));
-    match tokio::time::timeout(mooring_core::guard::untrusted::READ_TIMEOUT * 2, work).await {
-        Ok(Ok(facts)) => facts,
-        _ => {
-            tracing::warn!("reading the session's git checkout took too long; resolving without it");
-            None
         }
     }
 }
