@@ -58,13 +58,14 @@ fn place(ctx: &Ctx, store: &Store, client: &str, input: &Value) -> (Option<Strin
 /// session some other way (`heard`) answer it as a typed reply would.
 fn ask_and_wait(
     store: &Store,
+    project: Option<&str>,
     request: ChoiceRequest,
     seconds: u32,
     heard: &mut dyn FnMut() -> Option<String>,
 ) -> Result<Interaction, String> {
     let checked = check(request).map_err(|e| e.message)?;
     let broker = Broker::new(store);
-    let asked = broker.open(checked, None, TimeoutAction::Cancel).map_err(|e| e.message)?;
+    let asked = broker.open_in(checked, None, project, TimeoutAction::Cancel).map_err(|e| e.message)?;
     let until = Instant::now() + Duration::from_secs(u64::from(seconds));
     loop {
         let now = broker.get(&asked.id).map_err(|e| e.message)?;
@@ -87,7 +88,7 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
     let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("a tool");
     let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
     let (slug, place) = place(ctx, &store, client, input);
-    if slug.as_deref().is_some_and(|s| !config.remote_ok(s)) {
+    if !config.question_ok(slug.as_deref()) {
         return Ok(None);
     }
     let wait = seconds("MOORING_PERMISSION_WAIT_SECONDS", WAIT_SECONDS);
@@ -100,7 +101,7 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
         Vec::new()
     };
     let asked = permission::request(tool, &tool_input, &place, wait, &rules);
-    let ended = ask_and_wait(&store, asked, wait, &mut || None)?;
+    let ended = ask_and_wait(&store, slug.as_deref(), asked, wait, &mut || None)?;
     let verdict = permission::verdict(&ended).unwrap_or_else(|| Verdict::Deny(permission::away()));
     if let Some(slug) = &slug {
         let allowed = matches!(verdict, Verdict::Allow | Verdict::AllowSession);
@@ -125,7 +126,7 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
 pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
     let Some((store, config)) = away_store(ctx)? else { return Ok(None) };
     let (slug, place) = place(ctx, &store, client, input);
-    if slug.as_deref().is_some_and(|s| !config.remote_ok(s)) {
+    if !config.question_ok(slug.as_deref()) {
         return Ok(None);
     }
     // Claude Code and Codex say `last_assistant_message`; Gemini CLI, `prompt_response`.
@@ -148,7 +149,8 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
         let words = mooring_core::remote::inbox::take_words(&store, slug, key).ok()?;
         (!words.is_empty()).then(|| words.join("\n"))
     };
-    let ended = ask_and_wait(&store, turn_end::request(&place, last, hold), hold, &mut heard)?;
+    let ended =
+        ask_and_wait(&store, slug.as_deref(), turn_end::request(&place, last, hold), hold, &mut heard)?;
     Ok(turn_end::instruction(&ended).map(|next| {
         let reason = format!(
             "The person, away from the desk, replied from their phone with your next instruction: {next}"

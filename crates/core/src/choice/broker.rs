@@ -66,6 +66,8 @@ pub struct Interaction {
     pub deadline_at: String,
     /// The final answer, once there is one.
     pub response: Option<ChoiceResponse>,
+    /// The project it was asked in (resolved as it opened), when one was known.
+    pub project: Option<String>,
 }
 
 impl Interaction {
@@ -101,6 +103,18 @@ impl<'a> Broker<'a> {
         session: Option<&str>,
         timeout_action: TimeoutAction,
     ) -> Result<Interaction> {
+        self.open_in(checked, session, None, timeout_action)
+    }
+
+    /// [`Broker::open`], in `project` (the asker's, resolved as it asks; else the
+    /// session's): what decides whether it may reach the phone, and what the phone names.
+    pub fn open_in(
+        &self,
+        checked: Checked,
+        session: Option<&str>,
+        project: Option<&str>,
+        timeout_action: TimeoutAction,
+    ) -> Result<Interaction> {
         let id = format!("c-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
         let token = crate::guard::secret::random_id(crate::guard::secret::QUESTION_TOKEN);
         let now = Utc::now();
@@ -115,6 +129,7 @@ impl<'a> Broker<'a> {
             request: &stored,
             created_at: &created_at,
             deadline_at: &deadline,
+            project,
         };
         self.store.write(|tx| choices::insert(tx, &new))?;
         self.get(&id)
@@ -237,7 +252,18 @@ fn scrub_notes(sub: &Submission) -> (Submission, crate::guard::redact::Redaction
 }
 
 fn decode(r: ChoiceRow) -> Result<Interaction> {
-    let ChoiceRow { id, token, session_id, request, status, surface, created_at, deadline_at, response } = r;
+    let ChoiceRow {
+        id,
+        token,
+        session_id,
+        request,
+        status,
+        surface,
+        created_at,
+        deadline_at,
+        response,
+        project,
+    } = r;
     let stored: Stored = serde_json::from_str(&request)
         .map_err(|e| Error::storage(format!("interaction {id} is unreadable: {e}")))?;
     Ok(Interaction {
@@ -251,6 +277,7 @@ fn decode(r: ChoiceRow) -> Result<Interaction> {
         created_at,
         deadline_at,
         response: response.and_then(|r| serde_json::from_str(&r).ok()),
+        project,
     })
 }
 

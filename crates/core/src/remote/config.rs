@@ -149,6 +149,15 @@ impl RemoteConfig {
         !self.never_remote.contains(slug)
     }
 
+    /// Whether a question asked in `project` may reach the phone: a project's unless it
+    /// is kept off; one whose project is not known only while no project is kept off.
+    pub fn question_ok(&self, project: Option<&str>) -> bool {
+        match project {
+            Some(slug) => self.remote_ok(slug),
+            None => self.never_remote.is_empty(),
+        }
+    }
+
     /// One platform's settings.
     pub fn bot(&self, p: Platform) -> Option<&Bot> {
         match p {

@@ -27,6 +27,8 @@ pub struct ChoiceRow {
     pub deadline_at: String,
     /// The final answer (JSON), once there is one.
     pub response: Option<String>,
+    /// The project it was asked in, when one was known as it opened.
+    pub project: Option<String>,
 }
 
 /// A new question's row.
@@ -43,9 +45,12 @@ pub struct NewChoice<'a> {
     pub created_at: &'a str,
     /// The deadline.
     pub deadline_at: &'a str,
+    /// The project the asker works in, as resolved when it asked (else its session's).
+    pub project: Option<&'a str>,
 }
 
-const COLUMNS: &str = "id, token, session_id, request, status, surface, created_at, deadline_at, response";
+const COLUMNS: &str = "id, token, session_id, request, status, surface, created_at, deadline_at, response, \
+                       (SELECT p.slug FROM projects p WHERE p.id = choices.project_id)";
 
 fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChoiceRow> {
     Ok(ChoiceRow {
@@ -58,6 +63,7 @@ fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ChoiceRow> {
         created_at: r.get(6)?,
         deadline_at: r.get(7)?,
         response: r.get(8)?,
+        project: r.get(9)?,
     })
 }
 
@@ -72,8 +78,9 @@ fn many(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<V
 pub fn insert(conn: &Connection, new: &NewChoice<'_>) -> Result<()> {
     conn.exec(
         "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at, project_id)
-         VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6, (SELECT project_id FROM sessions WHERE id = ?3))",
-        params![new.id, new.token, new.session_id, new.request, new.created_at, new.deadline_at],
+         VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6,
+                 COALESCE((SELECT id FROM projects WHERE slug = ?7), (SELECT project_id FROM sessions WHERE id = ?3)))",
+        params![new.id, new.token, new.session_id, new.request, new.created_at, new.deadline_at, new.project],
     )?;
     Ok(())
 }

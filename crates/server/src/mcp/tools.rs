@@ -459,7 +459,7 @@ pub static TOOLS: &[ToolDef] = &[
             };
             let (responses, request_state) =
                 (c.request.input_responses.as_ref(), c.request.request_state.as_deref());
-            let answer = tools_choice::run(c.state(), c.caller, c.ctx, p, responses, request_state).await;
+            let answer = tools_choice::run(c.shared(), c.caller, c.ctx, p, responses, request_state).await;
             Ok(answer.unwrap_or_else(|e| results::fail(&e).into()))
         }),
     },

@@ -62,13 +62,20 @@ impl ProvideChoice {
     }
 }
 
+/// The project the asking session works in, by the one pipeline; none when nothing decides.
+async fn asker_project(state: &std::sync::Arc<AppState>, caller: &Caller) -> Option<String> {
+    let session = super::gate::session_of(state, caller).ok().flatten();
+    let hints = super::gate::hints_for(state, caller, session.as_ref(), None).ok()?;
+    super::gate::resolve_full(state, hints).await.ok()?.project
+}
+
 fn settings(state: &AppState) -> ChoiceSettings {
     state.data_dir.as_deref().and_then(|d| ChoiceSettings::load(d).ok()).unwrap_or_default()
 }
 
 /// Run the tool; errors the agent can fix come back as `isError` results.
 pub async fn run(
-    state: &AppState,
+    state: &std::sync::Arc<AppState>,
     caller: &Caller,
     ctx: &RequestContext<RoleServer>,
     p: ProvideChoice,
@@ -138,7 +145,10 @@ pub async fn run(
         }
         t => t,
     };
-    let interaction = broker.open(checked, me, settings.timeout_action)?;
+    // The question's project, as the gate would decide it now: whether it may reach the
+    // phone (a kept-off project's may not) and what the phone calls it.
+    let project = asker_project(state, caller).await;
+    let interaction = broker.open_in(checked, me, project.as_deref(), settings.timeout_action)?;
     let handle = state.sealer.handle(&interaction.id, me);
     let response = match transport {
         Transport::Terminal => terminal_launch(state, &interaction, &handle),

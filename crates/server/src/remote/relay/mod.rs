@@ -284,9 +284,8 @@ impl Relay {
                     out.push(self.pick_message(pick, &paired.chat, &paired.user));
                 }
             }
-            for i in open
-                .iter()
-                .filter(|i| questions::project_of(&self.state, i).is_none_or(|p| config.remote_ok(&p)))
+            for i in
+                open.iter().filter(|i| config.question_ok(questions::project_of(&self.state, i).as_deref()))
             {
                 let already = self
                     .posted

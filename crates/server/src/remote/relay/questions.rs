@@ -128,21 +128,22 @@ impl Relay {
     }
 }
 
-/// The project of the session that asked, if known.
+/// The project a question was asked in: resolved as it opened, else its session's.
 pub(super) fn project_of(state: &AppState, i: &Interaction) -> Option<String> {
+    if i.project.is_some() {
+        return i.project.clone();
+    }
     let id = i.session_id.as_ref()?;
     state.store.read(|c| mooring_core::store::sessions::get(c, id)).ok().flatten()?.project
 }
 
-/// "project · client — " for a question, from the asking session.
+/// "project · client — " for a question: its project and the asking client.
 fn where_from(state: &AppState, i: &Interaction) -> String {
-    let Some(id) = &i.session_id else { return String::new() };
-    let session = state.store.read(|c| mooring_core::store::sessions::get(c, id)).ok().flatten();
-    match session {
-        Some(s) => {
-            let parts: Vec<String> = [s.project, s.client_name].into_iter().flatten().collect();
-            if parts.is_empty() { String::new() } else { format!("{} — ", parts.join(" · ")) }
-        }
-        None => String::new(),
-    }
+    let session = i
+        .session_id
+        .as_ref()
+        .and_then(|id| state.store.read(|c| mooring_core::store::sessions::get(c, id)).ok().flatten());
+    let project = i.project.clone().or_else(|| session.as_ref().and_then(|s| s.project.clone()));
+    let parts: Vec<String> = [project, session.and_then(|s| s.client_name)].into_iter().flatten().collect();
+    if parts.is_empty() { String::new() } else { format!("{} — ", parts.join(" · ")) }
 }
