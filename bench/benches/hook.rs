@@ -49,6 +49,7 @@ fn hook(c: &mut Criterion) {
             title: Some(format!("Entry {i} about leases and elections")),
             content: format!("Entry {i}: renewals retry twice, the lease lives in etcd with a 10 s TTL."),
             tags: vec![],
+            ..NewEntry::default()
         };
         remember(&store, &format!("p{}", i % 20), &entry, None).unwrap();
     }

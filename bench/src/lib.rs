@@ -71,6 +71,7 @@ pub fn seed_entries(entries: usize) -> Vec<NewEntry> {
                 if i % 100 == 0 { "; zeppelin" } else { "" }
             ),
             tags: vec![],
+            ..NewEntry::default()
         })
         .collect()
 }

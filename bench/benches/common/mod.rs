@@ -26,6 +26,7 @@ pub fn memory_ops(c: &mut Criterion, group: &str, store: &dyn MemoryBackend) {
                 title: None,
                 content: format!("load note {i}"),
                 tags: vec![],
+                ..NewEntry::default()
             };
             black_box(memory::remember(store, "other", &new, None).unwrap())
         })

@@ -21,6 +21,7 @@ pub fn hundred_thousand(store: &dyn MemoryBackend, slug: &str) {
                         n % 30
                     ),
                     tags: vec![],
+                    ..NewEntry::default()
                 }
             })
             .collect();

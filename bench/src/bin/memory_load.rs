@@ -141,6 +141,7 @@ fn main() {
                     title: Some(rng.sentence(4)),
                     content: rng.sentence(30),
                     tags: vec![rng.word()],
+                    ..NewEntry::default()
                 })
                 .collect();
             if let Some(e) = batch.get(left % n) {

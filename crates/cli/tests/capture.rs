@@ -276,3 +276,39 @@ fn an_old_session_folds_into_its_weeks_digest_and_can_come_back() {
     assert_eq!(again["projects"][0]["done"]["folded"], 0, "{again}");
     assert!(sessions(&sb)[0].get("superseded_by").is_none());
 }
+
+#[test]
+fn files_a_command_changed_come_from_git_and_say_whose_they_may_be() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/retry");
+    common::git(&work, &["init", "-q"]);
+    std::fs::write(work.join("tracked.txt"), "one\n").unwrap();
+    std::fs::write(work.join(".gitignore"), "build/\n").unwrap();
+    common::git(&work, &["add", "."]);
+    common::git(&work, &["commit", "-qm", "init"]);
+    sb.json_ok(&["projects", "new", "Retry", "--code-path", work.to_str().unwrap()], None);
+    let t = transcript(&sb, &work, "session-git.jsonl");
+    // What commands did during the turn (the recorded one asked long before now) ...
+    std::fs::write(work.join("notes.txt"), "echo > notes.txt\n").unwrap();
+    std::fs::write(work.join("tracked.txt"), "sed -i\n").unwrap();
+    // ... the file the agent's own Write tool made, named by the transcript ...
+    std::fs::write(work.join("retry.py"), "def retry(): ...\n").unwrap();
+    // ... and what changed before the session asked anything, or is ignored.
+    std::fs::write(work.join("stale.txt"), "from last year\n").unwrap();
+    let old =
+        std::process::Command::new("touch").args(["-d", "2020-01-01"]).arg(work.join("stale.txt")).status();
+    assert!(old.unwrap().success());
+    std::fs::create_dir_all(work.join("build")).unwrap();
+    std::fs::write(work.join("build/out.o"), "ignored\n").unwrap();
+    hook(&sb, turn_end("session-git", &work, &t, "Stop"), &[]);
+    let record = sessions(&sb)[0]["content"].as_str().unwrap().to_owned();
+    let seen = record
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("**Also changed during its turns (seen by git; a command's doing or yours):** ")
+        })
+        .unwrap_or_else(|| panic!("no line of what git saw: {record}"));
+    assert_eq!(seen, "notes.txt, tracked.txt", "{record}");
+    assert!(record.contains("created retry.py"), "the tool's own word stays: {record}");
+    assert!(!record.contains("stale.txt") && !record.contains("out.o"), "{record}");
+}

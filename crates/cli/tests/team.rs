@@ -69,8 +69,9 @@ async fn a_decision_by_one_persons_agent_reaches_the_others_preamble_through_the
     assert_eq!((ctx["project"].as_str(), ctx["decided_by"].as_str()), (Some("billing"), Some("cwd")));
     let text = ctx["text"].as_str().unwrap();
     assert!(text.contains("Invoices go through Stripe"), "{text}");
-    // The model is told who wrote it: a teammate, by name (not "an agent (Ada)").
-    assert!(text.contains("written by Ada, a team member) Invoices go through Stripe"), "{text}");
+    // The model is told who wrote it: a teammate's agent, the teammate by name (an MCP
+    // write is an agent's, never the person's own word).
+    assert!(text.contains("written by an agent of Ada, a team member) Invoices go through Stripe"), "{text}");
     // And the entry says who wrote it.
     let listed = bob.json_ok(&["memory", "list", "billing"], None);
     assert_eq!(listed["entries"][0]["written_by"], "Ada");

@@ -288,6 +288,8 @@ fn a_captured_session_is_one_entry_replaced_in_place(h: &dyn Host) {
         tags: "claude-code".into(),
         status: None,
         data: Some(r#"{"key":"claude-code:abc","read_to":10}"#.into()),
+        author: None,
+        written_by: None,
     };
     let check = crate::memory::check_writable;
     let (_, first) =
@@ -397,6 +399,8 @@ fn old_sessions_fold_into_a_weekly_digest_once(h: &dyn Host) {
         tags: "digest".into(),
         status: None,
         data: None,
+        author: None,
+        written_by: None,
     };
     let fold = Fold { key: "digest:1999-W01", digest: &new, sessions: &[other] };
     assert_eq!(store.fold_sessions("alpha", &fold, check).unwrap().unwrap().1.newly, 0);

@@ -150,6 +150,43 @@ pub struct Event {
     pub at: String,
 }
 
+/// Who put an entry into memory, recorded when it was written (never inferred later):
+/// what the preamble, recall and export say of it, and whether an agent may retire it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Author {
+    /// The person: the CLI, REST with the token (the dashboard), the paired phone.
+    Person,
+    /// An agent, over MCP (its client's name is the entry's `written_by`).
+    Agent,
+    /// Brought in from a client's memory or instruction file.
+    Import,
+    /// Mooring itself (a weekly digest).
+    Mooring,
+    /// Captured from a client session by its hooks.
+    Captured,
+}
+
+impl Author {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Author::Person => "person",
+            Author::Agent => "agent",
+            Author::Import => "import",
+            Author::Mooring => "mooring",
+            Author::Captured => "captured",
+        }
+    }
+
+    /// From the stored name; `None` for anything else (an older row records none).
+    pub fn parse(stored: &str) -> Option<Self> {
+        [Author::Person, Author::Agent, Author::Import, Author::Mooring, Author::Captured]
+            .into_iter()
+            .find(|a| a.as_str() == stored)
+    }
+}
+
 /// What kind of record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -436,6 +436,8 @@ async fn the_dashboards_glance_has_the_dot_the_last_session_and_who_is_live() {
         tags: "claude-code".into(),
         status: None,
         data: None,
+        author: Some(mooring_core::model::Author::Captured),
+        written_by: None,
     };
     use mooring_core::store::backend::MemoryBackend;
     srv.store.insert_memory("leader-election", &[row], None, |_| Ok(())).unwrap();

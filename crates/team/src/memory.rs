@@ -42,10 +42,10 @@ impl MemoryBackend for PgStore {
             // per write (each is a loopback or network hop inside the row lock).
             let sql = format!(
                 "WITH new AS (
-                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, data, written_by, person_id)
-                   SELECT $1, kind, title, content, tags, status, data::jsonb, $7, $8
-                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::text[])
-                        WITH ORDINALITY AS n(kind, title, content, tags, status, data, ord)
+                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, data, written_by, person_id, author)
+                   SELECT $1, kind, title, content, tags, status, data::jsonb, $7, $8, author
+                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::text[], $10::text[])
+                        WITH ORDINALITY AS n(kind, title, content, tags, status, data, author, ord)
                    ORDER BY ord
                    RETURNING {MEMORY_COLUMNS}),
                  touched AS (UPDATE projects SET last_used_at = now() WHERE id = $1)
@@ -63,6 +63,7 @@ impl MemoryBackend for PgStore {
                         &person,
                         &me,
                         &column(|r| r.data.as_deref()),
+                        &column(|r| r.author.map(|a| a.as_str())),
                     ],
                 )
                 .await?;
@@ -286,8 +287,8 @@ impl MemoryBackend for PgStore {
                 }
                 None => {
                     let sql = format!(
-                        "INSERT INTO memory AS m (project_id, kind, title, content, tags, data, written_by, person_id)
-                         VALUES ($1, 'session', $2, $3, $4, $5::text::jsonb, $6, $7) RETURNING {MEMORY_COLUMNS}"
+                        "INSERT INTO memory AS m (project_id, kind, title, content, tags, data, written_by, person_id, author)
+                         VALUES ($1, 'session', $2, $3, $4, $5::text::jsonb, $6, $7, 'captured') RETURNING {MEMORY_COLUMNS}"
                     );
                     let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
                         [&project.id, &title, &content, &tags, &data, &person, &me];
@@ -343,8 +344,8 @@ impl MemoryBackend for PgStore {
                         [&project.id, &kind, &title, &content, &tags, &data, &person, &me];
                     let row = sql::row(
                         &tx,
-                        "INSERT INTO memory (project_id, kind, title, content, tags, data, written_by, person_id)
-                         VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8) RETURNING id",
+                        "INSERT INTO memory (project_id, kind, title, content, tags, data, written_by, person_id, author)
+                         VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, 'mooring') RETURNING id",
                         &params,
                     )
                     .await?;
@@ -396,7 +397,7 @@ impl MemoryBackend for PgStore {
             };
             Ok(rows
                 .iter()
-                .map(|r| RowHit { row: memory(r), slug: r.get(12), snippet: r.get(13), score: r.get(14) })
+                .map(|r| RowHit { row: memory(r), slug: r.get(13), snippet: r.get(14), score: r.get(15) })
                 .collect())
         })
     }

@@ -53,7 +53,8 @@ pub(crate) const MEMORY_COLUMNS: &str = concat!(
     ", ",
     ts!("m.updated_at"),
     ", ",
-    ts!("m.forgotten_at")
+    ts!("m.forgotten_at"),
+    ", m.author"
 );
 
 /// A memory row.
@@ -71,5 +72,6 @@ pub(crate) fn memory(r: &Row) -> MemoryRow {
         created_at: r.get(9),
         updated_at: r.get(10),
         forgotten_at: r.get(11),
+        author: r.get(12),
     }
 }

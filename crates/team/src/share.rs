@@ -26,6 +26,7 @@ struct Moving {
     created_at: String,
     updated_at: String,
     forgotten_at: Option<String>,
+    author: Option<String>,
 }
 
 impl PgStore {
@@ -38,7 +39,7 @@ impl PgStore {
                 return Err(Error::conflict("project", format!("'{}' is a team project already", p.slug)));
             }
             let mut stmt = c.prepare_cached(
-                "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at
+                "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at, author
                  FROM memory WHERE project_id = ?1 ORDER BY id",
             )?;
             let rows = stmt.query_map([p.id], |r| {
@@ -52,6 +53,7 @@ impl PgStore {
                     created_at: r.get(6)?,
                     updated_at: r.get(7)?,
                     forgotten_at: r.get(8)?,
+                    author: r.get(9)?,
                 })
             })?;
             let entries = rows.collect::<rusqlite::Result<Vec<_>>>()?;
@@ -108,12 +110,12 @@ impl PgStore {
             sql::exec(
                 &tx,
                 "INSERT INTO memory (project_id, kind, title, content, tags, status, data, written_by, person_id,
-                                     created_at, updated_at, forgotten_at)
+                                     created_at, updated_at, forgotten_at, author)
                  SELECT $1, kind, title, content, tags, status, data::jsonb, NULL, $2,
-                        created::timestamptz, updated::timestamptz, forgotten::timestamptz
+                        created::timestamptz, updated::timestamptz, forgotten::timestamptz, author
                  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                             $10::text[], $11::text[]) WITH ORDINALITY
-                      AS n(kind, title, content, tags, status, data, created, updated, forgotten, ord)
+                             $10::text[], $11::text[], $12::text[]) WITH ORDINALITY
+                      AS n(kind, title, content, tags, status, data, created, updated, forgotten, author, ord)
                  ORDER BY ord",
                 &[
                     &id,
@@ -127,6 +129,7 @@ impl PgStore {
                     &col(|m| Some(&m.created_at)),
                     &col(|m| Some(&m.updated_at)),
                     &col(|m| m.forgotten_at.as_deref()),
+                    &col(|m| m.author.as_deref()),
                 ],
             )
             .await?;

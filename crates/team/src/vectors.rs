@@ -147,7 +147,7 @@ impl PgStore {
             if let Some(r) = rows.iter().find(|r| r.get::<_, i64>(0) == id) {
                 let row = memory(r);
                 let snippet = meaning_snippet(&row.content);
-                hits.push(RowHit { row, slug: r.get(12), snippet, score: f64::from(score) });
+                hits.push(RowHit { row, slug: r.get(13), snippet, score: f64::from(score) });
             }
         }
         Ok(Some(hits))

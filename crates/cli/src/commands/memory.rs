@@ -28,7 +28,14 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
             } else {
                 text
             };
-            let new = NewEntry { kind, title, content, tags };
+            let new = NewEntry {
+                kind,
+                title,
+                content,
+                tags,
+                author: Some(mooring_core::model::Author::Person),
+                client: None,
+            };
             let done = search::similar::remember(&store, &slug, &new, None, &supersedes)?;
             let entry = &done.entry;
             if ctx.json {

@@ -301,6 +301,8 @@ fn build(key: &str, monday: NaiveDate, sessions: &[Old]) -> NewMemoryRow<'static
         tags: TAG.into(),
         status: None,
         data: Some(serde_json::to_string(&data).unwrap_or_default().into()),
+        author: Some(crate::model::Author::Mooring),
+        written_by: None,
     }
 }
 

@@ -8,9 +8,11 @@ impl SessionRecord {
     pub fn file(&mut self, path: &str, action: FileAction, subagent: bool) -> Option<usize> {
         if let Some(i) = self.files.iter().position(|f| f.path == path) {
             let f = &mut self.files[i];
-            // Created then edited is still a new file; edited then written whole is written.
+            // Created then edited is still a new file; edited then written whole is written;
+            // what a tool named says more than what git saw.
             if f.action == FileAction::Edited && matches!(action, FileAction::Written | FileAction::Created)
                 || f.action == FileAction::Deleted && action != FileAction::Deleted
+                || f.action == FileAction::SeenByGit && action != FileAction::SeenByGit
             {
                 f.action = action;
             }
@@ -22,6 +24,15 @@ impl SessionRecord {
         }
         self.files.push(FileTouch { path: path.to_owned(), action, from: None, subagent });
         Some(self.files.len() - 1)
+    }
+
+    /// Note the files git saw change during a turn (absolute paths), each shown as the
+    /// record shows paths; a file a tool already named keeps what the tool said.
+    pub fn seen_by_git(&mut self, paths: &[std::path::PathBuf], place: super::Place<'_>) {
+        for p in paths {
+            let shown = super::place::shown_path(&p.to_string_lossy(), place);
+            self.file(&shown, FileAction::SeenByGit, false);
+        }
     }
 
     /// Note that `path` was deleted.

@@ -18,6 +18,7 @@ mod render;
 pub mod shell;
 mod text;
 pub mod transcript;
+pub mod worktree;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -261,6 +262,14 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
             record.set_commits(commits::since(Path::new(cwd), start - 5, end + 60));
         }
     }
+    // At a turn's end, what git saw change since its request (a command's writes the
+    // edit tools never named). The status is read once a turn, off the prompt's path.
+    let since = record.turn_started_at.as_deref().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+    if let (Some(cwd), Some(since)) = (turn.cwd, since) {
+        // A second before the request line: file times and the client's clock may differ.
+        let since = std::time::SystemTime::from(since) - std::time::Duration::from_secs(1);
+        record.seen_by_git(&worktree::changed_since(Path::new(cwd), since), place);
+    }
     if let Some(why) = turn.ended {
         record.ended = Some(record::trim(why, 60));
     }
@@ -349,6 +358,8 @@ pub fn entry(record: &mut SessionRecord) -> Result<(NewMemoryRow<'static>, usize
         tags: record.client.clone().into(),
         status: None,
         data: Some(data.into()),
+        author: Some(crate::model::Author::Captured),
+        written_by: None,
     };
     Ok((row, redacted))
 }

@@ -44,6 +44,9 @@ pub enum FileAction {
     Renamed,
     /// Deleted.
     Deleted,
+    /// Seen changed by git during one of the session's turns, named by none of its edit
+    /// tools: a command's doing, or the person's own edit in the same minutes.
+    SeenByGit,
 }
 
 /// A file the session changed, relative to its checkout.
@@ -198,6 +201,9 @@ pub struct SessionRecord {
     /// its start (the path names the client's session id, so it is not kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
+    /// When the latest request came (RFC 3339): what git saw change since is this turn's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_started_at: Option<String>,
     /// How far each subagent transcript has been read, by file name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub subagents: BTreeMap<String, u64>,
@@ -275,6 +281,7 @@ impl SessionRecord {
             return;
         }
         self.requests_total += 1;
+        self.turn_started_at = self.last_at.clone();
         if self.requests.len() == KEEP_REQUESTS {
             self.requests.remove(1);
         }

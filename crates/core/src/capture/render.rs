@@ -80,12 +80,14 @@ impl SessionRecord {
         let files: Vec<String> = self
             .files
             .iter()
+            .filter(|f| f.action != FileAction::SeenByGit)
             .map(|f| {
                 let verb = match f.action {
                     FileAction::Created => "created",
                     FileAction::Written => "wrote",
                     FileAction::Edited => "edited",
                     FileAction::Deleted => "deleted",
+                    FileAction::SeenByGit => "changed",
                     FileAction::Renamed => match &f.from {
                         Some(from) => return format!("renamed {from} → {}{}", f.path, by(f.subagent)),
                         None => "renamed",
@@ -95,6 +97,14 @@ impl SessionRecord {
             })
             .collect();
         line("Changed", files.join(", "));
+        // Git cannot tell a command's change from the person's own: said plainly.
+        let seen: Vec<&str> = self
+            .files
+            .iter()
+            .filter(|f| f.action == FileAction::SeenByGit)
+            .map(|f| f.path.as_str())
+            .collect();
+        line("Also changed during its turns (seen by git; a command's doing or yours)", seen.join(", "));
         let commands: Vec<String> = self
             .commands
             .iter()

@@ -425,6 +425,8 @@ pub fn import(memory: &dyn MemoryBackend, slug: &str, findings: &Findings) -> Re
             title: Some(crate::humanize::clip(&f.title, super::MAX_TITLE - 1)),
             content: format!("{}\n\n{from}", f.content),
             tags,
+            author: Some(crate::model::Author::Import),
+            client: None,
         };
         if let Err(e) = super::check_entry(&entry) {
             done.skipped.push(format!("{}:{}: {}", f.file, f.line, e.message));

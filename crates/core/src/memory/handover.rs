@@ -139,6 +139,9 @@ pub fn save(
         tags: "".into(),
         status: None,
         data: Some(data.as_str().into()),
+        // Handovers are saved over MCP only: an agent's.
+        author: Some(crate::model::Author::Agent),
+        written_by: None,
     };
     let (slug, rows) = store.insert_memory(slug, &[row], session_id, crate::memory::check_writable)?;
     let row =

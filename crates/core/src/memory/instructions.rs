@@ -78,7 +78,13 @@ pub fn block(
         out.push_str("\nNo decisions or open blockers yet.\n");
     }
     let by = |e: &Entry| {
-        line(&crate::guard::quoted::provenance(e.kind.as_str(), e.written_by.as_deref(), teammates))
+        line(&crate::guard::quoted::provenance(
+            e.kind.as_str(),
+            e.author,
+            e.written_by.as_deref(),
+            teammates,
+            e.source.as_deref(),
+        ))
     };
     if !decisions.is_empty() {
         out.push_str("\nDecisions, newest first:\n");

@@ -56,6 +56,13 @@ pub struct Entry {
     pub resolution: Option<String>,
     /// The client that wrote it, by name (`claude-code`); session ids are never shown.
     pub written_by: Option<String>,
+    /// Who wrote it, recorded as it was written (`person`, `agent`, `import`, `mooring`,
+    /// `captured`); absent on entries written before Mooring recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<crate::model::Author>,
+    /// The file an imported entry came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Created, for people.
@@ -76,6 +83,9 @@ impl Entry {
         let resolution =
             data.as_ref().and_then(|v| v.get("resolution").and_then(|r| r.as_str()).map(str::to_owned));
         let superseded_by = data.as_ref().and_then(|v| v.get("superseded_by")?.as_i64());
+        let source = data
+            .as_ref()
+            .and_then(|v| v.pointer("/import/place")?.as_str()?.split('\0').nth(1).map(str::to_owned));
         Self {
             id: row.id,
             project: slug.to_owned(),
@@ -87,6 +97,8 @@ impl Entry {
             resolution,
             superseded_by,
             written_by: row.written_by,
+            author: row.author.as_deref().and_then(crate::model::Author::parse),
+            source,
             created: ago(Some(&row.created_at), chrono::Utc::now()),
             created_at: row.created_at,
             redacted: None,
@@ -105,6 +117,12 @@ pub struct NewEntry {
     pub content: String,
     /// Tags.
     pub tags: Vec<String>,
+    /// Who writes it, as the entry point knows (never from the caller's input): the
+    /// person for the CLI, REST and the phone; an agent for MCP. Unset with a session is
+    /// an agent; unset without one stays unrecorded, never the person.
+    pub author: Option<crate::model::Author>,
+    /// The writing client's name when it has no session to name it.
+    pub client: Option<String>,
 }
 
 /// A page of entries.
@@ -226,6 +244,8 @@ struct Prepared {
     content: String,
     tags: String,
     redacted: crate::guard::redact::Redactions,
+    author: Option<crate::model::Author>,
+    client: Option<String>,
 }
 
 fn prepare(new: &NewEntry) -> Result<Prepared> {
@@ -242,7 +262,9 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
     let title = new.title.as_deref().map(|t| redacted.clean(t));
     let (content, title) = content_and_title(&content, title.as_deref())?;
     let tags = tags("tags", &new.tags)?.join(" ");
-    Ok(Prepared { kind, title, content, tags, redacted })
+    let client = new.client.as_deref().map(crate::guard::quoted::line).filter(|c| !c.is_empty());
+    let client = client.map(|c| c.chars().take(60).collect());
+    Ok(Prepared { kind, title, content, tags, redacted, author: new.author, client })
 }
 
 /// Whether `new` could be stored, by the rules [`remember`] applies; nothing is written.
@@ -259,6 +281,8 @@ impl Prepared {
             tags: self.tags.as_str().into(),
             status: (self.kind == Kind::Blocker).then_some("open".into()),
             data: None,
+            author: self.author,
+            written_by: self.client.as_deref().map(Into::into),
         }
     }
 }
@@ -270,7 +294,10 @@ pub fn remember(
     new: &NewEntry,
     session: Option<&str>,
 ) -> Result<Entry> {
-    let entry = prepare(new)?;
+    let mut entry = prepare(new)?;
+    if entry.author.is_none() && session.is_some() {
+        entry.author = Some(crate::model::Author::Agent);
+    }
     let (slug, rows) = store.insert_memory(slug, &[entry.row()], session, check_writable)?;
     let row = rows.into_iter().next().ok_or_else(|| Error::storage("the entry vanished"))?;
     let mut stored = Entry::from_row(row, &slug);

@@ -182,7 +182,13 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         let derived = first.starts_with(e.title.trim_end_matches('…'));
         let content = quoted::line(e.content.trim());
         let body = if derived { content } else { format!("{}: {content}", quoted::line(&e.title)) };
-        let by = quoted::provenance(e.kind.as_str(), e.written_by.as_deref(), teammates);
+        let by = quoted::provenance(
+            e.kind.as_str(),
+            e.author,
+            e.written_by.as_deref(),
+            teammates,
+            e.source.as_deref(),
+        );
         format!("- [{day}] (#{}, {by}) {body}\n", e.id)
     };
     let (blockers, _) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
@@ -217,7 +223,13 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     ];
     let handover_items = match handover::last(memory, &p.slug)? {
         Some(h) => {
-            let by = quoted::provenance("handover", h.written_by.as_deref(), teammates);
+            let by = quoted::provenance(
+                "handover",
+                Some(crate::model::Author::Agent),
+                h.written_by.as_deref(),
+                teammates,
+                None,
+            );
             let mut s = format!(
                 "Saved {} ({}, {by}).\nWork done: {}\nNext steps: {}\n",
                 h.created,

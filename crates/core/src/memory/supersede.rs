@@ -89,7 +89,7 @@ pub fn restore(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> 
 }
 
 /// A live entry of `slug`.
-fn get(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
+pub(crate) fn get(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
     match store.memory_get(slug, id)? {
         (slug, Some(row)) => Ok(Entry::from_row(row, &slug)),
         (slug, None) => Err(no_entry(&slug, id)),

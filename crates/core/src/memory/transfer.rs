@@ -305,6 +305,8 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
                 tags: m.tags.join(" ").into(),
                 status: m.status.as_deref().map(Into::into),
                 data: data.as_deref().map(Into::into),
+                author: Some(crate::model::Author::Import),
+                written_by: None,
             };
             // Imported entries belong to no session: a file cannot name one.
             mq::insert(tx, id, &row, None, &m.created_at)?;

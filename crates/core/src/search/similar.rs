@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 use crate::memory::supersede::{check_old, supersede};
 use crate::memory::{Entry, Kind, NewEntry};
+use crate::model::Author;
 use crate::search::content_words;
 use crate::store::backend::{MemoryBackend, SearchQuery, Word};
 
@@ -183,15 +184,30 @@ pub struct Remembered {
     /// The entries it superseded (as asked with `supersedes`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub superseded: Vec<Entry>,
+    /// Entries named in `supersedes` that an agent may not retire: the person's (in a
+    /// team, another member's). They stay current until a person confirms.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub awaiting_person: Vec<Entry>,
+    /// What the agent should know about them, when there are any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
     /// Earlier entries it likely repeats or contradicts: pass their ids as `supersedes`
     /// (now, with `supersede`, or in the project view) when the new one replaces them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<Candidate>,
 }
 
+/// Whether an agent's entry `new` may retire `old` on its own: only an agent's entry
+/// (in a team, one of the same member's agents). The person's, an import, a digest or
+/// an entry of unknown author waits for a person.
+pub fn agent_may_retire(old: &Entry, new: &Entry, teammates: bool) -> bool {
+    old.author == Some(Author::Agent) && (!teammates || old.written_by == new.written_by)
+}
+
 /// Store `new` in `slug` (as [`super::remember`]), retire the entries it `supersedes`
 /// (checked before anything is written: all or nothing), and find the candidates among
-/// the rest.
+/// the rest. An agent (`new.author`) retires only what [`agent_may_retire`] allows; the
+/// others it names stay current and come back in `awaiting_person`.
 pub fn remember(
     store: &dyn MemoryBackend,
     slug: &str,
@@ -202,10 +218,39 @@ pub fn remember(
     let kind = Kind::parse("kind", new.kind.trim())?;
     check_old(store, slug, kind, None, supersedes)?;
     let entry = crate::memory::remember(store, slug, new, session)?;
-    let superseded = supersede(store, slug, entry.id, supersedes)?;
+    let (mut now, mut awaiting) = (Vec::new(), Vec::new());
+    if entry.author == Some(Author::Agent) {
+        let teammates = store.authors_are_people(slug);
+        for &id in supersedes {
+            let old = crate::memory::supersede::get(store, slug, id)?;
+            if agent_may_retire(&old, &entry, teammates) {
+                now.push(id);
+            } else {
+                awaiting.push(old);
+            }
+        }
+    } else {
+        now = supersedes.to_vec();
+    }
+    let superseded = supersede(store, slug, entry.id, &now)?;
+    let waiting = (!awaiting.is_empty()).then(|| waiting_note(slug, entry.id, &awaiting));
     let mut candidates = candidates(store, &entry)?;
     candidates.retain(|c| !supersedes.contains(&c.id));
-    Ok(Remembered { entry, superseded, candidates })
+    Ok(Remembered { entry, superseded, awaiting_person: awaiting, waiting, candidates })
+}
+
+/// The sentence an agent gets for entries it may not retire.
+fn waiting_note(slug: &str, by: i64, awaiting: &[Entry]) -> String {
+    let ids: Vec<String> = awaiting.iter().map(|e| format!("#{}", e.id)).collect();
+    let olds: Vec<String> = awaiting.iter().map(|e| e.id.to_string()).collect();
+    format!(
+        "{} stay{} current: an agent does not retire what the person (or another team member) wrote. \
+         Waiting for the person to confirm: tell them, and they can run `mooring memory supersede {slug} {by} {}` \
+         or choose Replaces it in the project view.",
+        ids.join(", "),
+        if awaiting.len() == 1 { "s" } else { "" },
+        olds.join(" ")
+    )
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::store::rows::{MemoryRow, NewMemoryRow};
 
 const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
-                       m.created_at, m.updated_at, m.forgotten_at";
+                       m.created_at, m.updated_at, m.forgotten_at, m.author";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
     Ok(MemoryRow {
@@ -25,6 +25,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
         created_at: r.get(9)?,
         updated_at: r.get(10)?,
         forgotten_at: r.get(11)?,
+        author: r.get(12)?,
     })
 }
 
@@ -37,8 +38,9 @@ pub fn insert(
     now: &str,
 ) -> Result<i64> {
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO memory (project_id, kind, title, content, tags, status, data, session_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+        "INSERT INTO memory (project_id, kind, title, content, tags, status, data, session_id, created_at, updated_at,
+                             author, written_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
     )?;
     stmt.execute(params![
         project_id,
@@ -49,7 +51,9 @@ pub fn insert(
         m.status.as_deref(),
         m.data.as_deref(),
         session_id,
-        now
+        now,
+        m.author.map(|a| a.as_str()),
+        m.written_by.as_deref(),
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -59,8 +63,8 @@ pub fn insert(
 pub fn insert_copy(conn: &Connection, project_id: i64, m: &MemoryRow) -> Result<i64> {
     let mut stmt = conn.prepare_cached(
         "INSERT INTO memory (project_id, kind, title, content, tags, status, data, written_by,
-                             created_at, updated_at, forgotten_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                             created_at, updated_at, forgotten_at, author)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?;
     stmt.execute(params![
         project_id,
@@ -73,7 +77,8 @@ pub fn insert_copy(conn: &Connection, project_id: i64, m: &MemoryRow) -> Result<
         m.written_by,
         m.created_at,
         m.updated_at,
-        m.forgotten_at
+        m.forgotten_at,
+        m.author
     ])?;
     Ok(conn.last_insert_rowid())
 }
@@ -89,7 +94,7 @@ pub fn get_with_slug(conn: &Connection, id: i64) -> Result<Option<(MemoryRow, St
     let sql = format!(
         "SELECT {COLUMNS}, p.slug FROM memory m JOIN projects p ON p.id = m.project_id WHERE m.id = ?1"
     );
-    Ok(conn.row(&sql, [id], |r| Ok((from_row(r)?, r.get(12)?))).optional()?)
+    Ok(conn.row(&sql, [id], |r| Ok((from_row(r)?, r.get(13)?))).optional()?)
 }
 
 /// Which rows to list.
@@ -396,7 +401,7 @@ fn search_newest(
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(params![fts, kind, limit, newest], |r| {
-        Ok((from_row(r)?, r.get::<_, String>(12)?, r.get::<_, f64>(13)?))
+        Ok((from_row(r)?, r.get::<_, String>(13)?, r.get::<_, f64>(14)?))
     })?;
     let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
     if rows.is_empty() {

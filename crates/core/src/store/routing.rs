@@ -297,6 +297,7 @@ mod tests {
             status: None,
             data: None,
             written_by: None,
+            author: None,
             created_at: String::new(),
             updated_at: String::new(),
             forgotten_at: None,

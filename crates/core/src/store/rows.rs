@@ -22,6 +22,10 @@ pub struct NewMemoryRow<'a> {
     pub status: Option<Cow<'a, str>>,
     /// The structured form (JSON) of a kind that has one (a handover's fields).
     pub data: Option<Cow<'a, str>>,
+    /// Who writes it; `None` only where nobody can tell.
+    pub author: Option<crate::model::Author>,
+    /// The writing client's name when no session names it (a session-less MCP client).
+    pub written_by: Option<Cow<'a, str>>,
 }
 
 impl NewMemoryRow<'_> {
@@ -34,6 +38,8 @@ impl NewMemoryRow<'_> {
             tags: Cow::Owned(self.tags.into_owned()),
             status: self.status.map(|s| Cow::Owned(s.into_owned())),
             data: self.data.map(|d| Cow::Owned(d.into_owned())),
+            author: self.author,
+            written_by: self.written_by.map(|w| Cow::Owned(w.into_owned())),
         }
     }
 }
@@ -59,6 +65,8 @@ pub struct MemoryRow {
     pub data: Option<String>,
     /// The name of the client that wrote it (never its session id, which is a secret).
     pub written_by: Option<String>,
+    /// Who wrote it ([`crate::model::Author`]'s stored name), when recorded.
+    pub author: Option<String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last changed (RFC 3339).

@@ -166,7 +166,8 @@ impl Call<'_> {
     pub async fn gate(&self, explicit: Option<&str>) -> Result<Scope, Stop> {
         match self.mcp.gate(self.caller, self.ctx, explicit, self.request).await? {
             Gate::Ready { project, decided_by, note } => {
-                Ok(Scope { project, decided_by, note, session: self.caller.session_id.clone() })
+                let (session, client) = (self.caller.session_id.clone(), self.caller.client_name.clone());
+                Ok(Scope { project, decided_by, note, session, client })
             }
             Gate::Stop(response) => Err(Stop::Answer(Box::new(response))),
         }

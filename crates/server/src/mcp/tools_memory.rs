@@ -21,6 +21,8 @@ pub struct Scope {
     pub note: Option<String>,
     /// The calling session.
     pub session: Option<String>,
+    /// The calling client's name (its `clientInfo`), when it gave one.
+    pub client: Option<String>,
 }
 
 impl Scope {
@@ -36,7 +38,15 @@ impl Scope {
 
 /// `remember`.
 pub fn remember(state: &AppState, s: Scope, p: params::Remember) -> CallToolResult {
-    let new = NewEntry { kind: p.kind, title: p.title, content: p.content, tags: p.tags };
+    // Every MCP write is an agent's, whatever it claims and with or without a session.
+    let new = NewEntry {
+        kind: p.kind,
+        title: p.title,
+        content: p.content,
+        tags: p.tags,
+        author: Some(mooring_core::model::Author::Agent),
+        client: s.client.clone().or_else(|| Some("an unnamed MCP client".to_owned())),
+    };
     let r = search::similar::remember(&*state.memory, &s.project, &new, s.session.as_deref(), &p.supersedes);
     s.reply(r)
 }

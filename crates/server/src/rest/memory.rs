@@ -63,7 +63,15 @@ pub async fn add(
     Path(slug): Path<String>,
     super::body::Body(b): super::body::Body<AddBody>,
 ) -> ApiResult<(StatusCode, Json<Added>)> {
-    let new = NewEntry { kind: b.kind, title: b.title, content: b.content, tags: b.tags };
+    // REST needs the local token: the dashboard, or the person's own script.
+    let new = NewEntry {
+        kind: b.kind,
+        title: b.title,
+        content: b.content,
+        tags: b.tags,
+        author: Some(mooring_core::model::Author::Person),
+        client: None,
+    };
     let done = similar::remember(&*api.state.memory, &slug, &new, None, &b.supersedes)?;
     api.state.project_changed(&slug);
     let added = Added { entry: done.entry, superseded: done.superseded, candidates: done.candidates };

@@ -182,6 +182,13 @@ fn codex_summaries_of_this_checkout_gemini_memory_and_instruction_files_come_in(
     }
     assert_eq!(w.notes().len(), 5);
     assert!(w.notes().iter().all(|n| n.tags.contains(&"imported".to_owned())));
+    // Each says it was imported, and from which file, never the person's.
+    let notes = w.notes();
+    assert!(notes.iter().all(|n| n.author == Some(crate::model::Author::Import)), "{notes:?}");
+    let agents = notes.iter().find(|n| n.title == "Style").unwrap();
+    assert_eq!(agents.source.as_deref(), Some("AGENTS.md"));
+    let said = crate::guard::quoted::provenance("note", agents.author, None, false, agents.source.as_deref());
+    assert_eq!(said, "imported from AGENTS.md");
 }
 
 #[test]

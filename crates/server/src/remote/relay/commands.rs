@@ -150,7 +150,13 @@ impl Relay {
     }
 
     fn remember(&self, slug: &str, kind: &str, text: &str) -> Result<String, String> {
-        let new = NewEntry { kind: kind.into(), content: text.to_owned(), ..NewEntry::default() };
+        // The paired phone is the person.
+        let new = NewEntry {
+            kind: kind.into(),
+            content: text.to_owned(),
+            author: Some(mooring_core::model::Author::Person),
+            ..NewEntry::default()
+        };
         let done = mooring_core::search::similar::remember(self.state.memory.as_ref(), slug, &new, None, &[])
             .map_err(|e| e.message)?;
         self.state.project_changed(slug);
