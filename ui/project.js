@@ -2,6 +2,7 @@
 // and to correct. Every stored text is put on the page as text (textContent), never as
 // markup; every write goes through the REST API with its token and its field rules.
 import { $, api, follow, plural, spark } from "/ui/common.js";
+import { isDigest, isRecord, kindName, recordView, titleOf, whoOf } from "/ui/views/record.js";
 
 /** Resolution notes being typed, by blocker id: kept when the list is redrawn. */
 const drafts = new Map();
@@ -54,68 +55,90 @@ function forgetButton(entry) {
 }
 
 /** Where an entry stands in a supersedes chain: what replaced it (with Undo), what it
- *  replaced, and, for the person, a way to say it replaces an older one. */
-function chainView(e, replaced) {
+ *  replaced, and, for the person, a way to say it replaces an older one. A session
+ *  folded into its week's digest says so in those words. */
+function chainView(e, replaced, shown) {
   const parts = [];
+  const link = (id) => {
+    const a = el("a", `#${id}`);
+    a.href = `#entry-${id}`;
+    return a;
+  };
   if (e.superseded_by) {
     const line = el("div", undefined, "hint superseded-note");
     line.dataset.testid = `superseded-${e.id}`;
-    const link = el("a", `#${e.superseded_by}`);
-    link.href = `#entry-${e.superseded_by}`;
-    line.append("Superseded by ", link, " — kept in history, left out of the preamble and recall. ");
-    line.append(button("Undo", `restore-${e.id}`, async () => {
+    const by = shown.find((o) => o.id === e.superseded_by);
+    const folded = by ? isDigest(by) : e.kind === "session";
+    line.append(folded ? "Folded into the weekly digest " : "Superseded by ", link(e.superseded_by),
+      " — kept in history, left out of the preamble and recall. ");
+    const undo = folded ? "Bring back" : "Undo";
+    line.append(button(undo, `restore-${e.id}`, async () => {
       await api(`/projects/${at}/memory/${e.id}/superseded`, "DELETE");
       await refresh();
-    }, `Undo: bring ${e.kind} #${e.id} back`));
+    }, `${undo}: ${kindName(e).toLowerCase()} #${e.id} back in the preamble and recall`));
     parts.push(line);
   }
   if (replaced.length) {
     const line = el("div", undefined, "hint");
     line.dataset.testid = `supersedes-${e.id}`;
-    line.append("Supersedes ");
-    replaced.forEach((old, i) => {
-      const link = el("a", `#${old.id}`);
-      link.href = `#entry-${old.id}`;
-      line.append(i ? ", " : "", link);
-    });
+    line.append(isDigest(e) ? `Folds ${plural(replaced.length, "session", "sessions")}: ` : "Supersedes ");
+    replaced.forEach((old, i) => line.append(i ? ", " : "", link(old.id)));
     parts.push(line);
   }
   return parts;
 }
 
-/** "Replaces #…": the person marks an older entry of this kind replaced by this one. */
+/** "Replaces an older one…": the earlier entries Mooring found this one likely repeats
+ *  or contradicts, to pick from; the picked one is marked replaced by this one. */
 function replacesControl(e) {
-  const box = el("span");
-  const id = el("input");
-  id.type = "number";
-  id.min = "1";
-  id.placeholder = "older #";
-  id.style.width = "6em";
-  id.dataset.testid = `replaces-id-${e.id}`;
-  id.setAttribute("aria-label", `Id of the older entry ${e.kind} #${e.id} replaces`);
-  const go = button("Replaces it", `replaces-${e.id}`, async () => {
-    const old = Number(id.value);
-    if (!Number.isInteger(old) || old < 1) throw new Error("Give the id of the older entry, such as 12.");
-    await api(`/projects/${at}/memory/${e.id}/supersede`, "POST", { supersedes: [old] });
-    await refresh();
-  }, `Replaces it: the older entry is replaced by ${e.kind} #${e.id}`);
-  box.append(id, go);
+  const box = el("span", undefined, "replaces");
+  const open = button("Replaces an older one…", `replaces-${e.id}`, async () => {
+    const { candidates } = await api(`/projects/${at}/memory/${e.id}/candidates`);
+    open.hidden = true;
+    if (!candidates.length) {
+      box.append(el("span", "No earlier entry looks like this one.", "hint"));
+      return;
+    }
+    const pick = el("select");
+    pick.dataset.testid = `replaces-pick-${e.id}`;
+    pick.setAttribute("aria-label", `The older entry ${kindName(e).toLowerCase()} #${e.id} replaces`);
+    for (const c of candidates) {
+      const said = c.likely === "duplicate" ? "a likely duplicate" : "related";
+      pick.append(new Option(`#${c.id} ${c.title} (${said}, ${c.created})`, String(c.id)));
+    }
+    const go = button("Replace it", `replaces-go-${e.id}`, async () => {
+      await api(`/projects/${at}/memory/${e.id}/supersede`, "POST", { supersedes: [Number(pick.value)] });
+      await refresh();
+    }, `Replace it: the chosen entry is replaced by ${kindName(e).toLowerCase()} #${e.id}`);
+    box.append(pick, go);
+    pick.focus();
+  }, `Replaces an older one… (${kindName(e).toLowerCase()} #${e.id}): choose which`);
+  box.append(open);
   return box;
 }
 
-/** One memory entry: kind, date, who, title, text, and what can be done to it. */
-function entryView(e, { resolvable = false, replaced = [] } = {}) {
-  const box = el("article", undefined, e.superseded_by ? "entry superseded" : "entry");
+/** One memory entry: what it is, when, who, its title, its text (a record's fields as
+ *  a list), and what can be done to it. */
+function entryView(e, { resolvable = false, replaced = [], shown = [] } = {}) {
+  // A session folded into its week's digest is kept, not wrong: shown short, not struck.
+  const by = e.superseded_by && shown.find((o) => o.id === e.superseded_by);
+  const folded = e.superseded_by && (by ? isDigest(by) : e.kind === "session");
+  const box = el("article", undefined, folded ? "entry folded" : e.superseded_by ? "entry superseded" : "entry");
   box.id = `entry-${e.id}`;
   box.dataset.testid = `entry-${e.id}`;
   const head = el("div", undefined, "head");
-  head.append(el("span", e.title, "title"));
-  const who = e.written_by ? ` · ${e.written_by}` : "";
-  head.append(el("span", `${e.kind} #${e.id} · ${day(e.created_at)}${who}${e.status === "resolved" ? " · resolved" : ""}`, "hint"));
+  head.append(el("span", titleOf(e), "title"));
+  const who = whoOf(e);
+  head.append(el("span", `${kindName(e)} #${e.id} · ${day(e.created_at)}${who ? ` · ${who}` : ""}${e.status === "resolved" ? " · resolved" : ""}`, "hint"));
   box.append(head);
-  if (e.content && e.content.trim() !== e.title.trim()) box.append(el("div", e.content, "body"));
+  if (isRecord(e) && folded) {
+    const more = el("details");
+    more.append(el("summary", "What it asked, changed and ran"), recordView(e));
+    box.append(more);
+  } else if (isRecord(e)) box.append(recordView(e));
+  else if (e.content && e.content.trim() !== e.title.trim()) box.append(el("div", e.content, "body"));
   if (e.resolution) box.append(el("div", `Resolved: ${e.resolution}`, "hint"));
-  box.append(...chainView(e, replaced));
+  box.append(...chainView(e, replaced, shown));
   const actions = el("div", undefined, "actions");
   if (["decision", "note", "summary", "blocker"].includes(e.kind) && !e.superseded_by) actions.append(replacesControl(e));
   if (resolvable) {
@@ -169,7 +192,7 @@ function pager(target, more, kinds, opts = {}) {
     const pages = fetched.map(([, entries]) => entries);
     shown = shown.concat(...pages).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
     const replaced = (e) => shown.filter((o) => o.superseded_by === e.id);
-    $(target).replaceChildren(...shown.map((e) => entryView(e, { ...opts, replaced: replaced(e) })));
+    $(target).replaceChildren(...shown.map((e) => entryView(e, { ...opts, replaced: replaced(e), shown })));
     if (!shown.length) $(target).append(el("p", opts.empty || "Nothing yet.", "hint"));
     $(more).hidden = done.size === kinds.length;
     if (opts.after) await opts.after(shown, mine, () => generation);

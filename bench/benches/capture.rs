@@ -9,6 +9,9 @@
 //! - `first read of 100 MB`: a record that never saw the transcript (one slice of 8 MB;
 //!   `capture` stores it and reads the next while the hook's deadline allows).
 //!
+//! - `git status at a turn's end`: what git saw change during the turn (files a command
+//!   wrote), in a checkout of 2,000 tracked files with 20 changed and 10 new.
+//!
 //! Measured on the library path `capture` takes (session lookup, read from the offset,
 //! fold, scrub, render, store); the `mooring hook` process adds its start-up, which the
 //! `hook` benchmark measures.
@@ -144,6 +147,45 @@ fn capture(c: &mut Criterion) {
     group.finish();
 }
 
+fn git_status(c: &mut Criterion) {
+    use std::process::Command;
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("wide");
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args(["-c", "user.name=b", "-c", "user.email=b@example.test"])
+            .args(args)
+            .current_dir(&repo)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    for i in 0..2_000 {
+        let file = repo.join(format!("src/m{:02}/f{i}.rs", i % 40));
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, format!("fn f{i}() {{}}\n")).unwrap();
+    }
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "wide"]);
+    // File times come from the kernel's coarse clock: a second's slack, as capture allows.
+    let since = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
+    for i in 0..20 {
+        std::fs::write(repo.join(format!("src/m{:02}/f{i}.rs", i % 40)), "changed\n").unwrap();
+    }
+    for i in 0..10 {
+        std::fs::write(repo.join(format!("notes-{i}.txt")), "new\n").unwrap();
+    }
+    assert_eq!(mooring_core::capture::worktree::changed_since(&repo, since).len(), 30);
+    let mut group = c.benchmark_group("capture");
+    group.sample_size(20);
+    group.bench_function("git status at a turn's end (2,000 tracked files, 30 changed)", |b| {
+        b.iter(|| black_box(mooring_core::capture::worktree::changed_since(&repo, since)))
+    });
+    group.finish();
+}
+
 /// A git checkout of `n` commits, the last two made during the recorded session (git
 /// fast-import writes them in one go).
 fn checkout(dir: &Path, n: usize) -> String {
@@ -229,5 +271,5 @@ fn recall(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, capture, recall);
+criterion_group!(benches, capture, recall, git_status);
 criterion_main!(benches);

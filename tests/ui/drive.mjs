@@ -6,7 +6,9 @@
 // has the focus, at most 80 presses), {press:key}, {type:text}; {expectNone:selector}; the screen: {viewport:[w,h]},
 // {theme:"light"|"dark"}, {fitsWidth:true} (no sideways scrolling), {axe:name} (axe-core
 // finds no violation; the page is also saved as name.png in MOORING_SCREENSHOTS when set);
-// {expectAsked:path} / {expectNotAsked:path} (a request path the page made, or did not).
+// {expectAsked:path} / {expectNotAsked:path} (a request path the page made, or did not);
+// {pageHasNo:text} (nothing a person reads on the page says it), {maxHeight:px} (the
+// whole page is at most that tall), {shot:name} (saved as name.png in MOORING_SCREENSHOTS).
 // Prints {"ok":true} or exits 1 with the reason.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -83,6 +85,18 @@ try {
       await page.waitForTimeout(800);
       const hit = asked.filter((p) => p.startsWith(s.expectNotAsked));
       if (hit.length) throw new Error(`the page asked for ${hit.join(" ")}`);
+    }
+    else if (s.pageHasNo !== undefined) {
+      await page.waitForTimeout(300);
+      const text = await page.evaluate(() => document.body.innerText);
+      const at = text.indexOf(s.pageHasNo);
+      if (at >= 0) throw new Error(`the page shows ${JSON.stringify(s.pageHasNo)}: …${text.slice(Math.max(0, at - 80), at + 80)}…`);
+    } else if (s.maxHeight) {
+      await page.waitForTimeout(300);
+      const h = await page.evaluate(() => document.documentElement.scrollHeight);
+      if (h > s.maxHeight) throw new Error(`the page is ${h} px tall, more than ${s.maxHeight}`);
+    } else if (s.shot) {
+      if (process.env.MOORING_SCREENSHOTS) await page.screenshot({ path: `${process.env.MOORING_SCREENSHOTS}/${s.shot}.png`, fullPage: true });
     }
     else throw new Error(`unknown step ${JSON.stringify(s)}`);
   }

@@ -88,6 +88,11 @@ pub fn restore(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> 
     Ok(Entry::from_row(row, &slug))
 }
 
+/// A live entry of `slug` by id, or a not-found error naming it.
+pub fn entry(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
+    get(store, slug, id)
+}
+
 /// A live entry of `slug`.
 pub(crate) fn get(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
     match store.memory_get(slug, id)? {

@@ -34,6 +34,8 @@ const QUESTION_VIEW_JS: &str = include_str!("../../../../ui/views/question.js");
 const PROJECTS_VIEW_JS: &str = include_str!("../../../../ui/views/projects.js");
 /// The dashboard's project cards.
 const CARDS_VIEW_JS: &str = include_str!("../../../../ui/views/cards.js");
+/// A stored record (a captured session, a weekly digest) as labelled fields.
+const RECORD_VIEW_JS: &str = include_str!("../../../../ui/views/record.js");
 
 /// `?t=` on every per-interaction route.
 #[derive(Debug, Deserialize)]
@@ -123,6 +125,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route(
             "/ui/views/cards.js",
             get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], CARDS_VIEW_JS) }),
+        )
+        .route(
+            "/ui/views/record.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], RECORD_VIEW_JS) }),
         )
         .route("/ui/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css")], STYLE_CSS) }))
         .route("/ui/common.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript")], COMMON_JS) }))

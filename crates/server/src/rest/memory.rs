@@ -97,6 +97,20 @@ pub async fn supersede(
     Ok(Json(serde_json::json!({ "superseded": done })))
 }
 
+/// `GET /projects/{slug}/memory/{id}/candidates`: the earlier entries of its kind entry
+/// `id` likely repeats or contradicts (what it may supersede), best first: the project
+/// view offers them to pick from.
+pub async fn candidates(
+    State(api): State<Api>,
+    Path((slug, id)): Path<(String, i64)>,
+) -> ApiResult<Json<serde_json::Value>> {
+    let entry = memory::supersede::entry(&*api.state.memory, &slug, id)?;
+    let mut found = mooring_core::search::similar::candidates(&*api.state.memory, &entry)?;
+    // Only what it may supersede: older entries.
+    found.retain(|c| c.id < entry.id);
+    Ok(Json(serde_json::json!({ "candidates": found })))
+}
+
 /// `DELETE /projects/{slug}/memory/{id}/superseded`: undo; the entry is back in the
 /// preamble and recall.
 pub async fn restore(

@@ -40,6 +40,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/v1/projects/{slug}/memory/{id}/resolve"),
     ("POST", "/api/v1/projects/{slug}/memory/{id}/supersede"),
     ("DELETE", "/api/v1/projects/{slug}/memory/{id}/superseded"),
+    ("GET", "/api/v1/projects/{slug}/memory/{id}/candidates"),
     ("GET", "/api/v1/projects/{slug}/received"),
     ("GET", "/api/v1/projects/{slug}/locks"),
     ("GET", "/api/v1/projects/{slug}/locks/{topic}"),
@@ -81,6 +82,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}/memory/{id}/resolve", axum::routing::post(memory::resolve))
         .route("/projects/{slug}/memory/{id}/supersede", axum::routing::post(memory::supersede))
         .route("/projects/{slug}/memory/{id}/superseded", axum::routing::delete(memory::restore))
+        .route("/projects/{slug}/memory/{id}/candidates", get(memory::candidates))
         .route("/projects/{slug}/received", get(memory::received))
         .route("/projects/{slug}/locks", get(locks::list))
         .route("/projects/{slug}/locks/{topic}", get(locks::get))
