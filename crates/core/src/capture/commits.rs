@@ -65,10 +65,11 @@ pub fn since(dir: &Path, since: i64, until: i64) -> Vec<Commit> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::process::Command;
 
-    fn git(dir: &std::path::Path, args: &[&str], when: &str) {
+    /// `git ARGS` in `dir` as author and committer A, dated `when`.
+    pub(in crate::capture) fn git(dir: &std::path::Path, args: &[&str], when: &str) {
         let ok = Command::new("git")
             .args(args)
             .current_dir(dir)
