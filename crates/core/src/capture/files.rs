@@ -7,12 +7,16 @@ impl SessionRecord {
     /// Note a file; its index in the list, if kept.
     pub fn file(&mut self, path: &str, action: FileAction, subagent: bool) -> Option<usize> {
         if let Some(i) = self.files.iter().position(|f| f.path == path) {
+            // What git saw adds nothing to what a tool (or a subagent's tool) named.
+            if action == FileAction::SeenByGit {
+                return Some(i);
+            }
             let f = &mut self.files[i];
             // Created then edited is still a new file; edited then written whole is written;
             // what a tool named says more than what git saw.
             if f.action == FileAction::Edited && matches!(action, FileAction::Written | FileAction::Created)
                 || f.action == FileAction::Deleted && action != FileAction::Deleted
-                || f.action == FileAction::SeenByGit && action != FileAction::SeenByGit
+                || f.action == FileAction::SeenByGit
             {
                 f.action = action;
             }

@@ -404,3 +404,19 @@ fn a_secret_caught_in_one_field_is_taken_out_of_every_field() {
     alone.scrub();
     assert!(!alone.last_message.as_deref().unwrap().contains(value), "{:?}", alone.last_message);
 }
+
+#[test]
+fn what_git_saw_never_overrides_what_a_tool_or_a_subagent_named() {
+    let mut r = SessionRecord::new("claude-code", "k");
+    r.file("lib/helper.js", super::record::FileAction::Written, true);
+    r.file("notes.txt", super::record::FileAction::SeenByGit, false);
+    r.seen_by_git(
+        &[std::path::PathBuf::from("/w/lib/helper.js")],
+        super::Place { root: Some("/w"), cwd: Some("/w") },
+    );
+    r.file("notes.txt", super::record::FileAction::Edited, false);
+    let helper = r.files.iter().find(|f| f.path == "lib/helper.js").unwrap();
+    assert!(helper.subagent && helper.action == super::record::FileAction::Written, "{helper:?}");
+    let notes = r.files.iter().find(|f| f.path == "notes.txt").unwrap();
+    assert_eq!(notes.action, super::record::FileAction::Edited, "a tool's word replaces git's");
+}
