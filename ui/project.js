@@ -88,31 +88,48 @@ function chainView(e, replaced, shown) {
   return parts;
 }
 
+/** Open pickers of older entries, by entry id (the candidates and the one chosen): the
+ *  lists are redrawn whenever memory changes, and what the person opened stays open. */
+const picking = new Map();
+
 /** "Replaces an older one…": the earlier entries Mooring found this one likely repeats
  *  or contradicts, to pick from; the picked one is marked replaced by this one. */
 function replacesControl(e) {
   const box = el("span", undefined, "replaces");
-  const open = button("Replaces an older one…", `replaces-${e.id}`, async () => {
-    const { candidates } = await api(`/projects/${at}/memory/${e.id}/candidates`);
-    open.hidden = true;
+  const name = `${kindName(e).toLowerCase()} #${e.id}`;
+  const show = (open) => {
+    const { candidates, value } = picking.get(e.id);
     if (!candidates.length) {
       box.append(el("span", "No earlier entry looks like this one.", "hint"));
       return;
     }
     const pick = el("select");
     pick.dataset.testid = `replaces-pick-${e.id}`;
-    pick.setAttribute("aria-label", `The older entry ${kindName(e).toLowerCase()} #${e.id} replaces`);
+    pick.setAttribute("aria-label", `The older entry ${name} replaces`);
     for (const c of candidates) {
       const said = c.likely === "duplicate" ? "a likely duplicate" : "related";
       pick.append(new Option(`#${c.id} ${c.title} (${said}, ${c.created})`, String(c.id)));
     }
+    pick.value = String(value);
+    pick.addEventListener("change", () => (picking.get(e.id).value = Number(pick.value)));
     const go = button("Replace it", `replaces-go-${e.id}`, async () => {
       await api(`/projects/${at}/memory/${e.id}/supersede`, "POST", { supersedes: [Number(pick.value)] });
+      picking.delete(e.id);
       await refresh();
-    }, `Replace it: the chosen entry is replaced by ${kindName(e).toLowerCase()} #${e.id}`);
+    }, `Replace it: the chosen entry is replaced by ${name}`);
     box.append(pick, go);
-    pick.focus();
-  }, `Replaces an older one… (${kindName(e).toLowerCase()} #${e.id}): choose which`);
+    if (open) pick.focus();
+  };
+  if (picking.has(e.id)) {
+    show(false);
+    return box;
+  }
+  const open = button("Replaces an older one…", `replaces-${e.id}`, async () => {
+    const { candidates } = await api(`/projects/${at}/memory/${e.id}/candidates`);
+    picking.set(e.id, { candidates, value: candidates[0]?.id });
+    open.hidden = true;
+    show(true);
+  }, `Replaces an older one… (${name}): choose which`);
   box.append(open);
   return box;
 }

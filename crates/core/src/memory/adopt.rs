@@ -285,12 +285,16 @@ pub fn keep_own(store: &crate::Store, slug: &str, findings: &mut Findings) -> Re
             kept.push(f);
             continue;
         };
-        if !owner.contains_key(cwd) {
-            let hints = crate::projects::resolve::Hints { cwd: Some(cwd.clone()), ..Default::default() };
-            let decided = crate::projects::decide::decide(store, &index, hints)?;
-            owner.insert(cwd.clone(), decided.resolution.project);
-        }
-        match owner.get(cwd).cloned().flatten() {
+        let owned = match owner.get(cwd) {
+            Some(known) => known.clone(),
+            None => {
+                let hints = crate::projects::resolve::Hints { cwd: Some(cwd.clone()), ..Default::default() };
+                let project = crate::projects::decide::decide(store, &index, hints)?.resolution.project;
+                owner.insert(cwd.clone(), project.clone());
+                project
+            }
+        };
+        match owned {
             Some(p) if p == slug => kept.push(f),
             other => findings.skipped.push(format!(
                 "{}: its working directory belongs to {}",
@@ -404,7 +408,9 @@ pub fn import(memory: &dyn MemoryBackend, slug: &str, findings: &Findings) -> Re
     let found = &findings.found;
     let mut done = Imported { found: found.len(), skipped: findings.skipped.clone(), ..Imported::default() };
     let (known, places) = imported(memory, slug)?;
-    let mut batch = Vec::new();
+    // Each section to add, with where it came from and the earlier import it replaces.
+    let mut rows: Vec<(NewEntry, String)> = Vec::new();
+    let mut origin: Vec<(&Found, Option<i64>)> = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for f in found {
         let k = key(f);
@@ -428,20 +434,20 @@ pub fn import(memory: &dyn MemoryBackend, slug: &str, findings: &Findings) -> Re
             author: Some(crate::model::Author::Import),
             client: None,
         };
-        if let Err(e) = super::check_entry(&entry) {
-            done.skipped.push(format!("{}:{}: {}", f.file, f.line, e.message));
-            continue;
-        }
         let data = serde_json::json!({ "import": { "key": k, "place": place(f), "date": f.date } });
-        batch.push((entry, data.to_string(), places.get(&place(f)).copied()));
+        rows.push((entry, data.to_string()));
+        origin.push((f, places.get(&place(f)).copied()));
     }
-    let rows: Vec<(NewEntry, String)> = batch.iter().map(|(e, d, _)| (e.clone(), d.clone())).collect();
-    let (stored, redacted) = super::remember_with_data(memory, slug, &rows)?;
-    done.added = stored.len();
-    done.redacted = redacted;
-    for (new, (_, _, old)) in stored.iter().zip(&batch) {
-        if let Some(old) = old
-            && memory.supersede_memory(slug, *old, Some(new.id), super::check_writable)?.is_some()
+    let batch = super::remember_each_with_data(memory, slug, &rows)?;
+    for (i, e) in &batch.refused {
+        let f = origin[*i].0;
+        done.skipped.push(format!("{}:{}: {}", f.file, f.line, e.message));
+    }
+    done.added = batch.stored.len();
+    done.redacted = batch.redacted;
+    for (i, new) in &batch.stored {
+        if let Some(old) = origin[*i].1
+            && memory.supersede_memory(slug, old, Some(new.id), super::check_writable)?.is_some()
         {
             done.superseded += 1;
         }

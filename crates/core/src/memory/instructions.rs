@@ -77,15 +77,7 @@ pub fn block(
     if decisions.is_empty() && blockers.is_empty() {
         out.push_str("\nNo decisions or open blockers yet.\n");
     }
-    let by = |e: &Entry| {
-        line(&crate::guard::quoted::provenance(
-            e.kind.as_str(),
-            e.author,
-            e.written_by.as_deref(),
-            teammates,
-            e.source.as_deref(),
-        ))
-    };
+    let by = |e: &Entry| line(&e.provenance(teammates));
     if !decisions.is_empty() {
         out.push_str("\nDecisions, newest first:\n");
         for d in decisions {

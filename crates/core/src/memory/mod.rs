@@ -77,6 +77,18 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// Who wrote it, as a model is told (`teammates`: the project's authors are people of
+    /// a team): the one wording the preamble, recall and export use.
+    pub fn provenance(&self, teammates: bool) -> String {
+        crate::guard::quoted::provenance(
+            self.kind.as_str(),
+            self.author,
+            self.written_by.as_deref(),
+            teammates,
+            self.source.as_deref(),
+        )
+    }
+
     /// From a stored row of the project `slug`.
     pub fn from_row(row: MemoryRow, slug: &str) -> Self {
         let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
@@ -267,11 +279,6 @@ fn prepare(new: &NewEntry) -> Result<Prepared> {
     Ok(Prepared { kind, title, content, tags, redacted, author: new.author, client })
 }
 
-/// Whether `new` could be stored, by the rules [`remember`] applies; nothing is written.
-pub(crate) fn check_entry(new: &NewEntry) -> Result<()> {
-    prepare(new).map(|_| ())
-}
-
 impl Prepared {
     fn row(&self) -> NewMemoryRow<'_> {
         NewMemoryRow {
@@ -322,31 +329,45 @@ pub fn remember_batch(
     Ok(store.insert_memory(slug, &rows, session, check_writable)?.1.len())
 }
 
-/// Record entries with data of their own (where an import came from) in one
-/// transaction: all land or none. The stored entries and how many secrets came out.
-pub fn remember_with_data(
+/// What [`remember_each_with_data`] did.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// The stored entries, each with its index in the batch.
+    pub stored: Vec<(usize, Entry)>,
+    /// Secrets taken out on the way.
+    pub redacted: usize,
+    /// The entries no entry may be (a NUL, an empty text), each with its index and why.
+    pub refused: Vec<(usize, Error)>,
+}
+
+/// Record entries with data of their own (where an import came from), each checked
+/// alone: one that breaks a rule is left out and named, the others land together in one
+/// transaction. Each is checked and scrubbed once.
+pub fn remember_each_with_data(
     store: &dyn MemoryBackend,
     slug: &str,
     batch: &[(NewEntry, String)],
-) -> Result<(Vec<Entry>, usize)> {
-    if batch.is_empty() {
-        return Ok((Vec::new(), 0));
+) -> Result<Batch> {
+    let mut done = Batch::default();
+    let mut kept = Vec::with_capacity(batch.len());
+    for (i, (new, data)) in batch.iter().enumerate() {
+        match prepare(new) {
+            Ok(p) => kept.push((i, p, data)),
+            Err(e) => done.refused.push((i, e)),
+        }
     }
-    let prepared = batch
+    if kept.is_empty() {
+        return Ok(done);
+    }
+    done.redacted = kept.iter().map(|(_, p, _)| p.redacted.count).sum();
+    let rows: Vec<NewMemoryRow<'_>> = kept
         .iter()
-        .enumerate()
-        .map(|(i, (new, _))| {
-            prepare(new).map_err(|e| Error { message: format!("entry {i}: {}", e.message), ..e })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let redacted = prepared.iter().map(|p| p.redacted.count).sum();
-    let rows: Vec<NewMemoryRow<'_>> = prepared
-        .iter()
-        .zip(batch)
-        .map(|(p, (_, data))| NewMemoryRow { data: Some(data.as_str().into()), ..p.row() })
+        .map(|(_, p, data)| NewMemoryRow { data: Some(data.as_str().into()), ..p.row() })
         .collect();
     let (slug, rows) = store.insert_memory(slug, &rows, None, check_writable)?;
-    Ok((rows.into_iter().map(|r| Entry::from_row(r, &slug)).collect(), redacted))
+    done.stored =
+        kept.iter().map(|(i, _, _)| *i).zip(rows.into_iter().map(|r| Entry::from_row(r, &slug))).collect();
+    Ok(done)
 }
 
 /// A page of a project's memory, newest first.

@@ -182,32 +182,30 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         let derived = first.starts_with(e.title.trim_end_matches('…'));
         let content = quoted::line(e.content.trim());
         let body = if derived { content } else { format!("{}: {content}", quoted::line(&e.title)) };
-        let by = quoted::provenance(
-            e.kind.as_str(),
-            e.author,
-            e.written_by.as_deref(),
-            teammates,
-            e.source.as_deref(),
-        );
+        let by = e.provenance(teammates);
         format!("- [{day}] (#{}, {by}) {body}\n", e.id)
     };
-    let (blockers, _) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
-    // Seed 003's table: the newest decisions in full, the ones before them as titles.
-    let (mut decisions, _) =
-        recent(memory, &p.slug, "decision", None, caps.decisions.saturating_add(EARLY_DECISIONS))?;
-    let early = decisions.split_off(decisions.len().min(caps.decisions as usize));
-    let (summaries, _) = recent(memory, &p.slug, "summary", None, caps.summaries)?;
-    // What did not fit is counted among the entries that are current: a superseded
-    // decision was not left out, it was replaced.
-    let current = |kind: Kind, status: Option<BlockerStatus>| -> Result<usize> {
-        Ok(memory.count_live(&p.slug, kind, status, false)? as usize)
+    // What did not fit is counted among the entries that are current (a superseded
+    // decision was not left out, it was replaced), and counted only when `recent` saw
+    // more than it kept: a small project's preamble asks nothing more.
+    let left_out = |kind: Kind, status: Option<BlockerStatus>, kept: usize, more: usize| -> Result<usize> {
+        if more == 0 {
+            return Ok(0);
+        }
+        Ok((memory.count_live(&p.slug, kind, status, false)? as usize).saturating_sub(kept))
     };
-    let live_decisions = current(Kind::Decision, None)?;
+    let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
+    // Seed 003's table: the newest decisions in full, the ones before them as titles.
+    let (mut decisions, more_d) =
+        recent(memory, &p.slug, "decision", None, caps.decisions.saturating_add(EARLY_DECISIONS))?;
+    let decisions_left = left_out(Kind::Decision, None, decisions.len(), more_d)?;
+    let early = decisions.split_off(decisions.len().min(caps.decisions as usize));
+    let (summaries, more_s) = recent(memory, &p.slug, "summary", None, caps.summaries)?;
     let mut sections = vec![
         Section {
             name: "blockers",
             heading: "## Open blockers\n".into(),
-            over_cap: current(Kind::Blocker, Some(BlockerStatus::Open))?.saturating_sub(blockers.len()),
+            over_cap: left_out(Kind::Blocker, Some(BlockerStatus::Open), blockers.len(), more_b)?,
             items: blockers.iter().map(line).collect(),
             ids: blockers.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"blocker\" and status \"open\"".into(),
@@ -215,7 +213,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         Section {
             name: "decisions",
             heading: "## Decisions (newest first)\n".into(),
-            over_cap: if early.is_empty() { live_decisions.saturating_sub(decisions.len()) } else { 0 },
+            over_cap: if early.is_empty() { decisions_left } else { 0 },
             items: decisions.iter().map(line).collect(),
             ids: decisions.iter().map(|e| e.id).collect(),
             how_to_get: "list_memory with kind \"decision\"".into(),
@@ -276,7 +274,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     sections.push(Section {
         name: "summaries",
         heading: "## Recent summaries\n".into(),
-        over_cap: current(Kind::Summary, None)?.saturating_sub(summaries.len()),
+        over_cap: left_out(Kind::Summary, None, summaries.len(), more_s)?,
         items: summaries.iter().map(line).collect(),
         ids: summaries.iter().map(|e| e.id).collect(),
         how_to_get: "list_memory with kind \"summary\"".into(),
@@ -285,11 +283,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
     sections.push(Section {
         name: "early_decisions",
         heading: "## Early decisions (titles only; search or list_memory for the text)\n".into(),
-        over_cap: if early.is_empty() {
-            0
-        } else {
-            live_decisions.saturating_sub(decisions.len() + early.len())
-        },
+        over_cap: if early.is_empty() { 0 } else { decisions_left },
         items: early.iter().map(|e| format!("- (#{}) {}\n", e.id, quoted::line(&e.title))).collect(),
         // Titles only: recall may still hand a session the text.
         ids: vec![0; early.len()],

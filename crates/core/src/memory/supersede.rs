@@ -8,20 +8,22 @@ use crate::error::{Error, Result};
 use crate::store::backend::MemoryBackend;
 
 /// Whether each of `old` may be superseded by an entry of `kind` (with id `by`, once it
-/// has one): live in `slug`, of that kind, older, not superseded yet, named once.
+/// has one): live in `slug`, of that kind, older, not superseded yet, named once. The
+/// entries as they are, in `old`'s order.
 pub fn check_old(
     store: &dyn MemoryBackend,
     slug: &str,
     kind: Kind,
     by: Option<i64>,
     old: &[i64],
-) -> Result<()> {
+) -> Result<Vec<Entry>> {
     if old.len() > MAX_SUPERSEDED {
         return Err(Error::invalid(
             "supersedes",
             format!("name at most {MAX_SUPERSEDED} entries one supersedes"),
         ));
     }
+    let mut checked = Vec::with_capacity(old.len());
     for (i, &id) in old.iter().enumerate() {
         if old[..i].contains(&id) {
             return Err(Error::invalid("supersedes", format!("entry {id} is named twice")));
@@ -35,7 +37,7 @@ pub fn check_old(
                 ),
             ));
         }
-        let e = get(store, slug, id).map_err(|e| Error { field: Some("supersedes".into()), ..e })?;
+        let e = entry(store, slug, id).map_err(|e| Error { field: Some("supersedes".into()), ..e })?;
         if e.kind != kind {
             return Err(Error::invalid(
                 "supersedes",
@@ -52,8 +54,9 @@ pub fn check_old(
                 format!("entry {id} is already superseded by {other}; undo that first"),
             ));
         }
+        checked.push(e);
     }
-    Ok(())
+    Ok(checked)
 }
 
 /// Most entries one supersedes.
@@ -66,7 +69,7 @@ pub fn supersede(store: &dyn MemoryBackend, slug: &str, by: i64, old: &[i64]) ->
     if old.is_empty() {
         return Ok(Vec::new());
     }
-    let newer = get(store, slug, by)?;
+    let newer = entry(store, slug, by)?;
     check_old(store, slug, newer.kind, Some(by), old)?;
     let mut out = Vec::with_capacity(old.len());
     for &id in old {
@@ -79,7 +82,7 @@ pub fn supersede(store: &dyn MemoryBackend, slug: &str, by: i64, old: &[i64]) ->
 
 /// Undo: entry `id` of `slug` is no longer superseded (back in the preamble and recall).
 pub fn restore(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
-    let e = get(store, slug, id)?;
+    let e = entry(store, slug, id)?;
     if e.superseded_by.is_none() {
         return Err(Error::conflict("id", format!("entry {id} is not superseded")));
     }
@@ -90,11 +93,6 @@ pub fn restore(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> 
 
 /// A live entry of `slug` by id, or a not-found error naming it.
 pub fn entry(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
-    get(store, slug, id)
-}
-
-/// A live entry of `slug`.
-pub(crate) fn get(store: &dyn MemoryBackend, slug: &str, id: i64) -> Result<Entry> {
     match store.memory_get(slug, id)? {
         (slug, Some(row)) => Ok(Entry::from_row(row, &slug)),
         (slug, None) => Err(no_entry(&slug, id)),

@@ -169,13 +169,7 @@ pub fn render(entries: &[Entry], teammates: bool) -> (String, Vec<i64>) {
     for e in entries {
         let day = e.created_at.get(..10).unwrap_or(&e.created_at);
         let body = crate::capture::record::trim(&crate::guard::quoted::line(&e.content), ENTRY_CHARS);
-        let by = crate::guard::quoted::provenance(
-            e.kind.as_str(),
-            e.author,
-            e.written_by.as_deref(),
-            teammates,
-            e.source.as_deref(),
-        );
+        let by = e.provenance(teammates);
         let title = crate::guard::quoted::line(&e.title);
         let line = format!("- [{} {day} #{}, {by}] {title}: {body}\n", e.kind.as_str(), e.id);
         if count_tokens(&text) + count_tokens(&line) > BUDGET {

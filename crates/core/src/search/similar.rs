@@ -216,22 +216,13 @@ pub fn remember(
     supersedes: &[i64],
 ) -> Result<Remembered> {
     let kind = Kind::parse("kind", new.kind.trim())?;
-    check_old(store, slug, kind, None, supersedes)?;
+    let olds = check_old(store, slug, kind, None, supersedes)?;
     let entry = crate::memory::remember(store, slug, new, session)?;
-    let (mut now, mut awaiting) = (Vec::new(), Vec::new());
-    if entry.author == Some(Author::Agent) {
-        let teammates = store.authors_are_people(slug);
-        for &id in supersedes {
-            let old = crate::memory::supersede::get(store, slug, id)?;
-            if agent_may_retire(&old, &entry, teammates) {
-                now.push(id);
-            } else {
-                awaiting.push(old);
-            }
-        }
-    } else {
-        now = supersedes.to_vec();
-    }
+    let teammates = entry.author == Some(Author::Agent) && store.authors_are_people(slug);
+    let (retired, awaiting): (Vec<Entry>, Vec<Entry>) = olds
+        .into_iter()
+        .partition(|old| entry.author != Some(Author::Agent) || agent_may_retire(old, &entry, teammates));
+    let now: Vec<i64> = retired.iter().map(|e| e.id).collect();
     let superseded = supersede(store, slug, entry.id, &now)?;
     let waiting = (!awaiting.is_empty()).then(|| waiting_note(slug, entry.id, &awaiting));
     let mut candidates = candidates(store, &entry)?;
@@ -246,7 +237,7 @@ fn waiting_note(slug: &str, by: i64, awaiting: &[Entry]) -> String {
     format!(
         "{} stay{} current: an agent does not retire what the person (or another team member) wrote. \
          Waiting for the person to confirm: tell them, and they can run `mooring memory supersede {slug} {by} {}` \
-         or choose Replaces it in the project view.",
+         or pick it under Replaces an older one… in the project view.",
         ids.join(", "),
         if awaiting.len() == 1 { "s" } else { "" },
         olds.join(" ")

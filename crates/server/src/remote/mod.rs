@@ -33,7 +33,8 @@ pub async fn send_now(platform: Platform, config: &RemoteConfig, text: &str) -> 
     if !http::safe_base(&bot.api) {
         return Err(format!("{} would carry the token in the clear", bot.api));
     }
-    let out = relay::Outgoing::text(&paired.chat, text);
+    // Written here, not through the relay's delivery: scrubbed here too.
+    let out = relay::Outgoing::text(&paired.chat, text).scrubbed();
     use transport::Transport;
     let sent = match platform {
         Platform::Telegram => telegram::Telegram::new(bot)?.write(&out).await,

@@ -33,7 +33,7 @@ pub trait Transport: Send + Sync + 'static {
 /// refused text; a question it carried is answered at the desk.
 pub fn refused_note(out: &Outgoing, e: &CallError, platform: Platform) -> Outgoing {
     let why = match e {
-        CallError::Refused { message, .. } => phone::cut(&phone::outgoing(message), 80),
+        CallError::Refused { message, .. } => phone::cut(message, 80),
         CallError::Network(why) => phone::cut(why, 80),
     };
     let what = if out.question.is_some() { "A question" } else { "A message" };
@@ -69,7 +69,7 @@ pub async fn send_all<T: Transport>(
                 if out.edit.is_some() {
                     continue;
                 }
-                match t.write(&refused_note(&out, &e, T::PLATFORM)).await {
+                match t.write(&refused_note(&out, &e, T::PLATFORM).scrubbed()).await {
                     Ok(id) => id,
                     Err(e) if T::refuses_content(&e) => None,
                     Err(e) => return Err(e),

@@ -50,17 +50,7 @@ impl Redactions {
     /// Scrub every string value in `value` (object keys stay), but for the values of the
     /// keys in `skip` (a record's own fields: ids, hashes).
     pub fn clean_json(&mut self, value: &mut serde_json::Value, skip: &[&str]) {
-        use serde_json::Value;
-        match value {
-            Value::String(s) => *s = self.clean(s),
-            Value::Array(items) => items.iter_mut().for_each(|v| self.clean_json(v, skip)),
-            Value::Object(map) => {
-                for (_, v) in map.iter_mut().filter(|(k, _)| !skip.contains(&k.as_str())) {
-                    self.clean_json(v, skip);
-                }
-            }
-            _ => {}
-        }
+        walk_strings(value, skip, &mut |s| *s = self.clean(s));
     }
 
     /// [`Redactions::clean_json`], and then every value it took out of one string taken

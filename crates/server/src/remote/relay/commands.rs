@@ -164,7 +164,7 @@ impl Relay {
         let icon = if kind == "blocker" { "🚧" } else { "📌" };
         let mut reply = format!("{icon} {kind} #{} kept in {slug}: {}", e.id, e.title);
         // The earlier entries it may repeat or contradict: the person judges, at the desk
-        // (the project view's "Replaces it") or from the CLI.
+        // (the project view's "Replaces an older one…") or from the CLI.
         for c in &done.candidates {
             let likely = match c.likely {
                 mooring_core::search::similar::Likely::Duplicate => "same as",

@@ -39,7 +39,7 @@ pub struct Incoming {
 pub struct Outgoing {
     /// Where.
     pub chat: String,
-    /// What (already scrubbed).
+    /// What (scrubbed on its way out, [`Outgoing::scrubbed`]).
     pub text: String,
     /// Rows of (label, data) buttons.
     pub buttons: Vec<Vec<(String, String)>>,
@@ -63,11 +63,11 @@ impl Outgoing {
         self
     }
 
-    /// A plain message to `chat` (scrubbed on the way).
+    /// A plain message to `chat` (scrubbed on its way out).
     pub fn text(chat: &str, text: &str) -> Self {
         Outgoing {
             chat: chat.to_owned(),
-            text: phone::outgoing(text),
+            text: text.to_owned(),
             buttons: Vec::new(),
             edit: None,
             question: None,
@@ -348,7 +348,7 @@ impl Relay {
             posted.remove(id);
         }
         drop(posted);
-        let text = phone::outgoing(&text(platform));
+        let text = text(platform);
         mine.into_iter()
             .filter(|(_, _, message)| !message.is_empty())
             .map(|(_, chat, message)| Outgoing {
@@ -380,10 +380,15 @@ impl Relay {
     /// A fresh random handle for a button: bound to the question and the person, and
     /// dropped once used or once the question ends (the platform's data is only this).
     fn handle_for(&self, question: &str, user: &str, action: Action) -> String {
+        self.mint(question, user, action, None)
+    }
+
+    /// [`Relay::handle_for`], for a button of a question's keyboard on `keyboard`.
+    fn mint(&self, question: &str, user: &str, action: Action, keyboard: Option<Platform>) -> String {
         // Telegram carries at most 64 bytes of button data: 128 random bits in hex.
         let bytes = mooring_core::guard::secret::random_bytes::<16>();
         let data: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let press = Press { question: question.to_owned(), user: user.to_owned(), action, keyboard: None };
+        let press = Press { question: question.to_owned(), user: user.to_owned(), action, keyboard };
         self.presses.lock().unwrap_or_else(|e| e.into_inner()).insert(data.clone(), press);
         data
     }
@@ -400,14 +405,7 @@ impl Relay {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .retain(|_, p| !(p.question == question && p.keyboard == Some(platform)));
-        let mint = |action: Action, user: &str| {
-            let data = self.handle_for(question, user, action);
-            if let Some(p) = self.presses.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&data) {
-                p.keyboard = Some(platform);
-            }
-            data
-        };
-        draw(&mint)
+        draw(&|action: Action, user: &str| self.mint(question, user, action, Some(platform)))
     }
 
     /// The transport wrote a question's message: remember where, to rewrite it later.

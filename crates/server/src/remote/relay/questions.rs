@@ -45,7 +45,7 @@ impl Relay {
             .collect();
         Outgoing {
             chat: chat.to_owned(),
-            text: phone::outgoing(&text),
+            text,
             buttons,
             edit: None,
             question: Some(pick.id.clone()),
@@ -117,14 +117,7 @@ impl Relay {
             buttons
         });
         let wants_reply = matches!(i.checked.mode, SelectionMode::TextInput | SelectionMode::Hybrid);
-        Outgoing {
-            chat: chat.to_owned(),
-            text: phone::outgoing(&text),
-            buttons,
-            edit,
-            question: Some(i.id.clone()),
-            wants_reply,
-        }
+        Outgoing { chat: chat.to_owned(), text, buttons, edit, question: Some(i.id.clone()), wants_reply }
     }
 }
 
