@@ -100,8 +100,15 @@ fn main() {
     for (label, any, least) in [("every word", false, 1), ("any word", true, 1), ("two words", true, 2)] {
         timed(label, &asked, |q| {
             let words = content_words(q);
-            let sq =
-                SearchQuery { words: &words, project: Some("natural"), kind: None, limit: 20, any, least };
+            let sq = SearchQuery {
+                words: &words,
+                project: Some("natural"),
+                kind: None,
+                limit: 20,
+                any,
+                least,
+                rarest: 0,
+            };
             std::hint::black_box(store.search_memory(&sq).unwrap());
         });
     }

@@ -25,29 +25,42 @@ fn main() -> ExitCode {
         Err(e) => return clap_failure(e, json),
     };
     let json = cli.json;
-    let result = commands::Ctx::new(cli.data_dir, json).and_then(|ctx| match cli.command {
-        Command::Projects(args) => commands::projects::run(&ctx, *args),
-        Command::Resolve(args) => commands::resolve::run(&ctx, args),
-        Command::Serve(args) => commands::serve::run(&ctx, args),
-        Command::Stdio(args) => commands::stdio::run(&ctx, args),
-        Command::Memory(args) => commands::memory::run(&ctx, args),
-        Command::Context(args) => commands::memory::context(&ctx, args),
-        Command::Sessions(args) => commands::sessions::run(&ctx, args),
-        Command::Capture(args) => commands::sessions::capture(&ctx, args),
-        Command::Export(args) => commands::transfer::export(&ctx, args),
-        Command::Import(args) => commands::transfer::import(&ctx, args),
-        Command::Token => commands::memory::token(&ctx),
-        Command::Choice(args) => commands::choice::run(&ctx, args),
-        Command::Setup(args) => commands::setup::run(&ctx, args),
-        Command::Doctor => commands::doctor::run(&ctx),
-        Command::Hook(args) => commands::hook::run(&ctx, args),
-        Command::Team(args) => commands::team::run(&ctx, args),
-        Command::Remote(args) => commands::remote::run(&ctx, args),
-        Command::Config { key, value } => commands::memory::config(&ctx, key, value),
+    let serving = matches!(cli.command, Command::Serve(_) | Command::Stdio(_));
+    let result = commands::Ctx::new(cli.data_dir, json).and_then(|ctx| {
+        if !serving {
+            // A short-lived command asks the running hub for search by meaning rather
+            // than loading the model itself.
+            mooring_server::transport::hub_ask::ask_hub_first(&ctx.data_dir);
+        }
+        run(&ctx, cli.command)
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(json),
+    }
+}
+
+/// Run one command.
+fn run(ctx: &commands::Ctx, command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Projects(args) => commands::projects::run(ctx, *args),
+        Command::Resolve(args) => commands::resolve::run(ctx, args),
+        Command::Serve(args) => commands::serve::run(ctx, args),
+        Command::Stdio(args) => commands::stdio::run(ctx, args),
+        Command::Memory(args) => commands::memory::run(ctx, args),
+        Command::Context(args) => commands::memory::context(ctx, args),
+        Command::Sessions(args) => commands::sessions::run(ctx, args),
+        Command::Capture(args) => commands::sessions::capture(ctx, args),
+        Command::Export(args) => commands::transfer::export(ctx, args),
+        Command::Import(args) => commands::transfer::import(ctx, args),
+        Command::Token => commands::memory::token(ctx),
+        Command::Choice(args) => commands::choice::run(ctx, args),
+        Command::Setup(args) => commands::setup::run(ctx, args),
+        Command::Doctor => commands::doctor::run(ctx),
+        Command::Hook(args) => commands::hook::run(ctx, args),
+        Command::Team(args) => commands::team::run(ctx, args),
+        Command::Remote(args) => commands::remote::run(ctx, args),
+        Command::Config { key, value } => commands::memory::config(ctx, key, value),
     }
 }
 

@@ -140,3 +140,40 @@ fn an_index_killed_midway_resumes_with_every_entry_indexed_once() {
     assert_eq!(again["indexed"], waiting, "only what was left is embedded");
     assert_eq!(counts(), (total, 0));
 }
+
+#[test]
+fn with_the_hub_running_a_short_lived_command_asks_it_rather_than_loading_the_model() {
+    let sb = sandbox_with_entries();
+    sb.json_ok(&["memory", "index"], None);
+    let question = "How often do we refresh the leader's lease?";
+    let without_model = |mode: &str| -> serde_json::Value {
+        let out = sb
+            .cmd()
+            .env("MOORING_MODELS", sb.home.join("no-models-here"))
+            .args(["memory", "search", question, "--project", "leases", "--mode", mode, "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let hub = sb.start_hub();
+    // The command has no model of its own: only the hub can have found the answer.
+    for mode in ["semantic", "hybrid"] {
+        let found = without_model(mode);
+        assert_eq!(found["mode"], mode, "{found}");
+        assert!(found.get("note").is_none(), "{found}");
+        assert!(ranks_of(&found, ENTRIES[0]).is_some_and(|r| r < 5), "{mode}: {found}");
+        assert!(
+            found["hits"][ranks_of(&found, ENTRIES[0]).unwrap()]["found_by"]
+                .as_array()
+                .unwrap()
+                .contains(&serde_json::json!("semantic")),
+            "{found}"
+        );
+    }
+    drop(hub);
+    // No hub to ask and no model: keyword only, with the fix named, as before.
+    let alone = without_model("semantic");
+    assert_eq!(alone["mode"], "keyword", "{alone}");
+    assert!(alone["note"].as_str().unwrap().contains("scripts/fetch-model.sh"), "{alone}");
+}

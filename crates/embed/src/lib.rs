@@ -42,8 +42,12 @@ pub enum Error {
 /// A loaded model.
 pub struct Model {
     bpe: bpe::Bpe,
-    /// Row-major, `vocab × dim`, F16 bits as stored (16 MB; F32 would double it).
-    table: Vec<u16>,
+    /// The weights file, mapped: only the rows a text's tokens name are ever read in, so
+    /// a process that embeds a prompt holds a few pages of the 16 MB table, not a copy.
+    weights: memmap2::Mmap,
+    /// Where the table (row-major, `vocab × dim`, F16 little-endian) lies in `weights`.
+    table: std::ops::Range<usize>,
+    rows: usize,
     dim: usize,
 }
 
@@ -51,31 +55,41 @@ pub struct Model {
 const MOST_TOKENS: usize = 512;
 
 impl Model {
-    /// Load `weights.safetensors` and `tokenizer.json` from `dir`.
+    /// Load `weights.safetensors` (mapped, not read) and `tokenizer.json` from `dir`.
     pub fn load(dir: &Path) -> Result<Self, Error> {
         let weights = dir.join("weights.safetensors");
         let name = |p: &Path| p.display().to_string();
-        let bytes =
-            std::fs::read(&weights).map_err(|e| Error::Read { file: name(&weights), why: e.to_string() })?;
+        let read = |e: std::io::Error| Error::Read { file: name(&weights), why: e.to_string() };
+        let file = std::fs::File::open(&weights).map_err(read)?;
+        // SAFETY: the file is the model `scripts/fetch-model.sh` installed and nothing
+        // writes it while Mooring runs; a rewrite in place would change vectors, never
+        // memory safety of anything but this read-only byte view.
+        let mapped = unsafe { memmap2::Mmap::map(&file) }.map_err(read)?;
         let format = |why: String| Error::Format { file: name(&weights), why };
-        let tensors = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| format(e.to_string()))?;
-        let table = tensors.tensor("embedding.weight").map_err(|e| format(e.to_string()))?;
-        let [rows, dim] = table.shape() else {
-            return Err(format(format!("embedding.weight has shape {:?}, not rows × dim", table.shape())));
+        let (table, rows, dim) = {
+            let tensors =
+                safetensors::SafeTensors::deserialize(&mapped).map_err(|e| format(e.to_string()))?;
+            let table = tensors.tensor("embedding.weight").map_err(|e| format(e.to_string()))?;
+            let [rows, dim] = table.shape() else {
+                return Err(format(format!(
+                    "embedding.weight has shape {:?}, not rows × dim",
+                    table.shape()
+                )));
+            };
+            if table.dtype() != safetensors::Dtype::F16 {
+                return Err(format(format!("embedding.weight is {:?}, not F16", table.dtype())));
+            }
+            if *rows == 0 || *dim == 0 || table.data().len() != rows * dim * 2 {
+                return Err(format("embedding.weight is shorter than its shape".into()));
+            }
+            let start = table.data().as_ptr() as usize - mapped.as_ptr() as usize;
+            (start..start + table.data().len(), *rows, *dim)
         };
-        if table.dtype() != safetensors::Dtype::F16 {
-            return Err(format(format!("embedding.weight is {:?}, not F16", table.dtype())));
-        }
-        let table: Vec<u16> =
-            table.data().chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
-        if table.len() != rows * dim {
-            return Err(format("embedding.weight is shorter than its shape".into()));
-        }
         let tok_file = dir.join("tokenizer.json");
         let text = std::fs::read_to_string(&tok_file)
             .map_err(|e| Error::Read { file: name(&tok_file), why: e.to_string() })?;
         let bpe = bpe::Bpe::from_json(&text).map_err(|why| Error::Format { file: name(&tok_file), why })?;
-        Ok(Self { bpe, table, dim: *dim })
+        Ok(Self { bpe, weights: mapped, table, rows, dim })
     }
 
     /// The token ids of `text` (what `embed` averages).
@@ -91,13 +105,13 @@ impl Model {
     /// `text`'s vector, of unit length (all zeros for a text with no known token).
     pub fn embed(&self, text: &str) -> Vec<f32> {
         let mut out = vec![0f32; self.dim];
-        let rows = self.table.len() / self.dim;
+        let table = &self.weights[self.table.clone()];
         let mut n = 0usize;
         for id in self.bpe.encode(text).into_iter().take(MOST_TOKENS) {
-            let id = (id as usize).min(rows - 1);
-            let row = &self.table[id * self.dim..(id + 1) * self.dim];
-            for (o, v) in out.iter_mut().zip(row) {
-                *o += half::f16::from_bits(*v).to_f32();
+            let id = (id as usize).min(self.rows - 1);
+            let row = &table[id * self.dim * 2..(id + 1) * self.dim * 2];
+            for (o, v) in out.iter_mut().zip(row.chunks_exact(2)) {
+                *o += half::f16::from_bits(u16::from_le_bytes([v[0], v[1]])).to_f32();
             }
             n += 1;
         }

@@ -139,9 +139,14 @@ pub fn run(ctx: &Ctx, args: MemoryArgs) -> Result<(), Failure> {
 /// Before a search by meaning, give what waits its vector (a few microseconds an entry),
 /// for at most a second: with no Mooring running, nothing else would, and what the CLI
 /// just added would be found by keyword only. What is left is reported by the search.
+/// Nothing waiting (the common case, and always soon where the hub runs), the model is
+/// not loaded here at all.
 fn embed_waiting(store: &dyn mooring_core::store::backend::MemoryBackend, mode: search::Mode) {
     use mooring_core::search::semantic;
-    if mode == search::Mode::Keyword || semantic::availability().why().is_some() {
+    if mode == search::Mode::Keyword || !store.vectors_waiting(None).is_ok_and(|w| w.is_some_and(|w| w > 0)) {
+        return;
+    }
+    if semantic::availability().why().is_some() {
         return;
     }
     if let Err(e) = semantic::index_pending(store, Some(std::time::Duration::from_secs(1))) {

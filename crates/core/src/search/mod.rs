@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::memory::{Entry, Kind, MAX_LIMIT};
 pub use crate::search::query_words::{ONLY_STOP_WORDS, content_words, meaningful, words};
 use crate::store::Store;
-use crate::store::backend::{MemoryBackend, NearestQuery, RowHit, SearchQuery, Word};
+use crate::store::backend::{MemoryBackend, RowHit, SearchQuery, Word};
 
 /// One hit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -233,8 +233,15 @@ fn lexical(
     fill: Fill,
 ) -> Result<(Vec<RowHit>, bool)> {
     let required = if content.is_empty() { all } else { content };
-    let mut found =
-        store.search_memory(&SearchQuery { words: required, project, kind, limit, any: false, least: 1 })?;
+    let mut found = store.search_memory(&SearchQuery {
+        words: required,
+        project,
+        kind,
+        limit,
+        any: false,
+        least: 1,
+        rarest: 0,
+    })?;
     let fill_kind = fill;
     let held_all = !found.is_empty();
     let fill = match fill {
@@ -249,8 +256,15 @@ fn lexical(
             Fill::UpToLimit => 1,
             Fill::WhenNoneHasAll => content.len().min(2) as u32,
         };
-        let any =
-            store.search_memory(&SearchQuery { words: content, project, kind, limit, any: true, least })?;
+        let any = store.search_memory(&SearchQuery {
+            words: content,
+            project,
+            kind,
+            limit,
+            any: true,
+            least,
+            rarest: 0,
+        })?;
         for hit in any {
             if found.len() == limit as usize {
                 break;
@@ -269,30 +283,25 @@ fn nearest(
     r: &Request<'_>,
     kind: Option<&str>,
 ) -> std::result::Result<Vec<RowHit>, String> {
-    let model = crate::search::semantic::model().map_err(|a| match a {
-        crate::search::semantic::Availability::Missing(why) => {
-            format!("search by meaning is unavailable: {why}")
-        }
-        other => other.why().unwrap_or_default(),
-    })?;
-    let vector = model.embed(r.query);
+    nearest_within(store, r, kind, None)
+}
+
+/// [`nearest`] among the project's newest `newest` entries (all when `None`).
+pub(crate) fn nearest_within(
+    store: &dyn MemoryBackend,
+    r: &Request<'_>,
+    kind: Option<&str>,
+    newest: Option<u32>,
+) -> std::result::Result<Vec<RowHit>, String> {
     let limit = if r.mode == Mode::Semantic { r.limit } else { fused_from(r.limit) };
-    let q = NearestQuery {
-        vector: &vector,
-        model: crate::search::semantic::MODEL,
-        project: r.project,
-        kind,
+    let q = crate::search::semantic::TextQuery {
+        text: r.query.to_owned(),
+        project: r.project.map(str::to_owned),
+        kind: kind.map(str::to_owned),
         limit,
-        newest: None,
+        newest,
     };
-    match store.nearest_memory(&q) {
-        Ok(Some(hits)) => Ok(hits),
-        Ok(None) => Err("this project's store keeps no vectors".into()),
-        Err(e) => {
-            tracing::warn!(error = %e.message, "search by meaning failed");
-            Err(format!("search by meaning failed ({})", e.message))
-        }
-    }
+    crate::search::semantic::nearest_text(store, &q)
 }
 
 /// A keyword ranking's weight in the fusion when no entry holds every word.

@@ -6,7 +6,7 @@ use crate::error::Result;
 use crate::memory::Entry;
 use crate::memory::preamble::count_tokens;
 use crate::search::{fuse, meaningful};
-use crate::store::backend::{MemoryBackend, NearestQuery, RowHit, SearchQuery, Word};
+use crate::store::backend::{MemoryBackend, RowHit, SearchQuery, Word};
 
 /// Recency's half-life in recall's ranking: an entry this many days old weighs three
 /// quarters of a new one, twice as old five eighths, never less than [`AGE_FLOOR`]; the
@@ -104,26 +104,25 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
         limit: CANDIDATES,
         any: true,
         least: 1,
+        rarest: 0,
     };
     let lexical: Vec<RowHit> =
         memory.search_memory(&query)?.into_iter().filter(|h| matched(&text_of(h), &wanted) >= bar).collect();
     // Meaning fills in where words fall short: with enough entries sharing the prompt's
     // words the hook spares itself the model (about 60 ms of a 180 ms budget).
     let by_words = lexical.iter().filter(|h| !given.contains(&h.row.id)).count();
-    let near = match (by_words < MAX_ENTRIES).then(|| crate::search::semantic::embed(prompt)).flatten() {
-        Some(vector) => {
-            let q = NearestQuery {
-                vector: &vector,
-                model: crate::search::semantic::MODEL,
-                project: Some(slug),
-                kind: None,
-                limit: CANDIDATES,
-                newest: Some(NEWEST_BY_MEANING),
-            };
-            // A failure here leaves recall by words: the prompt must never wait on it.
-            memory.nearest_memory(&q).ok().flatten().unwrap_or_default()
-        }
-        None => Vec::new(),
+    let near = if by_words < MAX_ENTRIES {
+        let q = crate::search::semantic::TextQuery {
+            text: prompt.to_owned(),
+            project: Some(slug.to_owned()),
+            kind: None,
+            limit: CANDIDATES,
+            newest: Some(NEWEST_BY_MEANING),
+        };
+        // A failure here leaves recall by words: the prompt must never wait on it.
+        crate::search::semantic::nearest_text(memory, &q).unwrap_or_default()
+    } else {
+        Vec::new()
     };
     let near: Vec<RowHit> = near
         .into_iter()

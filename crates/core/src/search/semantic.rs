@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use mooring_embed::{Model, Quantized};
 
 use crate::error::Result;
-use crate::store::backend::MemoryBackend;
+use crate::store::backend::{MemoryBackend, NearestQuery, RowHit};
 
 /// The model's name, stored with each vector: vectors by another model are never compared.
 pub const MODEL: &str = mooring_embed::STATIC_MODEL;
@@ -72,6 +72,80 @@ pub fn availability() -> Availability {
 /// A text's vector, if the model is available.
 pub fn embed(text: &str) -> Option<Vec<f32>> {
     model().ok().map(|m| m.embed(text))
+}
+
+/// A search by meaning as text: what a short-lived process hands the hub, which holds
+/// the model and the projects' vectors already (loading the model cost a prompt hook
+/// 60 ms and 40 MB of its own).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TextQuery {
+    /// What to find.
+    pub text: String,
+    /// One project's slug, or every project.
+    pub project: Option<String>,
+    /// Only this kind.
+    pub kind: Option<String>,
+    /// At most this many hits.
+    pub limit: u32,
+    /// Compare only the project's newest this many entries.
+    pub newest: Option<u32>,
+}
+
+/// Answers a [`TextQuery`] elsewhere (the hub), or `None` when there is nobody to ask.
+pub type Asker = dyn Fn(&TextQuery) -> Option<std::result::Result<Vec<RowHit>, String>> + Send + Sync;
+
+static ASKER: OnceLock<Box<Asker>> = OnceLock::new();
+
+/// Have this process ask `asker` before loading the model itself (set once, at start, by
+/// a short-lived command; the hub never sets it).
+pub fn ask_first(asker: Box<Asker>) {
+    let _ = ASKER.set(asker);
+}
+
+/// The entries nearest `q.text` by meaning, or why there are none: asked of the hub when
+/// one answers, else here — where the model is loaded only if the project has vectors to
+/// compare (a project the hub never indexed needs none).
+pub fn nearest_text(store: &dyn MemoryBackend, q: &TextQuery) -> std::result::Result<Vec<RowHit>, String> {
+    if std::env::var("MOORING_SEMANTIC").is_ok_and(|v| v.eq_ignore_ascii_case("off")) {
+        return Err(Availability::Off.why().unwrap_or_default());
+    }
+    if let Some(answer) = ASKER.get().and_then(|ask| ask(q)) {
+        return answer;
+    }
+    let unavailable = |a: Availability| match a {
+        Availability::Missing(why) => format!("search by meaning is unavailable: {why}"),
+        other => other.why().unwrap_or_default(),
+    };
+    // Without the model's file, say why at once; with it, load it only if there is
+    // something to compare.
+    if !model_dir().join("weights.safetensors").exists() {
+        model().map_err(unavailable)?;
+    }
+    if LOADED.get().is_none() {
+        match store.vector_progress(q.project.as_deref()) {
+            Ok(Some(p)) if p.stored == 0 => return Ok(Vec::new()),
+            Ok(None) => return Err("this project's store keeps no vectors".into()),
+            _ => {}
+        }
+    }
+    let model = model().map_err(unavailable)?;
+    let vector = model.embed(&q.text);
+    let nq = NearestQuery {
+        vector: &vector,
+        model: MODEL,
+        project: q.project.as_deref(),
+        kind: q.kind.as_deref(),
+        limit: q.limit,
+        newest: q.newest,
+    };
+    match store.nearest_memory(&nq) {
+        Ok(Some(hits)) => Ok(hits),
+        Ok(None) => Err("this project's store keeps no vectors".into()),
+        Err(e) => {
+            tracing::warn!(error = %e.message, "search by meaning failed");
+            Err(format!("search by meaning failed ({})", e.message))
+        }
+    }
 }
 
 /// Entries embedded per transaction.

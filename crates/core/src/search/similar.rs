@@ -58,6 +58,13 @@ pub fn checked(kind: Kind) -> bool {
 
 /// Words of a new entry looked up at most (a long note's first words say what it is about).
 const MAX_WORDS: usize = 24;
+/// Words of a new entry its earlier entries are looked up by: its rarest this many in
+/// the project (each counted only so far, over a bounded walk of the newest matches: a
+/// write's check costs the same at 100 entries and at 100,000).
+const RAREST: u32 = 8;
+/// Entries of the kind compared by meaning: the newest this many (held in memory by the
+/// hub). An older entry it repeats is found by its words.
+const NEWEST_BY_MEANING: u32 = 2_000;
 /// Earlier entries each ranking hands over.
 const LOOKED_AT: u32 = 12;
 /// Candidates returned at most.
@@ -105,6 +112,7 @@ pub fn candidates(store: &dyn MemoryBackend, stored: &Entry) -> Result<Vec<Candi
         limit: LOOKED_AT,
         any: true,
         least: 1,
+        rarest: RAREST,
     };
     let hits = store.search_memory(&query)?;
     // The new entry holds all its own words: its score is what "everything shared" scores.
@@ -173,7 +181,11 @@ fn by_meaning(store: &dyn MemoryBackend, stored: &Entry) -> Vec<(crate::store::r
         limit: LOOKED_AT,
         mode: super::Mode::Semantic,
     };
-    super::nearest(store, &r, Some(kind)).unwrap_or_default().into_iter().map(|h| (h.row, h.score)).collect()
+    super::nearest_within(store, &r, Some(kind), Some(NEWEST_BY_MEANING))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|h| (h.row, h.score))
+        .collect()
 }
 
 /// What `remember` stored, what it superseded, and what it may repeat or contradict.

@@ -90,6 +90,11 @@ pub struct SearchQuery<'a> {
     pub any: bool,
     /// With `any`: an entry must hold at least this many of the words (at most all).
     pub least: u32,
+    /// With `any`, when not 0: rank by only this many of the words, the rarest in the
+    /// scope, each counted no further than it takes to know it is not rare, over a
+    /// bounded walk of the newest matches: work independent of the project's size, for
+    /// a check run at every write (`search::similar`). The team database ranks by all.
+    pub rarest: u32,
 }
 
 /// In an any-word search, the share of the scope's entries past which a word is common:
@@ -137,8 +142,8 @@ pub struct VectorProgress {
     pub stored: u64,
 }
 
-/// A search hit as a backend finds it.
-#[derive(Debug, Clone)]
+/// A search hit as a backend finds it (and as the hub hands one to a short-lived process).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RowHit {
     /// The entry.
     pub row: MemoryRow,

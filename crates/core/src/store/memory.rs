@@ -255,6 +255,7 @@ pub fn search(
 /// phrase weighted by `weights` (its inverse document frequency in the scope searched,
 /// see [`idf_in_scope`]), since a rare word must then count for more than a common one.
 /// Entries holding fewer than `least` of the weighted phrases rank 0, after every hit.
+#[allow(clippy::too_many_arguments)]
 pub fn search_any(
     conn: &Connection,
     fts: &str,
@@ -263,11 +264,12 @@ pub fn search_any(
     limit: u32,
     weights: &[f64],
     least: u32,
+    walk: u32,
 ) -> Result<Vec<Hit>> {
     // Numbers the code computed, written into the SQL: nothing a person typed.
     let weights: String = weights.iter().map(|w| format!(", {w:.6}")).collect();
     let rank = format!("mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0{weights}, {least})");
-    search_newest(conn, fts, words, kind, limit, RANKED_ANY_AT_MOST, &rank)
+    search_newest(conn, fts, words, kind, limit, walk, &rank)
 }
 
 /// A word of a question, weighed in the scope searched.
@@ -291,6 +293,7 @@ pub fn idf_in_scope(
     project: Option<(i64, &str)>,
     words: &[Word],
     columns_only: bool,
+    cap: Option<u32>,
 ) -> Result<Vec<Weighed>> {
     let offset = i64::from(IDF_SAMPLE) - 1;
     let bound: Option<i64> = match project {
@@ -306,14 +309,19 @@ pub fn idf_in_scope(
             .optional()?,
     };
     let bound = bound.unwrap_or(0);
-    let mut count =
-        conn.prepare_cached("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid >= ?2")?;
-    let mut matches = |fts: &str| -> Result<f64> {
-        let n: i64 = count.query_row(params![fts, bound], |r| r.get(0))?;
+    // Capped, a count stops at the cap (newest first): past it a word is not rare, and
+    // how common it is changes little of its weight.
+    let mut count = conn.prepare_cached(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid >= ?2
+         ORDER BY rowid DESC LIMIT ?3)",
+    )?;
+    let limit = cap.map_or(-1, i64::from);
+    let mut matches = |fts: &str, limit: i64| -> Result<f64> {
+        let n: i64 = count.query_row(params![fts, bound, limit], |r| r.get(0))?;
         Ok(n as f64)
     };
     let total = match project {
-        Some((_, scope)) => matches(scope)?,
+        Some((_, scope)) => matches(scope, -1)?,
         None => conn
             .query_row("SELECT count(*) FROM memory_fts WHERE rowid >= ?1", [bound], |r| r.get::<_, i64>(0))?
             as f64,
@@ -326,7 +334,7 @@ pub fn idf_in_scope(
             Some((_, scope)) => format!("{scope} AND {term}"),
             None => term,
         };
-        let n = matches(&fts)?;
+        let n = matches(&fts, limit)?;
         out.push(Weighed {
             idf: (1.0 + (total - n + 0.5) / (n + 0.5)).ln(),
             common: n > total * COMMON_SHARE && total >= COMMON_FROM,
@@ -359,6 +367,12 @@ pub const IDF_SAMPLE: u32 = 2_000;
 /// question's words is most of a big project; ranking 10,000 of them cost 10 ms, and
 /// 1,000 rather than 2,000 took natural questions at 100,000 entries from 8.3 to 6.1 ms).
 pub const RANKED_ANY_AT_MOST: u32 = 1_000;
+
+/// Matches a bounded any-word search (`SearchQuery::rarest`) ranks at most.
+pub const RANKED_BOUNDED: u32 = 200;
+
+/// How far a bounded search counts a word (see [`idf_in_scope`]).
+pub const COUNTED_BOUNDED: u32 = 64;
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
 /// candidate, so a word in most of a million entries cost 0.1 s across all projects; the

@@ -45,7 +45,7 @@ impl NewMemoryRow<'_> {
 }
 
 /// A memory row as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MemoryRow {
     /// Row id.
     pub id: i64,

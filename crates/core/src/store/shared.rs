@@ -258,27 +258,36 @@ impl MemoryBackend for Store {
             };
             let hits = if query.any {
                 let sampled = project.zip(scope.as_deref());
-                let weighed = q::idf_in_scope(c, sampled, query.words, columns_only)?;
+                let bounded = query.rarest > 0;
+                let cap = bounded.then_some(q::COUNTED_BOUNDED);
+                let mut weighed = q::idf_in_scope(c, sampled, query.words, columns_only, cap)?;
+                let mut kept: Vec<Word> = query.words.to_vec();
+                if bounded && kept.len() > query.rarest as usize {
+                    // The rarest first (stable: equally rare ones in the entry's order).
+                    let mut order: Vec<usize> = (0..kept.len()).collect();
+                    order.sort_by(|&a, &b| weighed[b].idf.total_cmp(&weighed[a].idf));
+                    order.truncate(query.rarest as usize);
+                    order.sort_unstable();
+                    kept = order.iter().map(|&i| kept[i].clone()).collect();
+                    weighed = order.iter().map(|&i| weighed[i]).collect();
+                }
+                let terms = if bounded { fts_terms(&kept, true) } else { terms.clone() };
                 // Any word matches, but one not common must be among them: the second
                 // group's phrases only filter (weight 0), the first's rank by their IDF.
-                let rare: Vec<Word> = query
-                    .words
-                    .iter()
-                    .zip(&weighed)
-                    .filter(|(_, w)| !w.common)
-                    .map(|(w, _)| w.clone())
-                    .collect();
+                let rare: Vec<Word> =
+                    kept.iter().zip(&weighed).filter(|(_, w)| !w.common).map(|(w, _)| w.clone()).collect();
                 let mut words = in_columns(&terms);
                 let mut weights: Vec<f64> = scope.iter().map(|_| 0.0).collect();
                 weights.extend(weighed.iter().map(|w| w.idf));
-                if rare.len() < query.words.len() {
+                if rare.len() < kept.len() {
                     words = format!("{words} AND {}", in_columns(&fts_terms(&rare, true)));
                     weights.extend(rare.iter().map(|_| 0.0));
                 }
-                let least = query.least.clamp(1, query.words.len().max(1) as u32);
+                let least = query.least.clamp(1, kept.len().max(1) as u32);
+                let walk = if bounded { q::RANKED_BOUNDED } else { q::RANKED_ANY_AT_MOST };
                 // Entries holding too few of the words rank 0 (see `store::rank`): not hits.
                 let ranked =
-                    q::search_any(c, &scoped(words), query.words, query.kind, query.limit, &weights, least)?;
+                    q::search_any(c, &scoped(words), &kept, query.kind, query.limit, &weights, least, walk)?;
                 ranked.into_iter().filter(|h| h.rank < 0.0).collect()
             } else {
                 q::search(c, &scoped(in_columns(&terms)), query.words, query.kind, query.limit)?
@@ -300,7 +309,14 @@ impl MemoryBackend for Store {
             };
             let source = vectors::Sqlite(c);
             let found = match (query.project, query.newest) {
-                (Some(slug), Some(n)) => read(Some(find_row(c, "project", slug)?.id), Which::Newest(n))?,
+                (Some(slug), Some(n)) => {
+                    let id = find_row(c, "project", slug)?.id;
+                    let (v, kind) = (query.vector, query.kind);
+                    match self.vectors.nearest_newest(&source, id, query.model, v, kind, limit, n as usize)? {
+                        Some(found) => found,
+                        None => read(Some(id), Which::Newest(n))?,
+                    }
+                }
                 (project, _) => {
                     // Every project is compared from its own centre, held as one is.
                     let ids = match project {

@@ -167,6 +167,17 @@ mod unix {
             .await
             .map_err(|_| "no hello line in time".to_owned())?
             .map_err(|e| format!("hello line: {e}"))?;
+        if crate::transport::hub_ask::is_question(&line) {
+            let memory = state.memory.clone();
+            let reply =
+                tokio::task::spawn_blocking(move || crate::transport::hub_ask::answer(&*memory, &line))
+                    .await
+                    .map_err(|e| format!("answering a question: {e}"))?;
+            let mut write = write;
+            write.write_all(reply.as_bytes()).await.map_err(|e| format!("answer: {e}"))?;
+            let _ = write.shutdown().await;
+            return Ok(());
+        }
         let hello = Hello::parse(&line)?;
         let local = Arc::new(LocalContext {
             transport: "hub-stdio",

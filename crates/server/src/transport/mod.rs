@@ -1,10 +1,11 @@
 //! How messages reach the server: Streamable HTTP (its hyper loop and the front layer
-//! that answers malformed messages), the hub socket for `mooring stdio`, stdio itself,
+//! that answers malformed messages), the hub socket for `mooring stdio` (and the questions short-lived processes ask it), stdio itself,
 //! and the MCP sessions those carry (capped, persisted, trimmed when idle).
 
 pub mod admission;
 pub mod body_deadline;
 pub mod http;
+pub mod hub_ask;
 pub mod hub_socket;
 pub mod idle_trim;
 pub mod listen;

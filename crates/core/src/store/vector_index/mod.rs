@@ -66,6 +66,10 @@ struct Project {
     values: Vec<i8>,
     sketched: bool,
     centre: Centre,
+    /// Positions by their entry's id, oldest first: a bounded search's newest entries.
+    by_id: Vec<u32>,
+    /// `by_id` needs sorting (vectors came out of id order: a backfill goes newest first).
+    unsorted: bool,
 }
 
 impl Project {
@@ -88,6 +92,10 @@ impl Project {
             return true;
         }
         self.centre.put(self.ids.len(), &q, None);
+        if self.by_id.last().is_some_and(|&last| self.ids[last as usize] > s.id) {
+            self.unsorted = true;
+        }
+        self.by_id.push(self.ids.len() as u32);
         self.at.insert(s.id, self.ids.len());
         self.ids.push(s.id);
         self.kinds.push(kind);
@@ -96,6 +104,15 @@ impl Project {
             self.values.extend_from_slice(&q.values);
         }
         true
+    }
+
+    /// Put `by_id` in order after a read (once per backfill, not per vector).
+    fn order(&mut self) {
+        if self.unsorted {
+            let ids = &self.ids;
+            self.by_id.sort_unstable_by_key(|&p| ids[p as usize]);
+            self.unsorted = false;
+        }
     }
 
     fn vector(&self, i: usize) -> Quantized {
@@ -214,6 +231,41 @@ impl Cache {
         Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
     }
 
+    /// [`Cache::nearest`] among the project's `newest` entries (by id), when it is
+    /// held whole already (in the hub); `None` when it is not: a short-lived process
+    /// reads those few from the database rather than the whole project.
+    #[allow(clippy::too_many_arguments)]
+    pub fn nearest_newest(
+        &self,
+        source: &dyn Source,
+        project_id: i64,
+        model: &str,
+        query: &[f32],
+        kind: Option<&str>,
+        limit: usize,
+        newest: usize,
+    ) -> Result<Option<Vec<(i64, f32)>>> {
+        let held = self.lock().get(&project_id).cloned();
+        if !held.is_some_and(|p| !p.sketched && p.model == model && p.dim == query.len()) {
+            return Ok(None);
+        }
+        let project = self.current(source, project_id, model, query.len())?;
+        if project.sketched {
+            return Ok(None);
+        }
+        let want = kind.map(kind_code);
+        let from = project.by_id.len().saturating_sub(newest);
+        let positions: Vec<usize> = project.by_id[from..]
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&i| want.is_none_or(|k| project.kinds[i] == k))
+            .collect();
+        let q = project.centre.query(query);
+        let mut scored = Vec::with_capacity(positions.len());
+        exact(source, &project, &q, &positions, &mut scored)?;
+        Ok(Some(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect()))
+    }
+
     /// Read projects `project_ids`' vectors of `model` (`dim` values each) into the cache
     /// now, so the first search after a start does not pay for it (about 1 s at 100,000
     /// entries).
@@ -251,6 +303,7 @@ impl Cache {
             source.since(project_id, model, 0, &mut |s| {
                 next.put(s);
             })?;
+            next.order();
             next.recentre();
             Ok(Arc::new(next))
         };
@@ -263,6 +316,7 @@ impl Cache {
                 next.epoch = epoch;
                 let mut kept = true;
                 source.since(project_id, model, next.seq, &mut |s| kept &= next.put(s))?;
+                next.order();
                 if kept && next.recentre() { p } else { whole()? }
             }
             _ => whole()?,

@@ -1,0 +1,127 @@
+//! One question a short-lived process (a hook, `mooring memory add`, `mooring memory
+//! search`) asks the hub over its socket instead of loading the model itself: the
+//! entries nearest a text by meaning. The hub holds the model and every project's
+//! vectors already; a prompt hook that loaded them itself spent 60 ms and 40 MB on it.
+//!
+//! The question is one JSON line in place of the shim's hello (`{"ask": …}`), the answer
+//! one line back, then the hub closes. Who may ask is checked as for the shim (the
+//! socket's mode and the peer's uid). A hub that is down, slow or old is no answer: the
+//! process then does the work itself.
+
+use std::path::Path;
+use std::time::Duration;
+
+use mooring_core::search::semantic::TextQuery;
+use mooring_core::store::backend::RowHit;
+use serde::{Deserialize, Serialize};
+
+/// Longest a process waits for the hub's answer before doing the work itself.
+const WAIT: Duration = Duration::from_millis(400);
+/// Longest answer read (a search's hits, at most 100 entries of bounded size).
+const MOST_ANSWER: u64 = 8 << 20;
+
+/// A question's line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ask {
+    /// What is asked.
+    pub ask: Question,
+}
+
+/// What can be asked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Question {
+    /// The entries nearest a text by meaning.
+    Nearest(TextQuery),
+}
+
+/// The answer's line.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// The hits, best first.
+    Hits(Vec<RowHit>),
+    /// Why there are none (as the process would have said it).
+    Unavailable(String),
+}
+
+/// Whether a first line is a question rather than a shim's hello.
+pub fn is_question(line: &str) -> bool {
+    line.trim_start().starts_with("{\"ask\"")
+}
+
+/// Answer `line` with `memory`; the answer's line.
+pub fn answer(memory: &dyn mooring_core::store::backend::MemoryBackend, line: &str) -> String {
+    let answer = match serde_json::from_str::<Ask>(line.trim_end()) {
+        Ok(Ask { ask: Question::Nearest(q) }) => {
+            match mooring_core::search::semantic::nearest_text(memory, &q) {
+                Ok(hits) => Answer::Hits(hits),
+                Err(why) => Answer::Unavailable(why),
+            }
+        }
+        Err(e) => Answer::Unavailable(format!("the hub did not understand the question: {e}")),
+    };
+    let mut out = serde_json::to_string(&answer).unwrap_or_else(|_| "{\"unavailable\":\"\"}".into());
+    out.push('\n');
+    out
+}
+
+/// Ask the hub of `data_dir` for the entries nearest `q`; `None` when no hub answers in
+/// time (none runs, or it is busy or older than this process).
+#[cfg(unix)]
+pub fn nearest(data_dir: &Path, q: &TextQuery) -> Option<Result<Vec<RowHit>, String>> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut stream = std::os::unix::net::UnixStream::connect(super::hub_socket::path_in(data_dir)).ok()?;
+    stream.set_read_timeout(Some(WAIT)).ok()?;
+    stream.set_write_timeout(Some(WAIT)).ok()?;
+    let mut line = serde_json::to_vec(&Ask { ask: Question::Nearest(q.clone()) }).ok()?;
+    line.push(b'\n');
+    stream.write_all(&line).ok()?;
+    let mut reply = String::new();
+    BufReader::new((&stream).take(MOST_ANSWER)).read_line(&mut reply).ok()?;
+    match serde_json::from_str::<Answer>(&reply).ok()? {
+        Answer::Hits(hits) => Some(Ok(hits)),
+        Answer::Unavailable(why) => Some(Err(why)),
+    }
+}
+
+/// No hub socket off Unix: the process does the work itself.
+#[cfg(not(unix))]
+pub fn nearest(_data_dir: &Path, _q: &TextQuery) -> Option<Result<Vec<RowHit>, String>> {
+    None
+}
+
+/// Have this process ask the hub of `data_dir` before loading the model itself.
+pub fn ask_hub_first(data_dir: &Path) {
+    let dir = data_dir.to_path_buf();
+    mooring_core::search::semantic::ask_first(Box::new(move |q| nearest(&dir, q)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_is_told_from_a_hello_and_round_trips() {
+        let q = TextQuery {
+            text: "how do leases renew?".into(),
+            project: Some("leases".into()),
+            kind: None,
+            limit: 20,
+            newest: Some(10_000),
+        };
+        let line = serde_json::to_string(&Ask { ask: Question::Nearest(q.clone()) }).unwrap();
+        assert!(is_question(&line), "{line}");
+        assert!(!is_question(r#"{"mooring":1,"session":"msh_x"}"#));
+        let back: Ask = serde_json::from_str(&line).unwrap();
+        assert_eq!(back.ask, Question::Nearest(q));
+    }
+
+    #[test]
+    fn a_question_it_cannot_read_gets_a_reason_not_a_hang() {
+        let store = mooring_core::Store::open_in_memory().unwrap();
+        let line = answer(&store, "{\"ask\":{\"rewrite\":1}}");
+        let a: Answer = serde_json::from_str(&line).unwrap();
+        assert!(matches!(a, Answer::Unavailable(why) if why.contains("did not understand")), "{line}");
+    }
+}
