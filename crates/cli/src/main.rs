@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         if !serving {
             // A short-lived command asks the running hub for search by meaning rather
             // than loading the model itself.
-            mooring_server::transport::hub_ask::ask_hub_first(&ctx.data_dir);
+            mooring_server::transport::hub_socket::ask_hub_first(&ctx.data_dir);
         }
         run(&ctx, cli.command)
     });

@@ -8,7 +8,6 @@
 //! socket's mode and the peer's uid). A hub that is down, slow or old is no answer: the
 //! process then does the work itself.
 
-use std::path::Path;
 use std::time::Duration;
 
 use mooring_core::search::semantic::TextQuery;
@@ -16,9 +15,9 @@ use mooring_core::store::backend::RowHit;
 use serde::{Deserialize, Serialize};
 
 /// Longest a process waits for the hub's answer before doing the work itself.
-const WAIT: Duration = Duration::from_millis(400);
+pub const WAIT: Duration = Duration::from_millis(400);
 /// Longest answer read (a search's hits, at most 100 entries of bounded size).
-const MOST_ANSWER: u64 = 8 << 20;
+pub const MOST_ANSWER: u64 = 8 << 20;
 
 /// A question's line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,37 +63,6 @@ pub fn answer(memory: &dyn mooring_core::store::backend::MemoryBackend, line: &s
     let mut out = serde_json::to_string(&answer).unwrap_or_else(|_| "{\"unavailable\":\"\"}".into());
     out.push('\n');
     out
-}
-
-/// Ask the hub of `data_dir` for the entries nearest `q`; `None` when no hub answers in
-/// time (none runs, or it is busy or older than this process).
-#[cfg(unix)]
-pub fn nearest(data_dir: &Path, q: &TextQuery) -> Option<Result<Vec<RowHit>, String>> {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let mut stream = std::os::unix::net::UnixStream::connect(super::hub_socket::path_in(data_dir)).ok()?;
-    stream.set_read_timeout(Some(WAIT)).ok()?;
-    stream.set_write_timeout(Some(WAIT)).ok()?;
-    let mut line = serde_json::to_vec(&Ask { ask: Question::Nearest(q.clone()) }).ok()?;
-    line.push(b'\n');
-    stream.write_all(&line).ok()?;
-    let mut reply = String::new();
-    BufReader::new((&stream).take(MOST_ANSWER)).read_line(&mut reply).ok()?;
-    match serde_json::from_str::<Answer>(&reply).ok()? {
-        Answer::Hits(hits) => Some(Ok(hits)),
-        Answer::Unavailable(why) => Some(Err(why)),
-    }
-}
-
-/// No hub socket off Unix: the process does the work itself.
-#[cfg(not(unix))]
-pub fn nearest(_data_dir: &Path, _q: &TextQuery) -> Option<Result<Vec<RowHit>, String>> {
-    None
-}
-
-/// Have this process ask the hub of `data_dir` before loading the model itself.
-pub fn ask_hub_first(data_dir: &Path) {
-    let dir = data_dir.to_path_buf();
-    mooring_core::search::semantic::ask_first(Box::new(move |q| nearest(&dir, q)));
 }
 
 #[cfg(test)]

@@ -74,6 +74,47 @@ impl Hello {
     }
 }
 
+// The other side: a short-lived process asking the hub one question (`hub_ask`).
+
+/// Ask the hub of `data_dir` for the entries nearest `q`; `None` when no hub answers in
+/// time (none runs, or it is busy or older than this process).
+#[cfg(unix)]
+pub fn ask_nearest(
+    data_dir: &Path,
+    q: &mooring_core::search::semantic::TextQuery,
+) -> Option<Result<Vec<mooring_core::store::backend::RowHit>, String>> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut stream = std::os::unix::net::UnixStream::connect(path_in(data_dir)).ok()?;
+    stream.set_read_timeout(Some(super::hub_ask::WAIT)).ok()?;
+    stream.set_write_timeout(Some(super::hub_ask::WAIT)).ok()?;
+    let mut line =
+        serde_json::to_vec(&super::hub_ask::Ask { ask: super::hub_ask::Question::Nearest(q.clone()) })
+            .ok()?;
+    line.push(b'\n');
+    stream.write_all(&line).ok()?;
+    let mut reply = String::new();
+    BufReader::new((&stream).take(super::hub_ask::MOST_ANSWER)).read_line(&mut reply).ok()?;
+    match serde_json::from_str::<super::hub_ask::Answer>(&reply).ok()? {
+        super::hub_ask::Answer::Hits(hits) => Some(Ok(hits)),
+        super::hub_ask::Answer::Unavailable(why) => Some(Err(why)),
+    }
+}
+
+/// No hub socket off Unix: the process does the work itself.
+#[cfg(not(unix))]
+pub fn ask_nearest(
+    _data_dir: &Path,
+    _q: &mooring_core::search::semantic::TextQuery,
+) -> Option<Result<Vec<mooring_core::store::backend::RowHit>, String>> {
+    None
+}
+
+/// Have this process ask the hub of `data_dir` before loading the model itself.
+pub fn ask_hub_first(data_dir: &Path) {
+    let dir = data_dir.to_path_buf();
+    mooring_core::search::semantic::ask_first(Box::new(move |q| ask_nearest(&dir, q)));
+}
+
 #[cfg(unix)]
 pub use unix::{bind, bridge, serve};
 
