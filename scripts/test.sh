@@ -21,3 +21,10 @@ cargo test --workspace
 echo "== end-to-end: headless build, desktop under Xvfb"
 cargo build --workspace --quiet
 bash tests/run-e2e.sh
+
+echo "== speed guard: the binary people run (start profile), ratios within one run"
+# Fails only on a gross regression (a hook that loads the model although the hub runs,
+# one that costs more than 3x `mooring projects`); figures: bench/process_speed.py.
+cargo build --profile start -p mooring-cli --quiet
+MOORING_MODELS=$(scripts/fetch-model.sh --where) \
+  python3 bench/process_speed.py --bin target/start/mooring --entries 100 --runs 10 --guard

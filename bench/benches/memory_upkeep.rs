@@ -22,6 +22,10 @@ fn candidate_check(c: &mut Criterion) {
         }
         // The hub gives entries their vectors in the background, and keeps them warm.
         let _ = mooring_core::search::semantic::index_pending(&store, None);
+        if let Ok(model) = mooring_core::search::semantic::model() {
+            use mooring_core::store::backend::MemoryBackend as _;
+            store.warm_vectors(mooring_core::search::semantic::MODEL, model.dim()).unwrap();
+        }
         let mut i = 0;
         let mut next = || {
             i += 1;
