@@ -309,32 +309,67 @@ pub fn idf_in_scope(
             .optional()?,
     };
     let bound = bound.unwrap_or(0);
-    // Capped, a count stops at the cap (newest first): past it a word is not rare, and
-    // how common it is changes little of its weight.
-    let mut count = conn.prepare_cached(
-        "SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid >= ?2
-         ORDER BY rowid DESC LIMIT ?3)",
-    )?;
-    let limit = cap.map_or(-1, i64::from);
-    let mut matches = |fts: &str, limit: i64| -> Result<f64> {
-        let n: i64 = count.query_row(params![fts, bound, limit], |r| r.get(0))?;
+    let mut count =
+        conn.prepare_cached("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid >= ?2")?;
+    let mut matches = |fts: &str| -> Result<f64> {
+        let n: i64 = count.query_row(params![fts, bound], |r| r.get(0))?;
         Ok(n as f64)
     };
     let total = match project {
-        Some((_, scope)) => matches(scope, -1)?,
+        // A bounded count does not count the sample: it is full when it has a bound.
+        Some(_) if cap.is_some() && bound > 0 => f64::from(IDF_SAMPLE),
+        Some((_, scope)) => matches(scope)?,
         None => conn
             .query_row("SELECT count(*) FROM memory_fts WHERE rowid >= ?1", [bound], |r| r.get::<_, i64>(0))?
             as f64,
     };
-    let mut out = Vec::with_capacity(words.len());
-    for w in words {
+    let term = |w: &Word| {
         let term = fts_terms(std::slice::from_ref(w), true);
-        let term = if columns_only { format!("{{title content tags}} : {term}") } else { term };
-        let fts = match project {
-            Some((_, scope)) => format!("{scope} AND {term}"),
-            None => term,
-        };
-        let n = matches(&fts, limit)?;
+        if columns_only { format!("{{title content tags}} : {term}") } else { term }
+    };
+    let scoped = |terms: String| match project {
+        Some((_, scope)) => format!("{scope} AND ({terms})"),
+        None => terms,
+    };
+    let counts: Vec<f64> = match cap {
+        // Bounded: one walk over the newest rows holding any of the words counts them
+        // all (the rare ones are what matters, and are counted whole while the walk
+        // reaches them).
+        Some(cap) if words.len() <= 62 => {
+            let any: Vec<String> = words.iter().map(term).collect();
+            let fts = scoped(any.join(" OR "));
+            let first = usize::from(project.is_some());
+            let mut walk = conn.prepare_cached(
+                "SELECT rowid, mooring_phrases(memory_fts) FROM memory_fts WHERE memory_fts MATCH ?1
+                 AND rowid >= ?2 ORDER BY rowid DESC LIMIT ?3",
+            )?;
+            let mut counts = vec![0f64; words.len()];
+            let (mut walked, mut newest, mut oldest) = (0u32, 0i64, 0i64);
+            let mut rows = walk.query(params![fts, bound, cap])?;
+            while let Some(r) = rows.next()? {
+                let (rowid, bits): (i64, i64) = (r.get(0)?, r.get(1)?);
+                if walked == 0 {
+                    newest = rowid;
+                }
+                (walked, oldest) = (walked + 1, rowid);
+                for (i, c) in counts.iter_mut().enumerate() {
+                    *c += ((bits >> (first + i)) & 1) as f64;
+                }
+            }
+            // A walk stopped by its cap saw only the newest part of the sample: a word's
+            // count there is scaled to the whole by the share of ids it spanned (a common
+            // word must still weigh next to nothing).
+            if walked == cap && newest > bound {
+                let share =
+                    ((newest - oldest + 1) as f64 / (newest - bound.max(1) + 1) as f64).clamp(1e-3, 1.0);
+                counts.iter_mut().for_each(|c| *c = (*c / share).min(total));
+            }
+            counts
+        }
+        _ => words.iter().map(|w| matches(&scoped(term(w)))).collect::<Result<_>>()?,
+    };
+    let mut out = Vec::with_capacity(words.len());
+    for n in counts {
         out.push(Weighed {
             idf: (1.0 + (total - n + 0.5) / (n + 0.5)).ln(),
             common: n > total * COMMON_SHARE && total >= COMMON_FROM,
@@ -369,10 +404,10 @@ pub const IDF_SAMPLE: u32 = 2_000;
 pub const RANKED_ANY_AT_MOST: u32 = 1_000;
 
 /// Matches a bounded any-word search (`SearchQuery::rarest`) ranks at most.
-pub const RANKED_BOUNDED: u32 = 200;
+pub const RANKED_BOUNDED: u32 = 20;
 
-/// How far a bounded search counts a word (see [`idf_in_scope`]).
-pub const COUNTED_BOUNDED: u32 = 64;
+/// Rows a bounded search walks to count its words (see [`idf_in_scope`]).
+pub const COUNTED_BOUNDED: u32 = 40;
 
 /// Matches ranked at most per search: the newest this many. Ranking scores every
 /// candidate, so a word in most of a million entries cost 0.1 s across all projects; the

@@ -39,6 +39,9 @@ pub(super) fn register(conn: &Connection) -> Result<()> {
         if create(api, c"mooring_rank".as_ptr(), ptr::null_mut(), Some(rank), None) != ffi::SQLITE_OK {
             return Err(Error::storage("could not register the search ranking function"));
         }
+        if create(api, c"mooring_phrases".as_ptr(), ptr::null_mut(), Some(phrases), None) != ffi::SQLITE_OK {
+            return Err(Error::storage("could not register the search's word counter"));
+        }
     }
     Ok(())
 }
@@ -86,6 +89,43 @@ unsafe extern "C" fn rank(
     match unsafe { score(&*api, fts, n_val, values) } {
         Some(s) => unsafe { ffi::sqlite3_result_double(ctx, -s) },
         None => unsafe { ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_ERROR) },
+    }
+}
+
+/// `mooring_phrases(memory_fts)`: which of the query's first 63 phrases this row holds,
+/// as the bits of an integer (phrase `i` is bit `i`). One walk over a few hundred rows
+/// then counts every word of a query at once, where a count per word cost a query each.
+unsafe extern "C" fn phrases(
+    api: *const ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    ctx: *mut ffi::sqlite3_context,
+    _n_val: c_int,
+    _values: *mut *mut ffi::sqlite3_value,
+) {
+    // SAFETY: SQLite calls this with a valid API table and context for the current row;
+    // every call goes through that table with that context and writes only to locals.
+    unsafe {
+        let api = &*api;
+        let held = (|| -> Option<i64> {
+            let count = usize::try_from((api.xPhraseCount?)(fts)).ok()?.min(63);
+            let first = api.xPhraseFirst?;
+            let mut bits = 0i64;
+            for p in 0..count {
+                let mut iter = ffi::Fts5PhraseIter { a: ptr::null(), b: ptr::null() };
+                let (mut col, mut off) = (0, 0);
+                if first(fts, c_int::try_from(p).ok()?, &mut iter, &mut col, &mut off) != ffi::SQLITE_OK {
+                    return None;
+                }
+                if col >= 0 {
+                    bits |= 1 << p;
+                }
+            }
+            Some(bits)
+        })();
+        match held {
+            Some(bits) => ffi::sqlite3_result_int64(ctx, bits),
+            None => ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_ERROR),
+        }
     }
 }
 
