@@ -29,7 +29,14 @@ pub(crate) struct HttpSession {
 
 impl HttpSession {
     pub(crate) async fn open(url: &str, generation: Gen, workspace: Option<&str>) -> Self {
-        let http = reqwest::Client::builder().pool_max_idle_per_host(1).tcp_nodelay(true).build().unwrap();
+        // A connection idle past the server's header timeout (10 s) is closed by it with a 408:
+        // one kept idle across other rows must not be reused.
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(1)
+            .pool_idle_timeout(std::time::Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .build()
+            .unwrap();
         let mut s = Self {
             http,
             url: url.to_owned(),

@@ -122,8 +122,8 @@ pub fn nearest_text(store: &dyn MemoryBackend, q: &TextQuery) -> std::result::Re
         model().map_err(unavailable)?;
     }
     if LOADED.get().is_none() {
-        match store.vector_progress(q.project.as_deref()) {
-            Ok(Some(p)) if p.stored == 0 => return Ok(Vec::new()),
+        match store.has_vectors(q.project.as_deref()) {
+            Ok(Some(false)) => return Ok(Vec::new()),
             Ok(None) => return Err("this project's store keeps no vectors".into()),
             _ => {}
         }

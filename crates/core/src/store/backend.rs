@@ -242,6 +242,13 @@ pub trait MemoryBackend: Send + Sync {
         Ok(None)
     }
 
+    /// Whether any vector is stored (in one project or any), `None` where this backend
+    /// keeps none: what decides whether a process loads the model at all, so it must be
+    /// cheap (the progress counts the queue, which grows while no indexer runs).
+    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
+        Ok(self.vector_progress(project)?.map(|p| p.stored > 0))
+    }
+
     /// Give up to `limit` entries waiting for their vector one, made by `embed` (the bytes
     /// of a quantized vector by `model`, or `None` when it cannot be made), newest first;
     /// how many were stored (fewer when entries changed meanwhile: those wait for their

@@ -318,6 +318,10 @@ pub fn idf_in_scope(
     let total = match project {
         // A bounded count does not count the sample: it is full when it has a bound.
         Some(_) if cap.is_some() && bound > 0 => f64::from(IDF_SAMPLE),
+        // A small project's size from its rows' index, not by walking its scope's postings.
+        Some((id, _)) if cap.is_some() => conn
+            .prepare_cached("SELECT count(*) FROM memory WHERE project_id = ?1")?
+            .query_row([id], |r| r.get::<_, i64>(0))? as f64,
         Some((_, scope)) => matches(scope)?,
         None => conn
             .query_row("SELECT count(*) FROM memory_fts WHERE rowid >= ?1", [bound], |r| r.get::<_, i64>(0))?

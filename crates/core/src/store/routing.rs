@@ -173,6 +173,16 @@ impl MemoryBackend for Routed {
         }
     }
 
+    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
+        match project {
+            Some(slug) => self.pick(slug)?.has_vectors(project),
+            None => {
+                let team = self.team.as_ref().and_then(|t| t.has_vectors(None).ok().flatten());
+                Ok(add(self.local.has_vectors(None)?, team, |a, b| a || b))
+            }
+        }
+    }
+
     fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
         match project {
             Some(slug) => self.pick(slug)?.vector_progress(project),

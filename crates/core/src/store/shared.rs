@@ -354,6 +354,13 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
+        self.read(|c| {
+            let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;
+            Ok(Some(vectors::any_stored(c, id)?))
+        })
+    }
+
     fn warm_vectors(&self, model: &str, dim: usize) -> Result<()> {
         self.read(|c| self.vectors.hold(&vectors::Sqlite(c), &vectors::projects(c)?, model, dim))
     }

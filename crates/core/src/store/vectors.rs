@@ -86,6 +86,17 @@ pub fn progress(conn: &Connection, project_id: Option<i64>) -> Result<(u64, u64)
     Ok((waiting.max(0) as u64, stored.max(0) as u64))
 }
 
+/// Whether any vector is stored, in one project or all (an index probe, not a count).
+pub fn any_stored(conn: &Connection, project_id: Option<i64>) -> Result<bool> {
+    let found: bool = match project_id {
+        Some(p) => {
+            conn.row("SELECT EXISTS (SELECT 1 FROM memory_vectors WHERE project_id = ?1)", [p], |r| r.get(0))?
+        }
+        None => conn.row("SELECT EXISTS (SELECT 1 FROM memory_vectors)", [], |r| r.get(0))?,
+    };
+    Ok(found)
+}
+
 /// The projects that have had vectors stored.
 pub fn projects(conn: &Connection) -> Result<Vec<i64>> {
     let mut st =
