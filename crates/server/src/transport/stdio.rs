@@ -152,6 +152,14 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
     }
     state.data_dir = data_dir;
     let state = Arc::new(state);
+    // A server that lives as long as its client holds the project's vectors, as the hub
+    // does: read afresh at each write's check they cost a stdio `remember` 1.5 ms.
+    let memory = state.memory.clone();
+    tokio::task::spawn_blocking(move || {
+        if let Err(why) = crate::indexer::hold_vectors(&*memory) {
+            tracing::info!(%why, "vectors not held ahead");
+        }
+    });
     let service = MooringMcp::new(state)
         .serve(stdio_streams())
         .await
