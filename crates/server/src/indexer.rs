@@ -100,7 +100,7 @@ async fn rerank_slice(memory: &Arc<dyn MemoryBackend>) -> bool {
 
 /// Load the model and hold every project's vectors, where any are stored: a search's
 /// first read of them took about 1 s at 100,000 entries.
-pub(crate) fn hold_vectors(memory: &dyn MemoryBackend) -> Result<(), String> {
+fn hold_vectors(memory: &dyn MemoryBackend) -> Result<(), String> {
     let stored = memory.has_vectors(None).map_err(|e| e.message)?.unwrap_or(false);
     if !stored {
         return Ok(());

@@ -152,18 +152,17 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
     }
     state.data_dir = data_dir;
     let state = Arc::new(state);
-    // A server that lives as long as its client holds the project's vectors, as the hub
-    // does: read afresh at each write's check they cost a stdio `remember` 1.5 ms.
-    let memory = state.memory.clone();
-    tokio::task::spawn_blocking(move || {
-        if let Err(why) = crate::indexer::hold_vectors(&*memory) {
-            tracing::info!(%why, "vectors not held ahead");
-        }
-    });
+    // With no hub, this server keeps memory in shape as the hub would: it holds the
+    // projects' vectors (read afresh at each write's check they cost a `remember` 1.5
+    // ms), gives new entries theirs, and merges the keyword index a bounded step after
+    // writes (unmerged, each search's setup over many segments cost 0.2 ms a query).
+    let cancel = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(crate::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
     let service = MooringMcp::new(state)
         .serve(stdio_streams())
         .await
         .map_err(|e| format!("MCP start-up over stdio failed: {e}"))?;
-    service.waiting().await.map_err(|e| format!("MCP over stdio stopped: {e}"))?;
-    Ok(())
+    let stopped = service.waiting().await.map_err(|e| format!("MCP over stdio stopped: {e}"));
+    cancel.cancel();
+    stopped.map(|_| ())
 }
