@@ -127,6 +127,9 @@ function replacesControl(e) {
   const open = button("Replaces an older one…", `replaces-${e.id}`, async () => {
     const { candidates } = await api(`/projects/${at}/memory/${e.id}/candidates`);
     picking.set(e.id, { candidates, value: candidates[0]?.id });
+    // A redraw while the list was asked for (memory changed meanwhile) left this box
+    // off the page: draw again, and the new box opens with the list.
+    if (!box.isConnected) return refresh();
     open.hidden = true;
     show(true);
   }, `Replaces an older one… (${name}): choose which`);
