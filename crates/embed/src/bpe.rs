@@ -27,8 +27,9 @@ struct File<'a> {
     model: ModelPart<'a>,
 }
 
-// Read borrowing from the file's text (a token with an escape in it is the exception):
-// 93,000 strings allocated and freed at every load were most of a hook's model load.
+// Read borrowing from the file's text (a token with an escape in it is the exception),
+// not as 93,000 strings allocated and freed at every load: the model's load went from
+// 17.4 to 15.3 ms (`--bench embed`, start profile).
 #[derive(Deserialize)]
 struct ModelPart<'a> {
     #[serde(rename = "type", borrow)]

@@ -21,7 +21,7 @@ const SLICE: Duration = Duration::from_millis(250);
 /// encode this machine's for re-ranking while `settings` has it on. The model is loaded
 /// only once something waits.
 pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: CancellationToken) {
-    if !mooring_core::search::semantic::model_dir().join("weights.safetensors").exists() {
+    if !mooring_core::search::semantic::installed() {
         tracing::info!("no model for search by meaning; searching by keyword only");
         return;
     }

@@ -418,6 +418,10 @@ impl MemoryBackend for PgStore {
         Ok(Some(self.vectors_in_team(project, false)?))
     }
 
+    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
+        Ok(Some(self.has_vectors_in_team(project)?))
+    }
+
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         Ok(Some(self.index_in_team(model, limit, embed)?))
     }

@@ -17,6 +17,23 @@ const TEXT: &str = "m.title || E'\\n' || m.content || E'\\n' || m.tags";
 /// How long a hub's claim on waiting entries holds (a stopped hub's lapses).
 const CLAIM: &str = "interval '60 seconds'";
 
+/// The projects person `$2` is in: project `$1`, or all of them when `$1` is null.
+const MINE: &str =
+    "SELECT project_id FROM members WHERE person_id = $2 AND ($1::bigint IS NULL OR project_id = $1)";
+
+/// The id of project `slug` as person `me` sees it; `None` (every project of theirs)
+/// without a slug.
+async fn scope_id(
+    client: &impl deadpool_postgres::GenericClient,
+    slug: Option<&str>,
+    me: i64,
+) -> Result<Option<i64>> {
+    Ok(match slug {
+        Some(s) => Some(seen(client, s, me, false).await?.project.id),
+        None => None,
+    })
+}
+
 /// Columns of a stored vector, in [`stored`]'s order.
 const STORED: &str = "v.memory_id, m.kind, v.seq, v.vec";
 
@@ -164,23 +181,30 @@ impl PgStore {
         let (slug, me) = (project.map(str::to_owned), self.me()?);
         self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;
-            let project_id = match &slug {
-                Some(s) => Some(seen(&client, s, me, false).await?.project.id),
-                None => None,
-            };
-            let row = sql::row(
-                &client,
-                "WITH mine AS (SELECT project_id FROM members WHERE person_id = $2
-                               AND ($1::bigint IS NULL OR project_id = $1))
+            let project_id = scope_id(&client, slug.as_deref(), me).await?;
+            let sql = format!(
+                "WITH mine AS ({MINE})
                  SELECT (SELECT count(*) FROM vector_queue q JOIN memory m ON m.id = q.memory_id
                          WHERE m.project_id IN (SELECT project_id FROM mine)),
                         CASE WHEN $3 THEN 0 ELSE
                         (SELECT count(*) FROM memory_vectors v WHERE v.project_id IN (SELECT project_id FROM mine))
-                        END",
-                &[&project_id, &me, &waiting_only],
-            )
-            .await?;
+                        END"
+            );
+            let row = sql::row(&client, &sql, &[&project_id, &me, &waiting_only]).await?;
             Ok(VectorProgress { waiting: row.get::<_, i64>(0) as u64, stored: row.get::<_, i64>(1) as u64 })
+        })
+    }
+
+    /// See [`mooring_core::store::backend::MemoryBackend::has_vectors`]: a probe of this
+    /// person's projects (one, or all), not a count.
+    pub(crate) fn has_vectors_in_team(&self, project: Option<&str>) -> Result<bool> {
+        let (slug, me) = (project.map(str::to_owned), self.me()?);
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let project_id = scope_id(&client, slug.as_deref(), me).await?;
+            let sql =
+                format!("SELECT EXISTS (SELECT 1 FROM memory_vectors v WHERE v.project_id IN ({MINE}))");
+            Ok(sql::row(&client, &sql, &[&project_id, &me]).await?.get::<_, bool>(0))
         })
     }
 

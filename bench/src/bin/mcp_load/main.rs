@@ -405,6 +405,12 @@ fn main() {
             }
         }
     }
+    // Each stdio row runs its own server: its peak is what one client's server grows to.
+    let stdio_peak =
+        rows.iter().filter(|r| r.transport == "stdio").filter_map(|r| r.peak_rss_mb).reduce(f64::max);
+    if let Some(peak) = stdio_peak {
+        eprintln!("Mooring stdio server peak RSS {peak:.1} MB (the largest of its rows' processes)");
+    }
     if let Some((peer_rows, peak)) = peer {
         eprintln!("server-memory peak RSS {peak:.1} MB");
         rows.extend(peer_rows);
@@ -415,7 +421,7 @@ fn main() {
             .map(|r| {
                 json!({ "transport": r.transport, "sessions": r.sessions, "workload": r.workload,
                 "p50_ms": r.p50_ms, "p99_ms": r.p99_ms, "calls_per_s": r.calls_per_s,
-                "cpu_ms_per_call": r.cpu_ms_per_call, "errors": r.errors })
+                "cpu_ms_per_call": r.cpu_ms_per_call, "errors": r.errors, "peak_rss_mb": r.peak_rss_mb })
             })
             .collect();
         let all = json!({ "entries": entries, "secs": secs, "cold_start_ms": cold.as_secs_f64() * 1e3,

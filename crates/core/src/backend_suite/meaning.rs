@@ -42,9 +42,12 @@ pub(super) fn a_paraphrase_is_found_by_meaning_in_its_project_only(h: &dyn Host)
     }
     add("beta", "Beta lease", "Renewal cadence of the leader lease: every 2 s");
     assert_eq!(store.vector_progress(Some("alpha")).unwrap().map(|p| (p.waiting, p.stored)), Some((5, 0)));
+    assert_eq!(store.has_vectors(Some("alpha")).unwrap(), Some(false), "waiting is not stored");
     // A backfill stores the newest first; a search between two batches holds a copy of
     // what was there, and still sees the older entries stored after it.
     assert_eq!(index(store, 2), 2);
+    assert_eq!(store.has_vectors(None).unwrap(), Some(true));
+    assert_eq!(store.has_vectors(Some("alpha")).unwrap(), Some(true));
     let question = "How often do we refresh the leader's lease?";
     titles(store, question, Some("alpha"), Mode::Semantic);
     while index(store, 2) > 0 {}

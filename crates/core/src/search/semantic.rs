@@ -21,6 +21,11 @@ pub fn model_dir() -> PathBuf {
     mooring_embed::models_root().join(MODEL)
 }
 
+/// Whether the model's files are installed (without loading them).
+pub fn installed() -> bool {
+    model_dir().join("weights.safetensors").exists()
+}
+
 /// Whether search by meaning is on, and why not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Availability {
@@ -116,12 +121,12 @@ pub fn nearest_text(store: &dyn MemoryBackend, q: &TextQuery) -> std::result::Re
         Availability::Missing(why) => format!("search by meaning is unavailable: {why}"),
         other => other.why().unwrap_or_default(),
     };
-    // Without the model's file, say why at once; with it, load it only if there is
-    // something to compare.
-    if !model_dir().join("weights.safetensors").exists() {
-        model().map_err(unavailable)?;
-    }
+    // Not loaded yet: without the model's file, say why at once; with it, load it only
+    // if there is something to compare. (Once loaded, as in the hub, neither is asked.)
     if LOADED.get().is_none() {
+        if !installed() {
+            model().map_err(unavailable)?;
+        }
         match store.has_vectors(q.project.as_deref()) {
             Ok(Some(false)) => return Ok(Vec::new()),
             Ok(None) => return Err("this project's store keeps no vectors".into()),
@@ -277,12 +282,17 @@ mod tests {
             limit: 5,
             newest,
         };
+        let newest_ids = || {
+            let mut got: Vec<i64> =
+                store.nearest_memory(&q(Some(2))).unwrap().unwrap().iter().map(|h| h.row.id).collect();
+            got.sort();
+            got
+        };
+        // Read from the database (nothing held yet), then from the held copy.
+        assert_eq!(newest_ids(), ids[1..], "only the two newest are compared");
         let all = store.nearest_memory(&q(None)).unwrap().unwrap();
         assert_eq!(all.len(), 3);
         assert_eq!(all[0].row.id, ids[0], "the renewal entry is nearest");
-        let newest = store.nearest_memory(&q(Some(2))).unwrap().unwrap();
-        let mut got: Vec<i64> = newest.iter().map(|h| h.row.id).collect();
-        got.sort();
-        assert_eq!(got, ids[1..], "only the two newest are compared");
+        assert_eq!(newest_ids(), ids[1..], "held, the newest by id (a backfill stores them newest first)");
     }
 }

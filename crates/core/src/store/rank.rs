@@ -238,24 +238,18 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn weights_columns_and_counts_occurrences_whatever_other_projects_hold() {
+    /// A store with projects `a` (1) and `b` (2) and these notes: (project, title, content).
+    fn store_with(notes: &[(i64, &str, &str)]) -> Store {
         let store = Store::open_in_memory().unwrap();
         store
             .write(|tx| {
-                tx.exec(
-                    "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('a', 'A', 't', 't')",
-                    [],
-                )?;
-                tx.exec(
-                    "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('b', 'B', 't', 't')",
-                    [],
-                )?;
-                for (project, title, content) in [
-                    (1, "", "raft once in a body of several other words"),
-                    (1, "raft", "a body without it"),
-                    (1, "", "raft raft raft in a body of several other words"),
-                ] {
+                for slug in ["a", "b"] {
+                    tx.exec(
+                        "INSERT INTO projects (slug, name, created_at, updated_at) VALUES (?1, ?1, 't', 't')",
+                        [slug],
+                    )?;
+                }
+                for (project, title, content) in notes {
                     tx.exec(
                         "INSERT INTO memory (project_id, kind, title, content, created_at, updated_at)
                          VALUES (?1, 'note', ?2, ?3, 't', 't')",
@@ -265,6 +259,16 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+        store
+    }
+
+    #[test]
+    fn weights_columns_and_counts_occurrences_whatever_other_projects_hold() {
+        let store = store_with(&[
+            (1, "", "raft once in a body of several other words"),
+            (1, "raft", "a body without it"),
+            (1, "", "raft raft raft in a body of several other words"),
+        ]);
         let before = ranked(&store, "scope:p1 AND raft");
         let order: Vec<i64> = before.iter().map(|r| r.0).collect();
         assert_eq!(order, [2, 3, 1], "title (weight 5) over three body hits over one");
@@ -284,5 +288,23 @@ mod tests {
             .unwrap();
         let after = ranked(&store, "scope:p1 AND raft");
         assert_eq!(after.iter().map(|r| r.0).collect::<Vec<_>>(), order);
+    }
+
+    #[test]
+    fn phrases_names_which_words_of_the_query_a_row_holds() {
+        let store =
+            store_with(&[(1, "", "raft leader election"), (1, "", "raft only"), (1, "", "nothing shared")]);
+        let bits: Vec<(i64, i64)> = store
+            .read(|c| {
+                let mut st = c.prepare(
+                    "SELECT rowid, mooring_phrases(memory_fts) FROM memory_fts
+                     WHERE memory_fts MATCH 'raft OR absent OR leader' ORDER BY rowid",
+                )?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            })
+            .unwrap();
+        // Phrase 0 raft, 1 absent, 2 leader.
+        assert_eq!(bits, [(1, 0b101), (2, 0b001)]);
     }
 }

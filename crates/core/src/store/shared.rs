@@ -271,7 +271,7 @@ impl MemoryBackend for Store {
                     kept = order.iter().map(|&i| kept[i].clone()).collect();
                     weighed = order.iter().map(|&i| weighed[i]).collect();
                 }
-                let terms = if bounded { fts_terms(&kept, true) } else { terms.clone() };
+                let terms = if bounded { fts_terms(&kept, true) } else { terms };
                 // Any word matches, but one not common must be among them: the second
                 // group's phrases only filter (weight 0), the first's rank by their IDF.
                 let rare: Vec<Word> =

@@ -260,10 +260,7 @@ impl Cache {
             .map(|&p| p as usize)
             .filter(|&i| want.is_none_or(|k| project.kinds[i] == k))
             .collect();
-        let q = project.centre.query(query);
-        let mut scored = Vec::with_capacity(positions.len());
-        exact(source, &project, &q, &positions, &mut scored)?;
-        Ok(Some(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect()))
+        closest(source, &project, query, &positions, limit).map(Some)
     }
 
     /// Read projects `project_ids`' vectors of `model` (`dim` values each) into the cache
@@ -287,10 +284,7 @@ impl Cache {
         limit: usize,
     ) -> Result<Vec<(i64, f32)>> {
         let project = self.current(source, project_id, model, query.len())?;
-        let q = project.centre.query(query);
-        let mut scored = Vec::new();
-        exact(source, &project, &q, &(0..project.ids.len()).collect::<Vec<_>>(), &mut scored)?;
-        Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
+        closest(source, &project, query, &(0..project.ids.len()).collect::<Vec<_>>(), limit)
     }
 
     fn current(&self, source: &dyn Source, project_id: i64, model: &str, dim: usize) -> Result<Arc<Project>> {
@@ -340,6 +334,21 @@ impl Cache {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Arc<Project>>> {
         self.projects.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// The ids and exact cosines of the `limit` of `positions` in `project` nearest `query`,
+/// best first.
+fn closest(
+    source: &dyn Source,
+    project: &Project,
+    query: &[f32],
+    positions: &[usize],
+    limit: usize,
+) -> Result<Vec<(i64, f32)>> {
+    let q = project.centre.query(query);
+    let mut scored = Vec::with_capacity(positions.len());
+    exact(source, project, &q, positions, &mut scored)?;
+    Ok(top(scored, limit).into_iter().map(|(s, id)| (id, s)).collect())
 }
 
 /// Push the exact cosine and id of each of `positions` in `project` to `out`, reading the
