@@ -26,7 +26,7 @@ pub fn models_root() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| dirs::home_dir().unwrap_or_default().join(".cache").join("mooring-models"))
 }
-pub use quant::{Quantized, dot_i8, dots_i8};
+pub use quant::{Quantized, dot_i8, dots_i8, dots_i8_at};
 
 /// What can go wrong loading or using the model.
 #[derive(Debug, thiserror::Error)]
