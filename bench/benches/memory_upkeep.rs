@@ -63,6 +63,7 @@ fn candidate_check(c: &mut Criterion) {
                 )
             })
         });
+        percentiles(&store, n, &mut next);
         let probe = memory::remember(&store, "year", &next(), None).unwrap();
         let found = mooring_core::search::similar::candidates(&store, &probe).unwrap();
         eprintln!(
@@ -73,6 +74,43 @@ fn candidate_check(c: &mut Criterion) {
         );
     }
     group.finish();
+}
+
+/// This thread's CPU time, in ms.
+fn thread_cpu_ms() -> f64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid timespec to write into.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
+/// The figure is a percentile of the write's own CPU, which criterion's mean
+/// does not give: 2,000 more `remember`s with their check, each timed on this thread's
+/// clock, and the hub's upkeep (embedding them and merging the keyword index, on its own
+/// thread in the hub) timed apart, per write.
+fn percentiles(store: &Store, n: usize, next: &mut impl FnMut() -> NewEntry) {
+    use mooring_core::store::backend::MemoryBackend as _;
+    let (mut calls, mut upkeep) = (Vec::with_capacity(2_000), 0.0);
+    for i in 1..=2_000u32 {
+        if i.is_multiple_of(500) {
+            let t = thread_cpu_ms();
+            let _ = mooring_core::search::semantic::index_pending(store, None);
+            store.tidy_index().unwrap();
+            upkeep += thread_cpu_ms() - t;
+        }
+        let entry = next();
+        let t = thread_cpu_ms();
+        black_box(mooring_core::search::similar::remember(store, "year", &entry, None, &[]).unwrap());
+        calls.push(thread_cpu_ms() - t);
+    }
+    calls.sort_by(f64::total_cmp);
+    let at = |q: f64| calls[((calls.len() - 1) as f64 * q).round() as usize];
+    eprintln!(
+        "remember with candidates at {n} entries, CPU per call: p50 {:.3} ms, p99 {:.3} ms; the hub's upkeep {:.3} ms a write",
+        at(0.5),
+        at(0.99),
+        upkeep / calls.len() as f64
+    );
 }
 
 /// A project with a year of captured sessions, five a working day (1,300), the newest

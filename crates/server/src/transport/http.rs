@@ -67,6 +67,7 @@ pub fn router_serving<H: ServerHandler + Send + 'static>(
             format!("http://[::1]:{port}"),
         ])
         .enforce_origin_validation()
+        .with_json_response(true)
         .with_max_request_body_bytes(config.max_body_bytes)
         .with_cancellation_token(cancel);
     mcp_config.session_store = Some(Arc::new(SqliteSessionStore::new(state.store.clone())));
