@@ -212,7 +212,18 @@ function pager(target, more, kinds, opts = {}) {
     const pages = fetched.map(([, entries]) => entries);
     shown = shown.concat(...pages).sort((a, b) => (a.created_at < b.created_at ? 1 : -1));
     const replaced = (e) => shown.filter((o) => o.superseded_by === e.id);
+    // The person may be typing in this list when an agent's write redraws it: the field
+    // they were in takes the focus back with its caret, or the rest of their words would
+    // go to a field no longer on the page.
+    const was = $(target).contains(document.activeElement) ? document.activeElement : null;
+    const field = was?.dataset.testid;
+    const caret = typeof was?.selectionStart === "number" ? [was.selectionStart, was.selectionEnd] : null;
     $(target).replaceChildren(...shown.map((e) => entryView(e, { ...opts, replaced: replaced(e), shown })));
+    const again = field && $(target).querySelector(`[data-testid="${CSS.escape(field)}"]`);
+    if (again) {
+      again.focus();
+      if (caret && again.setSelectionRange) again.setSelectionRange(...caret);
+    }
     if (!shown.length) $(target).append(el("p", opts.empty || "Nothing yet.", "hint"));
     $(more).hidden = done.size === kinds.length;
     if (opts.after) await opts.after(shown, mine, () => generation);

@@ -70,11 +70,13 @@ async def test_by_keyboard_alone_a_blocker_is_resolved_and_an_entry_forgotten(pr
     await drive(f"{base}/dashboard?token={t}", [
         {"tabTo": "open-numbat-ledger"}, {"press": "Enter"},
         {"expectText": ["name", "Numbat Ledger"]},
-        {"tabTo": f"resolve-note-{b}"}, {"type": "Pinned the flaky test"},
-        # An agent writes while the person types: the list is redrawn, the words stay.
+        {"tabTo": f"resolve-note-{b}"}, {"type": "Pinned the "},
+        # An agent writes while the person types: the list is redrawn, the words stay and
+        # so does the focus, so the rest of what they type lands in the same field.
         {"exec": [str(BIN / "mooring"), "--data-dir", str(data), "memory", "add", "numbat-ledger", "--kind", "blocker",
                   "Flaky disk on runner 3"]},
         {"expectText": ["blockers", "Flaky disk on runner 3"]},
+        {"type": "flaky test"},
         {"tabTo": f"resolve-{b}"}, {"press": "Enter"},
         {"expectNoText": ["blockers", "CI is red"]},
         {"tabTo": f"forget-{n}"}, {"press": "Enter"},
