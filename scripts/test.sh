@@ -12,6 +12,8 @@ cargo fmt --all -- --check
 # Modules import each other one way only (the script's self-test shows it finds a loop).
 python3 scripts/check-layers.py --self-test
 python3 scripts/check-layers.py
+python3 scripts/check-client-dialects.py --self-test
+python3 scripts/check-client-dialects.py
 python3 scripts/check-doc-paths.py
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 

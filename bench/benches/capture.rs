@@ -81,7 +81,7 @@ fn turn_in(store: &Store, path: &Path, record: &SessionRecord, cwd: &str) -> u64
     let k = key("claude-code", "bench");
     let (_, _existing) = store.session_entry("bench", &k).unwrap();
     let mut r = record.clone();
-    let t = Turn { cwd: Some(cwd), ..Turn::new("claude-code", "bench", path) };
+    let t = Turn { cwd: Some(cwd), ..Turn::new(mooring_clients::Client::ClaudeCode, "bench", path) };
     advance(&mut r, &t, Place { root: Some(cwd), cwd: Some(cwd) }).unwrap();
     let (row, _) = entry(&mut r).unwrap();
     store.put_session("bench", &k, &row, mooring_core::memory::check_writable).unwrap();
@@ -91,7 +91,7 @@ fn turn_in(store: &Store, path: &Path, record: &SessionRecord, cwd: &str) -> u64
 /// The record as it stands after reading `path` up to `upto` bytes.
 fn record_upto(path: &Path, upto: u64) -> SessionRecord {
     let mut r = SessionRecord::new("claude-code", &key("claude-code", "bench"));
-    let fold = mooring_core::capture::folder("claude-code").unwrap();
+    let fold = mooring_core::capture::folder(mooring_clients::Client::ClaudeCode).unwrap();
     while r.read_to < upto {
         let c = transcript::read_from(path, r.read_to, transcript::SLICE).unwrap();
         let place = Place { root: Some("/tmp/rec/work"), cwd: Some("/tmp/rec/work") };

@@ -17,6 +17,7 @@
 //!
 //! cargo run --release -p mooring-bench --bin token-method -- --transcripts DIR [--json] [--show-preamble]
 
+use mooring_clients::Client;
 use std::path::{Path, PathBuf};
 
 use mooring_core::capture::{self, Turn};
@@ -27,13 +28,13 @@ use mooring_core::store::backend::{MemoryBackend, PageFilter};
 use mooring_core::{NewProject, Registry, Store};
 use serde_json::{Value, json};
 
-fn client_of(name: &str) -> &'static str {
+fn client_of(name: &str) -> Client {
     if name.contains("codex") {
-        "codex"
+        Client::Codex
     } else if name.contains("gemini") {
-        "gemini-cli"
+        Client::GeminiCli
     } else {
-        "claude-code"
+        Client::ClaudeCode
     }
 }
 

@@ -205,19 +205,8 @@ pub fn shell_quote(path: &Path) -> String {
 /// characters); Mooring stays under it.
 pub const HOOK_MAX_CHARS: usize = 9_000;
 
-/// The standard output of the hook for `event` (`SessionStart`, `UserPromptSubmit`)
-/// handing the model `text`, in the client's shape.
-pub fn hook_output(client: Client, event: &str, text: &str) -> String {
-    let text = clip(text, HOOK_MAX_CHARS);
-    let value = match client {
-        Client::Cursor => json!({ "additional_context": text }),
-        _ => json!({ "hookSpecificOutput": { "hookEventName": event, "additionalContext": text } }),
-    };
-    value.to_string()
-}
-
 /// At most `max` characters, cut at the last line break before the limit.
-fn clip(text: &str, max: usize) -> &str {
+pub(crate) fn clip(text: &str, max: usize) -> &str {
     if text.chars().count() <= max {
         return text;
     }
@@ -266,17 +255,5 @@ mod tests {
         let theirs = json!({"hooks": [{"command": "echo hi"}]});
         assert!(!is_mooring_hook(Client::ClaudeCode, &theirs));
         assert!(is_mooring_hook(Client::Cursor, &json!({"command": "mooring hook cursor"})));
-    }
-
-    #[test]
-    fn hook_output_uses_the_clients_field_and_stays_under_the_limit() {
-        let long = "line of context\n".repeat(2_000);
-        let out: Value =
-            serde_json::from_str(&hook_output(Client::ClaudeCode, "SessionStart", &long)).unwrap();
-        let text = out["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-        assert!(text.len() <= HOOK_MAX_CHARS && text.ends_with("context"), "{}", text.len());
-        assert_eq!(out["hookSpecificOutput"]["hookEventName"], "SessionStart");
-        let cursor: Value = serde_json::from_str(&hook_output(Client::Cursor, "SessionStart", "hi")).unwrap();
-        assert_eq!(cursor, json!({"additional_context": "hi"}));
     }
 }

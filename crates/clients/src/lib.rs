@@ -4,6 +4,7 @@
 pub mod apply;
 pub mod catalog;
 pub mod entry;
+pub mod hooks;
 pub mod json_doc;
 pub mod toml_doc;
 

@@ -419,7 +419,7 @@ fn capture_recorded_session(srv: &TestServer, slug: &str) {
     std::fs::write(&path, include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl")).unwrap();
     let turn = mooring_core::capture::Turn {
         cwd: Some("/tmp/rec/work"),
-        ..mooring_core::capture::Turn::new("claude-code", "s-1", &path)
+        ..mooring_core::capture::Turn::new(mooring_clients::Client::ClaudeCode, "s-1", &path)
     };
     let done = mooring_core::capture::capture(&*srv.store, slug, &turn).unwrap();
     assert!(matches!(done, mooring_core::capture::Captured::Stored { .. }));

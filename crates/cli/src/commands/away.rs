@@ -9,11 +9,13 @@
 
 use std::time::{Duration, Instant};
 
+use mooring_clients::Client;
+use mooring_clients::hooks::{Decision, Input, Reply};
 use mooring_core::Store;
 use mooring_core::choice::{Broker, ChoiceRequest, Interaction, Submission, TimeoutAction, check};
 use mooring_core::remote::permission::{self, Verdict};
 use mooring_core::remote::{RemoteConfig, turn_end};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Ctx;
 
@@ -42,11 +44,10 @@ fn away_store(ctx: &Ctx) -> Result<Option<(Store, RemoteConfig)>, String> {
 }
 
 /// The session's project and how the phone names where it runs.
-fn place(ctx: &Ctx, store: &Store, client: &str, input: &Value) -> (Option<String>, String) {
-    let dir =
-        input.get("cwd").and_then(Value::as_str).map_or_else(|| ctx.cwd.display().to_string(), str::to_owned);
+fn place(ctx: &Ctx, store: &Store, client: Client, input: &Input) -> (Option<String>, String) {
+    let dir = input.cwd.clone().unwrap_or_else(|| ctx.cwd.display().to_string());
     let slug = super::memory::decide_dir(store, &dir, ctx, false).ok().and_then(|d| d.resolution.project);
-    let shown = [slug.clone(), Some(client.to_owned()), mooring_core::remote::phone::place_of(&dir)]
+    let shown = [slug.clone(), Some(client.name().to_owned()), mooring_core::remote::phone::place_of(&dir)]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>();
@@ -83,20 +84,20 @@ fn ask_and_wait(
 }
 
 /// The permission hook's output: `None` at the desk (the client asks as usual).
-pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
+pub fn permission(ctx: &Ctx, client: Client, input: &Input) -> Result<Option<String>, String> {
     let Some((store, config)) = away_store(ctx)? else { return Ok(None) };
-    let tool = input.get("tool_name").and_then(Value::as_str).unwrap_or("a tool");
-    let tool_input = input.get("tool_input").cloned().unwrap_or(Value::Null);
+    let tool = input.tool.as_ref().map_or("a tool", |t| t.name.as_str());
+    let tool_input = input.tool.as_ref().map_or(serde_json::Value::Null, |t| t.input.clone());
     let (slug, place) = place(ctx, &store, client, input);
     if !config.question_ok(slug.as_deref()) {
         return Ok(None);
     }
     let wait = seconds("MOORING_PERMISSION_WAIT_SECONDS", WAIT_SECONDS);
-    // Only Claude Code takes rules back from the hook (`updatedPermissions`); Codex 0.169
-    // fails closed on any field beyond allow/deny, so it is offered Allow once only.
-    let rules = if client == "claude-code" {
+    // Only a client that takes rules back from the hook is offered "allow for the
+    // session" (Codex 0.169 fails closed on any field beyond allow/deny).
+    let rules = if client.hook_abilities().session_rules {
         let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-        permission::session_rules(input.get("permission_suggestions"), home.as_deref())
+        permission::session_rules(input.suggestions.as_ref(), home.as_deref())
     } else {
         Vec::new()
     };
@@ -107,30 +108,26 @@ pub fn permission(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<Strin
         let allowed = matches!(verdict, Verdict::Allow | Verdict::AllowSession);
         let for_session = verdict == Verdict::AllowSession;
         let detail = json!({ "tool": tool, "allowed": allowed, "for_session": for_session,
-                             "answered_on": ended.surface, "client": client });
+                             "answered_on": ended.surface, "client": client.name() });
         let _ = mooring_core::Registry::new(&store).record_event(slug, "permission_answered", &detail);
     }
     let decision = match verdict {
-        Verdict::Allow => json!({ "behavior": "allow" }),
-        Verdict::AllowSession => json!({ "behavior": "allow", "updatedPermissions": rules }),
-        Verdict::Deny(message) => json!({ "behavior": "deny", "message": message }),
+        Verdict::Allow => Decision::Allow,
+        Verdict::AllowSession => Decision::AllowWithRules(rules),
+        Verdict::Deny(message) => Decision::Deny(message),
     };
-    Ok(Some(
-        json!({ "hookSpecificOutput": { "hookEventName": "PermissionRequest", "decision": decision } })
-            .to_string(),
-    ))
+    Ok(Some(client.hook_reply(input, &Reply::Permission(decision))))
 }
 
 /// A finished turn's output: the person's next instruction as the `Stop` hook's block
 /// reason, or `None` (at the desk, no reply, or "let it stop").
-pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>, String> {
+pub fn turn_end(ctx: &Ctx, client: Client, input: &Input) -> Result<Option<String>, String> {
     let Some((store, config)) = away_store(ctx)? else { return Ok(None) };
     let (slug, place) = place(ctx, &store, client, input);
     if !config.question_ok(slug.as_deref()) {
         return Ok(None);
     }
-    // Claude Code and Codex say `last_assistant_message`; Gemini CLI, `prompt_response`.
-    let last = ["last_assistant_message", "prompt_response"].iter().find_map(|k| input.get(*k)?.as_str());
+    let last = input.last_message.as_deref();
     let minutes =
         mooring_core::projects::lifecycle::setting(&store, "away_hold_minutes").map_err(|e| e.message)?;
     if minutes == 0 {
@@ -139,11 +136,7 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
     let hold = seconds("MOORING_AWAY_HOLD_SECONDS", (minutes * 60).min(HOLD_SECONDS));
     // `SLUG words` sent from the phone for this session while it holds are its next
     // instruction, as a reply to the "finished" message would be.
-    let key = input
-        .get("session_id")
-        .and_then(Value::as_str)
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| mooring_core::capture::key(client, s));
+    let key = input.session.as_deref().map(|s| mooring_core::capture::key(client.name(), s));
     let mut heard = || {
         let (slug, key) = (slug.as_deref()?, key.as_deref()?);
         let words = mooring_core::remote::inbox::take_words(&store, slug, key).ok()?;
@@ -155,6 +148,6 @@ pub fn turn_end(ctx: &Ctx, client: &str, input: &Value) -> Result<Option<String>
         let reason = format!(
             "The person, away from the desk, replied from their phone with your next instruction: {next}"
         );
-        json!({ "decision": "block", "reason": reason }).to_string()
+        client.hook_reply(input, &Reply::Continue(reason))
     }))
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use mooring_clients::Client;
-use mooring_clients::entry::hook_output;
+use mooring_clients::hooks::{Event, Input, Reply};
 use mooring_core::memory::injected::{self, What};
 use mooring_core::memory::preamble::{self, Caps};
 use serde_json::Value;
@@ -45,15 +45,16 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     };
     let mut input = String::new();
     let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
-    // Read once; every step below looks at the same value.
-    let parsed: Result<Value, String> =
-        serde_json::from_str(&input).map_err(|e| format!("the hook input is not JSON ({e})"));
-    let event = Event::of(parsed.as_ref().unwrap_or(&Value::Null));
+    // Read once, in the client's dialect; every step below looks at the same input.
+    let parsed: Result<Input, String> = serde_json::from_str::<Value>(&input)
+        .map(|v| client.hook_input(&v))
+        .map_err(|e| format!("the hook input is not JSON ({e})"));
+    let event = parsed.as_ref().map_or(Event::Start, |i| i.event);
     if let Ok(input) = &parsed
-        && input.get("hook_event_name").and_then(Value::as_str) == Some("PermissionRequest")
+        && input.event == Event::Permission
     {
         // Waits for the person (their phone) as long as the client's hook allows.
-        match super::away::permission(ctx, client.name(), input) {
+        match super::away::permission(ctx, client, input) {
             Ok(Some(out)) => print_out(&out),
             Ok(None) => {}
             Err(why) => log(ctx, &format!("{client}: permission: {why}")),
@@ -69,14 +70,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     let stop_input = parsed
         .as_ref()
         .ok()
-        .filter(|v| {
-            let event = v.get("hook_event_name").and_then(Value::as_str);
-            match client {
-                Client::ClaudeCode | Client::Codex => event == Some("Stop"),
-                Client::GeminiCli => event == Some("AfterAgent"),
-                _ => false,
-            }
-        })
+        .filter(|i| i.event == Event::TurnEnd && client.hook_abilities().continues)
         .cloned();
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
@@ -87,7 +81,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         let ctx = Ctx::at(data_dir, false, base);
         let _ = tx.send(answer(&ctx, client, &parsed, event, started));
     });
-    match rx.recv_timeout(event.deadline()) {
+    match rx.recv_timeout(deadline(event)) {
         Ok(Ok(Some(out))) => print_out(&out),
         Ok(Ok(None)) => {}
         Ok(Err(why)) => log(ctx, &format!("{client}: {why}")),
@@ -98,7 +92,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     }
     // A turn's end, recorded: with the person away, it may go on with their next words.
     if let Some(input) = &stop_input {
-        match super::away::turn_end(ctx, client.name(), input) {
+        match super::away::turn_end(ctx, client, input) {
             Ok(Some(out)) => print_out(&out),
             Ok(None) => {}
             Err(why) => log(ctx, &format!("{client}: away: {why}")),
@@ -113,40 +107,16 @@ fn print_out(out: &str) {
     let _ = stdout.write_all(out.as_bytes()).and_then(|_| stdout.flush());
 }
 
-/// Which hook fired, from the input's `hook_event_name`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Event {
-    /// A session starts (or resumes, or was compacted): hand over the preamble.
-    Start,
-    /// A turn ended, the context is about to be compacted, or the session ended: bring
-    /// the session's record up to date.
-    Capture,
-    /// The person sent a prompt: hand the model what memory holds about it.
-    Prompt,
-}
-
-impl Event {
-    fn of(input: &Value) -> Self {
-        match input.get("hook_event_name").and_then(Value::as_str) {
-            // Claude Code and Codex name a turn's end `Stop` and a compaction `PreCompact`;
-            // Gemini CLI says `AfterAgent` and `PreCompress`.
-            Some("Stop" | "SubagentStop" | "PreCompact" | "SessionEnd" | "AfterAgent" | "PreCompress") => {
-                Event::Capture
-            }
-            Some("UserPromptSubmit" | "BeforeAgent") => Event::Prompt,
-            _ => Event::Start,
-        }
-    }
-
-    /// How long the client may wait. A session's start waits for the preamble; a capture
-    /// prints nothing and reads a bounded part of the transcript, and giving up would
-    /// leave the record behind, so it may take longer (the hook entry allows 5 s).
-    fn deadline(self) -> Duration {
-        let set = deadline_setting();
-        match self {
-            Event::Start | Event::Prompt => set.unwrap_or(DEADLINE),
-            Event::Capture => set.map_or(CAPTURE_DEADLINE, |d| d.max(CAPTURE_MARGIN * 2)),
-        }
+/// How long the client may wait. A session's start waits for the preamble and a prompt
+/// for its recall; a capture prints nothing and reads a bounded part of the transcript,
+/// and giving up would leave the record behind, so it may take longer (the hook entry
+/// allows 5 s).
+fn deadline(event: Event) -> Duration {
+    let set = deadline_setting();
+    if event.captures() {
+        set.map_or(CAPTURE_DEADLINE, |d| d.max(CAPTURE_MARGIN * 2))
+    } else {
+        set.unwrap_or(DEADLINE)
     }
 }
 
@@ -163,18 +133,25 @@ fn deadline_setting() -> Option<Duration> {
 fn answer(
     ctx: &Ctx,
     client: Client,
-    parsed: &Result<Value, String>,
+    parsed: &Result<Input, String>,
     event: Event,
     started: std::time::Instant,
 ) -> Result<Option<String>, String> {
+    if !matches!(event, Event::Start | Event::Prompt) && !event.captures() {
+        return Ok(None);
+    }
     // A start without readable input still gets the preamble of the shell's directory; a
     // capture or a recall needs what the input says.
+    let unread;
     let input = match (parsed, event) {
-        (Ok(v), _) => v,
-        (Err(_), Event::Start) => &Value::Null,
+        (Ok(i), _) => i,
+        (Err(_), Event::Start) => {
+            unread = client.hook_input(&Value::Null);
+            &unread
+        }
         (Err(why), _) => return Err(why.clone()),
     };
-    let dir = session_dir(input).unwrap_or_else(|| ctx.cwd.display().to_string());
+    let dir = input.cwd.clone().unwrap_or_else(|| ctx.cwd.display().to_string());
     if !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);
     }
@@ -188,31 +165,25 @@ fn answer(
     let Some(slug) = decided.resolution.project.clone() else {
         return Ok(None);
     };
-    match event {
-        Event::Capture => {
-            let stop = started + event.deadline().saturating_sub(CAPTURE_MARGIN);
-            capture(ctx, client, &store, &memory, input, stop, &decided)?;
-            return Ok(None);
-        }
-        Event::Prompt => {
-            // What the person sent from the phone comes first, then what memory recalls.
-            let key = session_key(client, input);
-            let sent = match &key {
-                Some(k) => mooring_core::remote::inbox::take(&store, &slug, k).map_err(|e| e.message)?,
-                None => None,
-            };
-            let recalled = recall(client, &store, &memory, &slug, input)?;
-            return Ok(match (sent, recalled) {
-                (None, recalled) => recalled,
-                (Some(sent), None) => {
-                    let event =
-                        input.get("hook_event_name").and_then(Value::as_str).unwrap_or("UserPromptSubmit");
-                    Some(hook_output(client, event, &sent))
-                }
-                (Some(sent), Some(recalled)) => Some(with_phone_words(&sent, &recalled)),
-            });
-        }
-        Event::Start => {}
+    if event.captures() {
+        let stop = started + deadline(event).saturating_sub(CAPTURE_MARGIN);
+        capture(ctx, client, &store, &memory, input, stop, &decided)?;
+        return Ok(None);
+    }
+    if event == Event::Prompt {
+        // What the person sent from the phone comes first, then what memory recalls.
+        let key = session_key(client, input);
+        let sent = match &key {
+            Some(k) => mooring_core::remote::inbox::take(&store, &slug, k).map_err(|e| e.message)?,
+            None => None,
+        };
+        let recalled = recall(client, &store, &memory, &slug, input)?;
+        let text = match (sent, recalled) {
+            (None, None) => return Ok(None),
+            (Some(one), None) | (None, Some(one)) => one,
+            (Some(sent), Some(recalled)) => format!("{sent}\n{recalled}"),
+        };
+        return Ok(Some(client.hook_reply(input, &Reply::Context(text))));
     }
     let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
     let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
@@ -235,28 +206,28 @@ fn answer(
             })
             .map_err(|e| e.message)?;
     }
-    Ok(Some(hook_output(client, "SessionStart", &text)))
+    Ok(Some(client.hook_reply(input, &Reply::Context(text))))
 }
 
 /// The record key of the hook's client session, when the input names one.
-fn session_key(client: Client, input: &Value) -> Option<String> {
-    let session = input.get("session_id").and_then(Value::as_str).filter(|s| !s.trim().is_empty())?;
-    Some(mooring_core::capture::key(client.name(), session))
+fn session_key(client: Client, input: &Input) -> Option<String> {
+    Some(mooring_core::capture::key(client.name(), input.session.as_deref()?))
 }
 
 /// At a prompt: the entries of the project's memory the prompt is about, not yet handed
-/// to this session, in the client's prompt-hook shape; nothing when none clears the bar.
+/// to this session, as the text handed to the model; nothing when none clears the bar.
 fn recall(
     client: Client,
     store: &mooring_core::Store,
     memory: &dyn mooring_core::store::backend::MemoryBackend,
     slug: &str,
-    input: &Value,
+    input: &Input,
 ) -> Result<Option<String>, String> {
     if mooring_core::projects::lifecycle::setting(store, "recall").map_err(|e| e.message)? == 0 {
         return Ok(None);
     }
-    let Some(prompt) = input.get("prompt").and_then(Value::as_str) else { return Ok(None) };
+    // A background task's result or another session's message is not the person asking.
+    let Some(prompt) = input.prompt.as_deref().filter(|_| input.from_person) else { return Ok(None) };
     let prompt = &mooring_core::capture::record::without_hook_context(prompt);
     let key = session_key(client, input);
     let given = match &key {
@@ -277,20 +248,7 @@ fn recall(
             })
             .map_err(|e| e.message)?;
     }
-    let event = input.get("hook_event_name").and_then(Value::as_str).unwrap_or("UserPromptSubmit");
-    Ok(Some(hook_output(client, event, &text)))
-}
-
-/// A prompt hook's output with the phone's words put before what recall found.
-fn with_phone_words(sent: &str, recalled_output: &str) -> String {
-    let mut v: Value = serde_json::from_str(recalled_output).unwrap_or(Value::Null);
-    for pointer in ["/hookSpecificOutput/additionalContext", "/additional_context"] {
-        if let Some(Value::String(text)) = v.pointer_mut(pointer) {
-            *text = format!("{sent}\n{text}");
-            return v.to_string();
-        }
-    }
-    recalled_output.to_owned()
+    Ok(Some(text))
 }
 
 /// After a compaction (`SessionStart` with source `compact`), the session's own record:
@@ -299,13 +257,12 @@ fn this_session_so_far(
     client: Client,
     memory: &dyn mooring_core::store::backend::MemoryBackend,
     slug: &str,
-    input: &Value,
+    input: &Input,
 ) -> Option<(i64, String)> {
-    if input.get("source").and_then(Value::as_str) != Some("compact") {
+    if !input.after_compaction {
         return None;
     }
-    let session = input.get("session_id").and_then(Value::as_str)?;
-    let key = mooring_core::capture::key(client.name(), session);
+    let key = session_key(client, input)?;
     let (_, row) = memory.session_entry(slug, &key).ok()?;
     let row = row.filter(|r| r.forgotten_at.is_none())?;
     Some((
@@ -325,13 +282,12 @@ fn capture(
     client: Client,
     store: &mooring_core::Store,
     memory: &dyn mooring_core::store::backend::MemoryBackend,
-    input: &Value,
+    input: &Input,
     stop: std::time::Instant,
     decided: &mooring_core::projects::decide::Decided,
 ) -> Result<(), String> {
     let Some(slug) = decided.resolution.project.as_deref() else { return Ok(()) };
-    let text = |k: &str| input.get(k).and_then(Value::as_str).filter(|s| !s.trim().is_empty());
-    let dir = text("cwd").map(std::path::Path::new);
+    let dir = input.cwd.as_deref().map(std::path::Path::new);
     // The marker above the session's directory as deciding its project read it; read here
     // only when deciding did not look (a level above the directory decided).
     let looked = decided.hints.cwd.as_deref().and_then(|cwd| decided.markers.above(cwd));
@@ -343,18 +299,17 @@ fn capture(
     if !mooring_core::capture::enabled(store, slug, marker.as_ref()).map_err(|e| e.message)? {
         return Ok(());
     }
-    let (Some(session), Some(transcript)) = (text("session_id"), text("transcript_path")) else {
+    let (Some(session), Some(transcript)) = (input.session.as_deref(), input.transcript.as_deref()) else {
         return Err("the hook input names no session_id or transcript_path; nothing captured".into());
     };
-    let ended = (text("hook_event_name") == Some("SessionEnd")).then(|| text("reason").unwrap_or("other"));
     let code_path = dir.and_then(|d| code_path_of(store, d));
     let turn = mooring_core::capture::Turn {
-        cwd: text("cwd"),
+        cwd: input.cwd.as_deref(),
         code_path: code_path.as_deref().and_then(std::path::Path::to_str),
-        agent_transcript: text("agent_transcript_path").map(std::path::Path::new),
-        ended,
+        agent_transcript: input.agent_transcript.as_deref(),
+        ended: input.end_reason.as_deref(),
         deadline: Some(stop),
-        ..mooring_core::capture::Turn::new(client.name(), session, std::path::Path::new(transcript))
+        ..mooring_core::capture::Turn::new(client, session, transcript)
     };
     match mooring_core::capture::capture(memory, slug, &turn).map_err(|e| e.message)? {
         mooring_core::capture::Captured::Stored { redacted, .. } if redacted > 0 => {
@@ -379,16 +334,6 @@ fn code_path_of(store: &mooring_core::Store, dir: &std::path::Path) -> Option<st
     index.match_path(&dir).map(|hit| hit.code_path)
 }
 
-/// The session's directory from the hook input: `cwd` (Claude Code, Codex, Gemini CLI)
-/// or the first of `workspace_roots` (Cursor).
-fn session_dir(input: &Value) -> Option<String> {
-    let dir = input
-        .get("cwd")
-        .and_then(Value::as_str)
-        .or_else(|| input.get("workspace_roots")?.get(0)?.as_str())?;
-    (!dir.trim().is_empty()).then(|| dir.to_owned())
-}
-
 fn describe(f: &Failure) -> String {
     f.sentence()
 }
@@ -408,18 +353,4 @@ fn log(ctx: &Ctx, line: &str) {
         let _ = writeln!(f, "{now} {}", mooring_server::logging::scrub(line));
     }
     tracing::debug!("{line}");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_session_directory_comes_from_cwd_or_cursors_roots() {
-        let dir = |text: &str| session_dir(&serde_json::from_str(text).unwrap_or(Value::Null));
-        assert_eq!(dir(r#"{"cwd":"/w/le","session_id":"x"}"#).as_deref(), Some("/w/le"));
-        assert_eq!(dir(r#"{"workspace_roots":["/w/a","/w/b"]}"#).as_deref(), Some("/w/a"));
-        assert_eq!(dir("not json"), None);
-        assert_eq!(dir(r#"{"cwd":""}"#), None);
-    }
 }

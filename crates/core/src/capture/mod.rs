@@ -23,6 +23,7 @@ pub mod worktree;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use mooring_clients::Client;
 use sha2::{Digest, Sha256};
 
 pub use record::{Place, SessionRecord};
@@ -82,25 +83,25 @@ pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<O
 pub type Folder = fn(&mut SessionRecord, &serde_json::Value, Place<'_>);
 
 /// The reader of `client`'s session files, if Mooring reads them.
-pub fn folder(client: &str) -> Option<Folder> {
+pub fn folder(client: Client) -> Option<Folder> {
     Some(match client {
-        "claude-code" => claude_code::apply,
-        "codex" => codex::apply,
-        "gemini-cli" => gemini::apply,
+        Client::ClaudeCode => claude_code::apply,
+        Client::Codex => codex::apply,
+        Client::GeminiCli => gemini::apply,
         _ => return None,
     })
 }
 
 /// Whether Mooring reads `client`'s session files.
-pub fn reads(client: &str) -> bool {
+pub fn reads(client: Client) -> bool {
     folder(client).is_some()
 }
 
 /// A turn's end as a client's hook reports it.
 #[derive(Debug, Clone, Copy)]
 pub struct Turn<'a> {
-    /// The client (`claude-code`, …).
-    pub client: &'a str,
+    /// The client.
+    pub client: Client,
     /// The client's id for the session (never stored; only its hash is).
     pub session_id: &'a str,
     /// The client's transcript of the session.
@@ -123,7 +124,7 @@ pub struct Turn<'a> {
 
 impl<'a> Turn<'a> {
     /// A turn of `client`'s session `session_id`, its transcript at `transcript`.
-    pub fn new(client: &'a str, session_id: &'a str, transcript: &'a Path) -> Self {
+    pub fn new(client: Client, session_id: &'a str, transcript: &'a Path) -> Self {
         Self {
             client,
             session_id,
@@ -177,13 +178,13 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
     if turn.session_id.trim().is_empty() {
         return Err(Error::invalid("session_id", "the hook input names no session; nothing to capture"));
     }
-    let key = key(turn.client, turn.session_id);
+    let key = key(turn.client.name(), turn.session_id);
     let (_, existing) = memory.session_entry(slug, &key)?;
     if existing.as_ref().is_some_and(|r| r.forgotten_at.is_some()) {
         return Ok(Captured::Forgotten);
     }
     let stored = existing.and_then(|r| r.data).and_then(|d| serde_json::from_str::<SessionRecord>(&d).ok());
-    let mut record = stored.unwrap_or_else(|| SessionRecord::new(turn.client, &key));
+    let mut record = stored.unwrap_or_else(|| SessionRecord::new(turn.client.name(), &key));
     let root = checkout_root(turn);
     let place = Place { root: root.as_deref().and_then(Path::to_str), cwd: turn.cwd };
     let mut redacted = 0;
@@ -234,7 +235,8 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         record.restart();
     }
     record.transcript = Some(path_hash);
-    let more = if turn.client == "gemini-cli" && turn.transcript.extension().is_some_and(|e| e == "json") {
+    let more = if turn.client == Client::GeminiCli && turn.transcript.extension().is_some_and(|e| e == "json")
+    {
         legacy_chat(record, turn.transcript, place).map_err(unreadable)?;
         false
     } else {
@@ -283,7 +285,7 @@ const MOST_SUBAGENTS: usize = 64;
 /// in `<transcript without .jsonl>/subagents/agent-*.jsonl`; `SubagentStop` names one);
 /// whether more is left.
 fn subagents(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>, fold: Folder) -> bool {
-    if turn.client != "claude-code" {
+    if turn.client != Client::ClaudeCode {
         return false;
     }
     let dir = turn.transcript.with_extension("").join("subagents");

@@ -2,6 +2,7 @@
 //! against the test tier's scripted model: two tasks, a file written then edited, a
 //! command carrying a token, one task completed), stored in a real store.
 
+use mooring_clients::Client;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -46,7 +47,7 @@ impl World {
     }
 
     fn capture(&self, session: &str, transcript: &Path) -> Captured {
-        let turn = Turn { cwd: Some(CWD), ..Turn::new("claude-code", session, transcript) };
+        let turn = Turn { cwd: Some(CWD), ..Turn::new(Client::ClaudeCode, session, transcript) };
         capture(&self.store, "retry", &turn).unwrap()
     }
 
@@ -159,9 +160,9 @@ fn a_damaged_transcript_loses_nothing_else() {
 const CODEX: &str = include_str!("../../tests/fixtures/codex-0.169.0-work.jsonl");
 const GEMINI: &str = include_str!("../../tests/fixtures/gemini-cli-0.61.0-work.jsonl");
 
-fn fold_as(client: &str, text: &str) -> SessionRecord {
+fn fold_as(client: Client, text: &str) -> SessionRecord {
     let fold = super::folder(client).unwrap();
-    let mut r = SessionRecord::new(client, "k");
+    let mut r = SessionRecord::new(client.name(), "k");
     for line in text.lines() {
         if let Ok(v) = serde_json::from_str(line) {
             fold(&mut r, &v, super::Place { root: Some("/tmp/rec/work"), cwd: Some("/tmp/rec/work") });
@@ -173,8 +174,8 @@ fn fold_as(client: &str, text: &str) -> SessionRecord {
 #[test]
 fn codex_and_gemini_sessions_fold_into_the_same_record() {
     use super::record::FileAction::{Created, Deleted, Renamed};
-    for client in ["codex", "gemini-cli"] {
-        let r = fold_as(client, if client == "codex" { CODEX } else { GEMINI });
+    for client in [Client::Codex, Client::GeminiCli] {
+        let r = fold_as(client, if client == Client::Codex { CODEX } else { GEMINI });
         assert_eq!(r.requests, ["Add a retry helper"], "{client}");
         let files: Vec<(&str, super::record::FileAction, Option<&str>)> =
             r.files.iter().map(|f| (f.path.as_str(), f.action, f.from.as_deref())).collect();
@@ -212,9 +213,9 @@ fn codex_and_gemini_sessions_fold_into_the_same_record() {
 
 #[test]
 fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
-    let once = fold_as("gemini-cli", GEMINI);
+    let once = fold_as(Client::GeminiCli, GEMINI);
     let doubled: String = GEMINI.lines().flat_map(|l| [l, l]).collect::<Vec<_>>().join("\n");
-    let twice = fold_as("gemini-cli", &doubled);
+    let twice = fold_as(Client::GeminiCli, &doubled);
     assert_eq!(twice.commands, once.commands);
     assert_eq!(twice.commands_total, once.commands_total);
 }
@@ -223,10 +224,10 @@ fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
 fn a_client_whose_files_mooring_does_not_read_is_refused_by_name() {
     let w = World::new();
     let path = w.transcript("t.jsonl", RECORDED);
-    let turn = Turn::new("cursor", "s", &path);
+    let turn = Turn::new(Client::Cursor, "s", &path);
     let err = capture(&w.store, "retry", &turn).unwrap_err().to_string();
     assert!(err.contains("does not read cursor's session files"), "{err}");
-    assert!(super::reads("codex") && super::reads("gemini-cli") && !super::reads("cursor"));
+    assert!(super::reads(Client::Codex) && super::reads(Client::GeminiCli) && !super::reads(Client::Cursor));
 }
 
 #[test]
@@ -257,7 +258,7 @@ fn a_slow_turn_stores_what_it_read_and_the_next_turn_reads_on() {
     let late = Turn {
         cwd: Some(CWD),
         deadline: Some(std::time::Instant::now()),
-        ..Turn::new("claude-code", SESSION, &path)
+        ..Turn::new(Client::ClaudeCode, SESSION, &path)
     };
     let mut turns = 0;
     loop {
@@ -302,7 +303,7 @@ fn a_recorded_real_world_session_says_what_really_happened() {
     let turn = Turn {
         cwd: Some("/tmp/rec/real/assets"),
         code_path: Some("/tmp/rec/real"),
-        ..Turn::new("claude-code", SESSION, &path)
+        ..Turn::new(Client::ClaudeCode, SESSION, &path)
     };
     assert!(matches!(capture(&w.store, "retry", &turn).unwrap(), Captured::Stored { .. }));
     let (_, row) =

@@ -66,7 +66,7 @@ fn export_import_export_gives_the_same_files() {
         .unwrap();
     let turn = crate::capture::Turn {
         cwd: Some("/tmp/rec/work"),
-        ..crate::capture::Turn::new("claude-code", "s3", &transcript)
+        ..crate::capture::Turn::new(mooring_clients::Client::ClaudeCode, "s3", &transcript)
     };
     crate::capture::capture(&a, "leader-election", &turn).unwrap();
 

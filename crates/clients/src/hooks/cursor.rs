@@ -1,0 +1,57 @@
+//! Cursor's own hooks (`.cursor/hooks.json`, from its published hook reference; Cursor
+//! cannot run here): camel-cased `sessionStart`, `beforeSubmitPrompt`, `stop`,
+//! `afterAgentResponse`, `preCompact`, `sessionEnd`, `preToolUse`/`postToolUse`. Its
+//! input names the session `session_id` (or `conversation_id`) and its directories
+//! `workspace_roots`; its replies are flat: `additional_context`, `followup_message`,
+//! `permission`.
+
+use serde_json::{Value, json};
+
+use super::{Abilities, Decision, Event, Input, Reply, Tool, text};
+
+// Only the session's start is installed for Cursor so far: capture needs its transcript.
+pub(super) const ABILITIES: Abilities =
+    Abilities { continues: false, permissions: false, session_rules: false };
+
+fn event(name: Option<&str>) -> Event {
+    match name {
+        None | Some("sessionStart") => Event::Start,
+        Some("beforeSubmitPrompt") => Event::Prompt,
+        Some("stop") => Event::TurnEnd,
+        Some("preCompact") => Event::PreCompact,
+        Some("sessionEnd") => Event::SessionEnd,
+        Some("preToolUse") => Event::ToolUse(true),
+        Some("postToolUse") => Event::ToolUse(false),
+        Some(_) => Event::Other,
+    }
+}
+
+pub(super) fn input(v: &Value) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str);
+    let event = event(name);
+    let root = v.get("workspace_roots").and_then(|r| r.get(0)).and_then(Value::as_str);
+    Input {
+        session: text(v, "session_id").or_else(|| text(v, "conversation_id")),
+        transcript: text(v, "transcript_path").map(Into::into),
+        cwd: text(v, "cwd").or_else(|| root.filter(|r| !r.trim().is_empty()).map(str::to_owned)),
+        prompt: v.get("prompt").and_then(Value::as_str).map(str::to_owned),
+        last_message: text(v, "text"),
+        tool: text(v, "tool_name")
+            .map(|name| Tool { name, input: v.get("tool_input").cloned().unwrap_or(Value::Null) }),
+        end_reason: (event == Event::SessionEnd).then(|| text(v, "reason").unwrap_or_else(|| "other".into())),
+        ..Input::bare(event, name.unwrap_or("sessionStart"))
+    }
+}
+
+pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
+    match reply {
+        Reply::Context(text) => {
+            json!({ "additional_context": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
+        }
+        Reply::Continue(text) => json!({ "followup_message": text }),
+        Reply::Permission(Decision::Allow | Decision::AllowWithRules(_)) => json!({ "permission": "allow" }),
+        Reply::Permission(Decision::Deny(message)) => {
+            json!({ "permission": "deny", "agent_message": message })
+        }
+    }
+}

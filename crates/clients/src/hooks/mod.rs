@@ -1,0 +1,225 @@
+//! The hook protocol every client speaks in its own dialect: which event fired, what the
+//! client said about it, and what Mooring answers. Each client's file reads its hook JSON
+//! into an [`Input`] and writes a [`Reply`] in its shape, so the conductor (`mooring
+//! hook`) never spells a client's event or field names.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::Client;
+
+mod claude_code;
+mod codex;
+mod cursor;
+mod gemini_cli;
+
+/// What happened in the client's session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// A session starts, resumes, is cleared or was compacted: hand over the preamble.
+    Start,
+    /// The person sent a prompt: hand the model what memory holds about it.
+    Prompt,
+    /// The agent's turn ended: bring the record up to date (and, away, hold for the
+    /// person's next instruction).
+    TurnEnd,
+    /// A subagent finished: bring the record up to date.
+    SubagentEnd,
+    /// The context is about to be compacted: bring the record up to date.
+    PreCompact,
+    /// The session ended: the record's last update.
+    SessionEnd,
+    /// The client asks whether a tool may run (away: the phone answers).
+    Permission,
+    /// A tool is about to run (`true`) or has run (`false`).
+    ToolUse(bool),
+    /// An event Mooring does not act on.
+    Other,
+}
+
+impl Event {
+    /// Whether the event brings the session's record up to date.
+    pub fn captures(self) -> bool {
+        matches!(self, Event::TurnEnd | Event::SubagentEnd | Event::PreCompact | Event::SessionEnd)
+    }
+}
+
+/// The tool a permission or tool-use event is about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The client's name for it (`Bash`, `Edit`, `run_shell_command`).
+    pub name: String,
+    /// Its arguments as the client gave them.
+    pub input: Value,
+}
+
+/// A hook's input, read from the client's JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    /// What fired.
+    pub event: Event,
+    /// The client's own name for it, as its replies must repeat it.
+    pub event_name: String,
+    /// The client's session id.
+    pub session: Option<String>,
+    /// The session's transcript file.
+    pub transcript: Option<PathBuf>,
+    /// A subagent's own transcript file.
+    pub agent_transcript: Option<PathBuf>,
+    /// The session's directory.
+    pub cwd: Option<String>,
+    /// The prompt (a prompt event).
+    pub prompt: Option<String>,
+    /// Whether the prompt is the person's own words: clients also submit background
+    /// tasks' results, other sessions' messages and the like as prompts.
+    pub from_person: bool,
+    /// The agent's last message (a turn's end).
+    pub last_message: Option<String>,
+    /// The tool (a permission or tool-use event).
+    pub tool: Option<Tool>,
+    /// Rules the client suggests the person could allow for the session.
+    pub suggestions: Option<Value>,
+    /// A start right after the client compacted the context.
+    pub after_compaction: bool,
+    /// Why the session ended (a session's end).
+    pub end_reason: Option<String>,
+}
+
+impl Input {
+    /// An input that names nothing but its event.
+    fn bare(event: Event, event_name: &str) -> Self {
+        Self {
+            event,
+            event_name: event_name.to_owned(),
+            session: None,
+            transcript: None,
+            agent_transcript: None,
+            cwd: None,
+            prompt: None,
+            from_person: true,
+            last_message: None,
+            tool: None,
+            suggestions: None,
+            after_compaction: false,
+            end_reason: None,
+        }
+    }
+}
+
+/// How the person answered a permission prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// Run the tool this once.
+    Allow,
+    /// Run it, and the client's suggested rules hold for the rest of the session.
+    AllowWithRules(Vec<Value>),
+    /// Do not run it; the message tells the agent why.
+    Deny(String),
+}
+
+/// What Mooring answers a hook.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Text for the model's context (a start's preamble, a prompt's recall).
+    Context(String),
+    /// Keep going with this instruction instead of stopping (a turn's end).
+    Continue(String),
+    /// The person's answer to a permission prompt.
+    Permission(Decision),
+}
+
+/// What a client's hooks can do beyond capture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Abilities {
+    /// A turn's end can be told to go on with an instruction.
+    pub continues: bool,
+    /// Permission prompts reach a hook that can answer them.
+    pub permissions: bool,
+    /// The hook takes back rules to allow for the session.
+    pub session_rules: bool,
+}
+
+/// `text` of a JSON object's field `key`, when it is a non-blank string.
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
+}
+
+/// The fields Claude Code, Codex and Gemini CLI share (`session_id`, `transcript_path`,
+/// `cwd`, `tool_name`/`tool_input`), under the event `event`.
+fn common(v: &Value, event: Event, name: &str) -> Input {
+    Input {
+        session: text(v, "session_id"),
+        transcript: text(v, "transcript_path").map(PathBuf::from),
+        agent_transcript: text(v, "agent_transcript_path").map(PathBuf::from),
+        cwd: text(v, "cwd"),
+        prompt: v.get("prompt").and_then(Value::as_str).map(str::to_owned),
+        tool: text(v, "tool_name")
+            .map(|name| Tool { name, input: v.get("tool_input").cloned().unwrap_or(Value::Null) }),
+        after_compaction: v.get("source").and_then(Value::as_str) == Some("compact"),
+        end_reason: (event == Event::SessionEnd).then(|| text(v, "reason").unwrap_or_else(|| "other".into())),
+        ..Input::bare(event, name)
+    }
+}
+
+impl Client {
+    /// Read a hook's JSON input in this client's dialect (`Value::Null` when the input was
+    /// not JSON: a start with nothing said).
+    pub fn hook_input(self, v: &Value) -> Input {
+        match self {
+            Client::ClaudeCode => claude_code::input(v),
+            Client::Codex => codex::input(v),
+            Client::GeminiCli => gemini_cli::input(v),
+            Client::Cursor => cursor::input(v),
+            _ => Input::bare(Event::Other, ""),
+        }
+    }
+
+    /// The hook's standard output answering `input` with `reply`, in this client's shape.
+    pub fn hook_reply(self, input: &Input, reply: &Reply) -> String {
+        let value = match self {
+            Client::ClaudeCode => claude_code::reply(input, reply),
+            Client::Codex => codex::reply(input, reply),
+            Client::GeminiCli => gemini_cli::reply(input, reply),
+            Client::Cursor => cursor::reply(input, reply),
+            _ => Value::Null,
+        };
+        value.to_string()
+    }
+
+    /// What this client's hooks can do beyond capture.
+    pub fn hook_abilities(self) -> Abilities {
+        match self {
+            Client::ClaudeCode => claude_code::ABILITIES,
+            Client::Codex => codex::ABILITIES,
+            Client::GeminiCli => gemini_cli::ABILITIES,
+            Client::Cursor => cursor::ABILITIES,
+            _ => Abilities { continues: false, permissions: false, session_rules: false },
+        }
+    }
+}
+
+/// The reply shape Claude Code set and Codex and Gemini CLI follow: context under
+/// `hookSpecificOutput`, a turn's end kept going by `decision: block`.
+fn claude_shaped(input: &Input, reply: &Reply) -> Value {
+    use serde_json::json;
+    match reply {
+        Reply::Context(text) => json!({ "hookSpecificOutput": {
+            "hookEventName": input.event_name,
+            "additionalContext": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) } }),
+        Reply::Continue(text) => json!({ "decision": "block", "reason": text }),
+        Reply::Permission(decision) => {
+            let decision = match decision {
+                Decision::Allow => json!({ "behavior": "allow" }),
+                Decision::AllowWithRules(rules) => {
+                    json!({ "behavior": "allow", "updatedPermissions": rules })
+                }
+                Decision::Deny(message) => json!({ "behavior": "deny", "message": message }),
+            };
+            json!({ "hookSpecificOutput": { "hookEventName": input.event_name, "decision": decision } })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

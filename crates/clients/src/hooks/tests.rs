@@ -1,0 +1,138 @@
+use serde_json::{Value, json};
+
+use super::*;
+
+fn read(client: Client, v: Value) -> Input {
+    client.hook_input(&v)
+}
+
+#[test]
+fn each_client_s_event_names_read_as_one_event() {
+    let cases = [
+        (Client::ClaudeCode, "SessionStart", Event::Start),
+        (Client::ClaudeCode, "UserPromptSubmit", Event::Prompt),
+        (Client::ClaudeCode, "Stop", Event::TurnEnd),
+        (Client::ClaudeCode, "SubagentStop", Event::SubagentEnd),
+        (Client::ClaudeCode, "PreCompact", Event::PreCompact),
+        (Client::ClaudeCode, "SessionEnd", Event::SessionEnd),
+        (Client::ClaudeCode, "PermissionRequest", Event::Permission),
+        (Client::ClaudeCode, "PreToolUse", Event::ToolUse(true)),
+        (Client::Codex, "Stop", Event::TurnEnd),
+        (Client::Codex, "PermissionRequest", Event::Permission),
+        (Client::GeminiCli, "BeforeAgent", Event::Prompt),
+        (Client::GeminiCli, "AfterAgent", Event::TurnEnd),
+        (Client::GeminiCli, "PreCompress", Event::PreCompact),
+        (Client::GeminiCli, "AfterTool", Event::ToolUse(false)),
+        (Client::Cursor, "sessionStart", Event::Start),
+        (Client::Cursor, "beforeSubmitPrompt", Event::Prompt),
+        (Client::Cursor, "stop", Event::TurnEnd),
+        (Client::Cursor, "preCompact", Event::PreCompact),
+        // One client's name is not another's event.
+        (Client::Cursor, "Stop", Event::Other),
+        (Client::GeminiCli, "UserPromptSubmit", Event::Other),
+        (Client::ClaudeCode, "BeforeAgent", Event::Other),
+    ];
+    for (client, name, want) in cases {
+        let got = read(client, json!({ "hook_event_name": name }));
+        assert_eq!(got.event, want, "{client} {name}");
+        assert_eq!(got.event_name, name);
+    }
+    // No input at all (not JSON) is a start, as the client's start hook may send none.
+    assert_eq!(Client::Codex.hook_input(&Value::Null).event, Event::Start);
+}
+
+#[test]
+fn the_fields_each_client_names_its_own_way_are_read_into_one_input() {
+    let claude = read(
+        Client::ClaudeCode,
+        json!({ "hook_event_name": "SessionEnd", "session_id": "s1", "transcript_path": "/t/s1.jsonl",
+                "cwd": "/w/le", "reason": "logout", "last_assistant_message": "done" }),
+    );
+    assert_eq!(claude.session.as_deref(), Some("s1"));
+    assert_eq!(claude.transcript.as_deref(), Some(std::path::Path::new("/t/s1.jsonl")));
+    assert_eq!((claude.cwd.as_deref(), claude.end_reason.as_deref()), (Some("/w/le"), Some("logout")));
+    assert_eq!(claude.last_message.as_deref(), Some("done"));
+    let gemini = read(Client::GeminiCli, json!({ "hook_event_name": "AfterAgent", "prompt_response": "ok" }));
+    assert_eq!(gemini.last_message.as_deref(), Some("ok"));
+    let start = read(Client::ClaudeCode, json!({ "hook_event_name": "SessionStart", "source": "compact" }));
+    assert!(start.after_compaction);
+    let cursor = read(
+        Client::Cursor,
+        json!({ "hook_event_name": "beforeSubmitPrompt", "conversation_id": "c9",
+                "workspace_roots": ["/w/a", "/w/b"], "prompt": "why?" }),
+    );
+    assert_eq!((cursor.session.as_deref(), cursor.cwd.as_deref()), (Some("c9"), Some("/w/a")));
+    assert_eq!(cursor.prompt.as_deref(), Some("why?"));
+    // Blank values name nothing.
+    let blank = read(Client::ClaudeCode, json!({ "session_id": " ", "cwd": "" }));
+    assert_eq!((blank.session, blank.cwd), (None, None));
+    let tool = read(
+        Client::ClaudeCode,
+        json!({ "hook_event_name": "PermissionRequest", "tool_name": "Bash", "tool_input": {"command": "ls"},
+                "permission_suggestions": [{"type": "addRules"}] }),
+    );
+    assert_eq!(tool.tool, Some(Tool { name: "Bash".into(), input: json!({"command": "ls"}) }));
+    assert_eq!(tool.suggestions, Some(json!([{"type": "addRules"}])));
+}
+
+#[test]
+fn replies_take_each_client_s_shape_and_context_stays_under_the_limit() {
+    let start = Client::ClaudeCode.hook_input(&json!({ "hook_event_name": "SessionStart" }));
+    let long = "line of context\n".repeat(2_000);
+    let out: Value =
+        serde_json::from_str(&Client::ClaudeCode.hook_reply(&start, &Reply::Context(long))).unwrap();
+    let text = out["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(text.len() <= crate::entry::HOOK_MAX_CHARS && text.ends_with("context"), "{}", text.len());
+    assert_eq!(out["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    let prompt = Client::GeminiCli.hook_input(&json!({ "hook_event_name": "BeforeAgent" }));
+    let out: Value =
+        serde_json::from_str(&Client::GeminiCli.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["hookEventName"], "BeforeAgent", "the event is repeated as sent");
+    let cursor = Client::Cursor.hook_input(&json!({ "hook_event_name": "sessionStart" }));
+    let reply = |r: Reply| serde_json::from_str::<Value>(&Client::Cursor.hook_reply(&cursor, &r)).unwrap();
+    assert_eq!(reply(Reply::Context("hi".into())), json!({"additional_context": "hi"}));
+    assert_eq!(reply(Reply::Continue("go on".into())), json!({"followup_message": "go on"}));
+    let stop = Client::Codex.hook_input(&json!({ "hook_event_name": "Stop" }));
+    let out: Value =
+        serde_json::from_str(&Client::Codex.hook_reply(&stop, &Reply::Continue("next".into()))).unwrap();
+    assert_eq!(out, json!({"decision": "block", "reason": "next"}));
+    let asked = Client::ClaudeCode.hook_input(&json!({ "hook_event_name": "PermissionRequest" }));
+    let deny = Reply::Permission(Decision::Deny("away".into()));
+    let out: Value = serde_json::from_str(&Client::ClaudeCode.hook_reply(&asked, &deny)).unwrap();
+    assert_eq!(
+        out,
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+               "decision": {"behavior": "deny", "message": "away"}}})
+    );
+}
+
+#[test]
+fn only_the_clients_that_can_are_said_to_continue_or_answer_permissions() {
+    assert!(Client::ClaudeCode.hook_abilities().session_rules);
+    assert!(Client::Codex.hook_abilities().permissions && !Client::Codex.hook_abilities().session_rules);
+    assert!(!Client::GeminiCli.hook_abilities().permissions && Client::GeminiCli.hook_abilities().continues);
+    assert_eq!(
+        Client::Zed.hook_abilities(),
+        Abilities { continues: false, permissions: false, session_rules: false }
+    );
+}
+
+#[test]
+fn prompts_claude_code_submits_for_others_are_not_the_person_s_words() {
+    let prompt = |p: &str| {
+        Client::ClaudeCode
+            .hook_input(&json!({ "hook_event_name": "UserPromptSubmit", "prompt": p }))
+            .from_person
+    };
+    assert!(prompt("why does the billing test fail?"));
+    assert!(prompt("look at <task-notification> handling in the parser"), "the tag inside a request");
+    assert!(!prompt("<task-notification>\n<task-id>b0</task-id>\n</task-notification>"));
+    assert!(!prompt("  <cross-session-message from=\"docs\">can you rebase?</cross-session-message>"));
+    assert!(!prompt("<channel source=\"telegram\">hi</channel>"));
+    assert!(!prompt("<teammate-message teammate_id=\"a\">done</teammate-message>"));
+    assert!(
+        Client::Codex
+            .hook_input(&json!({ "hook_event_name": "UserPromptSubmit", "prompt": "x" }))
+            .from_person
+    );
+}
