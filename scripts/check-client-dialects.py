@@ -29,9 +29,11 @@ EVENTS = {
     # Cursor.
     "sessionStart", "beforeSubmitPrompt", "afterAgentResponse", "preCompact", "sessionEnd",
     "preToolUse", "postToolUse",
+    # GitHub Copilot CLI (beyond Cursor's spellings).
+    "userPromptSubmitted", "agentStop", "subagentStop", "permissionRequest",
 }
 
-CLIENTS = {"claude-code", "codex", "gemini-cli", "cursor", "vscode", "windsurf", "zed", "claude-desktop"}
+CLIENTS = {"claude-code", "codex", "gemini-cli", "copilot-cli", "cursor", "vscode", "windsurf", "zed", "claude-desktop"}
 
 # Files allowed some client names still, with how many (none today: keep it so).
 STILL_BY_NAME: dict[str, int] = {}

@@ -41,6 +41,13 @@ if [ ! -x "$agents/claude" ] || [ ! -x "$agents/codex" ] || [ ! -x "$agents/gemi
     @anthropic-ai/claude-code@2.1.330 @openai/codex@0.169.0 @google/gemini-cli@0.61.0 >/dev/null
 fi
 
+# GitHub Copilot CLI, pinned, in a folder of its own (it unpacks 235 MB into its cache at
+# its first run: tests/e2e/copilot_cli.sh keeps that cache here too, shared by every run).
+if ! grep -q '"version": "1.0.102"' "$dir/copilot/node_modules/@github/copilot/package.json" 2>/dev/null; then
+  echo "Installing GitHub Copilot CLI 1.0.102 into $dir/copilot"
+  npm install --prefix "$dir/copilot" --no-fund --no-audit --loglevel=error @github/copilot@1.0.102 >/dev/null
+fi
+
 # The official memory server, pinned, for the side-by-side load run (bench mcp-load --peer).
 if [ ! -x "$dir/peer/node_modules/.bin/mcp-server-memory" ]; then
   echo "Installing @modelcontextprotocol/server-memory@2026.8.31 into $dir/peer"

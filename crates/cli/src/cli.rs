@@ -101,8 +101,11 @@ pub struct SetupArgs {
 /// `hook`.
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// The client whose hook format to print (claude-code, codex, gemini-cli, cursor)
+    /// The client whose hook format to print (claude-code, codex, gemini-cli, copilot-cli, cursor)
     pub client: String,
+    /// The event, for a client whose hook input does not name it (Copilot CLI); the
+    /// entries `mooring setup CLIENT --hooks` writes pass it
+    pub event: Option<String>,
 }
 
 /// `memory`.

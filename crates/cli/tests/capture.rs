@@ -213,6 +213,16 @@ fn a_prompt_about_a_decision_the_preamble_left_out_brings_it_once() {
                             "transcript_path": sb.home.join("none.jsonl") });
         hook(&sb, input, &[]).stdout
     };
+    // What Claude Code submits for others (a background task's result, another session's
+    // message) is not the person asking: nothing is recalled, and the entry is not spent.
+    assert!(
+        prompt("<task-notification>\n<summary>Why do lease renewals retry only twice?</summary>\n</task-notification>")
+            .is_empty()
+    );
+    assert!(
+        prompt("<cross-session-message from=\"docs\">why do lease renewals retry only twice?</cross-session-message>")
+            .is_empty()
+    );
     let out = prompt("Why do lease renewals retry only twice?");
     let said: Value = serde_json::from_slice(&out)
         .unwrap_or_else(|_| panic!("no recall: {}", String::from_utf8_lossy(&out)));

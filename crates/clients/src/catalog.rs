@@ -44,6 +44,8 @@ pub struct Env {
     pub codex_home: Option<PathBuf>,
     /// `$CLAUDE_CONFIG_DIR`.
     pub claude_config_dir: Option<PathBuf>,
+    /// `$COPILOT_HOME`.
+    pub copilot_home: Option<PathBuf>,
 }
 
 impl Env {
@@ -57,6 +59,7 @@ impl Env {
             appdata: var("APPDATA"),
             codex_home: var("CODEX_HOME"),
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
+            copilot_home: var("COPILOT_HOME"),
         }
     }
 
@@ -74,6 +77,10 @@ impl Env {
         self.codex_home.clone().unwrap_or_else(|| self.home.join(".codex"))
     }
 
+    fn copilot_dir(&self) -> PathBuf {
+        self.copilot_home.clone().unwrap_or_else(|| self.home.join(".copilot"))
+    }
+
     fn claude_dir(&self) -> PathBuf {
         self.claude_config_dir.clone().unwrap_or_else(|| self.home.join(".claude"))
     }
@@ -88,6 +95,8 @@ pub enum Client {
     Codex,
     /// Google's Gemini CLI.
     GeminiCli,
+    /// GitHub's Copilot CLI.
+    CopilotCli,
     /// The Cursor editor.
     Cursor,
     /// Visual Studio Code (Copilot agent mode).
@@ -145,10 +154,11 @@ impl fmt::Display for Unsupported {
 
 impl Client {
     /// Every client, in the order `--list` shows them.
-    pub const ALL: [Client; 8] = [
+    pub const ALL: [Client; 9] = [
         Client::ClaudeCode,
         Client::Codex,
         Client::GeminiCli,
+        Client::CopilotCli,
         Client::Cursor,
         Client::VsCode,
         Client::Windsurf,
@@ -162,6 +172,7 @@ impl Client {
             Client::ClaudeCode => "claude-code",
             Client::Codex => "codex",
             Client::GeminiCli => "gemini-cli",
+            Client::CopilotCli => "copilot-cli",
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
             Client::Windsurf => "windsurf",
@@ -176,6 +187,7 @@ impl Client {
             Client::ClaudeCode => "Claude Code",
             Client::Codex => "Codex",
             Client::GeminiCli => "Gemini CLI",
+            Client::CopilotCli => "GitHub Copilot CLI",
             Client::Cursor => "Cursor",
             Client::VsCode => "VS Code",
             Client::Windsurf => "Windsurf",
@@ -190,6 +202,7 @@ impl Client {
         let alias = match n.as_str() {
             "claude" => "claude-code",
             "gemini" => "gemini-cli",
+            "copilot" => "copilot-cli",
             "code" | "vs-code" => "vscode",
             "claude-app" => "claude-desktop",
             other => other,
@@ -219,7 +232,9 @@ impl Client {
     /// What decides the project for this client's sessions.
     pub fn identity(self) -> Identity {
         match self {
-            Client::ClaudeCode | Client::Codex | Client::GeminiCli => Identity::WorkingDirectory,
+            Client::ClaudeCode | Client::Codex | Client::GeminiCli | Client::CopilotCli => {
+                Identity::WorkingDirectory
+            }
             Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
             Client::Zed => Identity::ProjectRoot,
             Client::Windsurf | Client::ClaudeDesktop => Identity::None,
@@ -238,6 +253,7 @@ impl Client {
             },
             Client::Codex => env.codex_dir().join("config.toml"),
             Client::GeminiCli => env.home.join(".gemini").join("settings.json"),
+            Client::CopilotCli => env.copilot_dir().join("mcp-config.json"),
             Client::Cursor => env.home.join(".cursor").join("mcp.json"),
             Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
             Client::Windsurf => env.home.join(".codeium").join("windsurf").join("mcp_config.json"),
@@ -270,7 +286,7 @@ impl Client {
             Client::Cursor => dir.join(".cursor").join("mcp.json"),
             Client::VsCode => dir.join(".vscode").join("mcp.json"),
             Client::Zed => dir.join(".zed").join("settings.json"),
-            Client::Windsurf | Client::ClaudeDesktop => {
+            Client::Windsurf | Client::ClaudeDesktop | Client::CopilotCli => {
                 return Err(Unsupported(format!(
                     "{} has no project-scoped configuration; run without --project",
                     self.title()
@@ -295,13 +311,16 @@ impl Client {
                 .or_else(|| Some(env.home.join(".gemini").join("settings.json"))),
             Client::Cursor => project(&[".cursor", "hooks.json"])
                 .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
+            // Every `*.json` in the hooks folder is read; Mooring's is its own file.
+            Client::CopilotCli => project(&[".github", "hooks", "mooring.json"])
+                .or_else(|| Some(env.copilot_dir().join("hooks").join("mooring.json"))),
             Client::VsCode | Client::Windsurf | Client::Zed | Client::ClaudeDesktop => None,
         }
     }
 
     /// Whether the client runs session-start hooks Mooring can install.
     pub fn has_hooks(self) -> bool {
-        matches!(self, Client::ClaudeCode | Client::Codex | Client::GeminiCli | Client::Cursor)
+        self.dialect().is_some()
     }
 
     /// Places whose existence shows the client is installed or has been used here.
@@ -310,6 +329,7 @@ impl Client {
             Client::ClaudeCode => vec![env.home.join(".claude.json"), env.claude_dir()],
             Client::Codex => vec![env.codex_dir()],
             Client::GeminiCli => vec![env.home.join(".gemini")],
+            Client::CopilotCli => vec![env.copilot_dir()],
             Client::Cursor => vec![env.home.join(".cursor")],
             Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
             Client::Windsurf => vec![env.home.join(".codeium").join("windsurf")],
@@ -334,6 +354,7 @@ impl Client {
             Client::ClaudeCode => Some("claude"),
             Client::Codex => Some("codex"),
             Client::GeminiCli => Some("gemini"),
+            Client::CopilotCli => Some("copilot"),
             Client::Cursor => Some("cursor"),
             Client::VsCode => Some("code"),
             Client::Windsurf => Some("windsurf"),

@@ -57,87 +57,55 @@ pub fn server_entry(client: Client, scope: &Scope, spec: &ShimSpec) -> Value {
     if let Some(dir) = &spec.data_dir {
         entry.insert("env".into(), json!({ "MOORING_HOME": dir.display().to_string() }));
     }
+    if client == Client::CopilotCli {
+        // Copilot CLI offers a server's tools only as far as its entry lists them.
+        entry.insert("type".into(), json!("local"));
+        entry.insert("tools".into(), json!(["*"]));
+    }
     Value::Object(entry)
 }
 
-/// Where a client's hooks live inside its hooks file.
+/// Where a client's session-start hook lives inside its hooks file (`["hooks",
+/// "SessionStart"]` for a client without hooks, whose file is never written).
 pub fn hooks_path(client: Client) -> &'static [&'static str] {
-    match client {
-        Client::Cursor => &["hooks", "sessionStart"],
-        _ => &["hooks", "SessionStart"],
-    }
+    client.dialect().map_or(&["hooks", "SessionStart"], |d| d.start_path)
 }
 
 /// Where a client's per-turn hooks live: each prompt (recall), each turn's end, before
 /// compaction and the session's end (capture, fed the session's transcript); empty for a
-/// client whose session files Mooring does not read yet. Checked against the pinned
-/// clients: Codex has no end-of-session hook (its `Stop` at every turn's end keeps the
-/// record current); Gemini CLI's prompt hook is `BeforeAgent`, its turn end `AfterAgent`.
+/// client whose session files Mooring does not read yet. Each client's own file
+/// (`hooks/`) says which, as checked against its pinned version.
 pub fn capture_paths(client: Client) -> &'static [&'static [&'static str]] {
-    match client {
-        Client::ClaudeCode => &[
-            &["hooks", "UserPromptSubmit"],
-            &["hooks", "Stop"],
-            &["hooks", "PreCompact"],
-            &["hooks", "SessionEnd"],
-        ],
-        Client::Codex => &[&["hooks", "UserPromptSubmit"], &["hooks", "Stop"], &["hooks", "PreCompact"]],
-        Client::GeminiCli => &[
-            &["hooks", "BeforeAgent"],
-            &["hooks", "AfterAgent"],
-            &["hooks", "PreCompress"],
-            &["hooks", "SessionEnd"],
-        ],
-        _ => &[],
-    }
+    client.dialect().map_or(&[], |d| d.capture_paths)
 }
 
 /// Mooring's capture hook group in the client's shape (no matcher: every turn's end,
 /// every compaction, every session end).
-pub fn capture_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
+pub fn capture_entry(client: Client, spec: &ShimSpec, path: &[&str]) -> Option<Value> {
+    Some((client.dialect()?.capture_entry?)(&command_at(client, spec, path)))
+}
+
+/// The hook command for the entry at `path`: a client whose hook input does not name its
+/// event is told it on the command line (the path's last key is the event).
+fn command_at(client: Client, spec: &ShimSpec, path: &[&str]) -> String {
     let command = hook_command(client, spec);
-    match client {
-        // Claude Code's turn end may hold for the away person's next instruction (the hook
-        // bounds itself: capture within seconds, the hold within nine minutes).
-        Client::ClaudeCode => {
-            Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
-        }
-        // Codex's `Stop` takes `decision: block` with a reason too (checked against 0.169).
-        Client::Codex => {
-            Some(json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }))
-        }
-        // Gemini CLI's `AfterAgent` takes `decision: block` with a reason as the next
-        // prompt (checked against 0.61); its timeout is in milliseconds.
-        Client::GeminiCli => Some(json!({
-            "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }]
-        })),
-        _ => None,
+    match (client.dialect().is_some_and(|d| d.names_event), path.last()) {
+        (true, Some(event)) => format!("{command} {event}"),
+        _ => command,
     }
 }
 
 /// Where a client's permission hook lives: the prompt goes to the person's phone in
-/// away mode (at the desk the hook answers nothing and the client asks as usual). Claude
-/// Code's `PermissionRequest`, checked against the pinned 2.1.330 (it runs in `-p` too);
-/// Codex's, the same shape in and out, checked against 0.169 (its interactive session
-/// asks; `codex exec` never does). Gemini CLI 0.61 has no permission hook.
+/// away mode (at the desk the hook answers nothing and the client asks as usual).
 pub fn permission_path(client: Client) -> Option<&'static [&'static str]> {
-    match client {
-        Client::ClaudeCode | Client::Codex => Some(&["hooks", "PermissionRequest"]),
-        _ => None,
-    }
+    client.dialect()?.permission_path
 }
 
 /// Mooring's permission hook group: every tool, and time for the person to answer (the
 /// hook gives up ten seconds before the client would).
 pub fn permission_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
-    let command = hook_command(client, spec);
-    permission_path(client)?;
-    let hooks = json!([{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }]);
-    Some(match client {
-        // Codex reads a matcher as a pattern: no matcher is every tool.
-        Client::Codex => json!({ "hooks": hooks }),
-        _ => json!({ "matcher": "*", "hooks": hooks }),
-    })
+    let d = client.dialect()?;
+    Some((d.permission_entry?)(&command_at(client, spec, d.permission_path?)))
 }
 
 /// The seconds the client gives the permission hook.
@@ -155,37 +123,28 @@ pub fn hook_command(client: Client, spec: &ShimSpec) -> String {
     cmd
 }
 
-/// Mooring's hook group (or, for Cursor, hook entry) in the client's shape.
+/// Mooring's session-start hook group (or, for Cursor, hook entry) in the client's
+/// shape.
 pub fn hook_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
-    let command = hook_command(client, spec);
-    Some(match client {
-        // Timeouts: seconds for Claude Code and Codex, milliseconds for Gemini CLI. The
-        // hook bounds itself well below either.
-        Client::ClaudeCode => json!({
-            "matcher": "startup|resume|clear|compact",
-            "hooks": [{ "type": "command", "command": command, "timeout": 5 }]
-        }),
-        Client::Codex => json!({
-            "matcher": "startup|resume|clear",
-            "hooks": [{ "type": "command", "command": command, "timeout": 5, "statusMessage": "Loading the Mooring project context" }]
-        }),
-        Client::GeminiCli => json!({
-            "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }]
-        }),
-        Client::Cursor => json!({ "command": command }),
-        _ => return None,
-    })
+    let d = client.dialect()?;
+    Some((d.start_entry)(&command_at(client, spec, d.start_path)))
 }
 
 /// Whether a hook group or entry is one Mooring installed (any binary path, any
 /// version), so setup replaces it and `--remove` takes it out.
 pub fn is_mooring_hook(client: Client, value: &Value) -> bool {
-    let suffix = format!(" hook {}", client.name());
-    let ours =
-        |cmd: &Value| cmd.as_str().is_some_and(|c| c.contains("mooring") && c.trim_end().ends_with(&suffix));
+    let ours = |cmd: &Value| {
+        let Some(c) = cmd.as_str() else { return false };
+        let Some((_, after)) = c.rsplit_once(&format!(" hook {}", client.name())) else { return false };
+        // Nothing after the client's name, or the event a client without event names in
+        // its input is told (`mooring hook copilot-cli agentStop`).
+        let after = after.trim_end();
+        c.contains("mooring") && (after.is_empty() || (after.starts_with(' ') && !after[1..].contains(' ')))
+    };
+    let command = |h: &Value| if h.get("bash").is_some() { ours(&h["bash"]) } else { ours(&h["command"]) };
     match value.get("hooks").and_then(Value::as_array) {
-        Some(hooks) => !hooks.is_empty() && hooks.iter().all(|h| ours(&h["command"])),
-        None => ours(&value["command"]),
+        Some(hooks) => !hooks.is_empty() && hooks.iter().all(command),
+        None => command(value),
     }
 }
 

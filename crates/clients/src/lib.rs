@@ -142,7 +142,7 @@ fn hook_edit(
         Action::Install => entry::hook_entry(client, spec),
         Action::Remove => None,
     };
-    if client == Client::Cursor && new.is_some() && doc.get(&["version"]).is_none() {
+    if client.dialect().is_some_and(|d| d.versioned) && new.is_some() && doc.get(&["version"]).is_none() {
         doc.set(&["version"], &Value::from(1), file)?;
     }
     doc.upsert_in_array(
@@ -151,11 +151,11 @@ fn hook_edit(
         new.as_ref(),
         file,
     )?;
-    let capture = match action {
-        Action::Install => entry::capture_entry(client, spec),
-        Action::Remove => None,
-    };
     for path in entry::capture_paths(client) {
+        let capture = match action {
+            Action::Install => entry::capture_entry(client, spec, path),
+            Action::Remove => None,
+        };
         doc.upsert_in_array(path, |v| entry::is_mooring_hook(client, v), capture.as_ref(), file)?;
     }
     if let Some(path) = entry::permission_path(client) {

@@ -19,6 +19,7 @@ fn env(home: &Path, os: Os) -> Env {
         appdata: None,
         codex_home: None,
         claude_config_dir: None,
+        copilot_home: None,
     }
 }
 
@@ -207,4 +208,37 @@ fn hooks_are_added_beside_the_persons_own_and_taken_out_again() {
             assert!(v["hooks"].get(path[1]).is_none_or(|h| h == &json!([])), "{c}: {v}");
         }
     }
+}
+
+#[test]
+fn copilot_cli_gets_a_versioned_hooks_file_of_its_own_with_the_event_in_each_command() {
+    let c = Client::CopilotCli;
+    let home = tempfile::tempdir().unwrap();
+    let file = hooks_file(c, home.path());
+    assert!(file.ends_with(".copilot/hooks/mooring.json"), "{}", file.display());
+    // The person's own hook for the same event, in their own file's shape.
+    let theirs = json!({"type": "command", "bash": "./my-hook.sh", "timeoutSec": 10});
+    fs::create_dir_all(file.parent().unwrap()).unwrap();
+    fs::write(
+        &file,
+        serde_json::to_string(&json!({"version": 1, "hooks": {"sessionStart": [theirs]}})).unwrap(),
+    )
+    .unwrap();
+    apply::write(&hook_change(c, &spec(), &file, Action::Install).unwrap()).unwrap();
+    let v: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["version"], 1);
+    let mooring = "/home/me/.local/bin/mooring --data-dir /home/me/.mooring-alt hook copilot-cli";
+    assert_eq!(v["hooks"]["sessionStart"][0], theirs);
+    assert_eq!(v["hooks"]["sessionStart"][1]["bash"], format!("{mooring} sessionStart"));
+    assert_eq!(v["hooks"]["userPromptSubmitted"][0]["bash"], format!("{mooring} userPromptSubmitted"));
+    assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some());
+    assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "twice");
+    apply::write(&hook_change(c, &spec(), &file, Action::Remove).unwrap()).unwrap();
+    let v: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["hooks"]["sessionStart"], json!([theirs]));
+    assert!(v["hooks"].get("userPromptSubmitted").is_none_or(|h| h == &json!([])), "{v}");
+    // A fresh file starts with its version.
+    let fresh = home.path().join("fresh.json");
+    let change = hook_change(c, &spec(), &fresh, Action::Install).unwrap();
+    assert!(change.after.contains("\"version\": 1"), "{}", change.after);
 }

@@ -47,9 +47,12 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
     // Read once, in the client's dialect; every step below looks at the same input.
     let parsed: Result<Input, String> = serde_json::from_str::<Value>(&input)
-        .map(|v| client.hook_input(&v))
+        .map(|v| client.hook_input_named(&v, args.event.as_deref()))
         .map_err(|e| format!("the hook input is not JSON ({e})"));
-    let event = parsed.as_ref().map_or(Event::Start, |i| i.event);
+    // Unreadable input still has the event its entry names (or is a start).
+    let event = parsed
+        .as_ref()
+        .map_or_else(|_| client.hook_input_named(&Value::Null, args.event.as_deref()).event, |i| i.event);
     if let Ok(input) = &parsed
         && input.event == Event::Permission
     {

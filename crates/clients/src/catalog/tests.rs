@@ -15,6 +15,7 @@ fn env(os: Os) -> Env {
         xdg_config_home: None,
         codex_home: None,
         claude_config_dir: None,
+        copilot_home: None,
     }
 }
 

@@ -3,11 +3,41 @@
 //! `PreCompact`, `SessionEnd`, `PermissionRequest` (it takes rules back for the session),
 //! `PreToolUse`/`PostToolUse`; its replies set the shape the others follow.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{Abilities, Event, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use crate::entry::PERMISSION_TIMEOUT;
 
-pub(super) const ABILITIES: Abilities = Abilities { continues: true, permissions: true, session_rules: true };
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    abilities: Abilities { continues: true, permissions: true, session_rules: true },
+    names_event: false,
+    versioned: false,
+    start_path: &["hooks", "SessionStart"],
+    start_entry: |command| {
+        json!({
+            "matcher": "startup|resume|clear|compact",
+            "hooks": [{ "type": "command", "command": command, "timeout": 5 }]
+        })
+    },
+    capture_paths: &[
+        &["hooks", "UserPromptSubmit"],
+        &["hooks", "Stop"],
+        &["hooks", "PreCompact"],
+        &["hooks", "SessionEnd"],
+    ],
+    // A turn's end may hold for the away person's next instruction (the hook bounds
+    // itself: capture within seconds, the hold within nine minutes).
+    capture_entry: Some(
+        |command| json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }),
+    ),
+    // Checked against the pinned 2.1.330 (it runs in `-p` too).
+    permission_path: Some(&["hooks", "PermissionRequest"]),
+    permission_entry: Some(
+        |command| json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
+    ),
+};
 
 fn event(name: Option<&str>) -> Event {
     match name {
@@ -36,8 +66,8 @@ const NOT_THE_PERSON: [&str; 5] = [
     "[SYSTEM NOTIFICATION",
 ];
 
-pub(super) fn input(v: &Value) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str);
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
     let mut input = common(v, event(name), name.unwrap_or("SessionStart"));
     input.last_message = text(v, "last_assistant_message");
     input.suggestions = v.get("permission_suggestions").cloned();
@@ -46,6 +76,6 @@ pub(super) fn input(v: &Value) -> Input {
     input
 }
 
-pub(super) fn reply(input: &Input, reply: &Reply) -> Value {
+fn reply(input: &Input, reply: &Reply) -> Value {
     claude_shaped(input, reply)
 }

@@ -4,12 +4,37 @@
 //! current), and a permission reply with any field beyond allow/deny fails closed, so it
 //! takes no rules back.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{Abilities, Event, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use crate::entry::PERMISSION_TIMEOUT;
 
-pub(super) const ABILITIES: Abilities =
-    Abilities { continues: true, permissions: true, session_rules: false };
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    abilities: Abilities { continues: true, permissions: true, session_rules: false },
+    names_event: false,
+    versioned: false,
+    start_path: &["hooks", "SessionStart"],
+    start_entry: |command| {
+        json!({
+            "matcher": "startup|resume|clear",
+            "hooks": [{ "type": "command", "command": command, "timeout": 5, "statusMessage": "Loading the Mooring project context" }]
+        })
+    },
+    capture_paths: &[&["hooks", "UserPromptSubmit"], &["hooks", "Stop"], &["hooks", "PreCompact"]],
+    // Its `Stop` takes `decision: block` with a reason too (checked against 0.169).
+    capture_entry: Some(
+        |command| json!({ "hooks": [{ "type": "command", "command": command, "timeout": 600 }] }),
+    ),
+    // The same shape in and out as Claude Code's (its interactive session asks; `codex
+    // exec` never does).
+    permission_path: Some(&["hooks", "PermissionRequest"]),
+    // It reads a matcher as a pattern: no matcher is every tool.
+    permission_entry: Some(
+        |command| json!({ "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
+    ),
+};
 
 fn event(name: Option<&str>) -> Event {
     match name {
@@ -26,13 +51,13 @@ fn event(name: Option<&str>) -> Event {
     }
 }
 
-pub(super) fn input(v: &Value) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str);
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
     let mut input = common(v, event(name), name.unwrap_or("SessionStart"));
     input.last_message = text(v, "last_assistant_message");
     input
 }
 
-pub(super) fn reply(input: &Input, reply: &Reply) -> Value {
+fn reply(input: &Input, reply: &Reply) -> Value {
     claude_shaped(input, reply)
 }

@@ -7,11 +7,22 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Decision, Event, Input, Reply, Tool, text};
+use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
 
-// Only the session's start is installed for Cursor so far: capture needs its transcript.
-pub(super) const ABILITIES: Abilities =
-    Abilities { continues: false, permissions: false, session_rules: false };
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    // Only the session's start is installed so far: capture needs its transcript.
+    abilities: Abilities { continues: false, permissions: false, session_rules: false },
+    names_event: false,
+    versioned: true,
+    start_path: &["hooks", "sessionStart"],
+    start_entry: |command| json!({ "command": command }),
+    capture_paths: &[],
+    capture_entry: None,
+    permission_path: None,
+    permission_entry: None,
+};
 
 fn event(name: Option<&str>) -> Event {
     match name {
@@ -26,8 +37,8 @@ fn event(name: Option<&str>) -> Event {
     }
 }
 
-pub(super) fn input(v: &Value) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str);
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
     let event = event(name);
     let root = v.get("workspace_roots").and_then(|r| r.get(0)).and_then(Value::as_str);
     Input {
@@ -43,7 +54,7 @@ pub(super) fn input(v: &Value) -> Input {
     }
 }
 
-pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
+fn reply(_input: &Input, reply: &Reply) -> Value {
     match reply {
         Reply::Context(text) => {
             json!({ "additional_context": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })

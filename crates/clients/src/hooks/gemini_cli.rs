@@ -3,12 +3,33 @@
 //! block` with a reason as the next prompt), `PreCompress`, `SessionEnd`,
 //! `BeforeTool`/`AfterTool`; no permission hook. Replies in Claude Code's shape.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::{Abilities, Event, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
 
-pub(super) const ABILITIES: Abilities =
-    Abilities { continues: true, permissions: false, session_rules: false };
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    abilities: Abilities { continues: true, permissions: false, session_rules: false },
+    names_event: false,
+    versioned: false,
+    start_path: &["hooks", "SessionStart"],
+    // Its timeouts are in milliseconds; the hook bounds itself well below.
+    start_entry: |command| json!({ "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),
+    capture_paths: &[
+        &["hooks", "BeforeAgent"],
+        &["hooks", "AfterAgent"],
+        &["hooks", "PreCompress"],
+        &["hooks", "SessionEnd"],
+    ],
+    // `AfterAgent` takes `decision: block` with a reason as the next prompt (checked
+    // against 0.61).
+    capture_entry: Some(
+        |command| json!({ "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }] }),
+    ),
+    permission_path: None,
+    permission_entry: None,
+};
 
 fn event(name: Option<&str>) -> Event {
     match name {
@@ -23,13 +44,13 @@ fn event(name: Option<&str>) -> Event {
     }
 }
 
-pub(super) fn input(v: &Value) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str);
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
     let mut input = common(v, event(name), name.unwrap_or("SessionStart"));
     input.last_message = text(v, "prompt_response");
     input
 }
 
-pub(super) fn reply(input: &Input, reply: &Reply) -> Value {
+fn reply(input: &Input, reply: &Reply) -> Value {
     claude_shaped(input, reply)
 }

@@ -11,6 +11,7 @@ use crate::Client;
 
 mod claude_code;
 mod codex;
+mod copilot_cli;
 mod cursor;
 mod gemini_cli;
 
@@ -162,40 +163,70 @@ fn common(v: &Value, event: Event, name: &str) -> Input {
     }
 }
 
+/// Everything Mooring knows about one client's hooks: how to read and answer them, and
+/// where its entries go in the client's hooks file. Each client's file defines one.
+pub struct Dialect {
+    /// Read a hook's JSON input (and the event the command line names, for a client
+    /// whose input does not).
+    pub input: fn(&Value, Option<&str>) -> Input,
+    /// Write a reply to an input.
+    pub reply: fn(&Input, &Reply) -> Value,
+    /// What its hooks can do beyond capture.
+    pub abilities: Abilities,
+    /// Its hook input does not name the event: each entry's command does.
+    pub names_event: bool,
+    /// Its hooks file starts with `"version": 1`.
+    pub versioned: bool,
+    /// Where the session-start entry goes in the hooks file.
+    pub start_path: &'static [&'static str],
+    /// The session-start entry, running `command`.
+    pub start_entry: fn(&str) -> Value,
+    /// Where the per-turn entries go (each prompt, each turn's end, before compaction,
+    /// the session's end); empty while Mooring does not read the client's sessions.
+    pub capture_paths: &'static [&'static [&'static str]],
+    /// The per-turn entry, running `command`.
+    pub capture_entry: Option<fn(&str) -> Value>,
+    /// Where the permission entry goes, for a client whose permission prompts reach a
+    /// hook.
+    pub permission_path: Option<&'static [&'static str]>,
+    /// The permission entry, running `command`.
+    pub permission_entry: Option<fn(&str) -> Value>,
+}
+
 impl Client {
+    /// This client's hook dialect; `None` for a client without hooks Mooring installs.
+    pub fn dialect(self) -> Option<&'static Dialect> {
+        match self {
+            Client::ClaudeCode => Some(&claude_code::DIALECT),
+            Client::Codex => Some(&codex::DIALECT),
+            Client::GeminiCli => Some(&gemini_cli::DIALECT),
+            Client::CopilotCli => Some(&copilot_cli::DIALECT),
+            Client::Cursor => Some(&cursor::DIALECT),
+            _ => None,
+        }
+    }
+
     /// Read a hook's JSON input in this client's dialect (`Value::Null` when the input was
     /// not JSON: a start with nothing said).
     pub fn hook_input(self, v: &Value) -> Input {
-        match self {
-            Client::ClaudeCode => claude_code::input(v),
-            Client::Codex => codex::input(v),
-            Client::GeminiCli => gemini_cli::input(v),
-            Client::Cursor => cursor::input(v),
-            _ => Input::bare(Event::Other, ""),
-        }
+        self.hook_input_named(v, None)
+    }
+
+    /// [`Client::hook_input`] with the event its entry's command names (`mooring hook
+    /// copilot-cli agentStop`), for a client whose input does not name it.
+    pub fn hook_input_named(self, v: &Value, event: Option<&str>) -> Input {
+        self.dialect().map_or_else(|| Input::bare(Event::Other, ""), |d| (d.input)(v, event))
     }
 
     /// The hook's standard output answering `input` with `reply`, in this client's shape.
     pub fn hook_reply(self, input: &Input, reply: &Reply) -> String {
-        let value = match self {
-            Client::ClaudeCode => claude_code::reply(input, reply),
-            Client::Codex => codex::reply(input, reply),
-            Client::GeminiCli => gemini_cli::reply(input, reply),
-            Client::Cursor => cursor::reply(input, reply),
-            _ => Value::Null,
-        };
-        value.to_string()
+        self.dialect().map_or(Value::Null, |d| (d.reply)(input, reply)).to_string()
     }
 
     /// What this client's hooks can do beyond capture.
     pub fn hook_abilities(self) -> Abilities {
-        match self {
-            Client::ClaudeCode => claude_code::ABILITIES,
-            Client::Codex => codex::ABILITIES,
-            Client::GeminiCli => gemini_cli::ABILITIES,
-            Client::Cursor => cursor::ABILITIES,
-            _ => Abilities { continues: false, permissions: false, session_rules: false },
-        }
+        self.dialect()
+            .map_or(Abilities { continues: false, permissions: false, session_rules: false }, |d| d.abilities)
     }
 }
 

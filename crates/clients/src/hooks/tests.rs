@@ -136,3 +136,32 @@ fn prompts_claude_code_submits_for_others_are_not_the_person_s_words() {
             .from_person
     );
 }
+
+/// What the pinned Copilot CLI 1.0.102 handed its hooks in a `-p` session here (its input
+/// names no event: the entry's command does).
+fn copilot(event: &str, recorded: &str) -> Input {
+    Client::CopilotCli.hook_input_named(&serde_json::from_str(recorded).unwrap(), Some(event))
+}
+
+#[test]
+fn copilot_cli_s_recorded_hook_inputs_read_as_the_same_protocol() {
+    let start =
+        copilot("sessionStart", include_str!("../../tests/fixtures/copilot-cli-1.0.102/sessionStart.json"));
+    assert_eq!(start.event, Event::Start);
+    assert_eq!(start.session.as_deref(), Some("ba26725f-b859-491e-b321-ff48b2cce01f"));
+    assert_eq!(start.cwd.as_deref(), Some("/tmp/coprec/repo"));
+    let prompt = copilot(
+        "userPromptSubmitted",
+        include_str!("../../tests/fixtures/copilot-cli-1.0.102/userPromptSubmitted.json"),
+    );
+    assert_eq!((prompt.event, prompt.prompt.as_deref()), (Event::Prompt, Some("Add a retry helper")));
+    let stop = copilot("agentStop", include_str!("../../tests/fixtures/copilot-cli-1.0.102/agentStop.json"));
+    assert_eq!(stop.event, Event::TurnEnd);
+    assert!(stop.transcript.as_deref().is_some_and(|t| t.ends_with("events.jsonl")));
+    let end = copilot("sessionEnd", include_str!("../../tests/fixtures/copilot-cli-1.0.102/sessionEnd.json"));
+    assert_eq!((end.event, end.end_reason.as_deref()), (Event::SessionEnd, Some("complete")));
+    // Its replies are flat, as its hook reference and the recorded run's model request show.
+    let out: Value =
+        serde_json::from_str(&Client::CopilotCli.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
+    assert_eq!(out, json!({"additionalContext": "hi"}));
+}

@@ -1,0 +1,75 @@
+//! GitHub Copilot CLI's hooks (checked against the pinned 1.0.102, whose hooks fired in
+//! `-p` mode here with the payloads in `tests/fixtures/copilot-cli-1.0.102/`): hooks
+//! files in `~/.copilot/hooks/` or a repository's `.github/hooks/`, `{"version": 1,
+//! "hooks": {EVENT: [{"type": "command", "bash": …, "timeoutSec": …}]}}`. Its input is
+//! camel-cased and does not name the event, so each entry's command does. A start's and
+//! a prompt's `additionalContext` reach the model (checked: the stand-in model received
+//! it); `agentStop` takes `decision: block` with a reason. Its session file
+//! (`session-state/<id>/events.jsonl`) is not read yet, so only the start and each prompt
+//! are installed.
+
+use serde_json::{Value, json};
+
+use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
+
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    abilities: Abilities { continues: false, permissions: false, session_rules: false },
+    names_event: true,
+    versioned: true,
+    start_path: &["hooks", "sessionStart"],
+    start_entry: |command| json!({ "type": "command", "bash": command, "timeoutSec": 5 }),
+    capture_paths: &[&["hooks", "userPromptSubmitted"]],
+    capture_entry: Some(|command| json!({ "type": "command", "bash": command, "timeoutSec": 5 })),
+    permission_path: None,
+    permission_entry: None,
+};
+
+fn event(name: Option<&str>) -> Event {
+    match name {
+        None | Some("sessionStart") => Event::Start,
+        Some("userPromptSubmitted") => Event::Prompt,
+        Some("agentStop") => Event::TurnEnd,
+        Some("subagentStop") => Event::SubagentEnd,
+        Some("preCompact") => Event::PreCompact,
+        Some("sessionEnd") => Event::SessionEnd,
+        Some("permissionRequest") => Event::Permission,
+        Some("preToolUse") => Event::ToolUse(true),
+        Some("postToolUse") => Event::ToolUse(false),
+        Some(_) => Event::Other,
+    }
+}
+
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let event = event(named);
+    let tool = text(v, "toolName").map(|name| Tool {
+        name,
+        input: v.get("toolArgs").or_else(|| v.get("toolInput")).cloned().unwrap_or(Value::Null),
+    });
+    Input {
+        session: text(v, "sessionId"),
+        transcript: text(v, "transcriptPath").map(Into::into),
+        cwd: text(v, "cwd"),
+        prompt: v.get("prompt").and_then(Value::as_str).map(str::to_owned),
+        tool,
+        suggestions: v.get("permissionSuggestions").cloned(),
+        end_reason: (event == Event::SessionEnd).then(|| text(v, "reason").unwrap_or_else(|| "other".into())),
+        ..Input::bare(event, named.unwrap_or("sessionStart"))
+    }
+}
+
+fn reply(_input: &Input, reply: &Reply) -> Value {
+    match reply {
+        Reply::Context(text) => {
+            json!({ "additionalContext": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
+        }
+        Reply::Continue(text) => json!({ "decision": "block", "reason": text }),
+        Reply::Permission(Decision::Allow | Decision::AllowWithRules(_)) => {
+            json!({ "permissionDecision": "allow" })
+        }
+        Reply::Permission(Decision::Deny(message)) => {
+            json!({ "permissionDecision": "deny", "permissionDecisionReason": message })
+        }
+    }
+}
