@@ -3,8 +3,9 @@
 # scripts/test-tools.sh), set up by `mooring setup copilot-cli --hooks` and nothing else,
 # offline against the scripted stand-in model over Anthropic's Messages API. A session in
 # a registered project's checkout must hand its model the project's preamble (at the
-# session's start) and the note its prompt is about (at the prompt), and Mooring's tools
-# must be offered through the MCP entry setup wrote.
+# session's start) and the note its prompt is about (at the prompt), and Mooring's tools,
+# offered through the MCP entry setup wrote, must work: the model's remember lands in the
+# project.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
@@ -67,5 +68,10 @@ assert "Invoices are split per tenant before export" in first, "no preamble at t
 assert "6543" in first, "the note the prompt is about was not recalled"
 tools = [t.get("name", "") for r in requests for t in (r.get("body") or r).get("tools", [])]
 assert any(t.endswith("remember") for t in tools), f"Mooring's tools were not offered: {tools}"
+assert len(requests) >= 4, f"the model's calls to Mooring's tools did not all come back: {len(requests)} requests"
 print("copilot-cli: preamble, recall and tools handed to the model")
 PY
+# The stand-in called Mooring's tools through Copilot CLI (get_last_handover, remember,
+# project_context): the decision it remembered is in the project the checkout decides.
+m memory list ledger --kind decision --json | grep -q "recorded this decision through Mooring" \
+  || { echo "the decision remembered through Copilot CLI is not in the project"; m memory list ledger --kind decision; exit 1; }

@@ -44,7 +44,8 @@ def record(path, body):
 def find_tool(names, wanted):
     """The client's name for Mooring's tool `wanted`."""
     for n in names:
-        if "mooring" in n and (n.endswith("__" + wanted) or n.endswith("_" + wanted)):
+        # Claude Code `mcp__mooring__x`, Gemini CLI `mooring__x`, Copilot CLI `mooring-x`.
+        if "mooring" in n and (n.endswith("__" + wanted) or n.endswith("_" + wanted) or n.endswith("-" + wanted)):
             return n
     for n in names:
         if n == wanted:
