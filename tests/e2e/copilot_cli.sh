@@ -52,12 +52,15 @@ PY
 python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
 standin=$!
 for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-(cd "$dir" && COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_ALLOW_ALL=true \
+copilot() {
+  (cd "$dir" && COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_ALLOW_ALL=true \
    COPILOT_PROVIDER_TYPE=anthropic COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" \
    COPILOT_PROVIDER_API_KEY=sk-standin COPILOT_MODEL=claude-sonnet-4-5 \
-   timeout 180 "$copilot" -p "Which port does the staging database listen on?" --allow-all-tools \
+   timeout 180 "$copilot" -p "$1" --allow-all-tools \
      --output-format json --disable-client-telemetry >"$tmp/copilot.out" 2>&1) \
   || { echo "copilot failed:"; tail -30 "$tmp/copilot.out"; exit 1; }
+}
+copilot "Which port does the staging database listen on?"
 
 python3 - "$tmp/record.jsonl" <<'PY'
 import json, sys
@@ -75,3 +78,4 @@ PY
 # project_context): the decision it remembered is in the project the checkout decides.
 m memory list ledger --kind decision --json | grep -q "recorded this decision through Mooring" \
   || { echo "the decision remembered through Copilot CLI is not in the project"; m memory list ledger --kind decision; exit 1; }
+echo "ok: Copilot CLI gets context and recall, and Mooring's tools work through it"

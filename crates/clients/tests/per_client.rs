@@ -231,6 +231,7 @@ fn copilot_cli_gets_a_versioned_hooks_file_of_its_own_with_the_event_in_each_com
     assert_eq!(v["hooks"]["sessionStart"][0], theirs);
     assert_eq!(v["hooks"]["sessionStart"][1]["bash"], format!("{mooring} sessionStart"));
     assert_eq!(v["hooks"]["userPromptSubmitted"][0]["bash"], format!("{mooring} userPromptSubmitted"));
+
     assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some());
     assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "twice");
     apply::write(&hook_change(c, &spec(), &file, Action::Remove).unwrap()).unwrap();

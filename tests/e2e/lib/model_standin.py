@@ -194,6 +194,18 @@ def codex_permission(done, items):
             "content": [{"type": "output_text", "text": text, "annotations": []}]}
 
 
+def copilot_work(done, cwd):
+    """GitHub Copilot CLI's work (its create, edit and bash tools): (tool, args), or None."""
+    steps = [
+        ("create", {"path": f"{cwd}/retry.py", "file_text": "def retry(n):\n    return n\n"}),
+        ("edit", {"path": f"{cwd}/retry.py", "old_str": "return n", "new_str": "return min(n, 3)"}),
+        ("bash", {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "description": "Show changed files"}),
+        ("bash", {"command": "rm old_retry.py && mv notes.txt NOTES.md", "description": "Tidy up"}),
+        ("bash", {"command": COMMIT, "description": "Commit"}),
+    ]
+    return steps[done] if done < len(steps) else None
+
+
 def gemini_work(done, cwd):
     """Gemini CLI's work: (tool, args), or None to answer in text."""
     steps = [
@@ -308,6 +320,15 @@ class Handler(BaseHTTPRequestHandler):
                 return self.anthropic_reply(body, block, "tool_use", done)
             return self.anthropic_reply(body, {"type": "text", "text": HOSTILE_LAST}, "end_turn", done)
         work = os.environ.get("STANDIN_SCRIPT") == "work"
+        if work and "create" in names and "TaskCreate" not in names:
+            # GitHub Copilot CLI over the same API: its own tools.
+            import re
+            m = re.search(r"[Ww]orking directory: ([^\\\s\"]+)", json.dumps(body))
+            step = copilot_work(done, m.group(1) if m else "/tmp")
+            if step:
+                block = {"type": "tool_use", "id": f"toolu_c{done:02d}", "name": step[0], "input": step[1]}
+                return self.anthropic_reply(body, block, "tool_use", done)
+            return self.anthropic_reply(body, {"type": "text", "text": WORK_DONE}, "end_turn", done)
         script = WORK if work else SCRIPT
         step = script[done] if done < len(script) else None
         tool = (step if step in names else None) if work else (find_tool(names, step) if step else None)

@@ -82,15 +82,16 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
         if args.hooks && client == Client::GeminiCli {
             notes.push("Gemini CLI shows hook output only when its hooks are enabled (they are by default since 0.26).".into());
         }
-        if args.hooks && !mooring_core::capture::reads(client) && client.has_hooks() {
+        let captures = client.hook_abilities().captures && mooring_core::capture::reads(client);
+        if args.hooks && !captures && client.has_hooks() {
             notes.push(format!(
-                "{} sessions get the project's context at their start{}; they are not captured into memory yet (Mooring does not read {}'s session files).",
+                "{} sessions get the project's context at their start{}; they are not captured into memory yet (Mooring does not capture {}'s sessions yet).",
                 client.title(),
                 if mooring_clients::entry::capture_paths(client).is_empty() { "" } else { " and, at each prompt, the few entries of memory it is about" },
                 client.title()
             ));
         }
-        if args.hooks && mooring_core::capture::reads(client) {
+        if args.hooks && captures {
             notes.push(format!(
                 "{} sessions are now captured into their project's memory at every turn (no model, secrets taken out), and each prompt gets the few entries of memory it is about; turn these off with `mooring capture off [--project SLUG]` / `mooring config recall 0`, or for one session with MOORING_CAPTURE=off.",
                 client.title()

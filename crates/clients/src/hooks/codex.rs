@@ -12,7 +12,7 @@ use crate::entry::PERMISSION_TIMEOUT;
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { continues: true, permissions: true, session_rules: false },
+    abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: false },
     names_event: false,
     versioned: false,
     start_path: &["hooks", "SessionStart"],

@@ -4,9 +4,10 @@
 //! "hooks": {EVENT: [{"type": "command", "bash": …, "timeoutSec": …}]}}`. Its input is
 //! camel-cased and does not name the event, so each entry's command does. A start's and
 //! a prompt's `additionalContext` reach the model (checked: the stand-in model received
-//! it); `agentStop` takes `decision: block` with a reason. Its session file
-//! (`session-state/<id>/events.jsonl`) is not read yet, so only the start and each prompt
-//! are installed.
+//! it). Its session file (`session-state/<id>/events.jsonl`, which core's capture reads)
+//! is written only when the process exits, after its `agentStop` and `sessionEnd` hooks
+//! ran (checked in `-p` mode: the folder holds no events file at either hook), so those
+//! are not installed until capture can wait for the file.
 
 use serde_json::{Value, json};
 
@@ -15,7 +16,7 @@ use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { continues: false, permissions: false, session_rules: false },
+    abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
     names_event: true,
     versioned: true,
     start_path: &["hooks", "sessionStart"],
@@ -47,9 +48,13 @@ fn input(v: &Value, named: Option<&str>) -> Input {
         name,
         input: v.get("toolArgs").or_else(|| v.get("toolInput")).cloned().unwrap_or(Value::Null),
     });
+    let session = text(v, "sessionId");
     Input {
-        session: text(v, "sessionId"),
-        transcript: text(v, "transcriptPath").map(Into::into),
+        // Only `agentStop` names the session file; it is always in the same place.
+        transcript: text(v, "transcriptPath")
+            .map(Into::into)
+            .or_else(|| session.as_deref().and_then(session_file)),
+        session,
         cwd: text(v, "cwd"),
         prompt: v.get("prompt").and_then(Value::as_str).map(str::to_owned),
         tool,
@@ -72,4 +77,15 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
             json!({ "permissionDecision": "deny", "permissionDecisionReason": message })
         }
     }
+}
+
+/// Where Copilot CLI keeps session `id`'s events: `$COPILOT_HOME` (else `~/.copilot`)
+/// `/session-state/<id>/events.jsonl`; `None` for an id that is not one plain name.
+fn session_file(id: &str) -> Option<std::path::PathBuf> {
+    let plain = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let home = std::env::var_os("COPILOT_HOME")
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".copilot")))?;
+    plain.then(|| home.join("session-state").join(id).join("events.jsonl"))
 }

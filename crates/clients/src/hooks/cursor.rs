@@ -13,7 +13,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     // Only the session's start is installed so far: capture needs its transcript.
-    abilities: Abilities { continues: false, permissions: false, session_rules: false },
+    abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
     names_event: false,
     versioned: true,
     start_path: &["hooks", "sessionStart"],

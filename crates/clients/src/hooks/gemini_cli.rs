@@ -10,7 +10,7 @@ use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { continues: true, permissions: false, session_rules: false },
+    abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
     names_event: false,
     versioned: false,
     start_path: &["hooks", "SessionStart"],

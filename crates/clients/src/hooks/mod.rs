@@ -133,6 +133,9 @@ pub enum Reply {
 /// What a client's hooks can do beyond capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Abilities {
+    /// Its hooks bring the session's record up to date (its session file is read at
+    /// each turn's end).
+    pub captures: bool,
     /// A turn's end can be told to go on with an instruction.
     pub continues: bool,
     /// Permission prompts reach a hook that can answer them.
@@ -225,8 +228,10 @@ impl Client {
 
     /// What this client's hooks can do beyond capture.
     pub fn hook_abilities(self) -> Abilities {
-        self.dialect()
-            .map_or(Abilities { continues: false, permissions: false, session_rules: false }, |d| d.abilities)
+        self.dialect().map_or(
+            Abilities { captures: false, continues: false, permissions: false, session_rules: false },
+            |d| d.abilities,
+        )
     }
 }
 

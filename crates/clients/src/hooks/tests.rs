@@ -113,7 +113,7 @@ fn only_the_clients_that_can_are_said_to_continue_or_answer_permissions() {
     assert!(!Client::GeminiCli.hook_abilities().permissions && Client::GeminiCli.hook_abilities().continues);
     assert_eq!(
         Client::Zed.hook_abilities(),
-        Abilities { continues: false, permissions: false, session_rules: false }
+        Abilities { captures: false, continues: false, permissions: false, session_rules: false }
     );
 }
 

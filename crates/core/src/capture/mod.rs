@@ -9,6 +9,7 @@
 mod claude_code;
 mod codex;
 pub mod commits;
+mod copilot;
 pub mod digest;
 mod files;
 mod gemini;
@@ -88,6 +89,7 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::ClaudeCode => claude_code::apply,
         Client::Codex => codex::apply,
         Client::GeminiCli => gemini::apply,
+        Client::CopilotCli => copilot::apply,
         _ => return None,
     })
 }

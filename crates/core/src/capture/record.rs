@@ -364,9 +364,16 @@ impl SessionRecord {
     /// Note a call of one of Mooring's own tools, when `name` is one (the client's
     /// spelling: `mcp__mooring__remember`, `mcp_mooring_remember`, …).
     pub fn mooring_tool(&mut self, name: &str) {
-        let Some(rest) = name.strip_prefix("mcp__").or_else(|| name.strip_prefix("mcp_")) else { return };
+        // Copilot CLI spells them `mooring-remember`.
+        let Some(rest) = name
+            .strip_prefix("mcp__")
+            .or_else(|| name.strip_prefix("mcp_"))
+            .or_else(|| name.strip_prefix("mooring-").map(|_| name))
+        else {
+            return;
+        };
         let Some(at) = rest.find("mooring") else { return };
-        let tool = rest[at + "mooring".len()..].trim_start_matches('_');
+        let tool = rest[at + "mooring".len()..].trim_start_matches(['_', '-']);
         if !tool.is_empty() && self.mooring_tools.len() < KEEP_FILES {
             *self.mooring_tools.entry(trim(tool, 64)).or_default() += 1;
         }

@@ -159,6 +159,10 @@ fn a_damaged_transcript_loses_nothing_else() {
 /// Codex, `rm` for Gemini CLI), a command carrying a token, a rename and a commit.
 const CODEX: &str = include_str!("../../tests/fixtures/codex-0.169.0-work.jsonl");
 const GEMINI: &str = include_str!("../../tests/fixtures/gemini-cli-0.61.0-work.jsonl");
+/// Recorded from GitHub Copilot CLI 1.0.102 (`copilot -p`, its `create`, `edit` and `bash`
+/// tools over the Anthropic stand-in, `STANDIN_SCRIPT=work`; the recording's /tmp folders
+/// renamed to the others'): the same session's work.
+const COPILOT: &str = include_str!("../../tests/fixtures/copilot-cli-1.0.102-work.jsonl");
 
 fn fold_as(client: Client, text: &str) -> SessionRecord {
     let fold = super::folder(client).unwrap();
@@ -172,10 +176,15 @@ fn fold_as(client: Client, text: &str) -> SessionRecord {
 }
 
 #[test]
-fn codex_and_gemini_sessions_fold_into_the_same_record() {
+fn codex_gemini_and_copilot_sessions_fold_into_the_same_record() {
     use super::record::FileAction::{Created, Deleted, Renamed};
-    for client in [Client::Codex, Client::GeminiCli] {
-        let r = fold_as(client, if client == Client::Codex { CODEX } else { GEMINI });
+    for client in [Client::Codex, Client::GeminiCli, Client::CopilotCli] {
+        let recorded = match client {
+            Client::Codex => CODEX,
+            Client::GeminiCli => GEMINI,
+            _ => COPILOT,
+        };
+        let r = fold_as(client, recorded);
         assert_eq!(r.requests, ["Add a retry helper"], "{client}");
         let files: Vec<(&str, super::record::FileAction, Option<&str>)> =
             r.files.iter().map(|f| (f.path.as_str(), f.action, f.from.as_deref())).collect();
