@@ -56,17 +56,9 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
             Ok(Ok(n)) => {
                 rerank_due = true;
                 tracing::debug!(indexed = n, "memory indexed for search by meaning");
-                // Entries were written: a bounded step of merging the keyword index, and
-                // their projects held (a project that had no vectors at start is not
-                // held yet, and a write's check would read its newest 2,000 each time).
+                // Entries were written: a bounded step of merging the keyword index.
                 let memory = memory_for_tidy.clone();
-                let tidied = tokio::task::spawn_blocking(move || {
-                    let tidied = memory.tidy_index();
-                    if let Err(why) = hold_vectors(&*memory) {
-                        tracing::warn!(%why, "vectors not held; searches read them");
-                    }
-                    tidied
-                });
+                let tidied = tokio::task::spawn_blocking(move || memory.tidy_index());
                 match tidied.await {
                     Ok(Err(e)) => tracing::warn!(error = %e.message, "tidying the keyword index failed"),
                     Err(e) => tracing::warn!(error = %e, "tidying the keyword index stopped"),

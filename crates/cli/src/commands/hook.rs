@@ -45,19 +45,19 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     };
     let mut input = String::new();
     let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
-    // Read once, in the client's dialect; every step below looks at the same input.
-    let parsed: Result<Input, String> = serde_json::from_str::<Value>(&input)
-        .map(|v| client.hook_input_named(&v, args.event.as_deref()))
-        .map_err(|e| format!("the hook input is not JSON ({e})"));
-    // Unreadable input still has the event its entry names (or is a start).
-    let event = parsed
-        .as_ref()
-        .map_or_else(|_| client.hook_input_named(&Value::Null, args.event.as_deref()).event, |i| i.event);
-    if let Ok(input) = &parsed
-        && input.event == Event::Permission
-    {
+    // Read once, in the client's dialect; every step below looks at the same input. An
+    // input that is not JSON still has the event its entry names (or is a start).
+    let (input, unreadable) = match serde_json::from_str::<Value>(&input) {
+        Ok(v) => (client.hook_input_named(&v, args.event.as_deref()), None),
+        Err(e) => (
+            client.hook_input_named(&Value::Null, args.event.as_deref()),
+            Some(format!("the hook input is not JSON ({e})")),
+        ),
+    };
+    let event = input.event;
+    if unreadable.is_none() && event == Event::Permission {
         // Waits for the person (their phone) as long as the client's hook allows.
-        match super::away::permission(ctx, client, input) {
+        match super::away::permission(ctx, client, &input) {
             Ok(Some(out)) => print_out(&out),
             Ok(None) => {}
             Err(why) => log(ctx, &format!("{client}: permission: {why}")),
@@ -69,12 +69,9 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         // it and nothing of it is kept.
         return Ok(());
     }
-    // What a turn's end needs after the record is kept (the thread below takes `parsed`).
-    let stop_input = parsed
-        .as_ref()
-        .ok()
-        .filter(|i| i.event == Event::TurnEnd && client.hook_abilities().continues)
-        .cloned();
+    // What a turn's end needs after the record is kept (the thread below takes `input`).
+    let stop_input = (unreadable.is_none() && event == Event::TurnEnd && client.hook_abilities().continues)
+        .then(|| input.clone());
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
     let base = ctx.cwd.clone();
@@ -82,7 +79,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     // client past the deadline: the process exits and takes the thread with it.
     std::thread::spawn(move || {
         let ctx = Ctx::at(data_dir, false, base);
-        let _ = tx.send(answer(&ctx, client, &parsed, event, started));
+        let _ = tx.send(answer(&ctx, client, &input, unreadable, started));
     });
     match rx.recv_timeout(deadline(event)) {
         Ok(Ok(Some(out))) => print_out(&out),
@@ -136,24 +133,19 @@ fn deadline_setting() -> Option<Duration> {
 fn answer(
     ctx: &Ctx,
     client: Client,
-    parsed: &Result<Input, String>,
-    event: Event,
+    input: &Input,
+    unreadable: Option<String>,
     started: std::time::Instant,
 ) -> Result<Option<String>, String> {
+    let event = input.event;
     if !matches!(event, Event::Start | Event::Prompt) && !event.captures() {
         return Ok(None);
     }
     // A start without readable input still gets the preamble of the shell's directory; a
     // capture or a recall needs what the input says.
-    let unread;
-    let input = match (parsed, event) {
-        (Ok(i), _) => i,
-        (Err(_), Event::Start) => {
-            unread = client.hook_input(&Value::Null);
-            &unread
-        }
-        (Err(why), _) => return Err(why.clone()),
-    };
+    if let Some(why) = unreadable.filter(|_| event != Event::Start) {
+        return Err(why);
+    }
     let dir = input.cwd.clone().unwrap_or_else(|| ctx.cwd.display().to_string());
     if !ctx.data_dir.join(mooring_core::store::DB_FILE).exists() {
         return Ok(None);

@@ -39,7 +39,8 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
 };
 
-fn event(name: Option<&str>) -> Event {
+/// Its event names, which Codex uses too.
+pub(super) fn event(name: Option<&str>) -> Event {
     match name {
         None | Some("SessionStart") => Event::Start,
         Some("UserPromptSubmit") => Event::Prompt,

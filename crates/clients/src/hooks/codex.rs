@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Input, Reply, claude_shaped, common, text};
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -36,24 +36,10 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
 };
 
-fn event(name: Option<&str>) -> Event {
-    match name {
-        None | Some("SessionStart") => Event::Start,
-        Some("UserPromptSubmit") => Event::Prompt,
-        Some("Stop") => Event::TurnEnd,
-        Some("SubagentStop") => Event::SubagentEnd,
-        Some("PreCompact") => Event::PreCompact,
-        Some("SessionEnd") => Event::SessionEnd,
-        Some("PermissionRequest") => Event::Permission,
-        Some("PreToolUse") => Event::ToolUse(true),
-        Some("PostToolUse") => Event::ToolUse(false),
-        Some(_) => Event::Other,
-    }
-}
-
 fn input(v: &Value, named: Option<&str>) -> Input {
     let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
-    let mut input = common(v, event(name), name.unwrap_or("SessionStart"));
+    // Claude Code's event names (Codex has no `SessionEnd`: its `Stop` keeps the record).
+    let mut input = common(v, super::claude_code::event(name), name.unwrap_or("SessionStart"));
     input.last_message = text(v, "last_assistant_message");
     input
 }

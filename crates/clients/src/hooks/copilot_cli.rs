@@ -48,13 +48,9 @@ fn input(v: &Value, named: Option<&str>) -> Input {
         name,
         input: v.get("toolArgs").or_else(|| v.get("toolInput")).cloned().unwrap_or(Value::Null),
     });
-    let session = text(v, "sessionId");
     Input {
-        // Only `agentStop` names the session file; it is always in the same place.
-        transcript: text(v, "transcriptPath")
-            .map(Into::into)
-            .or_else(|| session.as_deref().and_then(session_file)),
-        session,
+        session: text(v, "sessionId"),
+        transcript: text(v, "transcriptPath").map(Into::into),
         cwd: text(v, "cwd"),
         prompt: v.get("prompt").and_then(Value::as_str).map(str::to_owned),
         tool,
@@ -77,15 +73,4 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
             json!({ "permissionDecision": "deny", "permissionDecisionReason": message })
         }
     }
-}
-
-/// Where Copilot CLI keeps session `id`'s events: `$COPILOT_HOME` (else `~/.copilot`)
-/// `/session-state/<id>/events.jsonl`; `None` for an id that is not one plain name.
-fn session_file(id: &str) -> Option<std::path::PathBuf> {
-    let plain = !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    let home = std::env::var_os("COPILOT_HOME")
-        .filter(|h| !h.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".copilot")))?;
-    plain.then(|| home.join("session-state").join(id).join("events.jsonl"))
 }

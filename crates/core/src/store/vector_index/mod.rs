@@ -246,8 +246,16 @@ impl Cache {
         newest: usize,
     ) -> Result<Option<Vec<(i64, f32)>>> {
         let held = self.lock().get(&project_id).cloned();
-        if !held.is_some_and(|p| !p.sketched && p.model == model && p.dim == query.len()) {
-            return Ok(None);
+        match held {
+            Some(p) if !p.sketched && p.model == model && p.dim == query.len() => {}
+            Some(_) => return Ok(None),
+            // Not held: a project no bigger than the newest asked for is read whole (what
+            // the bounded read costs) and held from then on, so a project that had no
+            // vectors when the process started is held as it grows; a bigger one is left
+            // to the bounded read (a one-off process does not read all of it). `added`
+            // counts every vector stored, so it bounds the project's size.
+            None if source.epoch(project_id)?.0 <= newest as i64 => {}
+            None => return Ok(None),
         }
         let project = self.current(source, project_id, model, query.len())?;
         if project.sketched {
@@ -590,6 +598,21 @@ mod tests {
         assert_eq!(cache.nearest(&db, 1, "m", &unit(0), None, 2).unwrap().len(), 2);
         assert_ne!(held(&cache), before);
         assert_eq!(kept.ids.len(), 4, "the copy a search holds does not change under it");
+    }
+
+    #[test]
+    fn a_small_project_never_held_is_held_by_its_first_bounded_search_and_a_big_one_is_not() {
+        let (db, cache) = (Db::default(), Cache::default());
+        (0..3).for_each(|i| db.store(i as i64 + 1, &unit(i)));
+        let newest = |c: &Cache, n| c.nearest_newest(&db, 1, "m", &unit(2), None, 1, n).unwrap();
+        assert_eq!(newest(&cache, 2), None, "bigger than the newest asked for: the bounded read");
+        assert!(cache.lock().is_empty());
+        assert_eq!(newest(&cache, 2_000).unwrap()[0].0, 3);
+        assert!(cache.lock().contains_key(&1), "held from then on");
+        db.store(4, &unit(3));
+        let reads = *db.reads.borrow();
+        assert_eq!(cache.nearest_newest(&db, 1, "m", &unit(3), None, 1, 2_000).unwrap().unwrap()[0].0, 4);
+        assert_eq!(*db.reads.borrow(), reads + 1, "only what was stored since is read");
     }
 
     /// A vector of `dim` dimensions leaning on one shared axis, with its own topic `t`.
