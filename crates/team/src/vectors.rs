@@ -150,6 +150,8 @@ impl PgStore {
                 scan.finish()
             }
         };
+        let found: Vec<(i64, f32)> =
+            found.into_iter().filter(|(_, score)| q.least.is_none_or(|least| *score >= least)).collect();
         let ids: Vec<i64> = found.iter().map(|(id, _)| *id).collect();
         let rows = self.run(move |pool| async move {
             let client = pool.get().await.map_err(pool_error)?;

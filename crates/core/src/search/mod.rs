@@ -283,15 +283,17 @@ fn nearest(
     r: &Request<'_>,
     kind: Option<&str>,
 ) -> std::result::Result<Vec<RowHit>, String> {
-    nearest_within(store, r, kind, None)
+    nearest_within(store, r, kind, None, None)
 }
 
-/// [`nearest`] among the project's newest `newest` entries (all when `None`).
+/// [`nearest`] among the project's newest `newest` entries (all when `None`), of a
+/// cosine of at least `least`.
 pub(crate) fn nearest_within(
     store: &dyn MemoryBackend,
     r: &Request<'_>,
     kind: Option<&str>,
     newest: Option<u32>,
+    least: Option<f32>,
 ) -> std::result::Result<Vec<RowHit>, String> {
     let limit = if r.mode == Mode::Semantic { r.limit } else { fused_from(r.limit) };
     let q = crate::search::semantic::TextQuery {
@@ -300,6 +302,7 @@ pub(crate) fn nearest_within(
         kind: kind.map(str::to_owned),
         limit,
         newest,
+        least,
     };
     crate::search::semantic::nearest_text(store, &q)
 }

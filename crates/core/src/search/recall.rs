@@ -118,6 +118,8 @@ pub fn recall(memory: &dyn MemoryBackend, slug: &str, prompt: &str, given: &[i64
             kind: None,
             limit: CANDIDATES,
             newest: Some(NEWEST_BY_MEANING),
+            // Below the lower bar (kept below) a hit is never recalled: not even read.
+            least: Some(NEAR_WITH_A_WORD.min(NEAR_ENOUGH) as f32),
         };
         // A failure here leaves recall by words: the prompt must never wait on it.
         crate::search::semantic::nearest_text(memory, &q).unwrap_or_default()

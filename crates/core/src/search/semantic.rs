@@ -94,6 +94,9 @@ pub struct TextQuery {
     pub limit: u32,
     /// Compare only the project's newest this many entries.
     pub newest: Option<u32>,
+    /// Only hits of at least this cosine (see `NearestQuery::least`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub least: Option<f32>,
 }
 
 /// Answers a [`TextQuery`] elsewhere (the hub), or `None` when there is nobody to ask.
@@ -142,6 +145,7 @@ pub fn nearest_text(store: &dyn MemoryBackend, q: &TextQuery) -> std::result::Re
         kind: q.kind.as_deref(),
         limit: q.limit,
         newest: q.newest,
+        least: q.least,
     };
     match store.nearest_memory(&nq) {
         Ok(Some(hits)) => Ok(hits),
@@ -281,6 +285,7 @@ mod tests {
             kind: None,
             limit: 5,
             newest,
+            least: None,
         };
         let newest_ids = || {
             let mut got: Vec<i64> =
@@ -294,5 +299,13 @@ mod tests {
         assert_eq!(all.len(), 3);
         assert_eq!(all[0].row.id, ids[0], "the renewal entry is nearest");
         assert_eq!(newest_ids(), ids[1..], "held, the newest by id (a backfill stores them newest first)");
+        let cosines: Vec<f64> = all.iter().map(|h| h.score).collect();
+        let bar = ((cosines[0] + cosines[1]) / 2.0) as f32;
+        let above = store.nearest_memory(&NearestQuery { least: Some(bar), ..q(None) }).unwrap().unwrap();
+        assert_eq!(
+            above.iter().map(|h| h.row.id).collect::<Vec<_>>(),
+            [ids[0]],
+            "below the bar, not read: {cosines:?}"
+        );
     }
 }

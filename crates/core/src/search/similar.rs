@@ -181,7 +181,9 @@ fn by_meaning(store: &dyn MemoryBackend, stored: &Entry) -> Vec<(crate::store::r
         limit: LOOKED_AT,
         mode: super::Mode::Semantic,
     };
-    super::nearest_within(store, &r, Some(kind), Some(NEWEST_BY_MEANING))
+    // Below the lowest bar nothing is a candidate: those hits are not even read.
+    let least = Some(RELATED_COSINE_WITH_A_WORD as f32);
+    super::nearest_within(store, &r, Some(kind), Some(NEWEST_BY_MEANING), least)
         .unwrap_or_default()
         .into_iter()
         .map(|h| (h.row, h.score))

@@ -122,6 +122,9 @@ pub struct NearestQuery<'a> {
     /// Compare only a project's newest this many entries, read afresh (a short-lived
     /// process, such as a prompt hook, cannot afford to read 100,000).
     pub newest: Option<u32>,
+    /// Only hits of at least this cosine: the rest are never read (a write's check drops
+    /// them anyway, and reading a hit's row was a third of its search by meaning).
+    pub least: Option<f32>,
 }
 
 /// The passage shown for an entry found by meaning: its content's start (there are no

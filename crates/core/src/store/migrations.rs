@@ -18,6 +18,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0012_phone_message_routes.sql"),
     include_str!("../../migrations/0013_injections.sql"),
     include_str!("../../migrations/0014_memory_author.sql"),
+    include_str!("../../migrations/0015_keyword_index_merges_by_level.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

@@ -328,6 +328,9 @@ impl MemoryBackend for Store {
             };
             let mut hits = Vec::with_capacity(found.len());
             for (id, score) in found {
+                if query.least.is_some_and(|least| score < least) {
+                    continue;
+                }
                 if let Some((row, slug)) = q::get_with_slug(c, id)?
                     && row.forgotten_at.is_none()
                 {

@@ -77,6 +77,7 @@ mod tests {
             kind: None,
             limit: 20,
             newest: Some(10_000),
+            least: Some(0.5),
         };
         let line = serde_json::to_string(&Ask { ask: Question::Nearest(q.clone()) }).unwrap();
         assert!(is_question(&line), "{line}");
