@@ -391,14 +391,27 @@ pub fn idf_in_scope(
 /// 20 ms to 10 ms).
 const MERGE_PAGES: i64 = 500;
 
-/// One bounded step of merging the keyword index's segments: any level holding two or
-/// more is merged into the next (FTS5's `merge` with `usermerge` 2, set by migration 15), so a search seeks in
-/// about one segment per level, and a segment is rewritten only when one of its own size
-/// joins it. Merging everything into one segment instead (a negative page count) rewrote
-/// the whole index after every write: with a write a second at 100,000 entries, 12 ms
+/// An index of at most this many pages is merged whole at each step (it is one step's
+/// work): a small project written fast, as a burst of writes between two steps, then
+/// searches one segment rather than one per level.
+const MERGED_WHOLE_UP_TO: i64 = 200;
+
+/// One bounded step of merging the keyword index's segments. A small index is merged
+/// into one segment; a bigger one level by level: any level holding two segments or
+/// more is merged into the next (FTS5's `merge` with `usermerge` 2, set by migration
+/// 15), so a search seeks in about one segment per level and a segment is rewritten
+/// only when one of its own size joins it. Merging a big index into one segment
+/// rewrote all of it after every write: with a write a second at 100,000 entries, 12 ms
 /// of the hub's upkeep per write and a check's p99 of 121 ms while a merge was half done.
 pub fn merge_index(conn: &Connection) -> Result<()> {
-    conn.exec("INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ?1)", [MERGE_PAGES])?;
+    // Counted only up to the bound: the index's size costs nothing to learn.
+    let pages: i64 = conn.row(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_fts_data LIMIT ?1)",
+        [MERGED_WHOLE_UP_TO + 1],
+        |r| r.get(0),
+    )?;
+    let step = if pages <= MERGED_WHOLE_UP_TO { -MERGE_PAGES } else { MERGE_PAGES };
+    conn.exec("INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ?1)", [step])?;
     Ok(())
 }
 
