@@ -48,6 +48,12 @@ if ! grep -q '"version": "1.0.102"' "$dir/copilot/node_modules/@github/copilot/p
   npm install --prefix "$dir/copilot" --no-fund --no-audit --loglevel=error @github/copilot@1.0.102 >/dev/null
 fi
 
+# Qwen Code, pinned: a JavaScript bundle with no install step of its own.
+if ! grep -q '"version": "0.15.10"' "$dir/qwen/node_modules/@qwen-code/qwen-code/package.json" 2>/dev/null; then
+  echo "Installing Qwen Code 0.15.10 into $dir/qwen"
+  npm install --prefix "$dir/qwen" --no-fund --no-audit --loglevel=error @qwen-code/qwen-code@0.15.10 >/dev/null
+fi
+
 # The official memory server, pinned, for the side-by-side load run (bench mcp-load --peer).
 if [ ! -x "$dir/peer/node_modules/.bin/mcp-server-memory" ]; then
   echo "Installing @modelcontextprotocol/server-memory@2026.8.31 into $dir/peer"

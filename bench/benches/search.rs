@@ -105,6 +105,7 @@ fn team(questions: &[String]) {
             kind: None,
             limit: 10,
             newest: Some(10_000),
+            least: None,
         };
         let t = Instant::now();
         std::hint::black_box(team.nearest_memory(&nq).unwrap());

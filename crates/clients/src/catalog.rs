@@ -46,6 +46,8 @@ pub struct Env {
     pub claude_config_dir: Option<PathBuf>,
     /// `$COPILOT_HOME`.
     pub copilot_home: Option<PathBuf>,
+    /// `$QWEN_HOME`.
+    pub qwen_home: Option<PathBuf>,
 }
 
 impl Env {
@@ -60,6 +62,7 @@ impl Env {
             codex_home: var("CODEX_HOME"),
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             copilot_home: var("COPILOT_HOME"),
+            qwen_home: var("QWEN_HOME"),
         }
     }
 
@@ -81,6 +84,11 @@ impl Env {
         self.copilot_home.clone().unwrap_or_else(|| self.home.join(".copilot"))
     }
 
+    /// Qwen Code's folder (`$QWEN_HOME`, else `~/.qwen`).
+    pub fn qwen_dir(&self) -> PathBuf {
+        self.qwen_home.clone().unwrap_or_else(|| self.home.join(".qwen"))
+    }
+
     fn claude_dir(&self) -> PathBuf {
         self.claude_config_dir.clone().unwrap_or_else(|| self.home.join(".claude"))
     }
@@ -97,6 +105,8 @@ pub enum Client {
     GeminiCli,
     /// GitHub's Copilot CLI.
     CopilotCli,
+    /// Alibaba's Qwen Code CLI (a fork of Gemini CLI).
+    QwenCode,
     /// The Cursor editor.
     Cursor,
     /// Visual Studio Code (Copilot agent mode).
@@ -154,11 +164,12 @@ impl fmt::Display for Unsupported {
 
 impl Client {
     /// Every client, in the order `--list` shows them.
-    pub const ALL: [Client; 9] = [
+    pub const ALL: [Client; 10] = [
         Client::ClaudeCode,
         Client::Codex,
         Client::GeminiCli,
         Client::CopilotCli,
+        Client::QwenCode,
         Client::Cursor,
         Client::VsCode,
         Client::Windsurf,
@@ -173,6 +184,7 @@ impl Client {
             Client::Codex => "codex",
             Client::GeminiCli => "gemini-cli",
             Client::CopilotCli => "copilot-cli",
+            Client::QwenCode => "qwen-code",
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
             Client::Windsurf => "windsurf",
@@ -188,6 +200,7 @@ impl Client {
             Client::Codex => "Codex",
             Client::GeminiCli => "Gemini CLI",
             Client::CopilotCli => "GitHub Copilot CLI",
+            Client::QwenCode => "Qwen Code",
             Client::Cursor => "Cursor",
             Client::VsCode => "VS Code",
             Client::Windsurf => "Windsurf",
@@ -203,6 +216,7 @@ impl Client {
             "claude" => "claude-code",
             "gemini" => "gemini-cli",
             "copilot" => "copilot-cli",
+            "qwen" => "qwen-code",
             "code" | "vs-code" => "vscode",
             "claude-app" => "claude-desktop",
             other => other,
@@ -214,7 +228,7 @@ impl Client {
     pub fn format(self) -> Format {
         match self {
             Client::Codex => Format::Toml,
-            Client::VsCode | Client::Zed | Client::GeminiCli => Format::Jsonc,
+            Client::VsCode | Client::Zed | Client::GeminiCli | Client::QwenCode => Format::Jsonc,
             _ => Format::Json,
         }
     }
@@ -232,9 +246,11 @@ impl Client {
     /// What decides the project for this client's sessions.
     pub fn identity(self) -> Identity {
         match self {
-            Client::ClaudeCode | Client::Codex | Client::GeminiCli | Client::CopilotCli => {
-                Identity::WorkingDirectory
-            }
+            Client::ClaudeCode
+            | Client::Codex
+            | Client::GeminiCli
+            | Client::CopilotCli
+            | Client::QwenCode => Identity::WorkingDirectory,
             Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
             Client::Zed => Identity::ProjectRoot,
             Client::Windsurf | Client::ClaudeDesktop => Identity::None,
@@ -254,6 +270,7 @@ impl Client {
             Client::Codex => env.codex_dir().join("config.toml"),
             Client::GeminiCli => env.home.join(".gemini").join("settings.json"),
             Client::CopilotCli => env.copilot_dir().join("mcp-config.json"),
+            Client::QwenCode => env.qwen_dir().join("settings.json"),
             Client::Cursor => env.home.join(".cursor").join("mcp.json"),
             Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
             Client::Windsurf => env.home.join(".codeium").join("windsurf").join("mcp_config.json"),
@@ -283,6 +300,7 @@ impl Client {
             Client::ClaudeCode => dir.join(".mcp.json"),
             Client::Codex => dir.join(".codex").join("config.toml"),
             Client::GeminiCli => dir.join(".gemini").join("settings.json"),
+            Client::QwenCode => dir.join(".qwen").join("settings.json"),
             Client::Cursor => dir.join(".cursor").join("mcp.json"),
             Client::VsCode => dir.join(".vscode").join("mcp.json"),
             Client::Zed => dir.join(".zed").join("settings.json"),
@@ -309,6 +327,10 @@ impl Client {
             }
             Client::GeminiCli => project(&[".gemini", "settings.json"])
                 .or_else(|| Some(env.home.join(".gemini").join("settings.json"))),
+            // Its hooks live beside its servers, in Claude Code's shape.
+            Client::QwenCode => {
+                project(&[".qwen", "settings.json"]).or_else(|| Some(env.qwen_dir().join("settings.json")))
+            }
             Client::Cursor => project(&[".cursor", "hooks.json"])
                 .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
             // Every `*.json` in the hooks folder is read; Mooring's is its own file.
@@ -330,6 +352,7 @@ impl Client {
             Client::Codex => vec![env.codex_dir()],
             Client::GeminiCli => vec![env.home.join(".gemini")],
             Client::CopilotCli => vec![env.copilot_dir()],
+            Client::QwenCode => vec![env.qwen_dir()],
             Client::Cursor => vec![env.home.join(".cursor")],
             Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
             Client::Windsurf => vec![env.home.join(".codeium").join("windsurf")],
@@ -355,6 +378,7 @@ impl Client {
             Client::Codex => Some("codex"),
             Client::GeminiCli => Some("gemini"),
             Client::CopilotCli => Some("copilot"),
+            Client::QwenCode => Some("qwen"),
             Client::Cursor => Some("cursor"),
             Client::VsCode => Some("code"),
             Client::Windsurf => Some("windsurf"),

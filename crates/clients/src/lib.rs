@@ -136,7 +136,7 @@ fn hook_edit(
     text: &str,
     action: Action,
 ) -> Result<FileEdit, ConfigError> {
-    let format = if client == Client::GeminiCli { Format::Jsonc } else { Format::Json };
+    let format = client.dialect().map_or(Format::Json, |d| d.hooks_format);
     let mut doc = JsonDoc::parse(text, format, file)?;
     let new = match action {
         Action::Install => entry::hook_entry(client, spec),
@@ -181,7 +181,7 @@ pub fn configured_entry(client: Client, file: &Path) -> Result<Option<Value>, Co
 /// Whether Mooring's session hook is in the client's hooks file.
 pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
     let Some(text) = apply::read(file)? else { return Ok(None) };
-    let format = if client == Client::GeminiCli { Format::Jsonc } else { Format::Json };
+    let format = client.dialect().map_or(Format::Json, |d| d.hooks_format);
     let doc = JsonDoc::parse(&text, format, file)?;
     Ok(doc.get(entry::hooks_path(client)).and_then(|v| {
         v.as_array().and_then(|a| a.iter().find(|h| entry::is_mooring_hook(client, h)).cloned())

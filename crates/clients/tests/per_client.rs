@@ -20,6 +20,7 @@ fn env(home: &Path, os: Os) -> Env {
         codex_home: None,
         claude_config_dir: None,
         copilot_home: None,
+        qwen_home: None,
     }
 }
 

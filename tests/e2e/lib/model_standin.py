@@ -220,6 +220,19 @@ def gemini_work(done, cwd):
     return steps[done] if done < len(steps) else None
 
 
+def qwen_work(done, cwd):
+    """Qwen Code's work: (tool, args), or None to answer in text."""
+    steps = [
+        ("write_file", {"file_path": f"{cwd}/retry.py", "content": "def retry(n):\n    return n\n"}),
+        ("edit", {"file_path": f"{cwd}/retry.py", "old_string": "return n", "new_string": "return min(n, 3)"}),
+        ("run_shell_command", {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short",
+                               "description": "Show changed files"}),
+        ("run_shell_command", {"command": "rm old_retry.py && mv notes.txt NOTES.md", "description": "Tidy up"}),
+        ("run_shell_command", {"command": COMMIT, "description": "Commit"}),
+    ]
+    return steps[done] if done < len(steps) else None
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -249,7 +262,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("connection", "close")
         self.end_headers()
         for name, data in events:
-            chunk = (f"event: {name}\n" if name else "") + f"data: {json.dumps(data)}\n\n"
+            payload = data if data == "[DONE]" else json.dumps(data)
+            chunk = (f"event: {name}\n" if name else "") + f"data: {payload}\n\n"
             self.wfile.write(chunk.encode())
             self.wfile.flush()
         self.close_connection = True
@@ -277,6 +291,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.openai(body)
         if ":generateContent" in path or ":streamGenerateContent" in path:
             return self.gemini(body, ":streamGenerateContent" in path)
+        if path.endswith("/chat/completions"):
+            return self.chat(body)
         if ":countTokens" in path:
             return self.send_json({"totalTokens": 100})
         self.send_json({"error": {"message": f"stand-in has no {path}"}}, 404)
@@ -419,6 +435,52 @@ class Handler(BaseHTTPRequestHandler):
             ("response.completed", {"type": "response.completed",
                                     "response": {"id": rid, "status": "completed", "output": [item], "usage": usage}}),
         ])
+
+    # OpenAI Chat Completions (Qwen Code streams it).
+    def chat(self, body):
+        names = [t.get("function", {}).get("name", "") for t in body.get("tools") or []]
+        messages = body.get("messages") or []
+        # Qwen Code defers MCP tools behind its `tool_search`: a search is not a step.
+        searches = {c.get("id") for m in messages for c in m.get("tool_calls") or []
+                    if c.get("function", {}).get("name") == "tool_search"}
+        done = sum(1 for m in messages if m.get("role") == "tool" and m.get("tool_call_id") not in searches)
+        call = None
+        # Qwen Code's own side agents (memory upkeep) get a plain answer.
+        if "Managed memory directory" in json.dumps(messages[-1:]):
+            names = []
+        if names and os.environ.get("STANDIN_SCRIPT") == "work":
+            import re
+            m = re.search(r"working in the directory: (/[^\\\s\"]+)", json.dumps(messages))
+            call = qwen_work(done, m.group(1) if m else "/tmp")
+            text = WORK_DONE
+        elif names:
+            step = SCRIPT[done] if done < len(SCRIPT) else None
+            tool = find_tool(names, step) if step else None
+            call = (tool, args_for(step, "qwen-code")) if tool else None
+            if step and not tool and "tool_search" in names and not searches:
+                wanted = ",".join(f"mcp__mooring__{s}" for s in SCRIPT)
+                call = ("tool_search", {"query": f"select:{wanted}", "max_results": len(SCRIPT)})
+            text = "Done."
+        else:
+            # Side requests (titles, summaries, checks) get a plain answer.
+            text = "ok"
+        cid, model = f"chatcmpl-{done}", body.get("model", "standin")
+        if call:
+            delta = {"role": "assistant", "content": None, "tool_calls": [
+                {"index": 0, "id": f"call_{len(messages)}", "type": "function",
+                 "function": {"name": call[0], "arguments": json.dumps(call[1])}}]}
+            finish = "tool_calls"
+        else:
+            delta, finish = {"role": "assistant", "content": text}, "stop"
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        if not body.get("stream"):
+            message = {k: v for k, v in delta.items()}
+            return self.send_json({"id": cid, "object": "chat.completion", "model": model, "created": 0,
+                                   "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                                   "usage": usage})
+        chunk = lambda d, f, u=None: {"id": cid, "object": "chat.completion.chunk", "model": model, "created": 0,
+                                      "choices": [{"index": 0, "delta": d, "finish_reason": f}], "usage": u}
+        self.send_sse([(None, chunk(delta, None)), (None, chunk({}, finish, usage)), (None, "[DONE]")])
 
     # Gemini generateContent / streamGenerateContent (?alt=sse).
     def gemini(self, body, stream):

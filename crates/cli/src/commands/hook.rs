@@ -166,24 +166,48 @@ fn answer(
         return Ok(None);
     }
     if event == Event::Prompt {
-        // What the person sent from the phone comes first, then what memory recalls.
+        // The project's context when the session has had none, then what the person sent
+        // from the phone, then what memory recalls.
         let key = session_key(client, input);
         let sent = match &key {
             Some(k) => mooring_core::remote::inbox::take(&store, &slug, k).map_err(|e| e.message)?,
             None => None,
         };
-        let recalled = recall(client, &store, &memory, &slug, input)?;
-        let text = match (sent, recalled) {
-            (None, None) => return Ok(None),
-            (Some(one), None) | (None, Some(one)) => one,
-            (Some(sent), Some(recalled)) => format!("{sent}\n{recalled}"),
+        // A client that may not run its start hook (Qwen Code headless) hands the
+        // project's context over with the session's first prompt instead.
+        let context = match &key {
+            Some(k) if client.dialect().is_some_and(|d| d.start_may_not_fire) && input.from_person => {
+                let handed = store
+                    .read(|c| mooring_core::store::injections::of_sessions(c, &slug, std::slice::from_ref(k)))
+                    .map_err(|e| e.message)?;
+                if handed.is_empty() { Some(context(client, &store, &memory, &slug, input)?) } else { None }
+            }
+            _ => None,
         };
+        let recalled = recall(client, &store, &memory, &slug, input)?;
+        let text = [context, sent, recalled].into_iter().flatten().collect::<Vec<_>>().join("\n");
+        if text.is_empty() {
+            return Ok(None);
+        }
         return Ok(Some(client.hook_reply(input, &Reply::Context(text))));
     }
-    let caps = Caps::load(&store).map_err(|e| e.message.clone())?;
-    let p = preamble::build(&store, &memory, &slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
+    let text = context(client, &store, &memory, &slug, input)?;
+    Ok(Some(client.hook_reply(input, &Reply::Context(text))))
+}
+
+/// The project's context for a session's start (after a compaction, with the session so
+/// far first), noted as handed to the session.
+fn context(
+    client: Client,
+    store: &mooring_core::Store,
+    memory: &dyn mooring_core::store::backend::MemoryBackend,
+    slug: &str,
+    input: &Input,
+) -> Result<String, String> {
+    let caps = Caps::load(store).map_err(|e| e.message.clone())?;
+    let p = preamble::build(store, memory, slug, Some(BUDGET), caps).map_err(|e| e.message.clone())?;
     let mut ids = p.ids;
-    let (text, what) = match this_session_so_far(client, &memory, &slug, input) {
+    let (text, what) = match this_session_so_far(client, memory, slug, input) {
         Some((id, record)) => {
             ids.push(id);
             (format!("{record}\n{}", p.text), What::Compaction)
@@ -197,11 +221,11 @@ fn answer(
         store
             .write(|tx| {
                 mooring_core::store::recall_given::add(tx, &key, &ids, &stamp)?;
-                injected::note(tx, &slug, &key, what, &ids, &text)
+                injected::note(tx, slug, &key, what, &ids, &text)
             })
             .map_err(|e| e.message)?;
     }
-    Ok(Some(client.hook_reply(input, &Reply::Context(text))))
+    Ok(text)
 }
 
 /// The record key of the hook's client session, when the input names one.

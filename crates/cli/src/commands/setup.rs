@@ -70,17 +70,11 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
     }
     if action == Action::Install {
         notes.push(client.identity_note());
-        if args.hooks && client == Client::Codex {
-            notes.push("Codex runs a new hook only after you trust it: start `codex`, open /hooks and trust \"mooring hook codex\" once.".into());
-        }
-        if args.hooks && client == Client::Cursor {
-            notes.push("Cursor runs sessionStart hooks from version 2 on; older versions report \"Unknown hook type\" and skip it.".into());
+        if let Some(note) = client.dialect().and_then(|d| d.setup_note).filter(|_| args.hooks) {
+            notes.push(note.into());
         }
         if client == Client::ClaudeCode && matches!(scope, Scope::Project(_)) {
             notes.push("Claude Code asks once before it uses servers from a project's .mcp.json; approve \"mooring\" there.".into());
-        }
-        if args.hooks && client == Client::GeminiCli {
-            notes.push("Gemini CLI shows hook output only when its hooks are enabled (they are by default since 0.26).".into());
         }
         let captures = client.hook_abilities().captures && mooring_core::capture::reads(client);
         if args.hooks && !captures && client.has_hooks() {

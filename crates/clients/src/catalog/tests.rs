@@ -16,6 +16,7 @@ fn env(os: Os) -> Env {
         codex_home: None,
         claude_config_dir: None,
         copilot_home: None,
+        qwen_home: None,
     }
 }
 

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -14,6 +15,9 @@ pub(super) const DIALECT: Dialect = Dialect {
     abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: true },
     names_event: false,
     versioned: false,
+    hooks_format: Format::Json,
+    setup_note: None,
+    start_may_not_fire: false,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({

@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Input, Reply, claude_shaped, common, text};
+use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -15,6 +16,11 @@ pub(super) const DIALECT: Dialect = Dialect {
     abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: false },
     names_event: false,
     versioned: false,
+    hooks_format: Format::Json,
+    setup_note: Some(
+        "Codex runs a new hook only after you trust it: start `codex`, open /hooks and trust \"mooring hook codex\" once.",
+    ),
+    start_may_not_fire: false,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({

@@ -12,6 +12,7 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
+use crate::catalog::Format;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
@@ -19,6 +20,9 @@ pub(super) const DIALECT: Dialect = Dialect {
     abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
     names_event: true,
     versioned: true,
+    hooks_format: Format::Json,
+    setup_note: None,
+    start_may_not_fire: false,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "type": "command", "bash": command, "timeoutSec": 5 }),
     capture_paths: &[&["hooks", "userPromptSubmitted"]],

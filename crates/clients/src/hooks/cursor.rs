@@ -8,6 +8,7 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
+use crate::catalog::Format;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
@@ -16,6 +17,11 @@ pub(super) const DIALECT: Dialect = Dialect {
     abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
     names_event: false,
     versioned: true,
+    hooks_format: Format::Json,
+    setup_note: Some(
+        "Cursor runs sessionStart hooks from version 2 on; older versions report \"Unknown hook type\" and skip it.",
+    ),
+    start_may_not_fire: false,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "command": command }),
     capture_paths: &[],

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use crate::catalog::Format;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
@@ -13,6 +14,11 @@ pub(super) const DIALECT: Dialect = Dialect {
     abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
     names_event: false,
     versioned: false,
+    hooks_format: Format::Jsonc,
+    setup_note: Some(
+        "Gemini CLI shows hook output only when its hooks are enabled (they are by default since 0.26).",
+    ),
+    start_may_not_fire: false,
     start_path: &["hooks", "SessionStart"],
     // Its timeouts are in milliseconds; the hook bounds itself well below.
     start_entry: |command| json!({ "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),

@@ -14,6 +14,7 @@ mod codex;
 mod copilot_cli;
 mod cursor;
 mod gemini_cli;
+mod qwen_code;
 
 /// What happened in the client's session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,6 +181,14 @@ pub struct Dialect {
     pub names_event: bool,
     /// Its hooks file starts with `"version": 1`.
     pub versioned: bool,
+    /// Its hooks file's format (JSON, or JSON with comments where the client's
+    /// settings allow them).
+    pub hooks_format: crate::catalog::Format,
+    /// What the person should know after `mooring setup CLIENT --hooks`, if anything.
+    pub setup_note: Option<&'static str>,
+    /// Its session-start hook does not always run (headless, say): the session's first
+    /// prompt then brings the project's context.
+    pub start_may_not_fire: bool,
     /// Where the session-start entry goes in the hooks file.
     pub start_path: &'static [&'static str],
     /// The session-start entry, running `command`.
@@ -204,6 +213,7 @@ impl Client {
             Client::Codex => Some(&codex::DIALECT),
             Client::GeminiCli => Some(&gemini_cli::DIALECT),
             Client::CopilotCli => Some(&copilot_cli::DIALECT),
+            Client::QwenCode => Some(&qwen_code::DIALECT),
             Client::Cursor => Some(&cursor::DIALECT),
             _ => None,
         }

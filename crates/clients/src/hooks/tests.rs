@@ -165,3 +165,31 @@ fn copilot_cli_s_recorded_hook_inputs_read_as_the_same_protocol() {
         serde_json::from_str(&Client::CopilotCli.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
     assert_eq!(out, json!({"additionalContext": "hi"}));
 }
+
+/// What the pinned Qwen Code 0.15.10 handed its hooks in a `-p` session here.
+fn qwen(recorded: &str) -> Input {
+    Client::QwenCode.hook_input(&serde_json::from_str(recorded).unwrap())
+}
+
+#[test]
+fn qwen_code_s_recorded_hook_inputs_read_as_claude_code_s_and_its_empty_prompt_is_not_the_person() {
+    let prompt = qwen(include_str!("../../tests/fixtures/qwen-code-0.15.10/UserPromptSubmit.json"));
+    assert_eq!((prompt.event, prompt.prompt.as_deref()), (Event::Prompt, Some("Add a retry helper")));
+    assert!(prompt.from_person);
+    assert!(prompt.transcript.as_deref().is_some_and(|t| t.extension().is_some_and(|e| e == "jsonl")));
+    let again = qwen(include_str!("../../tests/fixtures/qwen-code-0.15.10/UserPromptSubmit-after-tool.json"));
+    assert_eq!(again.event, Event::Prompt);
+    assert!(!again.from_person, "the empty prompt after a tool result is not the person's");
+    let stop = qwen(include_str!("../../tests/fixtures/qwen-code-0.15.10/Stop.json"));
+    assert_eq!(stop.event, Event::TurnEnd);
+    assert_eq!(
+        stop.last_message.as_deref(),
+        Some("Retry helper written; the retry policy still needs documenting.")
+    );
+    // Its prompt hook reads `hookSpecificOutput.additionalContext` (the pinned cli.js).
+    let out: Value =
+        serde_json::from_str(&Client::QwenCode.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["additionalContext"], "hi");
+    let d = Client::QwenCode.dialect().unwrap();
+    assert!(d.start_may_not_fire && !d.abilities.continues && d.abilities.captures);
+}

@@ -14,6 +14,7 @@ pub mod digest;
 mod files;
 mod gemini;
 mod place;
+mod qwen;
 pub mod record;
 mod render;
 pub mod shell;
@@ -90,6 +91,7 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::Codex => codex::apply,
         Client::GeminiCli => gemini::apply,
         Client::CopilotCli => copilot::apply,
+        Client::QwenCode => qwen::apply,
         _ => return None,
     })
 }

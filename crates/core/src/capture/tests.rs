@@ -163,6 +163,11 @@ const GEMINI: &str = include_str!("../../tests/fixtures/gemini-cli-0.61.0-work.j
 /// tools over the Anthropic stand-in, `STANDIN_SCRIPT=work`; the recording's /tmp folders
 /// renamed to the others'): the same session's work.
 const COPILOT: &str = include_str!("../../tests/fixtures/copilot-cli-1.0.102-work.jsonl");
+/// Recorded from Qwen Code 0.15.10 by `tests/e2e/qwen_code.sh` (`qwen -p`, its
+/// `write_file`, `edit` and `run_shell_command` over the Chat Completions stand-in, with
+/// Mooring's hooks installed, so the person's line carries the project's context as a
+/// second part; the /tmp folders renamed to the others'): the same session's work.
+const QWEN: &str = include_str!("../../tests/fixtures/qwen-code-0.15.10-work.jsonl");
 
 fn fold_as(client: Client, text: &str) -> SessionRecord {
     let fold = super::folder(client).unwrap();
@@ -176,12 +181,13 @@ fn fold_as(client: Client, text: &str) -> SessionRecord {
 }
 
 #[test]
-fn codex_gemini_and_copilot_sessions_fold_into_the_same_record() {
+fn codex_gemini_copilot_and_qwen_sessions_fold_into_the_same_record() {
     use super::record::FileAction::{Created, Deleted, Renamed};
-    for client in [Client::Codex, Client::GeminiCli, Client::CopilotCli] {
+    for client in [Client::Codex, Client::GeminiCli, Client::CopilotCli, Client::QwenCode] {
         let recorded = match client {
             Client::Codex => CODEX,
             Client::GeminiCli => GEMINI,
+            Client::QwenCode => QWEN,
             _ => COPILOT,
         };
         let r = fold_as(client, recorded);

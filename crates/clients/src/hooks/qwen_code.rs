@@ -1,0 +1,53 @@
+//! Qwen Code's hooks (checked against the pinned 0.15.10): Claude Code's events and
+//! shapes in its `settings.json` (`SessionStart`, `UserPromptSubmit`, `Stop` with
+//! `last_assistant_message`, `PreCompact`, `SessionEnd`, `PreToolUse`/`PostToolUse`,
+//! `PermissionRequest`), with timeouts in milliseconds as in Gemini CLI, which it forks.
+//! Headless (`-p`) it fires neither `SessionStart` nor `SessionEnd`, and it fires
+//! `UserPromptSubmit` again after every tool result with an empty prompt: that one is not
+//! the person's. It escapes `<` and `>` in the context it is handed.
+
+use serde_json::{Value, json};
+
+use super::{Abilities, Dialect, Input, Reply, claude_code, claude_shaped, common, text};
+use crate::catalog::Format;
+
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    // Its `Stop` takes `decision: block` as Claude Code's does, but that is not yet
+    // tried against the pinned client: the hold for the phone is not installed.
+    abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
+    names_event: false,
+    versioned: false,
+    hooks_format: Format::Jsonc,
+    setup_note: Some(
+        "Qwen Code runs no SessionStart hook in headless runs (`qwen -p`): there the project's context comes with the session's first prompt. It runs a project's .qwen/settings.json hooks only in a folder you trust.",
+    ),
+    start_may_not_fire: true,
+    start_path: &["hooks", "SessionStart"],
+    start_entry: |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),
+    capture_paths: &[
+        &["hooks", "UserPromptSubmit"],
+        &["hooks", "Stop"],
+        &["hooks", "PreCompact"],
+        &["hooks", "SessionEnd"],
+    ],
+    capture_entry: Some(
+        |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 30_000 }] }),
+    ),
+    permission_path: None,
+    permission_entry: None,
+};
+
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
+    let mut input = common(v, claude_code::event(name), name.unwrap_or("SessionStart"));
+    input.last_message = text(v, "last_assistant_message");
+    // The empty prompt it submits after each tool result.
+    input.from_person = input.prompt.as_deref().is_none_or(|p| !p.trim().is_empty());
+    input
+}
+
+fn reply(input: &Input, reply: &Reply) -> Value {
+    claude_shaped(input, reply)
+}
