@@ -5,7 +5,8 @@
 # a registered project's checkout must hand its model the project's preamble (at the
 # session's start) and the note its prompt is about (at the prompt), and Mooring's tools,
 # offered through the MCP entry setup wrote, must work: the model's remember lands in the
-# project.
+# project. The session is captured once Copilot CLI has written its session file, which
+# it does only as it exits, after its last hook.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
@@ -37,7 +38,7 @@ m projects new Ledger --code-path "$dir" >/dev/null
 m memory add ledger --kind decision "Invoices are split per tenant before export" >/dev/null
 m memory add ledger --kind note "The staging database listens on port 6543, not 5432" >/dev/null
 m setup copilot-cli --hooks >"$tmp/setup.txt"
-grep -q "not captured into memory yet" "$tmp/setup.txt" || { cat "$tmp/setup.txt"; exit 1; }
+grep -q "now captured into their project's memory" "$tmp/setup.txt" || { cat "$tmp/setup.txt"; exit 1; }
 hooks="$HOME/.copilot/hooks/mooring.json"
 python3 - "$hooks" <<'PY'
 import json, sys
@@ -46,6 +47,8 @@ assert doc["version"] == 1, doc
 start, prompt = doc["hooks"]["sessionStart"][0], doc["hooks"]["userPromptSubmitted"][0]
 assert start["bash"].endswith(" hook copilot-cli sessionStart"), start
 assert prompt["bash"].endswith(" hook copilot-cli userPromptSubmitted"), prompt
+stop = doc["hooks"]["agentStop"][0]
+assert stop["bash"].endswith(" hook copilot-cli agentStop"), stop
 PY
 
 : >"$tmp/record.jsonl"
@@ -78,4 +81,17 @@ PY
 # project_context): the decision it remembered is in the project the checkout decides.
 m memory list ledger --kind decision --json | grep -q "recorded this decision through Mooring" \
   || { echo "the decision remembered through Copilot CLI is not in the project"; m memory list ledger --kind decision; exit 1; }
-echo "ok: Copilot CLI gets context and recall, and Mooring's tools work through it"
+# Captured by the waiter its agentStop hook left behind, once the file was written.
+for _ in $(seq 1 60); do
+  m memory list ledger --kind session --json >"$tmp/sessions.json"
+  grep -q "Which port does the staging database listen on" "$tmp/sessions.json" && break
+  sleep 0.5
+done
+python3 - "$tmp/sessions.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+assert "Which port does the staging database listen on" in text, f"the session was not captured: {text[:800]}"
+assert "copilot-cli" in text and "remember" in text, text[:1500]
+print("copilot-cli: the session is captured after it exits")
+PY
+echo "ok: Copilot CLI gets context and recall, Mooring's tools work through it, and its session is captured"

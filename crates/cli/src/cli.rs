@@ -106,6 +106,10 @@ pub struct HookArgs {
     /// The event, for a client whose hook input does not name it (Copilot CLI); the
     /// entries `mooring setup CLIENT --hooks` writes pass it
     pub event: Option<String>,
+    /// Wait (in a process of its own, bounded) for a session file the client writes only
+    /// once it exits, then capture it: what the hook starts for such a client
+    #[arg(long, hide = true)]
+    pub after_exit: bool,
 }
 
 /// `memory`.

@@ -43,11 +43,11 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         log(ctx, &format!("unknown hook client \"{}\"", args.client));
         return Ok(());
     };
-    let mut input = String::new();
-    let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut input);
+    let mut raw = String::new();
+    let _ = std::io::stdin().lock().take(MAX_INPUT).read_to_string(&mut raw);
     // Read once, in the client's dialect; every step below looks at the same input. An
     // input that is not JSON still has the event its entry names (or is a start).
-    let (input, unreadable) = match serde_json::from_str::<Value>(&input) {
+    let (input, unreadable) = match serde_json::from_str::<Value>(&raw) {
         Ok(v) => (client.hook_input_named(&v, args.event.as_deref()), None),
         Err(e) => (
             client.hook_input_named(&Value::Null, args.event.as_deref()),
@@ -68,6 +68,29 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         // The person started this session with MOORING_CAPTURE=off: nothing is added to
         // it and nothing of it is kept.
         return Ok(());
+    }
+    // A session file the client writes only once it exits is waited for apart: the client
+    // waits for this hook to end before it writes it.
+    let pending = client.dialect().and_then(|d| d.transcript_pending);
+    if let (Some(pending), Some(transcript)) =
+        (pending.filter(|_| event.captures()), input.transcript.clone())
+    {
+        if args.after_exit {
+            wait_for_session_file(&transcript, pending);
+            if let Err(why) = answer(ctx, client, &input, unreadable, std::time::Instant::now()) {
+                log(ctx, &format!("{client}: after the session: {why}"));
+            }
+            return Ok(());
+        }
+        if unreadable.is_none() && pending(&transcript) {
+            if let Err(why) = capture_after_exit(ctx, &args, &raw) {
+                log(
+                    ctx,
+                    &format!("{client}: the session file is not written yet and no waiter started: {why}"),
+                );
+            }
+            return Ok(());
+        }
     }
     // What a turn's end needs after the record is kept (the thread below takes `input`).
     let stop_input = (unreadable.is_none() && event == Event::TurnEnd && client.hook_abilities().continues)
@@ -99,6 +122,47 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// The longest a waiter waits for the client to write its session file.
+const AFTER_EXIT: Duration = Duration::from_secs(120);
+/// A session file left unchanged this long by a client that is still running is read.
+const QUIET: Duration = Duration::from_secs(2);
+
+/// Start `mooring hook CLIENT EVENT --after-exit` apart from the client (its own process
+/// group, no output to the client), handing it this hook's input.
+fn capture_after_exit(ctx: &Ctx, args: &HookArgs, raw: &str) -> std::io::Result<()> {
+    use std::os::unix::process::CommandExt as _;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(std::env::current_exe()?);
+    command.arg("--data-dir").arg(&ctx.data_dir).args(["hook", &args.client]);
+    command.args(args.event.as_deref()).arg("--after-exit");
+    command.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
+    let mut child = command.spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(raw.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Wait, within [`AFTER_EXIT`], until the client has written its session file: no longer
+/// pending, or left unchanged for [`QUIET`] while the client still runs.
+fn wait_for_session_file(transcript: &std::path::Path, pending: fn(&std::path::Path) -> bool) {
+    let started = std::time::Instant::now();
+    let mut last: Option<(u64, std::time::Instant)> = None;
+    while started.elapsed() < AFTER_EXIT && pending(transcript) {
+        if let Ok(meta) = std::fs::metadata(transcript) {
+            match last {
+                Some((size, since)) if size == meta.len() => {
+                    if since.elapsed() >= QUIET {
+                        return;
+                    }
+                }
+                _ => last = Some((meta.len(), std::time::Instant::now())),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
 }
 
 /// What the client reads from the hook, written at once.

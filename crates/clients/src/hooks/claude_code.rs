@@ -18,6 +18,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     hooks_format: Format::Json,
     setup_note: None,
     start_may_not_fire: false,
+    transcript_pending: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({

@@ -21,6 +21,7 @@ pub(super) const DIALECT: Dialect = Dialect {
         "Codex runs a new hook only after you trust it: start `codex`, open /hooks and trust \"mooring hook codex\" once.",
     ),
     start_may_not_fire: false,
+    transcript_pending: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({

@@ -6,8 +6,8 @@
 //! a prompt's `additionalContext` reach the model (checked: the stand-in model received
 //! it). Its session file (`session-state/<id>/events.jsonl`, which core's capture reads)
 //! is written only when the process exits, after its `agentStop` and `sessionEnd` hooks
-//! ran (checked in `-p` mode: the folder holds no events file at either hook), so those
-//! are not installed until capture can wait for the file.
+//! ran (checked in `-p` mode: the folder holds no events file at either hook), so its
+//! `agentStop` capture waits for the file in a process of its own.
 
 use serde_json::{Value, json};
 
@@ -17,19 +17,35 @@ use crate::catalog::Format;
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
+    abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
     names_event: true,
     versioned: true,
     hooks_format: Format::Json,
     setup_note: None,
     start_may_not_fire: false,
+    transcript_pending: Some(pending),
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "type": "command", "bash": command, "timeoutSec": 5 }),
-    capture_paths: &[&["hooks", "userPromptSubmitted"]],
+    // Its `agentStop` names the session file (`sessionEnd` does not).
+    capture_paths: &[&["hooks", "userPromptSubmitted"], &["hooks", "agentStop"]],
     capture_entry: Some(|command| json!({ "type": "command", "bash": command, "timeoutSec": 5 })),
     permission_path: None,
     permission_entry: None,
 };
+
+/// Its session file is pending while it is missing or the session's folder still holds
+/// the running client's `inuse.<pid>.lock`.
+fn pending(transcript: &std::path::Path) -> bool {
+    if !transcript.exists() {
+        return true;
+    }
+    let Some(Ok(entries)) = transcript.parent().map(std::fs::read_dir) else { return false };
+    entries.flatten().any(|e| {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        name.starts_with("inuse.") && name.ends_with(".lock")
+    })
+}
 
 fn event(name: Option<&str>) -> Event {
     match name {

@@ -22,6 +22,7 @@ pub(super) const DIALECT: Dialect = Dialect {
         "Cursor runs sessionStart hooks from version 2 on; older versions report \"Unknown hook type\" and skip it.",
     ),
     start_may_not_fire: false,
+    transcript_pending: None,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "command": command }),
     capture_paths: &[],

@@ -19,6 +19,7 @@ pub(super) const DIALECT: Dialect = Dialect {
         "Gemini CLI shows hook output only when its hooks are enabled (they are by default since 0.26).",
     ),
     start_may_not_fire: false,
+    transcript_pending: None,
     start_path: &["hooks", "SessionStart"],
     // Its timeouts are in milliseconds; the hook bounds itself well below.
     start_entry: |command| json!({ "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),

@@ -189,6 +189,9 @@ pub struct Dialect {
     /// Its session-start hook does not always run (headless, say): the session's first
     /// prompt then brings the project's context.
     pub start_may_not_fire: bool,
+    /// Whether its session file is still to be written (the client writes it only once it
+    /// exits, after its last hook): a capture then waits for it in a process of its own.
+    pub transcript_pending: Option<fn(&std::path::Path) -> bool>,
     /// Where the session-start entry goes in the hooks file.
     pub start_path: &'static [&'static str],
     /// The session-start entry, running `command`.

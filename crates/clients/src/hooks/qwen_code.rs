@@ -24,6 +24,7 @@ pub(super) const DIALECT: Dialect = Dialect {
         "Qwen Code runs no SessionStart hook in headless runs (`qwen -p`): there the project's context comes with the session's first prompt. It runs a project's .qwen/settings.json hooks only in a folder you trust.",
     ),
     start_may_not_fire: true,
+    transcript_pending: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),
     capture_paths: &[

@@ -193,3 +193,18 @@ fn qwen_code_s_recorded_hook_inputs_read_as_claude_code_s_and_its_empty_prompt_i
     let d = Client::QwenCode.dialect().unwrap();
     assert!(d.start_may_not_fire && !d.abilities.continues && d.abilities.captures);
 }
+
+#[test]
+fn copilot_cli_s_session_file_is_pending_until_written_and_its_client_gone() {
+    let pending = Client::CopilotCli.dialect().unwrap().transcript_pending.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.jsonl");
+    assert!(pending(&events), "not written yet");
+    std::fs::write(&events, "{}\n").unwrap();
+    let lock = dir.path().join("inuse.4242.lock");
+    std::fs::write(&lock, "").unwrap();
+    assert!(pending(&events), "the client still runs");
+    std::fs::remove_file(&lock).unwrap();
+    assert!(!pending(&events));
+    assert!(Client::ClaudeCode.dialect().unwrap().transcript_pending.is_none());
+}
