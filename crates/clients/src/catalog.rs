@@ -371,6 +371,33 @@ impl Client {
         }
     }
 
+    /// The instruction file the client reads at a checkout's root, relative to it, if it
+    /// has one of its own.
+    pub fn instruction_file(self) -> Option<&'static str> {
+        match self {
+            Client::ClaudeCode => Some("CLAUDE.md"),
+            // Cursor, Zed and others read it too.
+            Client::Codex => Some("AGENTS.md"),
+            Client::GeminiCli => Some("GEMINI.md"),
+            Client::QwenCode => Some("QWEN.md"),
+            // VS Code's Copilot reads the same file.
+            Client::CopilotCli => Some(".github/copilot-instructions.md"),
+            Client::Windsurf => Some(".windsurfrules"),
+            Client::Cursor | Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
+        }
+    }
+
+    /// Every client's instruction file (see [`Client::instruction_file`]), once each.
+    pub fn instruction_files() -> Vec<&'static str> {
+        let mut files: Vec<&'static str> = Vec::new();
+        for file in Self::ALL.into_iter().filter_map(Client::instruction_file) {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+        files
+    }
+
     /// The client's command, looked for on `PATH` by `--list` and `doctor`.
     pub fn command(self) -> Option<&'static str> {
         match self {

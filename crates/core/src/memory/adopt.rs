@@ -37,7 +37,8 @@ pub enum Source {
     CodexMemory,
     /// Gemini CLI's project memory: `~/.gemini/tmp/<project>/memory/*.md`.
     GeminiMemory,
-    /// `CLAUDE.md`, `AGENTS.md` and `GEMINI.md` at the checkout's root.
+    /// Each client's instruction file at the checkout's root (`CLAUDE.md`, `AGENTS.md`,
+    /// `GEMINI.md`, `QWEN.md`, `.github/copilot-instructions.md`, `.windsurfrules`).
     Instructions,
 }
 
@@ -194,15 +195,16 @@ pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Fi
         for dir in homes.folders(source, root) {
             let files: Vec<PathBuf> = match source {
                 Source::Instructions => {
-                    ["CLAUDE.md", "AGENTS.md", "GEMINI.md"].iter().map(|f| dir.join(f)).collect()
+                    mooring_clients::Client::instruction_files().iter().map(|f| dir.join(f)).collect()
                 }
                 _ => markdown_files(&dir),
             };
             for file in files {
                 let shown = match source {
-                    Source::Instructions => {
-                        file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-                    }
+                    Source::Instructions => file
+                        .strip_prefix(&dir)
+                        .map(|rel| rel.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
                     _ => shown_path(&file, home),
                 };
                 let text = match read_text_within(&file, &dir, MAX_FILE) {

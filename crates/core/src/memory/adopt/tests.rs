@@ -320,3 +320,15 @@ fn a_nested_projects_codex_summary_goes_to_the_nested_project_only() {
     let titles: Vec<&str> = nested.found.iter().map(|f| f.title.as_str()).collect();
     assert_eq!(titles, ["Migrator batches by 500"]);
 }
+
+#[test]
+fn every_client_s_instruction_file_at_the_root_is_read_and_named_by_its_path() {
+    let w = world();
+    write(&w.root.join("QWEN.md"), "# Qwen\n\nAnswer in English.\n");
+    write(&w.root.join(".github/copilot-instructions.md"), "## Reviews\n\nEvery change gets a test.\n");
+    let found = w.find(Source::Instructions);
+    let files: Vec<(&str, &str)> = found.found.iter().map(|f| (f.file.as_str(), f.title.as_str())).collect();
+    assert!(files.contains(&("QWEN.md", "Qwen")), "{files:?}");
+    assert!(files.contains(&(".github/copilot-instructions.md", "Reviews")), "{files:?}");
+    assert!(files.contains(&("AGENTS.md", "Style")), "{files:?}");
+}
