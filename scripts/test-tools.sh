@@ -54,6 +54,14 @@ if ! grep -q '"version": "0.15.10"' "$dir/qwen/node_modules/@qwen-code/qwen-code
   npm install --prefix "$dir/qwen" --no-fund --no-audit --loglevel=error @qwen-code/qwen-code@0.15.10 >/dev/null
 fi
 
+# opencode, pinned, with the plugin package it would otherwise fetch from npm each time a
+# config folder holds a plugin (tests/e2e/opencode.sh copies it into its sandbox).
+if ! grep -q '"version": "1.18.33"' "$dir/opencode/node_modules/opencode-ai/package.json" 2>/dev/null; then
+  echo "Installing opencode 1.18.33 into $dir/opencode"
+  npm install --prefix "$dir/opencode" --no-fund --no-audit --loglevel=error \
+    opencode-ai@1.18.33 @opencode-ai/plugin@1.18.33 >/dev/null
+fi
+
 # The official memory server, pinned, for the side-by-side load run (bench mcp-load --peer).
 if [ ! -x "$dir/peer/node_modules/.bin/mcp-server-memory" ]; then
   echo "Installing @modelcontextprotocol/server-memory@2026.8.31 into $dir/peer"

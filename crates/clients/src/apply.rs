@@ -87,6 +87,11 @@ pub fn write(change: &FileEdit) -> Result<Option<PathBuf>, ConfigError> {
         }
         None => None,
     };
+    if change.after.is_empty() && old_meta.is_some() {
+        // A file of Mooring's own taken out (a plugin): gone, its last version backed up.
+        fs::remove_file(&target).map_err(fail)?;
+        return Ok(backup);
+    }
     let tmp = dir.join(format!(
         ".{}.mooring-{}.tmp",
         target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),

@@ -84,6 +84,12 @@ impl Env {
         self.copilot_home.clone().unwrap_or_else(|| self.home.join(".copilot"))
     }
 
+    /// opencode's configuration folder (`$XDG_CONFIG_HOME/opencode`, else
+    /// `~/.config/opencode`, on every system).
+    pub fn opencode_dir(&self) -> PathBuf {
+        self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config")).join("opencode")
+    }
+
     /// Qwen Code's folder (`$QWEN_HOME`, else `~/.qwen`).
     pub fn qwen_dir(&self) -> PathBuf {
         self.qwen_home.clone().unwrap_or_else(|| self.home.join(".qwen"))
@@ -107,6 +113,8 @@ pub enum Client {
     CopilotCli,
     /// Alibaba's Qwen Code CLI (a fork of Gemini CLI).
     QwenCode,
+    /// The opencode CLI (SST).
+    Opencode,
     /// The Cursor editor.
     Cursor,
     /// Visual Studio Code (Copilot agent mode).
@@ -164,12 +172,13 @@ impl fmt::Display for Unsupported {
 
 impl Client {
     /// Every client, in the order `--list` shows them.
-    pub const ALL: [Client; 10] = [
+    pub const ALL: [Client; 11] = [
         Client::ClaudeCode,
         Client::Codex,
         Client::GeminiCli,
         Client::CopilotCli,
         Client::QwenCode,
+        Client::Opencode,
         Client::Cursor,
         Client::VsCode,
         Client::Windsurf,
@@ -185,6 +194,7 @@ impl Client {
             Client::GeminiCli => "gemini-cli",
             Client::CopilotCli => "copilot-cli",
             Client::QwenCode => "qwen-code",
+            Client::Opencode => "opencode",
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
             Client::Windsurf => "windsurf",
@@ -201,6 +211,7 @@ impl Client {
             Client::GeminiCli => "Gemini CLI",
             Client::CopilotCli => "GitHub Copilot CLI",
             Client::QwenCode => "Qwen Code",
+            Client::Opencode => "opencode",
             Client::Cursor => "Cursor",
             Client::VsCode => "VS Code",
             Client::Windsurf => "Windsurf",
@@ -217,6 +228,7 @@ impl Client {
             "gemini" => "gemini-cli",
             "copilot" => "copilot-cli",
             "qwen" => "qwen-code",
+            "open-code" => "opencode",
             "code" | "vs-code" => "vscode",
             "claude-app" => "claude-desktop",
             other => other,
@@ -228,7 +240,9 @@ impl Client {
     pub fn format(self) -> Format {
         match self {
             Client::Codex => Format::Toml,
-            Client::VsCode | Client::Zed | Client::GeminiCli | Client::QwenCode => Format::Jsonc,
+            Client::VsCode | Client::Zed | Client::GeminiCli | Client::QwenCode | Client::Opencode => {
+                Format::Jsonc
+            }
             _ => Format::Json,
         }
     }
@@ -239,6 +253,7 @@ impl Client {
             Client::Codex => "mcp_servers",
             Client::VsCode => "servers",
             Client::Zed => "context_servers",
+            Client::Opencode => "mcp",
             _ => "mcpServers",
         }
     }
@@ -250,7 +265,8 @@ impl Client {
             | Client::Codex
             | Client::GeminiCli
             | Client::CopilotCli
-            | Client::QwenCode => Identity::WorkingDirectory,
+            | Client::QwenCode
+            | Client::Opencode => Identity::WorkingDirectory,
             Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
             Client::Zed => Identity::ProjectRoot,
             Client::Windsurf | Client::ClaudeDesktop => Identity::None,
@@ -271,6 +287,7 @@ impl Client {
             Client::GeminiCli => env.home.join(".gemini").join("settings.json"),
             Client::CopilotCli => env.copilot_dir().join("mcp-config.json"),
             Client::QwenCode => env.qwen_dir().join("settings.json"),
+            Client::Opencode => env.opencode_dir().join("opencode.json"),
             Client::Cursor => env.home.join(".cursor").join("mcp.json"),
             Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
             Client::Windsurf => env.home.join(".codeium").join("windsurf").join("mcp_config.json"),
@@ -301,6 +318,7 @@ impl Client {
             Client::Codex => dir.join(".codex").join("config.toml"),
             Client::GeminiCli => dir.join(".gemini").join("settings.json"),
             Client::QwenCode => dir.join(".qwen").join("settings.json"),
+            Client::Opencode => dir.join("opencode.json"),
             Client::Cursor => dir.join(".cursor").join("mcp.json"),
             Client::VsCode => dir.join(".vscode").join("mcp.json"),
             Client::Zed => dir.join(".zed").join("settings.json"),
@@ -331,6 +349,9 @@ impl Client {
             Client::QwenCode => {
                 project(&[".qwen", "settings.json"]).or_else(|| Some(env.qwen_dir().join("settings.json")))
             }
+            // Its hooks are a plugin: Mooring's is a file of its own.
+            Client::Opencode => project(&[".opencode", "plugin", "mooring.js"])
+                .or_else(|| Some(env.opencode_dir().join("plugin").join("mooring.js"))),
             Client::Cursor => project(&[".cursor", "hooks.json"])
                 .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
             // Every `*.json` in the hooks folder is read; Mooring's is its own file.
@@ -353,6 +374,7 @@ impl Client {
             Client::GeminiCli => vec![env.home.join(".gemini")],
             Client::CopilotCli => vec![env.copilot_dir()],
             Client::QwenCode => vec![env.qwen_dir()],
+            Client::Opencode => vec![env.opencode_dir()],
             Client::Cursor => vec![env.home.join(".cursor")],
             Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
             Client::Windsurf => vec![env.home.join(".codeium").join("windsurf")],
@@ -383,7 +405,8 @@ impl Client {
             // VS Code's Copilot reads the same file.
             Client::CopilotCli => Some(".github/copilot-instructions.md"),
             Client::Windsurf => Some(".windsurfrules"),
-            Client::Cursor | Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
+            // opencode reads AGENTS.md.
+            Client::Opencode | Client::Cursor | Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
         }
     }
 
@@ -406,6 +429,7 @@ impl Client {
             Client::GeminiCli => Some("gemini"),
             Client::CopilotCli => Some("copilot"),
             Client::QwenCode => Some("qwen"),
+            Client::Opencode => Some("opencode"),
             Client::Cursor => Some("cursor"),
             Client::VsCode => Some("code"),
             Client::Windsurf => Some("windsurf"),

@@ -57,6 +57,16 @@ pub fn server_entry(client: Client, scope: &Scope, spec: &ShimSpec) -> Value {
     if let Some(dir) = &spec.data_dir {
         entry.insert("env".into(), json!({ "MOORING_HOME": dir.display().to_string() }));
     }
+    if client == Client::Opencode {
+        // One command line, and `environment` for its variables.
+        let mut command = vec![spec.binary.display().to_string()];
+        command.extend(shim_args(client, scope));
+        let mut entry = json!({ "type": "local", "command": command, "enabled": true });
+        if let Some(dir) = &spec.data_dir {
+            entry["environment"] = json!({ "MOORING_HOME": dir.display().to_string() });
+        }
+        return entry;
+    }
     if client == Client::CopilotCli {
         // Copilot CLI offers a server's tools only as far as its entry lists them.
         entry.insert("type".into(), json!("local"));

@@ -113,6 +113,14 @@ pub fn hook_change(
     action: Action,
 ) -> Result<FileEdit, ConfigError> {
     let before = apply::read(file)?;
+    if let Some(plugin) = client.dialect().and_then(|d| d.plugin) {
+        // A file of Mooring's own: written whole, or taken away.
+        let after = match action {
+            Action::Install => plugin(spec),
+            Action::Remove => String::new(),
+        };
+        return Ok(FileEdit { file: file.to_path_buf(), before, after });
+    }
     let text = before.clone().unwrap_or_default();
     hook_edit(client, spec, file, before, &text, action)
 }
@@ -181,6 +189,10 @@ pub fn configured_entry(client: Client, file: &Path) -> Result<Option<Value>, Co
 /// Whether Mooring's session hook is in the client's hooks file.
 pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
     let Some(text) = apply::read(file)? else { return Ok(None) };
+    if client.dialect().is_some_and(|d| d.plugin.is_some()) {
+        let ours = text.contains(&format!("mooring hook {}", client.name()));
+        return Ok(ours.then(|| Value::String(file.display().to_string())));
+    }
     let format = client.dialect().map_or(Format::Json, |d| d.hooks_format);
     let doc = JsonDoc::parse(&text, format, file)?;
     Ok(doc.get(entry::hooks_path(client)).and_then(|v| {

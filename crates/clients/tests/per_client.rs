@@ -71,6 +71,11 @@ fn fresh_files_get_a_working_entry_for_every_client() {
         let change = install(c, &file);
         assert!(change.before.is_none(), "{c}");
         let entry = entry_in(c, &file).unwrap_or_else(|| panic!("{c}: no entry in\n{}", change.after));
+        if c == Client::Opencode {
+            // Its own shape: see `opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away`.
+            assert_eq!(entry["command"], json!(["/home/me/.local/bin/mooring", "stdio"]));
+            continue;
+        }
         assert_eq!(entry["command"], "/home/me/.local/bin/mooring", "{c}");
         assert_eq!(entry["args"][0], "stdio", "{c}");
         assert_eq!(entry["env"]["MOORING_HOME"], "/home/me/.mooring-alt", "{c}: the data dir travels in env");
@@ -243,4 +248,40 @@ fn copilot_cli_gets_a_versioned_hooks_file_of_its_own_with_the_event_in_each_com
     let fresh = home.path().join("fresh.json");
     let change = hook_change(c, &spec(), &fresh, Action::Install).unwrap();
     assert!(change.after.contains("\"version\": 1"), "{}", change.after);
+}
+
+#[test]
+fn opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away() {
+    let home = tempfile::tempdir().unwrap();
+    let env = env(home.path(), Os::Linux);
+    let config = Client::Opencode.config_file(&env, &Scope::User).unwrap();
+    assert_eq!(config, home.path().join(".config/opencode/opencode.json"));
+    install(Client::Opencode, &config);
+    let entry = entry_in(Client::Opencode, &config).unwrap();
+    assert_eq!(
+        entry,
+        json!({ "type": "local", "command": ["/home/me/.local/bin/mooring", "stdio"], "enabled": true,
+                "environment": { "MOORING_HOME": "/home/me/.mooring-alt" } })
+    );
+    let file = Client::Opencode.hooks_file(&env, &Scope::User).unwrap();
+    assert_eq!(file, home.path().join(".config/opencode/plugin/mooring.js"));
+    let change = hook_change(Client::Opencode, &spec(), &file, Action::Install).unwrap();
+    apply::write(&change).unwrap();
+    let plugin = fs::read_to_string(&file).unwrap();
+    // The binary and data directory as JSON strings: data, never code.
+    assert!(
+        plugin.contains(r#"const ARGV = ["/home/me/.local/bin/mooring","--data-dir","/home/me/.mooring-alt","hook","opencode"];"#),
+        "{plugin}"
+    );
+    assert!(mooring_clients::hook_installed(Client::Opencode, &file).unwrap().is_some());
+    assert!(
+        hook_change(Client::Opencode, &spec(), &file, Action::Install).unwrap().is_noop(),
+        "twice: unchanged"
+    );
+    let removed = hook_change(Client::Opencode, &spec(), &file, Action::Remove).unwrap();
+    apply::write(&removed).unwrap();
+    assert!(!file.exists(), "removed, not emptied");
+    assert!(mooring_clients::hook_installed(Client::Opencode, &file).unwrap().is_none());
+    let project = Client::Opencode.hooks_file(&env, &Scope::Project("/w/le".into())).unwrap();
+    assert_eq!(project, PathBuf::from("/w/le/.opencode/plugin/mooring.js"));
 }

@@ -233,6 +233,20 @@ def qwen_work(done, cwd):
     return steps[done] if done < len(steps) else None
 
 
+def opencode_work(done, cwd):
+    """opencode's work (its write, edit, todowrite and bash tools): (tool, args), or None."""
+    steps = [
+        ("write", {"filePath": f"{cwd}/retry.py", "content": "def retry(n):\n    return n\n"}),
+        ("edit", {"filePath": f"{cwd}/retry.py", "oldString": "return n", "newString": "return min(n, 3)"}),
+        ("todowrite", {"todos": [{"content": "Document the retry policy", "status": "pending", "priority": "medium",
+                                  "id": "1"}]}),
+        ("bash", {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short", "description": "Show changed files"}),
+        ("bash", {"command": "rm old_retry.py && mv notes.txt NOTES.md", "description": "Tidy up"}),
+        ("bash", {"command": COMMIT, "description": "Commit"}),
+    ]
+    return steps[done] if done < len(steps) else None
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -450,8 +464,13 @@ class Handler(BaseHTTPRequestHandler):
             names = []
         if names and os.environ.get("STANDIN_SCRIPT") == "work":
             import re
-            m = re.search(r"working in the directory: (/[^\\\s\"]+)", json.dumps(messages))
-            call = qwen_work(done, m.group(1) if m else "/tmp")
+            said = json.dumps(messages)
+            if "run_shell_command" in names:
+                m = re.search(r"working in the directory: (/[^\\\s\"]+)", said)
+                call = qwen_work(done, m.group(1) if m else "/tmp")
+            else:
+                m = re.search(r"Working directory: (/[^\\\s\"]+)", said)
+                call = opencode_work(done, m.group(1) if m else "/tmp")
             text = WORK_DONE
         elif names:
             step = SCRIPT[done] if done < len(SCRIPT) else None

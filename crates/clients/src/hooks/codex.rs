@@ -22,6 +22,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
     start_may_not_fire: false,
     transcript_pending: None,
+    plugin: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({

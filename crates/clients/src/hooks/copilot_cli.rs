@@ -24,6 +24,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     setup_note: None,
     start_may_not_fire: false,
     transcript_pending: Some(pending),
+    plugin: None,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "type": "command", "bash": command, "timeoutSec": 5 }),
     // Its `agentStop` names the session file (`sessionEnd` does not).

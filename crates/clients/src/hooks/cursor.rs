@@ -23,6 +23,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
     start_may_not_fire: false,
     transcript_pending: None,
+    plugin: None,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "command": command }),
     capture_paths: &[],

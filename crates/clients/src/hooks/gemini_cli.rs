@@ -20,6 +20,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
     start_may_not_fire: false,
     transcript_pending: None,
+    plugin: None,
     start_path: &["hooks", "SessionStart"],
     // Its timeouts are in milliseconds; the hook bounds itself well below.
     start_entry: |command| json!({ "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),

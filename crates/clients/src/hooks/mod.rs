@@ -14,6 +14,7 @@ mod codex;
 mod copilot_cli;
 mod cursor;
 mod gemini_cli;
+mod opencode;
 mod qwen_code;
 
 /// What happened in the client's session.
@@ -192,6 +193,9 @@ pub struct Dialect {
     /// Whether its session file is still to be written (the client writes it only once it
     /// exits, after its last hook): a capture then waits for it in a process of its own.
     pub transcript_pending: Option<fn(&std::path::Path) -> bool>,
+    /// Its hooks are a plugin Mooring writes whole into the hooks file (opencode), not
+    /// entries in a shared file: the file's text, running this Mooring.
+    pub plugin: Option<fn(&crate::entry::ShimSpec) -> String>,
     /// Where the session-start entry goes in the hooks file.
     pub start_path: &'static [&'static str],
     /// The session-start entry, running `command`.
@@ -217,6 +221,7 @@ impl Client {
             Client::GeminiCli => Some(&gemini_cli::DIALECT),
             Client::CopilotCli => Some(&copilot_cli::DIALECT),
             Client::QwenCode => Some(&qwen_code::DIALECT),
+            Client::Opencode => Some(&opencode::DIALECT),
             Client::Cursor => Some(&cursor::DIALECT),
             _ => None,
         }

@@ -25,6 +25,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
     start_may_not_fire: true,
     transcript_pending: None,
+    plugin: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),
     capture_paths: &[

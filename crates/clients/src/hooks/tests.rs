@@ -208,3 +208,22 @@ fn copilot_cli_s_session_file_is_pending_until_written_and_its_client_gone() {
     assert!(!pending(&events));
     assert!(Client::ClaudeCode.dialect().unwrap().transcript_pending.is_none());
 }
+
+#[test]
+fn opencode_s_plugin_input_reads_as_a_prompt_and_a_turn_s_end_and_its_reply_is_flat() {
+    let prompt = Client::Opencode.hook_input(&json!({
+        "hook_event_name": "chat.message", "session_id": "ses_1", "cwd": "/w", "prompt": "why?",
+        "transcript_path": "/home/me/.local/share/opencode/opencode.db" }));
+    assert_eq!(
+        (prompt.event, prompt.session.as_deref(), prompt.prompt.as_deref()),
+        (Event::Prompt, Some("ses_1"), Some("why?"))
+    );
+    let idle =
+        Client::Opencode.hook_input(&json!({ "hook_event_name": "session.idle", "session_id": "ses_1" }));
+    assert_eq!(idle.event, Event::TurnEnd);
+    let out: Value =
+        serde_json::from_str(&Client::Opencode.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
+    assert_eq!(out, json!({"additionalContext": "hi"}));
+    let d = Client::Opencode.dialect().unwrap();
+    assert!(d.plugin.is_some() && d.start_may_not_fire && d.abilities.captures);
+}

@@ -13,6 +13,7 @@ mod copilot;
 pub mod digest;
 mod files;
 mod gemini;
+mod opencode;
 mod place;
 mod qwen;
 pub mod record;
@@ -92,6 +93,7 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::GeminiCli => gemini::apply,
         Client::CopilotCli => copilot::apply,
         Client::QwenCode => qwen::apply,
+        Client::Opencode => opencode::apply,
         _ => return None,
     })
 }
@@ -239,8 +241,10 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         record.restart();
     }
     record.transcript = Some(path_hash);
-    let more = if turn.client == Client::GeminiCli && turn.transcript.extension().is_some_and(|e| e == "json")
-    {
+    let more = if turn.client == Client::Opencode {
+        // Its sessions live in its database, not a file each.
+        opencode::advance(record, turn.transcript, turn.session_id, place).map_err(unreadable)?
+    } else if turn.client == Client::GeminiCli && turn.transcript.extension().is_some_and(|e| e == "json") {
         legacy_chat(record, turn.transcript, place).map_err(unreadable)?;
         false
     } else {

@@ -364,11 +364,13 @@ impl SessionRecord {
     /// Note a call of one of Mooring's own tools, when `name` is one (the client's
     /// spelling: `mcp__mooring__remember`, `mcp_mooring_remember`, …).
     pub fn mooring_tool(&mut self, name: &str) {
-        // Copilot CLI spells them `mooring-remember`.
+        // Copilot CLI spells them `mooring-remember`, opencode `mooring_remember`.
         let Some(rest) = name
             .strip_prefix("mcp__")
             .or_else(|| name.strip_prefix("mcp_"))
             .or_else(|| name.strip_prefix("mooring-").map(|_| name))
+            // opencode spells them `mooring_remember`.
+            .or_else(|| name.strip_prefix("mooring_").map(|_| name))
         else {
             return;
         };

@@ -168,6 +168,11 @@ const COPILOT: &str = include_str!("../../tests/fixtures/copilot-cli-1.0.102-wor
 /// Mooring's hooks installed, so the person's line carries the project's context as a
 /// second part; the /tmp folders renamed to the others'): the same session's work.
 const QWEN: &str = include_str!("../../tests/fixtures/qwen-code-0.15.10-work.jsonl");
+/// Exported from opencode 1.18.33's database after `opencode run` (its `write`, `edit`,
+/// `todowrite` and `bash` over the Chat Completions stand-in, with a plugin that added a
+/// synthetic part to the prompt), one `{message, part, at}` a line as the capture reads
+/// its rows: the same session's work.
+const OPENCODE: &str = include_str!("../../tests/fixtures/opencode-1.18.33-work.jsonl");
 
 fn fold_as(client: Client, text: &str) -> SessionRecord {
     let fold = super::folder(client).unwrap();
@@ -181,13 +186,14 @@ fn fold_as(client: Client, text: &str) -> SessionRecord {
 }
 
 #[test]
-fn codex_gemini_copilot_and_qwen_sessions_fold_into_the_same_record() {
+fn every_client_s_recorded_session_folds_into_the_same_record() {
     use super::record::FileAction::{Created, Deleted, Renamed};
-    for client in [Client::Codex, Client::GeminiCli, Client::CopilotCli, Client::QwenCode] {
+    for client in [Client::Codex, Client::GeminiCli, Client::CopilotCli, Client::QwenCode, Client::Opencode] {
         let recorded = match client {
             Client::Codex => CODEX,
             Client::GeminiCli => GEMINI,
             Client::QwenCode => QWEN,
+            Client::Opencode => OPENCODE,
             _ => COPILOT,
         };
         let r = fold_as(client, recorded);
@@ -435,4 +441,54 @@ fn what_git_saw_never_overrides_what_a_tool_or_a_subagent_named() {
     assert!(helper.subagent && helper.action == super::record::FileAction::Written, "{helper:?}");
     let notes = r.files.iter().find(|f| f.path == "notes.txt").unwrap();
     assert_eq!(notes.action, super::record::FileAction::Edited, "a tool's word replaces git's");
+}
+
+#[test]
+fn opencode_sessions_are_read_from_its_database_a_slice_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("opencode.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,
+                               time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+         CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,
+                            time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);",
+    )
+    .unwrap();
+    // Two sessions' rows, as recorded; and a row that is not JSON.
+    for (n, line) in OPENCODE.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for session in ["ses_a", "ses_b"] {
+            let (m, p) = (format!("{session}_m{n:03}"), format!("{session}_p{n:03}"));
+            conn.execute(
+                "INSERT INTO message VALUES (?1, ?2, 0, 0, ?3)",
+                rusqlite::params![m, session, v["message"].to_string()],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO part VALUES (?1, ?2, ?3, ?4, 0, ?5)",
+                rusqlite::params![p, m, session, v["at"].as_i64().unwrap(), v["part"].to_string()],
+            )
+            .unwrap();
+        }
+    }
+    conn.execute("INSERT INTO message VALUES ('ses_a_zz', 'ses_a', 0, 0, 'not json')", []).unwrap();
+    conn.execute("INSERT INTO part VALUES ('ses_a_zz', 'ses_a_zz', 'ses_a', 0, 0, '{')", []).unwrap();
+    drop(conn);
+    let place = super::Place { root: Some("/tmp/rec/work"), cwd: Some("/tmp/rec/work") };
+    let mut r = SessionRecord::new("opencode", "k");
+    let more = super::opencode::advance(&mut r, &db, "ses_a", place).unwrap();
+    assert!(!more);
+    assert_eq!(
+        r.read_to,
+        OPENCODE.lines().count() as u64 + 1,
+        "every row of its session, the bad one passed over"
+    );
+    assert_eq!(r.requests, ["Add a retry helper"]);
+    assert_eq!(r.commands.len(), 3);
+    // Read again, nothing new: nothing is folded twice.
+    assert!(!super::opencode::advance(&mut r, &db, "ses_a", place).unwrap());
+    assert_eq!(r.commands.len(), 3);
+    let missing = super::opencode::advance(&mut r, &dir.path().join("none.db"), "ses_a", place).unwrap_err();
+    assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
 }

@@ -1,0 +1,111 @@
+//! opencode's hooks are a plugin (checked against the pinned 1.18.33): a module in its
+//! `plugin/` folder whose `chat.message` sees each prompt as it is sent (parts added to
+//! its output reach the model) and whose `event` sees `session.idle` when a turn is done.
+//! Mooring's plugin (one file, written whole) runs `mooring hook opencode EVENT` with a
+//! Claude-shaped input it builds, adds the context the hook answers as a synthetic part,
+//! and at a turn's end hands over the session's id and opencode's database, where the
+//! session lives (core's capture reads it). opencode has no hook at a session's start:
+//! the first prompt brings the project's context.
+
+use serde_json::{Value, json};
+
+use super::{Abilities, Dialect, Event, Input, Reply, common};
+use crate::catalog::Format;
+use crate::entry::ShimSpec;
+
+pub(super) const DIALECT: Dialect = Dialect {
+    input,
+    reply,
+    abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
+    names_event: false,
+    versioned: false,
+    hooks_format: Format::Json,
+    setup_note: Some(
+        "opencode installs its plugin package (@opencode-ai/plugin) into its config folder when it first loads a plugin; offline, that first start waits for npm to give up.",
+    ),
+    start_may_not_fire: true,
+    transcript_pending: None,
+    plugin: Some(plugin),
+    start_path: &[],
+    start_entry: |_| Value::Null,
+    capture_paths: &[],
+    capture_entry: None,
+    permission_path: None,
+    permission_entry: None,
+};
+
+fn event(name: Option<&str>) -> Event {
+    match name {
+        Some("chat.message") => Event::Prompt,
+        Some("session.idle") => Event::TurnEnd,
+        _ => Event::Other,
+    }
+}
+
+fn input(v: &Value, named: Option<&str>) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
+    common(v, event(name), name.unwrap_or(""))
+}
+
+fn reply(_input: &Input, reply: &Reply) -> Value {
+    match reply {
+        Reply::Context(text) => {
+            json!({ "additionalContext": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
+        }
+        Reply::Continue(_) | Reply::Permission(_) => Value::Null,
+    }
+}
+
+/// The plugin file, running this Mooring.
+fn plugin(spec: &ShimSpec) -> String {
+    let mut argv = vec![spec.binary.display().to_string()];
+    if let Some(dir) = &spec.data_dir {
+        argv.push("--data-dir".into());
+        argv.push(dir.display().to_string());
+    }
+    argv.extend(["hook".into(), "opencode".into()]);
+    // JSON is JavaScript: the paths are quoted as data, never as code.
+    let argv = serde_json::to_string(&argv).unwrap_or_else(|_| "[]".into());
+    PLUGIN.replace("__ARGV__", &argv)
+}
+
+const PLUGIN: &str = r#"// Mooring for opencode: the project's context and recall at each prompt, and each
+// session kept in the project's memory. Written by `mooring setup opencode --hooks`;
+// `mooring setup opencode --remove` takes it out. mooring hook opencode
+import { spawn, spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+const ARGV = __ARGV__;
+// Where opencode keeps its sessions: Mooring reads a session there at its turn's end.
+const DATABASE = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "opencode", "opencode.db");
+
+function input(event, fields) {
+  return JSON.stringify({ hook_event_name: event, transcript_path: DATABASE, ...fields });
+}
+
+export const Mooring = async ({ directory }) => ({
+  "chat.message": async (hook, output) => {
+    const prompt = output.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
+    const run = spawnSync(ARGV[0], [...ARGV.slice(1), "chat.message"], {
+      input: input("chat.message", { session_id: hook.sessionID, cwd: directory, prompt }),
+      encoding: "utf8",
+      timeout: 5000,
+    });
+    let context = "";
+    try {
+      context = JSON.parse(run.stdout || "{}").additionalContext || "";
+    } catch {}
+    const first = output.parts[0];
+    if (context && first) {
+      output.parts.push({ ...first, id: `${first.id}mooring`, type: "text", text: context, synthetic: true });
+    }
+  },
+  event: async ({ event }) => {
+    if (event.type !== "session.idle") return;
+    const child = spawn(ARGV[0], [...ARGV.slice(1), "session.idle"], { stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => {});
+    child.stdin.end(input("session.idle", { session_id: event.properties.sessionID, cwd: directory }));
+  },
+});
+"#;
