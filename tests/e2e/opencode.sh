@@ -80,6 +80,8 @@ assert entry["type"] == "local" and entry["command"][0].endswith("mooring") and 
 plugin = open(sys.argv[1] + "/plugin/mooring.js").read()
 assert "mooring hook opencode" in plugin and '"hook","opencode"' in plugin.replace(" ", ""), plugin[:400]
 PY
+m doctor >"$tmp/doctor.txt" 2>&1 || true
+grep -q "^ok   opencode: starts $tmp/bin/mooring" "$tmp/doctor.txt" || { grep opencode "$tmp/doctor.txt"; exit 1; }
 run "Which port does the staging database listen on?"
 
 python3 - "$tmp/record.jsonl" <<'PY'

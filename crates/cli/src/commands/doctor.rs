@@ -284,7 +284,11 @@ fn client(c: Client, s: &Value) -> Vec<Check> {
         ));
         return out;
     }
-    let command = entry.get("command").and_then(Value::as_str).unwrap_or("");
+    // A command line as one string, or (opencode) as an array whose first item it is.
+    let command = match entry.get("command") {
+        Some(Value::Array(argv)) => argv.first().and_then(Value::as_str).unwrap_or(""),
+        other => other.and_then(Value::as_str).unwrap_or(""),
+    };
     let binary = Path::new(command);
     if !binary.is_absolute() || !binary.is_file() {
         out.push(problem(

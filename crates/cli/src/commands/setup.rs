@@ -126,8 +126,12 @@ fn report(
             (Action::Remove, true) => "not present in",
             (Action::Remove, false) => "removed from",
         };
-        let name =
-            if *what == "server" { "Mooring's MCP server entry" } else { "Mooring's session-start hook" };
+        let plugin = client.dialect().is_some_and(|d| d.plugin.is_some());
+        let name = match (*what, plugin) {
+            ("server", _) => "Mooring's MCP server entry",
+            (_, true) => "Mooring's plugin",
+            _ => "Mooring's session hooks",
+        };
         println!("{}: {name} {verb} {file}", client.title());
     }
     for w in written {
