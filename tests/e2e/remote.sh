@@ -16,6 +16,7 @@ cleanup() {
   tmux kill-session -t "mooring-codex-$$" 2>/dev/null || true
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  [ -n "${KEEP:-}" ] && { echo "kept $tmp"; return 0; }
   # A hook the killed sessions started may still be finishing its write.
   for _ in 1 2 3 4 5; do rm -rf "$tmp" 2>/dev/null && return 0; sleep 1; done
   rm -rf "$tmp"
@@ -23,7 +24,8 @@ cleanup() {
 trap cleanup EXIT
 command -v tmux >/dev/null || { echo "tmux is missing: run scripts/deps.sh test"; exit 1; }
 data="$tmp/data"
-agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
+tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
+agents="$tools/agents/node_modules/.bin"
 [ -x "$agents/claude" ] || { echo "$agents/claude is missing: run scripts/test-tools.sh"; exit 1; }
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 mkdir -p "$HOME" "$tmp/code/app" "$tmp/bin"
@@ -160,6 +162,25 @@ kill "$gstandin"; wait "$gstandin" 2>/dev/null || true
 grep -q "Writing the changelog now." "$tmp/gemini.out" || { echo "Gemini CLI did not go on with the phone's words"; cat "$tmp/gemini.out"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · gemini-cli' in a['text'], a['text']" "$tmp/gfinished.json"
 echo "ok: Gemini CLI's finished turn told the phone its last word and went on with the reply"
+echo "== a real Qwen Code: its finished turn (Stop) goes on with the phone's reply"
+qwen="$tools/qwen/node_modules/.bin/qwen"
+mkdir -p "$HOME/.qwen"
+echo '{ "privacy": { "usageStatisticsEnabled": false }, "telemetry": { "enabled": false } }' >"$HOME/.qwen/settings.json"
+m setup qwen-code --hooks >/dev/null
+: >"$tmp/record.jsonl"; rm -f "$tmp/mport"
+STANDIN_SCRIPT=continue python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
+qstandin=$!
+for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+(cd "$tmp/code/app" && OPENAI_API_KEY=x OPENAI_BASE_URL="http://127.0.0.1:$(cat "$tmp/mport")/v1" OPENAI_MODEL=standin-model \
+   timeout 150 "$qwen" --auth-type openai -m standin-model -y "Do the first part" >"$tmp/qwen.out" 2>&1) &
+run=$!
+phone reply "An agent finished" "now write the changelog" >"$tmp/qfinished.json"
+phone press-new "An agent finished" "Let it stop" "$tmp/qfinished.json" >/dev/null
+wait "$run" || { echo "qwen failed:"; tail -20 "$tmp/qwen.out"; exit 1; }
+kill "$qstandin"; wait "$qstandin" 2>/dev/null || true
+grep -q "Writing the changelog now." "$tmp/qwen.out" || { echo "Qwen Code did not go on with the phone's words"; cat "$tmp/qwen.out"; exit 1; }
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · qwen-code' in a['text'], a['text']" "$tmp/qfinished.json"
+echo "ok: Qwen Code's finished turn told the phone its last word and went on with the reply"
 echo "== a real Codex, interactive (in tmux): its permission prompt allowed from Slack; its finished turn goes on with the phone's reply"
 source "$lib/standin.sh"
 : >"$tmp/record.jsonl"; rm -f "$tmp/mport"

@@ -472,6 +472,13 @@ class Handler(BaseHTTPRequestHandler):
                 m = re.search(r"Working directory: (/[^\\\s\"]+)", said)
                 call = opencode_work(done, m.group(1) if m else "/tmp")
             text = WORK_DONE
+        elif names and os.environ.get("STANDIN_SCRIPT") == "continue":
+            # A turn that ends, then goes on with what the person sent from the phone. Only
+            # the message's own words count: the context a hook appends may quote a
+            # session that was told the same.
+            content = messages[-1].get("content") if messages else ""
+            said = content[0].get("text", "") if isinstance(content, list) and content else str(content or "")
+            text = "Writing the changelog now." if "write the changelog" in said else "First part done."
         elif names:
             step = SCRIPT[done] if done < len(SCRIPT) else None
             tool = find_tool(names, step) if step else None

@@ -14,9 +14,9 @@ use crate::catalog::Format;
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    // Its `Stop` takes `decision: block` as Claude Code's does, but that is not yet
-    // tried against the pinned client: the hold for the phone is not installed.
-    abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
+    // Its `Stop` takes `decision: block` with the reason as the next prompt (checked in
+    // tests/e2e/remote.sh: the turn goes on with the phone's words).
+    abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
     names_event: false,
     versioned: false,
     hooks_format: Format::Jsonc,
@@ -34,8 +34,10 @@ pub(super) const DIALECT: Dialect = Dialect {
         &["hooks", "PreCompact"],
         &["hooks", "SessionEnd"],
     ],
+    // A turn's end may hold for the away person's next instruction (the hook bounds
+    // itself: capture within seconds, the hold within nine minutes).
     capture_entry: Some(
-        |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 30_000 }] }),
+        |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }] }),
     ),
     permission_path: None,
     permission_entry: None,

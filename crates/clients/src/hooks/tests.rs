@@ -191,7 +191,7 @@ fn qwen_code_s_recorded_hook_inputs_read_as_claude_code_s_and_its_empty_prompt_i
         serde_json::from_str(&Client::QwenCode.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
     assert_eq!(out["hookSpecificOutput"]["additionalContext"], "hi");
     let d = Client::QwenCode.dialect().unwrap();
-    assert!(d.start_may_not_fire && !d.abilities.continues && d.abilities.captures);
+    assert!(d.start_may_not_fire && d.abilities.continues && d.abilities.captures);
 }
 
 #[test]
