@@ -76,14 +76,14 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         (pending.filter(|_| event.captures()), input.transcript.clone())
     {
         if args.after_exit {
-            wait_for_session_file(&transcript, pending);
+            super::after_exit::wait_for(&transcript, pending);
             if let Err(why) = answer(ctx, client, &input, unreadable, std::time::Instant::now()) {
                 log(ctx, &format!("{client}: after the session: {why}"));
             }
             return Ok(());
         }
         if unreadable.is_none() && pending(&transcript) {
-            if let Err(why) = capture_after_exit(ctx, &args, &raw) {
+            if let Err(why) = super::after_exit::start(&ctx.data_dir, &args, &raw) {
                 log(
                     ctx,
                     &format!("{client}: the session file is not written yet and no waiter started: {why}"),
@@ -122,47 +122,6 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
-}
-
-/// The longest a waiter waits for the client to write its session file.
-const AFTER_EXIT: Duration = Duration::from_secs(120);
-/// A session file left unchanged this long by a client that is still running is read.
-const QUIET: Duration = Duration::from_secs(2);
-
-/// Start `mooring hook CLIENT EVENT --after-exit` apart from the client (its own process
-/// group, no output to the client), handing it this hook's input.
-fn capture_after_exit(ctx: &Ctx, args: &HookArgs, raw: &str) -> std::io::Result<()> {
-    use std::os::unix::process::CommandExt as _;
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(std::env::current_exe()?);
-    command.arg("--data-dir").arg(&ctx.data_dir).args(["hook", &args.client]);
-    command.args(args.event.as_deref()).arg("--after-exit");
-    command.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).process_group(0);
-    let mut child = command.spawn()?;
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(raw.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Wait, within [`AFTER_EXIT`], until the client has written its session file: no longer
-/// pending, or left unchanged for [`QUIET`] while the client still runs.
-fn wait_for_session_file(transcript: &std::path::Path, pending: fn(&std::path::Path) -> bool) {
-    let started = std::time::Instant::now();
-    let mut last: Option<(u64, std::time::Instant)> = None;
-    while started.elapsed() < AFTER_EXIT && pending(transcript) {
-        if let Ok(meta) = std::fs::metadata(transcript) {
-            match last {
-                Some((size, since)) if size == meta.len() => {
-                    if since.elapsed() >= QUIET {
-                        return;
-                    }
-                }
-                _ => last = Some((meta.len(), std::time::Instant::now())),
-            }
-        }
-        std::thread::sleep(Duration::from_millis(250));
-    }
 }
 
 /// What the client reads from the hook, written at once.

@@ -2,6 +2,7 @@
 //! `memory`, `context`, `token` and `config`; `choice` the question commands and their settings).
 
 pub mod adopt;
+pub mod after_exit;
 pub mod away;
 pub mod choice;
 pub mod doctor;
