@@ -82,6 +82,8 @@ assert "mooring hook opencode" in plugin and '"hook","opencode"' in plugin.repla
 PY
 m doctor >"$tmp/doctor.txt" 2>&1 || true
 grep -q "^ok   opencode: starts $tmp/bin/mooring" "$tmp/doctor.txt" || { grep opencode "$tmp/doctor.txt"; exit 1; }
+grep -q "^ok   opencode: session hooks installed (each session gets the project's context with its first prompt)" \
+  "$tmp/doctor.txt" || { grep opencode "$tmp/doctor.txt"; exit 1; }
 run "Which port does the staging database listen on?"
 
 python3 - "$tmp/record.jsonl" <<'PY'

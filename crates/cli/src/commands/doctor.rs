@@ -326,7 +326,15 @@ fn client(c: Client, s: &Value) -> Vec<Check> {
         }
     }
     match s["hooks"].as_bool() {
-        Some(true) => out.push(ok(&name, format!("{title}: session hook installed (each session starts with the project's context)"))),
+        Some(true) => {
+            // A client whose start hook may not run hands the context over at the first prompt.
+            let when = if c.dialect().is_some_and(|d| d.start_may_not_fire) {
+                "each session gets the project's context with its first prompt"
+            } else {
+                "each session starts with the project's context"
+            };
+            out.push(ok(&name, format!("{title}: session hooks installed ({when})")));
+        }
         Some(false) => out.push(info(&name, format!("{title}: no session hook; `mooring setup {} --hooks` hands each session the project's context", c.name()))),
         None => {}
     }
