@@ -144,43 +144,38 @@ wait "$run"
 grep -q "Writing the changelog now." "$tmp/claude.out" || { echo "the session did not go on with the phone's words"; cat "$tmp/claude.out"; exit 1; }
 grep -q "please also update the README" "$tmp/record.jsonl" || { echo "the phone's words for app never reached the session's model"; exit 1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · claude-code' in a['text'], a['text']; print('ok: the phone heard the last word and the agent went on with the reply')" "$tmp/finished.json"
+# A real headless client's finished turn, told to the phone, goes on with the reply:
+# `continue_from_phone NAME TITLE COMMAND…`, run in the checkout against the "continue"
+# stand-in on $tmp/mport (COMMAND may read it); its output goes to $tmp/NAME.out.
+continue_from_phone() {
+  local name=$1 title=$2; shift 2
+  : >"$tmp/record.jsonl"; rm -f "$tmp/mport"
+  STANDIN_SCRIPT=continue python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
+  local model=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+  (cd "$tmp/code/app" && timeout 150 "$@" >"$tmp/$name.out" 2>&1) &
+  local run=$!
+  phone reply "An agent finished" "now write the changelog" >"$tmp/$name-finished.json"
+  phone press-new "An agent finished" "Let it stop" "$tmp/$name-finished.json" >/dev/null
+  wait "$run" || { echo "$name failed:"; tail -20 "$tmp/$name.out"; exit 1; }
+  kill "$model"; wait "$model" 2>/dev/null || true
+  grep -q "Writing the changelog now." "$tmp/$name.out" || { echo "$title did not go on with the phone's words"; cat "$tmp/$name.out"; exit 1; }
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · '+sys.argv[2] in a['text'], a['text']" "$tmp/$name-finished.json" "$name"
+  echo "ok: $title's finished turn told the phone its last word and went on with the reply"
+}
 echo "== a real Gemini CLI: its finished turn (AfterAgent) goes on with the phone's reply"
 mkdir -p "$HOME/.gemini"
 echo '{ "security": { "auth": { "selectedType": "gemini-api-key" } } }' >"$HOME/.gemini/settings.json"
 m setup gemini-cli --hooks >/dev/null
-: >"$tmp/record.jsonl"; rm -f "$tmp/mport"
-STANDIN_SCRIPT=continue python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
-gstandin=$!
-for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
-(cd "$tmp/code/app" && GEMINI_API_KEY=x GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$(cat "$tmp/mport")" GEMINI_CLI_TRUST_WORKSPACE=true \
-   timeout 150 "$agents/gemini" -p "Do the first part" >"$tmp/gemini.out" 2>&1) &
-run=$!
-phone reply "An agent finished" "now write the changelog" >"$tmp/gfinished.json"
-phone press-new "An agent finished" "Let it stop" "$tmp/gfinished.json" >/dev/null
-wait "$run" || { echo "gemini failed:"; tail -20 "$tmp/gemini.out"; exit 1; }
-kill "$gstandin"; wait "$gstandin" 2>/dev/null || true
-grep -q "Writing the changelog now." "$tmp/gemini.out" || { echo "Gemini CLI did not go on with the phone's words"; cat "$tmp/gemini.out"; exit 1; }
-python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · gemini-cli' in a['text'], a['text']" "$tmp/gfinished.json"
-echo "ok: Gemini CLI's finished turn told the phone its last word and went on with the reply"
+continue_from_phone gemini-cli "Gemini CLI" sh -c 'GEMINI_API_KEY=x GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$(cat "$1")" \
+  GEMINI_CLI_TRUST_WORKSPACE=true exec "$2" -p "Do the first part"' sh "$tmp/mport" "$agents/gemini"
 echo "== a real Qwen Code: its finished turn (Stop) goes on with the phone's reply"
-qwen="$tools/qwen/node_modules/.bin/qwen"
 mkdir -p "$HOME/.qwen"
 echo '{ "privacy": { "usageStatisticsEnabled": false }, "telemetry": { "enabled": false } }' >"$HOME/.qwen/settings.json"
 m setup qwen-code --hooks >/dev/null
-: >"$tmp/record.jsonl"; rm -f "$tmp/mport"
-STANDIN_SCRIPT=continue python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
-qstandin=$!
-for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
-(cd "$tmp/code/app" && OPENAI_API_KEY=x OPENAI_BASE_URL="http://127.0.0.1:$(cat "$tmp/mport")/v1" OPENAI_MODEL=standin-model \
-   timeout 150 "$qwen" --auth-type openai -m standin-model -y "Do the first part" >"$tmp/qwen.out" 2>&1) &
-run=$!
-phone reply "An agent finished" "now write the changelog" >"$tmp/qfinished.json"
-phone press-new "An agent finished" "Let it stop" "$tmp/qfinished.json" >/dev/null
-wait "$run" || { echo "qwen failed:"; tail -20 "$tmp/qwen.out"; exit 1; }
-kill "$qstandin"; wait "$qstandin" 2>/dev/null || true
-grep -q "Writing the changelog now." "$tmp/qwen.out" || { echo "Qwen Code did not go on with the phone's words"; cat "$tmp/qwen.out"; exit 1; }
-python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · qwen-code' in a['text'], a['text']" "$tmp/qfinished.json"
-echo "ok: Qwen Code's finished turn told the phone its last word and went on with the reply"
+continue_from_phone qwen-code "Qwen Code" sh -c 'OPENAI_API_KEY=x OPENAI_BASE_URL="http://127.0.0.1:$(cat "$1")/v1" \
+  OPENAI_MODEL=standin-model exec "$2" --auth-type openai -m standin-model -y "Do the first part"' \
+  sh "$tmp/mport" "$tools/qwen/node_modules/.bin/qwen"
 echo "== a real Codex, interactive (in tmux): its permission prompt allowed from Slack; its finished turn goes on with the phone's reply"
 source "$lib/standin.sh"
 : >"$tmp/record.jsonl"; rm -f "$tmp/mport"

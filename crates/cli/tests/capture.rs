@@ -322,3 +322,24 @@ fn files_a_command_changed_come_from_git_and_say_whose_they_may_be() {
     assert!(record.contains("created retry.py"), "the tool's own word stays: {record}");
     assert!(!record.contains("stale.txt") && !record.contains("out.o"), "{record}");
 }
+
+#[test]
+fn a_client_whose_start_hook_may_not_run_gets_the_context_with_its_first_prompt_once() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/leases");
+    sb.json_ok(&["projects", "new", "Leases", "--code-path", work.to_str().unwrap()], None);
+    sb.json_ok(&["memory", "add", "leases", "--kind", "decision", "Invoices are split per tenant"], None);
+    // Qwen Code headless: no SessionStart, and an empty prompt after each tool result.
+    let prompt = |text: &str| {
+        let input = json!({ "session_id": "q-1", "cwd": work, "hook_event_name": "UserPromptSubmit", "prompt": text });
+        let mut cmd = sb.cmd();
+        cmd.env("MOORING_HOOK_DEADLINE_MS", "4500");
+        let out = cmd.args(["hook", "qwen-code"]).write_stdin(input.to_string()).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(prompt("").is_empty(), "an empty prompt is not the person's: no context yet");
+    let first = prompt("Add a retry helper");
+    assert!(first.contains("Invoices are split per tenant"), "{first}");
+    assert!(!prompt("Now document it").contains("Invoices are split per tenant"), "the context comes once");
+}

@@ -201,9 +201,9 @@ fn answer(
         let context = match &key {
             Some(k) if client.dialect().is_some_and(|d| d.start_may_not_fire) && input.from_person => {
                 let handed = store
-                    .read(|c| mooring_core::store::injections::of_sessions(c, &slug, std::slice::from_ref(k)))
+                    .read(|c| mooring_core::store::injections::any(c, &slug, k))
                     .map_err(|e| e.message)?;
-                if handed.is_empty() { Some(context(client, &store, &memory, &slug, input)?) } else { None }
+                if handed { None } else { Some(context(client, &store, &memory, &slug, input)?) }
             }
             _ => None,
         };

@@ -6,20 +6,12 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
-use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: true },
-    names_event: false,
-    versioned: false,
-    hooks_format: Format::Json,
-    setup_note: None,
-    start_may_not_fire: false,
-    transcript_pending: None,
-    plugin: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({
@@ -43,6 +35,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     permission_entry: Some(
         |command| json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
     ),
+    ..Dialect::BASE
 };
 
 /// Its event names, which Codex uses too.
@@ -74,8 +67,7 @@ const NOT_THE_PERSON: [&str; 5] = [
 ];
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
-    let mut input = common(v, event(name), name.unwrap_or("SessionStart"));
+    let mut input = common(v, named, event);
     input.last_message = text(v, "last_assistant_message");
     input.suggestions = v.get("permission_suggestions").cloned();
     input.from_person =

@@ -7,22 +7,15 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Input, Reply, claude_shaped, common, text};
-use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: false },
-    names_event: false,
-    versioned: false,
-    hooks_format: Format::Json,
     setup_note: Some(
         "Codex runs a new hook only after you trust it: start `codex`, open /hooks and trust \"mooring hook codex\" once.",
     ),
-    start_may_not_fire: false,
-    transcript_pending: None,
-    plugin: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({
@@ -42,12 +35,12 @@ pub(super) const DIALECT: Dialect = Dialect {
     permission_entry: Some(
         |command| json!({ "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
     ),
+    ..Dialect::BASE
 };
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
     // Claude Code's event names (Codex has no `SessionEnd`: its `Stop` keeps the record).
-    let mut input = common(v, super::claude_code::event(name), name.unwrap_or("SessionStart"));
+    let mut input = common(v, named, super::claude_code::event);
     input.last_message = text(v, "last_assistant_message");
     input
 }

@@ -12,7 +12,6 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
-use crate::catalog::Format;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
@@ -20,18 +19,13 @@ pub(super) const DIALECT: Dialect = Dialect {
     abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
     names_event: true,
     versioned: true,
-    hooks_format: Format::Json,
-    setup_note: None,
-    start_may_not_fire: false,
     transcript_pending: Some(pending),
-    plugin: None,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "type": "command", "bash": command, "timeoutSec": 5 }),
     // Its `agentStop` names the session file (`sessionEnd` does not).
     capture_paths: &[&["hooks", "userPromptSubmitted"], &["hooks", "agentStop"]],
     capture_entry: Some(|command| json!({ "type": "command", "bash": command, "timeoutSec": 5 })),
-    permission_path: None,
-    permission_entry: None,
+    ..Dialect::BASE
 };
 
 /// Its session file is pending while it is missing or the session's folder still holds

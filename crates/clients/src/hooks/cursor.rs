@@ -8,28 +8,19 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
-use crate::catalog::Format;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     // Only the session's start is installed so far: capture needs its transcript.
     abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
-    names_event: false,
     versioned: true,
-    hooks_format: Format::Json,
     setup_note: Some(
         "Cursor runs sessionStart hooks from version 2 on; older versions report \"Unknown hook type\" and skip it.",
     ),
-    start_may_not_fire: false,
-    transcript_pending: None,
-    plugin: None,
     start_path: &["hooks", "sessionStart"],
     start_entry: |command| json!({ "command": command }),
-    capture_paths: &[],
-    capture_entry: None,
-    permission_path: None,
-    permission_entry: None,
+    ..Dialect::BASE
 };
 
 fn event(name: Option<&str>) -> Event {

@@ -12,15 +12,10 @@ pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
-    names_event: false,
-    versioned: false,
     hooks_format: Format::Jsonc,
     setup_note: Some(
         "Gemini CLI shows hook output only when its hooks are enabled (they are by default since 0.26).",
     ),
-    start_may_not_fire: false,
-    transcript_pending: None,
-    plugin: None,
     start_path: &["hooks", "SessionStart"],
     // Its timeouts are in milliseconds; the hook bounds itself well below.
     start_entry: |command| json!({ "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),
@@ -35,8 +30,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     capture_entry: Some(
         |command| json!({ "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }] }),
     ),
-    permission_path: None,
-    permission_entry: None,
+    ..Dialect::BASE
 };
 
 fn event(name: Option<&str>) -> Event {
@@ -53,8 +47,7 @@ fn event(name: Option<&str>) -> Event {
 }
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
-    let mut input = common(v, event(name), name.unwrap_or("SessionStart"));
+    let mut input = common(v, named, event);
     input.last_message = text(v, "prompt_response");
     input
 }

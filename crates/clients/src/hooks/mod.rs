@@ -151,9 +151,12 @@ fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
 }
 
-/// The fields Claude Code, Codex and Gemini CLI share (`session_id`, `transcript_path`,
-/// `cwd`, `tool_name`/`tool_input`), under the event `event`.
-fn common(v: &Value, event: Event, name: &str) -> Input {
+/// The fields Claude Code and the clients that follow its shape share (`session_id`,
+/// `transcript_path`, `cwd`, `tool_name`/`tool_input`), under the event its
+/// `hook_event_name` (else the command line's `named`, else a start) names in `events`.
+fn common(v: &Value, named: Option<&str>, events: fn(Option<&str>) -> Event) -> Input {
+    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
+    let (event, name) = (events(name), name.unwrap_or("SessionStart"));
     Input {
         session: text(v, "session_id"),
         transcript: text(v, "transcript_path").map(PathBuf::from),
@@ -210,6 +213,30 @@ pub struct Dialect {
     pub permission_path: Option<&'static [&'static str]>,
     /// The permission entry, running `command`.
     pub permission_entry: Option<fn(&str) -> Value>,
+}
+
+impl Dialect {
+    /// What a dialect leaves as it is: no setup note, a start hook that runs, JSON hooks
+    /// without a version, entries at the start only. Each client's file states its
+    /// reading, replies, abilities and start entry, and whatever else differs.
+    pub(super) const BASE: Dialect = Dialect {
+        input: |_, _| Input::bare(Event::Other, ""),
+        reply: |_, _| Value::Null,
+        abilities: Abilities { captures: false, continues: false, permissions: false, session_rules: false },
+        names_event: false,
+        versioned: false,
+        hooks_format: crate::catalog::Format::Json,
+        setup_note: None,
+        start_may_not_fire: false,
+        transcript_pending: None,
+        plugin: None,
+        start_path: &[],
+        start_entry: |_| Value::Null,
+        capture_paths: &[],
+        capture_entry: None,
+        permission_path: None,
+        permission_entry: None,
+    };
 }
 
 impl Client {

@@ -10,28 +10,18 @@
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Event, Input, Reply, common};
-use crate::catalog::Format;
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
-    names_event: false,
-    versioned: false,
-    hooks_format: Format::Json,
     setup_note: Some(
         "opencode installs its plugin package (@opencode-ai/plugin) into its config folder when it first loads a plugin; offline, that first start waits for npm to give up.",
     ),
     start_may_not_fire: true,
-    transcript_pending: None,
     plugin: Some(plugin),
-    start_path: &[],
-    start_entry: |_| Value::Null,
-    capture_paths: &[],
-    capture_entry: None,
-    permission_path: None,
-    permission_entry: None,
+    ..Dialect::BASE
 };
 
 fn event(name: Option<&str>) -> Event {
@@ -43,8 +33,7 @@ fn event(name: Option<&str>) -> Event {
 }
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
-    common(v, event(name), name.unwrap_or(""))
+    common(v, named, event)
 }
 
 fn reply(_input: &Input, reply: &Reply) -> Value {

@@ -17,15 +17,11 @@ pub(super) const DIALECT: Dialect = Dialect {
     // Its `Stop` takes `decision: block` with the reason as the next prompt (checked in
     // tests/e2e/remote.sh: the turn goes on with the phone's words).
     abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
-    names_event: false,
-    versioned: false,
     hooks_format: Format::Jsonc,
     setup_note: Some(
         "Qwen Code runs no SessionStart hook in headless runs (`qwen -p`): there the project's context comes with the session's first prompt. It runs a project's .qwen/settings.json hooks only in a folder you trust.",
     ),
     start_may_not_fire: true,
-    transcript_pending: None,
-    plugin: None,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-context", "type": "command", "command": command, "timeout": 5000 }] }),
     capture_paths: &[
@@ -39,13 +35,11 @@ pub(super) const DIALECT: Dialect = Dialect {
     capture_entry: Some(
         |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }] }),
     ),
-    permission_path: None,
-    permission_entry: None,
+    ..Dialect::BASE
 };
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    let name = v.get("hook_event_name").and_then(Value::as_str).or(named);
-    let mut input = common(v, claude_code::event(name), name.unwrap_or("SessionStart"));
+    let mut input = common(v, named, claude_code::event);
     input.last_message = text(v, "last_assistant_message");
     // The empty prompt it submits after each tool result.
     input.from_person = input.prompt.as_deref().is_none_or(|p| !p.trim().is_empty());

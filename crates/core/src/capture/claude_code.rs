@@ -124,12 +124,7 @@ fn tool_use(record: &mut SessionRecord, item: &Value, place: Place<'_>, subagent
             }
         }
         "TodoWrite" => {
-            let items = input.get("todos").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-            record.set_todos(items.iter().filter_map(|t| {
-                let subject = t.get("content").and_then(Value::as_str)?;
-                let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
-                Some((subject, status, t.get("id").and_then(Value::as_str)))
-            }));
+            record.todos_from(input.get("todos"), "content", Some("id"));
         }
         other => record.mooring_tool(other),
     }

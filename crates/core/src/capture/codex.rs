@@ -119,11 +119,7 @@ fn call(record: &mut SessionRecord, item: &Value, place: Place<'_>) {
         return;
     }
     if name == "update_plan" {
-        let steps = args.get("plan").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-        record.set_todos(steps.iter().filter_map(|s| {
-            let step = s.get("step").and_then(Value::as_str)?;
-            Some((step, s.get("status").and_then(Value::as_str).unwrap_or("pending"), None))
-        }));
+        record.todos_from(args.get("plan"), "step", None);
         return;
     }
     if let Some(script) = command_of(&args) {

@@ -101,11 +101,7 @@ fn tool_call(record: &mut SessionRecord, call: &Value, place: Place<'_>) {
             }
         }
         "write_todos" => {
-            let items = args.get("todos").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-            record.set_todos(items.iter().filter_map(|t| {
-                let subject = t.get("description").and_then(Value::as_str)?;
-                Some((subject, t.get("status").and_then(Value::as_str).unwrap_or("pending"), None))
-            }));
+            record.todos_from(args.get("todos"), "description", None);
         }
         other => record.mooring_tool(other),
     }
@@ -119,5 +115,11 @@ fn said_created(call: &Value) -> bool {
         .and_then(|r| r.first())
         .and_then(|r| r.pointer("/functionResponse/response/output"))
         .and_then(Value::as_str)
-        .is_some_and(|o| o.starts_with("Successfully created"))
+        .is_some_and(created)
+}
+
+/// Whether `write_file`'s answer `output` says it made the file (Gemini CLI's words,
+/// which Qwen Code kept).
+pub(super) fn created(output: &str) -> bool {
+    output.starts_with("Successfully created")
 }

@@ -129,11 +129,7 @@ fn tool(record: &mut SessionRecord, part: &Value, place: Place<'_>) {
             }
         }
         "todowrite" => {
-            let items = input.get("todos").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-            record.set_todos(items.iter().filter_map(|t| {
-                let subject = t.get("content").and_then(Value::as_str)?;
-                Some((subject, t.get("status").and_then(Value::as_str).unwrap_or("pending"), None))
-            }));
+            record.todos_from(input.get("todos"), "content", None);
         }
         other => record.mooring_tool(other),
     }

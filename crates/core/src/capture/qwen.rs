@@ -78,11 +78,7 @@ fn called(record: &mut SessionRecord, call: &Value, place: Place<'_>) {
             }
         }
         "todo_write" => {
-            let items = args.get("todos").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-            record.set_todos(items.iter().filter_map(|t| {
-                let subject = t.get("content").and_then(Value::as_str)?;
-                Some((subject, t.get("status").and_then(Value::as_str).unwrap_or("pending"), None))
-            }));
+            record.todos_from(args.get("todos"), "content", None);
         }
         other => record.mooring_tool(other),
     }
@@ -99,7 +95,7 @@ fn answered(record: &mut SessionRecord, response: &Value, status: Option<&str>, 
     let failed = matches!(status, Some("error" | "cancelled"));
     match record.resolved(id) {
         Some(Pending::File { path, action, .. }) if !failed => {
-            let action = if action == FileAction::Written && output.starts_with("Successfully created") {
+            let action = if action == FileAction::Written && super::gemini::created(output) {
                 FileAction::Created
             } else {
                 action

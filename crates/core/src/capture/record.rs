@@ -353,6 +353,18 @@ impl SessionRecord {
             .collect();
     }
 
+    /// Replace the todo list with a client's list `items` (a JSON array), each item's
+    /// text under `subject`, its `status` (pending when absent) and, when `id` names one,
+    /// the client's id.
+    pub fn todos_from(&mut self, items: Option<&serde_json::Value>, subject: &str, id: Option<&str>) {
+        let items = items.and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        self.set_todos(items.iter().filter_map(|t| {
+            let text = t.get(subject).and_then(serde_json::Value::as_str)?;
+            let status = t.get("status").and_then(serde_json::Value::as_str).unwrap_or("pending");
+            Some((text, status, id.and_then(|k| t.get(k)).and_then(serde_json::Value::as_str)))
+        }));
+    }
+
     /// Add one item to the todo list.
     pub fn add_todo(&mut self, subject: &str, id: Option<String>) {
         if self.todos.len() < KEEP_TODOS {

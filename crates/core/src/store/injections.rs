@@ -38,6 +38,14 @@ pub fn add(
     Ok(())
 }
 
+/// Whether session `key` of `project` was handed anything yet (one index probe: asked at
+/// every prompt of a client whose start hook may not run).
+pub fn any(conn: &Connection, project: &str, key: &str) -> Result<bool> {
+    let mut stmt =
+        conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM injections WHERE project = ?1 AND key = ?2)")?;
+    Ok(stmt.query_row(params![project, key], |r| r.get(0))?)
+}
+
 /// What the sessions `keys` of `project` were handed, oldest first.
 pub fn of_sessions(conn: &Connection, project: &str, keys: &[String]) -> Result<Vec<Row>> {
     let mut stmt = conn.prepare_cached(

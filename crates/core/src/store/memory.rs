@@ -505,15 +505,46 @@ mod tests {
     use crate::store::Store;
 
     #[test]
-    fn tidying_merges_level_by_level_never_the_whole_index_into_one() {
+    fn tidying_merges_a_small_index_whole_and_sets_level_merging_for_big_ones() {
         let store = Store::open_in_memory().unwrap();
         let usermerge: i64 = store
             .read(|c| {
                 Ok(c.query_row("SELECT v FROM memory_fts_config WHERE k = 'usermerge'", [], |r| r.get(0))?)
             })
             .unwrap();
-        assert_eq!(usermerge, 2);
+        assert_eq!(usermerge, 2, "a big index merges any level of two segments");
+        // Each write its own transaction: a segment each (FTS5 merges some on its own).
+        store
+            .write(|tx| {
+                tx.exec(
+                    "INSERT INTO projects (slug, name, created_at, updated_at) VALUES ('a', 'A', 't', 't')",
+                    [],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+        for i in 0..5 {
+            store
+                .write(|tx| {
+                    tx.exec(
+                        "INSERT INTO memory (project_id, kind, title, content, created_at, updated_at)
+                         VALUES (1, 'note', ?1, 'raft leases renew', 't', 't')",
+                        [format!("note {i}")],
+                    )?;
+                    Ok(())
+                })
+                .unwrap();
+        }
+        // FTS5 numbers a segment's pages from `segment id << 37` (its rows 1 and 10 hold
+        // the averages and the structure).
+        let segments = || -> i64 {
+            let sql = "SELECT count(DISTINCT id >> 37) FROM memory_fts_data WHERE id >> 37 > 0";
+            store.read(|c| Ok(c.query_row(sql, [], |r| r.get(0))?)).unwrap()
+        };
+        let before = segments();
+        assert!(before > 1, "{before}");
         store.write(|tx| merge_index(tx)).unwrap();
+        assert_eq!(segments(), 1, "a small index is merged into one segment (it had {before})");
     }
 
     #[test]
