@@ -4,6 +4,7 @@
 //! `ts_rank` on PostgreSQL; entries holding any word by BM25 with IDF), by meaning (the
 //! nearest vectors, see `semantic`), or both fused by reciprocal rank (the default).
 
+mod halves;
 pub mod query_words;
 pub mod recall;
 pub mod rerank;
@@ -153,11 +154,8 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
         hits.truncate(r.limit as usize);
         return Ok(Found { hits, mode: Mode::Semantic, note: waiting_note(store, r.project) });
     }
-    // The fusion's halves at once (each on its own read connection where the store has
-    // them): the search then takes the longer half's time, not their sum. On rayon's
-    // threads, which wait ready on every core: a thread started per search waited about
-    // 1.3 ms for a core of its own (it began on its parent's), and the labelled
-    // questions' hybrid took 5.5 ms at 100,000 entries rather than 3.7. In the fusion
+    // The fusion's halves, at once when they are long enough to pay for it (see
+    // `halves`; each on its own read connection where the store has them). In the fusion
     // the keyword half is the entries holding every content word; entries holding only
     // some join only when none holds them all. As a fill they outvoted meaning (labelled
     // paraphrases R@5 0.264 -> 0.192; natural set R@1 0.473 -> 0.420), but a natural
@@ -169,7 +167,7 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| nearest(store, r, kind)))
             .unwrap_or_else(|_| Err("search by meaning failed".into()))
     };
-    let (nearest, by_words) = rayon::join(by_meaning, || {
+    let (nearest, by_words) = halves::both(by_meaning, || {
         lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll)
     });
     let nearest = match nearest {

@@ -3,7 +3,7 @@
 //! busy period is followed by an idle tick, one `malloc_trim` returns it, so resident
 //! memory falls back instead of staying at the high-water mark. SQLite's page caches go
 //! first (each connection keeps up to 8 MB; they refill from the operating system's
-//! cache on the next read).
+//! cache on the next read), and the binary's code pages too (`code_pages`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,6 +37,8 @@ pub async fn run(store: Arc<Store>, cancel: CancellationToken) {
             let _ = tokio::task::spawn_blocking(move || {
                 store.release_memory();
                 trim();
+                // The code the busy period ran comes back page by page when next run.
+                super::code_pages::on_demand();
             })
             .await;
         }

@@ -4,6 +4,7 @@
 
 pub mod admission;
 pub mod body_deadline;
+pub mod code_pages;
 pub mod http;
 pub mod hub_ask;
 pub mod hub_socket;

@@ -158,10 +158,15 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
     // writes (unmerged, each search's setup over many segments cost 0.2 ms a query).
     let cancel = tokio_util::sync::CancellationToken::new();
     tokio::spawn(crate::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
+    // A session's server lives as long as the session: after a busy stretch it gives
+    // back what the stretch alone needed, as the hub does.
+    tokio::spawn(super::idle_trim::run(state.store.clone(), cancel.clone()));
     let service = MooringMcp::new(state)
         .serve(stdio_streams())
         .await
         .map_err(|e| format!("MCP start-up over stdio failed: {e}"))?;
+    // Start-up is over: what of the binary it alone ran need not stay resident.
+    super::code_pages::on_demand();
     let stopped = service.waiting().await.map_err(|e| format!("MCP over stdio stopped: {e}"));
     cancel.cancel();
     stopped.map(|_| ())
