@@ -181,19 +181,27 @@ fn list(ctx: &Ctx, env: &Env) -> Result<(), Failure> {
         print_json(&json!({ "clients": rows }));
         return Ok(());
     }
-    println!("{:<15} {:<9} {:<11} CONFIG", "CLIENT", "FOUND", "MOORING");
+    println!("{:<15} {:<6} {:<14} {:<16} CONFIG", "CLIENT", "FOUND", "MOORING", "WITH --hooks");
     for r in &rows {
         let found = if r["detected"].as_bool() == Some(true) { "yes" } else { "-" };
-        let mooring = match (r["configured"].as_bool(), r["error"].is_string()) {
-            (_, true) => "unreadable",
-            (Some(true), _) => "set up",
+        let mooring = match (r["configured"].as_bool(), r["error"].is_string(), r["hooks"].as_bool()) {
+            (_, true, _) => "unreadable",
+            (Some(true), _, Some(true)) => "set up, hooks",
+            (Some(true), _, _) => "set up",
+            (_, _, Some(true)) => "hooks",
             _ => "-",
         };
+        let memory = match (r["capture"].as_bool(), r["context"].as_bool()) {
+            (Some(true), _) => "capture, recall",
+            (_, Some(true)) => "context",
+            _ => "tools only",
+        };
         println!(
-            "{:<15} {:<9} {:<11} {}",
+            "{:<15} {:<6} {:<14} {:<16} {}",
             r["client"].as_str().unwrap_or(""),
             found,
             mooring,
+            memory,
             r["config"].as_str().unwrap_or("(none here)")
         );
     }
@@ -223,6 +231,10 @@ pub fn status(client: Client, env: &Env) -> Value {
         "configured": entry.is_some(),
         "entry": entry,
         "hooks": hook,
+        // What its hooks do once installed: the project's context at a session's start;
+        // with capture, each session kept and recalled at each prompt.
+        "context": client.has_hooks(),
+        "capture": client.hook_abilities().captures && mooring_core::capture::reads(client),
         "error": error,
     })
 }

@@ -68,6 +68,12 @@ const NOT_THE_PERSON: [&str; 5] = [
 
 fn input(v: &Value, named: Option<&str>) -> Input {
     let mut input = common(v, named, event);
+    if super::cursor::runs_claude_hooks(v) {
+        // Cursor runs Claude Code's hooks too (behind a setting): Mooring's own Cursor
+        // hooks answer there, and one session is not handed its context or kept twice.
+        input.event = Event::Other;
+        return input;
+    }
     input.last_message = text(v, "last_assistant_message");
     input.suggestions = v.get("permission_suggestions").cloned();
     input.from_person =

@@ -227,3 +227,51 @@ fn opencode_s_plugin_input_reads_as_a_prompt_and_a_turn_s_end_and_its_reply_is_f
     let d = Client::Opencode.dialect().unwrap();
     assert!(d.plugin.is_some() && d.start_may_not_fire && d.abilities.captures);
 }
+
+#[test]
+fn cursor_s_hooks_read_its_session_and_folders_and_find_its_transcript() {
+    // As its CLI sends them: no transcript path; the folder as Windows names it.
+    let stop = read(
+        Client::Cursor,
+        json!({ "hook_event_name": "stop", "conversation_id": "c9", "generation_id": "g1", "status": "completed",
+                "loop_count": 0, "workspace_roots": ["/C:/Users/me/ledger"], "transcript_path": null }),
+    );
+    assert_eq!((stop.event, stop.session.as_deref()), (Event::TurnEnd, Some("c9")));
+    assert_eq!(stop.cwd.as_deref(), Some("C:/Users/me/ledger"));
+    let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join(".cursor/projects/work-ledger/agent-transcripts");
+    assert_eq!(super::cursor::transcript_of(home.path(), "/work/ledger", "c9"), dir.join("c9.jsonl"));
+    // The editor nests each conversation's file in a folder of its own.
+    std::fs::create_dir_all(dir.join("c9")).unwrap();
+    std::fs::write(dir.join("c9/c9.jsonl"), "").unwrap();
+    assert_eq!(super::cursor::transcript_of(home.path(), "/work/ledger", "c9"), dir.join("c9/c9.jsonl"));
+    // An id never climbs out of the folder.
+    let odd = super::cursor::transcript_of(home.path(), "/work/ledger", "../../x");
+    assert!(odd.starts_with(&dir) && odd.ends_with("x.jsonl"), "{}", odd.display());
+    // The path Cursor names wins.
+    let named = read(
+        Client::Cursor,
+        json!({ "hook_event_name": "sessionEnd", "transcript_path": "/t/c9.jsonl",
+                                            "final_status": "completed" }),
+    );
+    assert_eq!(named.transcript.as_deref(), Some(std::path::Path::new("/t/c9.jsonl")));
+    assert_eq!(named.end_reason.as_deref(), Some("completed"));
+}
+
+#[test]
+fn cursor_s_prompt_reply_goes_on_with_the_context_and_claude_hooks_it_runs_stand_aside() {
+    let prompt =
+        Client::Cursor.hook_input(&json!({ "hook_event_name": "beforeSubmitPrompt", "prompt": "why?" }));
+    let out: Value =
+        serde_json::from_str(&Client::Cursor.hook_reply(&prompt, &Reply::Context("recall".into()))).unwrap();
+    assert_eq!(out, json!({ "continue": true, "additional_context": "recall" }));
+    // Cursor running Mooring's Claude Code hooks (its third-party setting) adds its own
+    // fields: that run does nothing, Mooring's Cursor hooks answer.
+    let via_cursor = Client::ClaudeCode
+        .hook_input(&json!({ "hook_event_name": "UserPromptSubmit", "prompt": "why?",
+        "session_id": "c9", "cursor_version": "3.6.31", "workspace_roots": ["/w"] }));
+    assert_eq!(via_cursor.event, Event::Other);
+    let claude =
+        Client::ClaudeCode.hook_input(&json!({ "hook_event_name": "UserPromptSubmit", "prompt": "why?" }));
+    assert_eq!(claude.event, Event::Prompt);
+}

@@ -10,6 +10,7 @@ mod claude_code;
 mod codex;
 pub mod commits;
 mod copilot;
+mod cursor;
 pub mod digest;
 mod files;
 mod gemini;
@@ -94,6 +95,7 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::CopilotCli => copilot::apply,
         Client::QwenCode => qwen::apply,
         Client::Opencode => opencode::apply,
+        Client::Cursor => cursor::apply,
         _ => return None,
     })
 }
@@ -253,8 +255,18 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         if chunk.restarted {
             record.restart();
         }
+        let file_times = dated_by_file(turn.client).then(|| file_times(turn.transcript));
+        if let Some((born, _)) = &file_times {
+            // What this slice holds happened after the last capture (or the file's birth).
+            if let Some(since) = record.last_at.clone().or_else(|| born.clone()) {
+                record.saw_time(&since);
+            }
+        }
         for line in &chunk.lines {
             fold(record, line, place);
+        }
+        if let Some((_, Some(changed))) = &file_times {
+            record.saw_time(changed);
         }
         record.read_to = chunk.read_to;
         !chunk.at_end
@@ -284,6 +296,22 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         record.ended = Some(record::trim(why, 60));
     }
     Ok(false)
+}
+
+/// Whether `client`'s transcript lines carry no times (Cursor's): its record is dated by
+/// the file, a turn's requests by the capture before them.
+fn dated_by_file(client: Client) -> bool {
+    client == Client::Cursor
+}
+
+/// When a file was made (where the file system keeps it) and last changed, RFC 3339.
+fn file_times(path: &Path) -> (Option<String>, Option<String>) {
+    let meta = std::fs::metadata(path).ok();
+    let at = |t: std::time::SystemTime| {
+        chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    };
+    let born = meta.as_ref().and_then(|m| m.created().ok()).map(at);
+    (born, meta.and_then(|m| m.modified().ok()).map(at))
 }
 
 /// Most subagent transcripts read for one session.

@@ -232,6 +232,54 @@ fn every_client_s_recorded_session_folds_into_the_same_record() {
     }
 }
 
+/// Cursor cannot run here: its transcript is written from the shape its published
+/// integrations recorded (Cursor 3.x and its CLI), doing the same work.
+const CURSOR: &str = include_str!("../../tests/fixtures/cursor-published-format-work.jsonl");
+
+#[test]
+fn cursor_s_transcript_in_its_published_format_folds_into_the_record() {
+    use super::record::FileAction::{Deleted, Renamed, Written};
+    let r = fold_as(Client::Cursor, CURSOR);
+    // The person's words only: not the time, the attached file or the client's reminder.
+    assert_eq!(r.requests, ["Add a retry helper"]);
+    let files: Vec<(&str, super::record::FileAction)> =
+        r.files.iter().map(|f| (f.path.as_str(), f.action)).collect();
+    // No tool's result is written: a file written and then edited is "written".
+    assert_eq!(files, [("retry.py", Written), ("old_retry.py", Deleted), ("NOTES.md", Renamed)]);
+    assert!(!files.iter().any(|(p, _)| *p == "notes.txt"), "a file read is not a change");
+    let commands: Vec<&str> = r.commands.iter().map(|c| c.command.as_str()).collect();
+    assert!(commands.contains(&"git status --short") && commands.iter().any(|c| c.contains("git commit")));
+    assert_eq!(
+        r.last_message.as_deref(),
+        Some("Retry helper written; the retry policy still needs documenting.")
+    );
+    assert_eq!(r.mooring_tools.get("remember"), Some(&1));
+    let todos: Vec<&str> = r.todos.iter().map(|t| t.subject.as_str()).collect();
+    assert_eq!(todos, ["Write retry.py", "Document the retry policy"]);
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(
+        !json.contains("min(n, 3)") && !json.contains("def retry") && !json.contains("retry twice"),
+        "{json}"
+    );
+}
+
+#[test]
+fn cursor_s_timeless_transcript_is_dated_by_its_file_and_its_secrets_never_stored() {
+    let w = World::new();
+    let path = w.transcript("c9.jsonl", CURSOR);
+    let turn = Turn { cwd: Some(CWD), ..Turn::new(Client::Cursor, SESSION, &path) };
+    capture(&w.store, "retry", &turn).unwrap();
+    let sessions = w.sessions();
+    assert_eq!(sessions.len(), 1);
+    let text = format!("{} {}", sessions[0].title, sessions[0].content);
+    assert!(text.contains("Add a retry helper") && !text.contains(SECRET), "{text}");
+    let (_, row) =
+        crate::store::backend::MemoryBackend::session_entry(&w.store, "retry", &key("cursor", SESSION))
+            .unwrap();
+    let record: SessionRecord = serde_json::from_str(&row.unwrap().data.unwrap()).unwrap();
+    assert!(record.started_at.is_some() && record.last_at >= record.started_at, "{record:?}");
+}
+
 #[test]
 fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
     let once = fold_as(Client::GeminiCli, GEMINI);
@@ -245,10 +293,10 @@ fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
 fn a_client_whose_files_mooring_does_not_read_is_refused_by_name() {
     let w = World::new();
     let path = w.transcript("t.jsonl", RECORDED);
-    let turn = Turn::new(Client::Cursor, "s", &path);
+    let turn = Turn::new(Client::Windsurf, "s", &path);
     let err = capture(&w.store, "retry", &turn).unwrap_err().to_string();
-    assert!(err.contains("does not read cursor's session files"), "{err}");
-    assert!(super::reads(Client::Codex) && super::reads(Client::GeminiCli) && !super::reads(Client::Cursor));
+    assert!(err.contains("does not read windsurf's session files"), "{err}");
+    assert!(super::reads(Client::Codex) && super::reads(Client::Cursor) && !super::reads(Client::Windsurf));
 }
 
 #[test]
