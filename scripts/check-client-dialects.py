@@ -31,9 +31,15 @@ EVENTS = {
     "preToolUse", "postToolUse",
     # GitHub Copilot CLI (beyond Cursor's spellings).
     "userPromptSubmitted", "agentStop", "subagentStop", "permissionRequest",
+    # opencode's plugin events.
+    "chat.message", "session.idle",
+    # Windsurf.
+    "pre_user_prompt", "post_write_code", "post_run_command", "post_mcp_tool_use", "post_read_code",
+    "post_cascade_response", "post_cascade_response_with_transcript",
 }
 
-CLIENTS = {"claude-code", "codex", "gemini-cli", "copilot-cli", "cursor", "vscode", "windsurf", "zed", "claude-desktop"}
+CLIENTS = {"claude-code", "codex", "gemini-cli", "copilot-cli", "qwen-code", "opencode", "cursor", "vscode", "windsurf",
+           "zed", "claude-desktop"}
 
 # Files allowed some client names still, with how many (none today: keep it so).
 STILL_BY_NAME: dict[str, int] = {}

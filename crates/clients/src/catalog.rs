@@ -266,7 +266,9 @@ impl Client {
             // Every `*.json` in the hooks folder is read; Mooring's is its own file.
             Client::CopilotCli => project(&[".github", "hooks", "mooring.json"])
                 .or_else(|| Some(env.copilot_dir().join("hooks").join("mooring.json"))),
-            Client::VsCode | Client::Windsurf | Client::Zed | Client::ClaudeDesktop => None,
+            Client::Windsurf => project(&[".windsurf", "hooks.json"])
+                .or_else(|| Some(env.home.join(".codeium").join("windsurf").join("hooks.json"))),
+            Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
         }
     }
 

@@ -173,12 +173,12 @@ fn hooks_file(c: Client, home: &Path) -> PathBuf {
 
 #[test]
 fn hooks_are_added_beside_the_persons_own_and_taken_out_again() {
-    for c in [Client::ClaudeCode, Client::Codex, Client::GeminiCli, Client::Cursor] {
+    for c in [Client::ClaudeCode, Client::Codex, Client::GeminiCli, Client::Cursor, Client::Windsurf] {
         let home = tempfile::tempdir().unwrap();
         let file = hooks_file(c, home.path());
         fs::create_dir_all(file.parent().unwrap()).unwrap();
         let key = mooring_clients::entry::hooks_path(c)[1];
-        let theirs = if c == Client::Cursor {
+        let theirs = if matches!(c, Client::Cursor | Client::Windsurf) {
             json!({"command": "./my-hook.sh"})
         } else {
             json!({"matcher": "startup", "hooks": [{"type": "command", "command": "./my-hook.sh"}]})
@@ -203,7 +203,7 @@ fn hooks_are_added_beside_the_persons_own_and_taken_out_again() {
         for path in mooring_clients::entry::capture_paths(c) {
             let group = &v["hooks"][path[1]][0];
             assert!(group.get("matcher").is_none(), "{c} {path:?}: every event, no matcher");
-            // Cursor's entries are flat (`{"command"}`), the others grouped.
+            // Cursor's and Windsurf's entries are flat (`{"command"}`), the others grouped.
             let command = group.get("hooks").map(|h| &h[0]["command"]).unwrap_or(&group["command"]);
             assert_eq!(command, cmd, "{c} {path:?}");
         }

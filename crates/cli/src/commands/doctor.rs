@@ -328,14 +328,26 @@ fn client(c: Client, s: &Value) -> Vec<Check> {
     match s["hooks"].as_bool() {
         Some(true) => {
             // A client whose start hook may not run hands the context over at the first prompt.
-            let when = if c.dialect().is_some_and(|d| d.start_may_not_fire) {
+            let when = if c.dialect().is_some_and(|d| !d.hands_context) {
+                "each session is kept from its hooks; they cannot hand it the project's context, its MCP tools can"
+            } else if c.dialect().is_some_and(|d| d.start_may_not_fire) {
                 "each session gets the project's context with its first prompt"
             } else {
                 "each session starts with the project's context"
             };
             out.push(ok(&name, format!("{title}: session hooks installed ({when})")));
         }
-        Some(false) => out.push(info(&name, format!("{title}: no session hook; `mooring setup {} --hooks` hands each session the project's context", c.name()))),
+        Some(false) => {
+            let gives = if c.dialect().is_some_and(|d| d.hands_context) {
+                "hands each session the project's context"
+            } else {
+                "keeps each session in the project's memory"
+            };
+            out.push(info(
+                &name,
+                format!("{title}: no session hook; `mooring setup {} --hooks` {gives}", c.name()),
+            ));
+        }
         None => {}
     }
     out

@@ -161,7 +161,9 @@ fn answer(
     started: std::time::Instant,
 ) -> Result<Option<String>, String> {
     let event = input.event;
-    if !matches!(event, Event::Start | Event::Prompt) && !event.captures() {
+    // A client whose hooks are the record folds its prompts and steps in too.
+    let recorded = input.record.is_some() && event.recorded();
+    if !matches!(event, Event::Start | Event::Prompt) && !event.captures() && !recorded {
         return Ok(None);
     }
     // A start without readable input still gets the preamble of the shell's directory; a
@@ -183,7 +185,7 @@ fn answer(
     let Some(slug) = decided.resolution.project.clone() else {
         return Ok(None);
     };
-    if event.captures() {
+    if event.captures() || recorded {
         let stop = started + deadline(event).saturating_sub(CAPTURE_MARGIN);
         capture(ctx, client, &store, &memory, input, stop, &decided)?;
         return Ok(None);
@@ -329,7 +331,9 @@ fn capture(
     decided: &mooring_core::projects::decide::Decided,
 ) -> Result<(), String> {
     let Some(slug) = decided.resolution.project.as_deref() else { return Ok(()) };
-    let dir = input.cwd.as_deref().map(std::path::Path::new);
+    // A hook that names no directory (Windsurf's prompt) runs in the session's.
+    let cwd = input.cwd.clone().unwrap_or_else(|| ctx.cwd.display().to_string());
+    let dir = Some(std::path::Path::new(&cwd));
     // The marker above the session's directory as deciding its project read it; read here
     // only when deciding did not look (a level above the directory decided).
     let looked = decided.hints.cwd.as_deref().and_then(|cwd| decided.markers.above(cwd));
@@ -341,16 +345,20 @@ fn capture(
     if !mooring_core::capture::enabled(store, slug, marker.as_ref()).map_err(|e| e.message)? {
         return Ok(());
     }
-    let (Some(session), Some(transcript)) = (input.session.as_deref(), input.transcript.as_deref()) else {
+    // A client whose hooks are the record names no transcript: its hook's input is read.
+    let no_file = std::path::Path::new("");
+    let transcript = input.transcript.as_deref().or(input.record.as_ref().map(|_| no_file));
+    let (Some(session), Some(transcript)) = (input.session.as_deref(), transcript) else {
         return Err("the hook input names no session_id or transcript_path; nothing captured".into());
     };
     let code_path = dir.and_then(|d| code_path_of(store, d));
     let turn = mooring_core::capture::Turn {
-        cwd: input.cwd.as_deref(),
+        cwd: Some(&cwd),
         code_path: code_path.as_deref().and_then(std::path::Path::to_str),
         agent_transcript: input.agent_transcript.as_deref(),
         ended: input.end_reason.as_deref(),
         deadline: Some(stop),
+        event: input.record.as_ref().map(|v| (v, input.event.captures())),
         ..mooring_core::capture::Turn::new(client, session, transcript)
     };
     match mooring_core::capture::capture(memory, slug, &turn).map_err(|e| e.message)? {

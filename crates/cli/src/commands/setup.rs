@@ -192,7 +192,8 @@ fn list(ctx: &Ctx, env: &Env) -> Result<(), Failure> {
             _ => "-",
         };
         let memory = match (r["capture"].as_bool(), r["context"].as_bool()) {
-            (Some(true), _) => "capture, recall",
+            (Some(true), Some(true)) => "capture, recall",
+            (Some(true), _) => "capture",
             (_, Some(true)) => "context",
             _ => "tools only",
         };
@@ -233,7 +234,7 @@ pub fn status(client: Client, env: &Env) -> Value {
         "hooks": hook,
         // What its hooks do once installed: the project's context at a session's start;
         // with capture, each session kept and recalled at each prompt.
-        "context": client.has_hooks(),
+        "context": client.dialect().is_some_and(|d| d.hands_context),
         "capture": client.hook_abilities().captures && mooring_core::capture::reads(client),
         "error": error,
     })

@@ -16,6 +16,7 @@ mod cursor;
 mod gemini_cli;
 mod opencode;
 mod qwen_code;
+mod windsurf;
 
 /// What happened in the client's session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +46,12 @@ impl Event {
     /// Whether the event brings the session's record up to date.
     pub fn captures(self) -> bool {
         matches!(self, Event::TurnEnd | Event::SubagentEnd | Event::PreCompact | Event::SessionEnd)
+    }
+
+    /// Whether a client whose hooks are the record folds this event in: the prompt, each
+    /// step done and the turn's end.
+    pub fn recorded(self) -> bool {
+        matches!(self, Event::Prompt | Event::ToolUse(false)) || self.captures()
     }
 }
 
@@ -87,6 +94,10 @@ pub struct Input {
     pub after_compaction: bool,
     /// Why the session ended (a session's end).
     pub end_reason: Option<String>,
+    /// The hook's own input, for a client whose hooks are the record (Windsurf: it says
+    /// what each step did, and no transcript Mooring can read holds more): each is folded
+    /// into the session's record as it fires.
+    pub record: Option<Value>,
 }
 
 impl Input {
@@ -106,6 +117,7 @@ impl Input {
             suggestions: None,
             after_compaction: false,
             end_reason: None,
+            record: None,
         }
     }
 }
@@ -190,6 +202,9 @@ pub struct Dialect {
     pub hooks_format: crate::catalog::Format,
     /// What the person should know after `mooring setup CLIENT --hooks`, if anything.
     pub setup_note: Option<&'static str>,
+    /// Its hooks can hand the model text (the project's context, a prompt's recall);
+    /// Windsurf's are advisory.
+    pub hands_context: bool,
     /// Its session-start hook does not always run (headless, say): the session's first
     /// prompt then brings the project's context.
     pub start_may_not_fire: bool,
@@ -227,6 +242,7 @@ impl Dialect {
         versioned: false,
         hooks_format: crate::catalog::Format::Json,
         setup_note: None,
+        hands_context: true,
         start_may_not_fire: false,
         transcript_pending: None,
         plugin: None,
@@ -250,6 +266,7 @@ impl Client {
             Client::QwenCode => Some(&qwen_code::DIALECT),
             Client::Opencode => Some(&opencode::DIALECT),
             Client::Cursor => Some(&cursor::DIALECT),
+            Client::Windsurf => Some(&windsurf::DIALECT),
             _ => None,
         }
     }

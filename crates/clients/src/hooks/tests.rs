@@ -275,3 +275,31 @@ fn cursor_s_prompt_reply_goes_on_with_the_context_and_claude_hooks_it_runs_stand
         Client::ClaudeCode.hook_input(&json!({ "hook_event_name": "UserPromptSubmit", "prompt": "why?" }));
     assert_eq!(claude.event, Event::Prompt);
 }
+
+#[test]
+fn windsurf_s_hooks_are_its_record_and_are_never_answered() {
+    let write = read(
+        Client::Windsurf,
+        json!({ "agent_action_name": "post_write_code", "trajectory_id": "t1", "execution_id": "e1",
+                "timestamp": "2026-11-27T10:00:00Z", "tool_info": { "file_path": "/w/a.py", "edits": [] } }),
+    );
+    assert_eq!((write.event, write.session.as_deref()), (Event::ToolUse(false), Some("t1")));
+    assert!(write.record.is_some(), "each step is folded into the record");
+    let prompt = read(
+        Client::Windsurf,
+        json!({ "agent_action_name": "pre_user_prompt", "trajectory_id": "t1",
+                                                "tool_info": { "user_prompt": "why?" } }),
+    );
+    assert_eq!((prompt.event, prompt.prompt.as_deref()), (Event::Prompt, Some("why?")));
+    let run = read(
+        Client::Windsurf,
+        json!({ "agent_action_name": "post_run_command", "trajectory_id": "t1",
+                                             "tool_info": { "command_line": "ls", "cwd": "/w" } }),
+    );
+    assert_eq!(run.cwd.as_deref(), Some("/w"));
+    // A read or a hook it does not keep is not recorded.
+    let read_code =
+        read(Client::Windsurf, json!({ "agent_action_name": "post_read_code", "trajectory_id": "t1" }));
+    assert_eq!((read_code.event, read_code.record), (Event::Other, None));
+    assert_eq!(Client::Windsurf.hook_reply(&prompt, &Reply::Context("x".into())), "null");
+}

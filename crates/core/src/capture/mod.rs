@@ -22,6 +22,7 @@ mod render;
 pub mod shell;
 mod text;
 pub mod transcript;
+mod windsurf;
 pub mod worktree;
 
 use std::path::{Path, PathBuf};
@@ -96,6 +97,7 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::QwenCode => qwen::apply,
         Client::Opencode => opencode::apply,
         Client::Cursor => cursor::apply,
+        Client::Windsurf => windsurf::apply,
         _ => return None,
     })
 }
@@ -128,6 +130,10 @@ pub struct Turn<'a> {
     /// When to stop reading and leave the rest for the next turn (progress is saved
     /// after every slice).
     pub deadline: Option<Instant>,
+    /// For a client whose hooks are the record (Windsurf), the hook's input, folded in
+    /// instead of a transcript, and whether it ends the turn (only then does git tell
+    /// what else changed).
+    pub event: Option<(&'a serde_json::Value, bool)>,
 }
 
 impl<'a> Turn<'a> {
@@ -142,6 +148,7 @@ impl<'a> Turn<'a> {
             agent_transcript: None,
             ended: None,
             deadline: None,
+            event: None,
         }
     }
 }
@@ -233,6 +240,13 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
     let fold = folder(turn.client).ok_or_else(|| {
         Error::invalid("client", format!("Mooring does not read {}'s session files", turn.client))
     })?;
+    if let Some((event, ends_turn)) = turn.event {
+        fold(record, event, place);
+        if ends_turn {
+            at_turn_end(record, turn, place);
+        }
+        return Ok(false);
+    }
     let unreadable = |e: std::io::Error| {
         // The path names the client's session id: it stays out of the message (and the log).
         Error::invalid("transcript_path", format!("cannot read the session's transcript ({e})"))
@@ -277,6 +291,13 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
     if subagents(record, turn, place, fold) {
         return Ok(true);
     }
+    at_turn_end(record, turn, place);
+    Ok(false)
+}
+
+/// What the checkout says at a turn's end: the commits made while the session ran, the
+/// files git saw change since the turn's request, and why the session ended.
+fn at_turn_end(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) {
     if let (Some(cwd), Some(start), Some(end)) = (turn.cwd, &record.started_at, &record.last_at) {
         let secs = |t: &str| chrono::DateTime::parse_from_rfc3339(t).map(|t| t.timestamp()).ok();
         if let (Some(start), Some(end)) = (secs(start), secs(end)) {
@@ -295,7 +316,6 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
     if let Some(why) = turn.ended {
         record.ended = Some(record::trim(why, 60));
     }
-    Ok(false)
 }
 
 /// Whether `client`'s transcript lines carry no times (Cursor's): its record is dated by

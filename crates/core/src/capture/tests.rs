@@ -293,10 +293,10 @@ fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
 fn a_client_whose_files_mooring_does_not_read_is_refused_by_name() {
     let w = World::new();
     let path = w.transcript("t.jsonl", RECORDED);
-    let turn = Turn::new(Client::Windsurf, "s", &path);
+    let turn = Turn::new(Client::Zed, "s", &path);
     let err = capture(&w.store, "retry", &turn).unwrap_err().to_string();
-    assert!(err.contains("does not read windsurf's session files"), "{err}");
-    assert!(super::reads(Client::Codex) && super::reads(Client::Cursor) && !super::reads(Client::Windsurf));
+    assert!(err.contains("does not read zed's session files"), "{err}");
+    assert!(super::reads(Client::Codex) && super::reads(Client::Windsurf) && !super::reads(Client::Zed));
 }
 
 #[test]

@@ -210,3 +210,17 @@ fn command_line_passwords_provider_keys_cut_keys_and_secrets_in_words_are_redact
         assert_eq!(scrub(plain).0, plain, "{plain}");
     }
 }
+
+#[test]
+fn a_token_used_as_a_url_s_user_is_marked_once() {
+    // The token rule marks it first; the URL rule must not take the marker for a user
+    // name and a password and mark the marker.
+    let token = format!("ghp_{}", rep("Z7k2Qm9x", 4) + "Ab1c");
+    let (out, _) = scrub(&format!("git push https://{token}@github.com/x/y"));
+    assert!(!out.contains(&token), "{out}");
+    assert_eq!(out.matches("[redacted:").count(), 1, "{out}");
+    assert!(out.ends_with("@github.com/x/y"), "{out}");
+    // A real password in a URL is still found.
+    let (out, _) = scrub("psql postgres://admin:Xk29vLq7Rt@db.internal/app");
+    assert!(!out.contains("Xk29vLq7Rt") && out.contains("url-credentials"), "{out}");
+}
