@@ -74,6 +74,12 @@ fn input(v: &Value, named: Option<&str>) -> Input {
         input.event = Event::Other;
         return input;
     }
+    if super::vscode::runs(v) && input.event != Event::Start {
+        // VS Code's Local harness runs these entries too: it takes the start's context and
+        // nothing else, and its transcript is no format to read.
+        input.event = Event::Other;
+        return input;
+    }
     input.last_message = text(v, "last_assistant_message");
     input.suggestions = v.get("permission_suggestions").cloned();
     input.from_person =

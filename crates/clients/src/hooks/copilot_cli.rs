@@ -58,7 +58,9 @@ fn event(name: Option<&str>) -> Event {
 }
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    let event = event(named);
+    // VS Code runs the Copilot CLI hooks folder too: Mooring's Claude Code entries answer
+    // it there (one context, not two).
+    let event = if super::vscode::runs(v) { Event::Other } else { event(named) };
     let tool = text(v, "toolName").map(|name| Tool {
         name,
         input: v.get("toolArgs").or_else(|| v.get("toolInput")).cloned().unwrap_or(Value::Null),

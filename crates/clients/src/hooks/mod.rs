@@ -16,6 +16,7 @@ mod cursor;
 mod gemini_cli;
 mod opencode;
 mod qwen_code;
+mod vscode;
 mod windsurf;
 
 /// What happened in the client's session.

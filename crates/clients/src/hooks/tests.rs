@@ -303,3 +303,24 @@ fn windsurf_s_hooks_are_its_record_and_are_never_answered() {
     assert_eq!((read_code.event, read_code.record), (Event::Other, None));
     assert_eq!(Client::Windsurf.hook_reply(&prompt, &Reply::Context("x".into())), "null");
 }
+
+#[test]
+fn vs_code_running_mooring_s_entries_gets_the_start_s_context_once_and_nothing_read() {
+    // VS Code's Local harness: Claude's snake-cased fields plus a timestamp.
+    let vscode = |event: &str| {
+        json!({ "timestamp": "2026-11-27T10:30:00.000Z", "hook_event_name": event, "session_id": "v1",
+                "transcript_path": "/code/User/workspaceStorage/x/GitHub.copilot-chat/transcripts/v1.jsonl",
+                "cwd": "/w", "prompt": "why?", "source": "new" })
+    };
+    assert_eq!(Client::ClaudeCode.hook_input(&vscode("SessionStart")).event, Event::Start);
+    assert_eq!(Client::ClaudeCode.hook_input(&vscode("UserPromptSubmit")).event, Event::Other);
+    assert_eq!(Client::ClaudeCode.hook_input(&vscode("Stop")).event, Event::Other, "no transcript read");
+    let copilot = Client::CopilotCli.hook_input_named(&vscode("SessionStart"), Some("sessionStart"));
+    assert_eq!(copilot.event, Event::Other, "the Copilot CLI entries stand aside");
+    // Claude Code's own input has no timestamp: all as before.
+    let claude = json!({ "hook_event_name": "Stop", "session_id": "c1", "transcript_path": "/t.jsonl" });
+    assert_eq!(Client::ClaudeCode.hook_input(&claude).event, Event::TurnEnd);
+    let copilot =
+        Client::CopilotCli.hook_input_named(&json!({ "sessionId": "s", "cwd": "/w" }), Some("agentStop"));
+    assert_eq!(copilot.event, Event::TurnEnd);
+}
