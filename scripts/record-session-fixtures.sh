@@ -16,6 +16,7 @@ lib="$PWD/tests/e2e/lib"
 # shellcheck source=../tests/e2e/lib/standin.sh
 . "$lib/standin.sh"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
+cline_bin="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/cline/node_modules/.bin/cline"
 tmp=/tmp/rec
 rm -rf "$tmp"; mkdir -p "$tmp"
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
@@ -73,6 +74,32 @@ record_claude_real() {
   cp "$(ls "${t%.jsonl}"/subagents/agent-*.jsonl | head -1)" "$out/claude-code-$v-real-subagent.jsonl"
   cp "$tmp/hook-claude-SubagentStop.json" "$out/claude-code-$v-subagent-stop-hook.json"
 }
+# Cline 3.0.65 (`cline`): its session file and what its hook scripts are handed.
+record_cline() {
+  local bin="$cline_bin"
+  local hooks="$HOME/.cline/hooks"
+  mkdir -p "$hooks" "$HOME/.cline/data/settings"
+  echo '{"telemetryOptOut": true, "autoUpdateEnabled": false}' >"$HOME/.cline/data/settings/global-settings.json"
+  for e in TaskStart PreToolUse PostToolUse TaskComplete; do
+    printf '#!/bin/sh\ncat >"%s/hook-cline-%s.json"\necho "{}"\n' "$tmp" "$e" >"$hooks/$e"
+    chmod +x "$hooks/$e"
+  done
+  rm -rf "$tmp/work"; repo "$tmp/work"
+  export CLINE_SESSION_BACKEND_MODE=local
+  "$bin" auth -p openai-compatible -k sk-standin -b "$model/v1" -m standin >/dev/null
+  timeout 120 "$bin" --json "Add a retry helper" >"$tmp/cline.out" 2>&1
+  local v
+  v=$("$bin" --version | awk '{print $NF}')
+  cp "$(ls "$HOME"/.cline/data/sessions/*/*.messages.json)" "$out/cline-$v-work.messages.json"
+  mkdir -p "$out/../../../clients/tests/fixtures/cline-$v"
+  for e in TaskStart PreToolUse TaskComplete; do
+    cp "$tmp/hook-cline-$e.json" "$out/../../../clients/tests/fixtures/cline-$v/$e.json"
+  done
+}
+if [ "${1:-}" = cline ]; then
+  record_cline
+  exit 0
+fi
 if [ "${1:-}" = claude-real ]; then
   record_claude_real
   ls -la "$out"

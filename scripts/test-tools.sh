@@ -54,6 +54,12 @@ if ! grep -q '"version": "0.15.10"' "$dir/qwen/node_modules/@qwen-code/qwen-code
   npm install --prefix "$dir/qwen" --no-fund --no-audit --loglevel=error @qwen-code/qwen-code@0.15.10 >/dev/null
 fi
 
+# Cline, pinned (a compiled binary in its platform package; ~430 MB).
+if ! grep -q '"version": "3.0.65"' "$dir/cline/node_modules/cline/package.json" 2>/dev/null; then
+  echo "Installing Cline 3.0.65 into $dir/cline"
+  npm install --prefix "$dir/cline" --no-fund --no-audit --loglevel=error cline@3.0.65 >/dev/null
+fi
+
 # opencode, pinned, with the plugin package it would otherwise fetch from npm each time a
 # config folder holds a plugin (tests/e2e/opencode.sh copies it into its sandbox).
 if ! grep -q '"version": "1.18.33"' "$dir/opencode/node_modules/opencode-ai/package.json" 2>/dev/null; then

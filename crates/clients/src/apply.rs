@@ -22,6 +22,8 @@ pub struct FileEdit {
     pub before: Option<String>,
     /// Its text after.
     pub after: String,
+    /// A script the client runs (Cline's hooks): its owner may run it.
+    pub executable: bool,
 }
 
 impl FileEdit {
@@ -99,7 +101,7 @@ pub fn write(change: &FileEdit) -> Result<Option<PathBuf>, ConfigError> {
     ));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
-        set_permissions(&f, old_meta.as_ref())?;
+        set_permissions(&f, old_meta.as_ref(), change.executable)?;
         f.write_all(change.after.as_bytes())?;
         f.sync_all()?;
         fs::rename(&tmp, &target)
@@ -112,10 +114,12 @@ pub fn write(change: &FileEdit) -> Result<Option<PathBuf>, ConfigError> {
 }
 
 #[cfg(unix)]
-fn set_permissions(f: &fs::File, old: Option<&fs::Metadata>) -> io::Result<()> {
+fn set_permissions(f: &fs::File, old: Option<&fs::Metadata>, executable: bool) -> io::Result<()> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    // A new file holds paths of this person's tools: readable by them only.
-    let mode = old.map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o600);
+    // A new file holds paths of this person's tools: readable by them only (and run by
+    // them, a script).
+    let mode =
+        old.map(|m| m.permissions().mode() & 0o7777).unwrap_or(0o600) | if executable { 0o100 } else { 0 };
     f.set_permissions(fs::Permissions::from_mode(mode))?;
     if let Some(m) = old {
         // Keep the owner and group when root edits someone's file (sudo); a failure to
@@ -126,7 +130,7 @@ fn set_permissions(f: &fs::File, old: Option<&fs::Metadata>) -> io::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn set_permissions(f: &fs::File, old: Option<&fs::Metadata>) -> io::Result<()> {
+fn set_permissions(f: &fs::File, old: Option<&fs::Metadata>, _executable: bool) -> io::Result<()> {
     if let Some(m) = old {
         f.set_permissions(m.permissions())?;
     }
@@ -148,15 +152,20 @@ mod tests {
         fs::set_permissions(&real, fs::Permissions::from_mode(0o640)).unwrap();
         let link = dir.path().join("mcp.json");
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        let change =
-            FileEdit { file: link.clone(), before: Some("{}\n".into()), after: "{\"a\":1}\n".into() };
+        let change = FileEdit {
+            file: link.clone(),
+            before: Some("{}\n".into()),
+            after: "{\"a\":1}\n".into(),
+            executable: false,
+        };
         let backup = write(&change).unwrap().unwrap();
         assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
         assert_eq!(fs::read_to_string(&real).unwrap(), "{\"a\":1}\n");
         assert_eq!(fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
         assert_eq!(fs::read_to_string(backup).unwrap(), "{}\n");
         let fresh = dir.path().join("new").join("config.toml");
-        write(&FileEdit { file: fresh.clone(), before: None, after: "x = 1\n".into() }).unwrap();
+        write(&FileEdit { file: fresh.clone(), before: None, after: "x = 1\n".into(), executable: false })
+            .unwrap();
         assert_eq!(fs::metadata(&fresh).unwrap().permissions().mode() & 0o777, 0o600);
         assert!(fs::read_dir(dir.path().join("new")).unwrap().count() == 1, "no temp file left behind");
     }
@@ -170,7 +179,7 @@ mod tests {
 
     #[test]
     fn diff_names_the_file() {
-        let c = FileEdit { file: "/t/a.json".into(), before: None, after: "{}\n".into() };
+        let c = FileEdit { file: "/t/a.json".into(), before: None, after: "{}\n".into(), executable: false };
         let d = c.diff();
         assert!(d.contains("--- /dev/null") && d.contains("+++ /t/a.json") && d.contains("+{}"), "{d}");
     }

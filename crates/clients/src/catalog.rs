@@ -24,6 +24,8 @@ pub enum Client {
     QwenCode,
     /// The opencode CLI (SST).
     Opencode,
+    /// The Cline CLI (3.x; its editor extensions keep their own settings).
+    Cline,
     /// The Cursor editor.
     Cursor,
     /// Visual Studio Code (Copilot agent mode).
@@ -81,13 +83,14 @@ impl fmt::Display for Unsupported {
 
 impl Client {
     /// Every client, in the order `--list` shows them.
-    pub const ALL: [Client; 11] = [
+    pub const ALL: [Client; 12] = [
         Client::ClaudeCode,
         Client::Codex,
         Client::GeminiCli,
         Client::CopilotCli,
         Client::QwenCode,
         Client::Opencode,
+        Client::Cline,
         Client::Cursor,
         Client::VsCode,
         Client::Windsurf,
@@ -104,6 +107,7 @@ impl Client {
             Client::CopilotCli => "copilot-cli",
             Client::QwenCode => "qwen-code",
             Client::Opencode => "opencode",
+            Client::Cline => "cline",
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
             Client::Windsurf => "windsurf",
@@ -121,6 +125,7 @@ impl Client {
             Client::CopilotCli => "GitHub Copilot CLI",
             Client::QwenCode => "Qwen Code",
             Client::Opencode => "opencode",
+            Client::Cline => "Cline",
             Client::Cursor => "Cursor",
             Client::VsCode => "VS Code",
             Client::Windsurf => "Windsurf",
@@ -175,7 +180,8 @@ impl Client {
             | Client::GeminiCli
             | Client::CopilotCli
             | Client::QwenCode
-            | Client::Opencode => Identity::WorkingDirectory,
+            | Client::Opencode
+            | Client::Cline => Identity::WorkingDirectory,
             Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
             Client::Zed => Identity::ProjectRoot,
             Client::Windsurf | Client::ClaudeDesktop => Identity::None,
@@ -197,6 +203,7 @@ impl Client {
             Client::CopilotCli => env.copilot_dir().join("mcp-config.json"),
             Client::QwenCode => env.qwen_dir().join("settings.json"),
             Client::Opencode => env.opencode_dir().join("opencode.json"),
+            Client::Cline => env.cline_dir().join("data").join("settings").join("cline_mcp_settings.json"),
             Client::Cursor => env.home.join(".cursor").join("mcp.json"),
             Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
             Client::Windsurf => env.home.join(".codeium").join("windsurf").join("mcp_config.json"),
@@ -231,7 +238,7 @@ impl Client {
             Client::Cursor => dir.join(".cursor").join("mcp.json"),
             Client::VsCode => dir.join(".vscode").join("mcp.json"),
             Client::Zed => dir.join(".zed").join("settings.json"),
-            Client::Windsurf | Client::ClaudeDesktop | Client::CopilotCli => {
+            Client::Windsurf | Client::ClaudeDesktop | Client::CopilotCli | Client::Cline => {
                 return Err(Unsupported(format!(
                     "{} has no project-scoped configuration; run without --project",
                     self.title()
@@ -266,6 +273,9 @@ impl Client {
             // Every `*.json` in the hooks folder is read; Mooring's is its own file.
             Client::CopilotCli => project(&[".github", "hooks", "mooring.json"])
                 .or_else(|| Some(env.copilot_dir().join("hooks").join("mooring.json"))),
+            // Its hooks are scripts named after their events; this is the first of Mooring's.
+            Client::Cline => project(&[".clinerules", "hooks", "PreToolUse.bash"])
+                .or_else(|| Some(env.cline_dir().join("hooks").join("PreToolUse.bash"))),
             Client::Windsurf => project(&[".windsurf", "hooks.json"])
                 .or_else(|| Some(env.home.join(".codeium").join("windsurf").join("hooks.json"))),
             Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
@@ -286,6 +296,7 @@ impl Client {
             Client::CopilotCli => vec![env.copilot_dir()],
             Client::QwenCode => vec![env.qwen_dir()],
             Client::Opencode => vec![env.opencode_dir()],
+            Client::Cline => vec![env.cline_dir()],
             Client::Cursor => vec![env.home.join(".cursor")],
             Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
             Client::Windsurf => vec![env.home.join(".codeium").join("windsurf")],
@@ -317,6 +328,7 @@ impl Client {
             Client::CopilotCli => Some(".github/copilot-instructions.md"),
             Client::Windsurf => Some(".windsurfrules"),
             // opencode reads AGENTS.md.
+            Client::Cline => Some(".clinerules"),
             Client::Opencode | Client::Cursor | Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
         }
     }
@@ -341,6 +353,7 @@ impl Client {
             Client::CopilotCli => Some("copilot"),
             Client::QwenCode => Some("qwen"),
             Client::Opencode => Some("opencode"),
+            Client::Cline => Some("cline"),
             Client::Cursor => Some("cursor"),
             Client::VsCode => Some("code"),
             Client::Windsurf => Some("windsurf"),

@@ -119,10 +119,45 @@ pub fn hook_change(
             Action::Install => plugin(spec),
             Action::Remove => String::new(),
         };
-        return Ok(FileEdit { file: file.to_path_buf(), before, after });
+        return Ok(FileEdit { file: file.to_path_buf(), before, after, executable: false });
     }
     let text = before.clone().unwrap_or_default();
     hook_edit(client, spec, file, before, &text, action)
+}
+
+/// Every hook change for `client` whose hooks file is `file`: one, or for a client whose
+/// hooks are scripts named after their events (Cline), one per script in that folder. A
+/// script of the same name that is not Mooring's is never overwritten.
+pub fn hook_changes(
+    client: Client,
+    spec: &ShimSpec,
+    file: &Path,
+    action: Action,
+) -> Result<Vec<FileEdit>, ConfigError> {
+    let Some(scripts) = client.dialect().and_then(|d| d.scripts) else {
+        return Ok(vec![hook_change(client, spec, file, action)?]);
+    };
+    let mut edits = Vec::new();
+    for event in scripts.events {
+        let file = file.with_file_name(format!("{event}{}", scripts.ext));
+        let before = apply::read(&file)?;
+        let ours = |text: &str| text.contains(&format!("mooring hook {}", client.name()));
+        if before.as_deref().is_some_and(|t| !ours(t)) {
+            return Err(ConfigError::Io {
+                file: file.clone(),
+                message: format!(
+                    "this {event} hook is not Mooring's; rename it (to {event}.sh, say: {} runs both) and run this again",
+                    client.title()
+                ),
+            });
+        }
+        let after = match action {
+            Action::Install => (scripts.script)(spec, event),
+            Action::Remove => String::new(),
+        };
+        edits.push(FileEdit { file, before, after, executable: true });
+    }
+    Ok(edits)
 }
 
 /// The hook change made on top of `earlier`, a change to the same file (Gemini CLI keeps
@@ -189,7 +224,7 @@ pub fn configured_entry(client: Client, file: &Path) -> Result<Option<Value>, Co
 /// Whether Mooring's session hook is in the client's hooks file.
 pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
     let Some(text) = apply::read(file)? else { return Ok(None) };
-    if client.dialect().is_some_and(|d| d.plugin.is_some()) {
+    if client.dialect().is_some_and(|d| d.plugin.is_some() || d.scripts.is_some()) {
         let ours = text.contains(&format!("mooring hook {}", client.name()));
         return Ok(ours.then(|| Value::String(file.display().to_string())));
     }
@@ -206,5 +241,5 @@ fn finish(file: &Path, before: Option<String>, after: String) -> FileEdit {
         (None, "{}" | "") => String::new(),
         _ => after,
     };
-    FileEdit { file: file.to_path_buf(), before, after }
+    FileEdit { file: file.to_path_buf(), before, after, executable: false }
 }

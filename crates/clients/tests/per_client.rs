@@ -21,6 +21,7 @@ fn env(home: &Path, os: Os) -> Env {
         claude_config_dir: None,
         copilot_home: None,
         qwen_home: None,
+        cline_home: None,
     }
 }
 

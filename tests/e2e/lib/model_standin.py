@@ -247,6 +247,18 @@ def opencode_work(done, cwd):
     return steps[done] if done < len(steps) else None
 
 
+def cline_work(done, cwd):
+    """Cline's work (its editor and run_commands tools): (tool, args), or None."""
+    steps = [
+        ("editor", {"path": f"{cwd}/retry.py", "new_text": "def retry(n):\n    return n\n"}),
+        ("editor", {"path": f"{cwd}/retry.py", "old_text": "return n", "new_text": "return min(n, 3)"}),
+        ("run_commands", {"commands": [f"GITHUB_TOKEN={FAKE_SECRET} git status --short"]}),
+        ("run_commands", {"commands": ["rm old_retry.py && mv notes.txt NOTES.md"]}),
+        ("run_commands", {"commands": [COMMIT]}),
+    ]
+    return steps[done] if done < len(steps) else None
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -468,6 +480,9 @@ class Handler(BaseHTTPRequestHandler):
             if "run_shell_command" in names:
                 m = re.search(r"working in the directory: (/[^\\\s\"]+)", said)
                 call = qwen_work(done, m.group(1) if m else "/tmp")
+            elif "run_commands" in names:
+                m = re.search(r"Working Directory: (/[^\\\s\"]+)", said)
+                call = cline_work(done, m.group(1) if m else "/tmp")
             else:
                 m = re.search(r"Working directory: (/[^\\\s\"]+)", said)
                 call = opencode_work(done, m.group(1) if m else "/tmp")

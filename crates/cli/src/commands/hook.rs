@@ -163,7 +163,10 @@ fn answer(
     let event = input.event;
     // A client whose hooks are the record folds its prompts and steps in too.
     let recorded = input.record.is_some() && event.recorded();
-    if !matches!(event, Event::Start | Event::Prompt) && !event.captures() && !recorded {
+    // A client that reads a hook's answer only at a tool call (Cline) gets the context there.
+    let first_tool =
+        event == Event::ToolUse(true) && client.dialect().is_some_and(|d| d.context_at_first_tool);
+    if !matches!(event, Event::Start | Event::Prompt) && !event.captures() && !recorded && !first_tool {
         return Ok(None);
     }
     // A start without readable input still gets the preamble of the shell's directory; a
@@ -189,6 +192,17 @@ fn answer(
         let stop = started + deadline(event).saturating_sub(CAPTURE_MARGIN);
         capture(ctx, client, &store, &memory, input, stop, &decided)?;
         return Ok(None);
+    }
+    if first_tool {
+        // Once a session: one index probe at every other tool call.
+        let Some(key) = session_key(client, input) else { return Ok(None) };
+        let handed =
+            store.read(|c| mooring_core::store::injections::any(c, &slug, &key)).map_err(|e| e.message)?;
+        if handed {
+            return Ok(None);
+        }
+        let text = context(client, &store, &memory, &slug, input)?;
+        return Ok(Some(client.hook_reply(input, &Reply::Context(text))));
     }
     if event == Event::Prompt {
         // The project's context when the session has had none, then what the person sent

@@ -46,10 +46,13 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
                 changes[0] = ("server and hook", merged);
             }
             Some(hooks) => {
-                let change =
-                    mooring_clients::hook_change(client, &spec, &hooks, action).map_err(config_failure)?;
-                if args.hooks || !change.is_noop() {
-                    changes.push(("hook", change));
+                // One change, or one per script for a client whose hooks are scripts.
+                for change in
+                    mooring_clients::hook_changes(client, &spec, &hooks, action).map_err(config_failure)?
+                {
+                    if args.hooks || !change.is_noop() {
+                        changes.push(("hook", change));
+                    }
                 }
             }
             None if args.hooks => notes

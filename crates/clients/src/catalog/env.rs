@@ -45,6 +45,8 @@ pub struct Env {
     pub copilot_home: Option<PathBuf>,
     /// `$QWEN_HOME`.
     pub qwen_home: Option<PathBuf>,
+    /// `$CLINE_DIR`.
+    pub cline_home: Option<PathBuf>,
 }
 
 impl Env {
@@ -60,6 +62,7 @@ impl Env {
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             copilot_home: var("COPILOT_HOME"),
             qwen_home: var("QWEN_HOME"),
+            cline_home: var("CLINE_DIR"),
         }
     }
 
@@ -85,6 +88,11 @@ impl Env {
     /// `~/.config/opencode`, on every system).
     pub fn opencode_dir(&self) -> PathBuf {
         self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config")).join("opencode")
+    }
+
+    /// Cline's folder (`$CLINE_DIR`, else `~/.cline`).
+    pub fn cline_dir(&self) -> PathBuf {
+        self.cline_home.clone().unwrap_or_else(|| self.home.join(".cline"))
     }
 
     /// Qwen Code's folder (`$QWEN_HOME`, else `~/.qwen`).

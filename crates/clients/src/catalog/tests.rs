@@ -17,6 +17,7 @@ fn env(os: Os) -> Env {
         claude_config_dir: None,
         copilot_home: None,
         qwen_home: None,
+        cline_home: None,
     }
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::Client;
 
 mod claude_code;
+mod cline;
 mod codex;
 mod copilot_cli;
 mod cursor;
@@ -209,12 +210,18 @@ pub struct Dialect {
     /// Its session-start hook does not always run (headless, say): the session's first
     /// prompt then brings the project's context.
     pub start_may_not_fire: bool,
+    /// It reads what a hook says only at a tool call (Cline): the session's first tool
+    /// call brings the project's context.
+    pub context_at_first_tool: bool,
     /// Whether its session file is still to be written (the client writes it only once it
     /// exits, after its last hook): a capture then waits for it in a process of its own.
     pub transcript_pending: Option<fn(&std::path::Path) -> bool>,
     /// Its hooks are a plugin Mooring writes whole into the hooks file (opencode), not
     /// entries in a shared file: the file's text, running this Mooring.
     pub plugin: Option<fn(&crate::entry::ShimSpec) -> String>,
+    /// Its hooks are scripts named after their events, in a folder (Cline): Mooring
+    /// writes one of its own for each event it uses.
+    pub scripts: Option<Scripts>,
     /// Where the session-start entry goes in the hooks file.
     pub start_path: &'static [&'static str],
     /// The session-start entry, running `command`.
@@ -231,6 +238,17 @@ pub struct Dialect {
     pub permission_entry: Option<fn(&str) -> Value>,
 }
 
+/// A client's hook scripts: one file per event, `EVENT` + `ext`, each running this Mooring.
+#[derive(Clone, Copy)]
+pub struct Scripts {
+    /// The events Mooring hooks into.
+    pub events: &'static [&'static str],
+    /// The files' extension (the client tells a hook's event by its name).
+    pub ext: &'static str,
+    /// The script for an event.
+    pub script: fn(&crate::entry::ShimSpec, &str) -> String,
+}
+
 impl Dialect {
     /// What a dialect leaves as it is: no setup note, a start hook that runs, JSON hooks
     /// without a version, entries at the start only. Each client's file states its
@@ -245,8 +263,10 @@ impl Dialect {
         setup_note: None,
         hands_context: true,
         start_may_not_fire: false,
+        context_at_first_tool: false,
         transcript_pending: None,
         plugin: None,
+        scripts: None,
         start_path: &[],
         start_entry: |_| Value::Null,
         capture_paths: &[],
@@ -268,6 +288,7 @@ impl Client {
             Client::Opencode => Some(&opencode::DIALECT),
             Client::Cursor => Some(&cursor::DIALECT),
             Client::Windsurf => Some(&windsurf::DIALECT),
+            Client::Cline => Some(&cline::DIALECT),
             _ => None,
         }
     }

@@ -324,3 +324,39 @@ fn vs_code_running_mooring_s_entries_gets_the_start_s_context_once_and_nothing_r
         Client::CopilotCli.hook_input_named(&json!({ "sessionId": "s", "cwd": "/w" }), Some("agentStop"));
     assert_eq!(copilot.event, Event::TurnEnd);
 }
+
+#[test]
+fn cline_s_recorded_hook_inputs_read_into_one_input() {
+    let cline = |text: &str, event: &str| {
+        Client::Cline.hook_input_named(&serde_json::from_str(text).unwrap(), Some(event))
+    };
+    let tool = cline(include_str!("../../tests/fixtures/cline-3.0.65/PreToolUse.json"), "PreToolUse");
+    assert_eq!(tool.event, Event::ToolUse(true));
+    assert_eq!(
+        tool.tool.as_ref().map(|t| t.name.as_str()),
+        Some("run_commands"),
+        "the last tool call recorded"
+    );
+    assert_eq!(tool.cwd.as_deref(), Some("/tmp/rec/work"));
+    let session = tool.session.clone().unwrap();
+    let done = cline(include_str!("../../tests/fixtures/cline-3.0.65/TaskComplete.json"), "TaskComplete");
+    assert_eq!((done.event, done.session.as_deref()), (Event::TurnEnd, Some(session.as_str())));
+    // Its session file, found from the root session's id.
+    let file = done.transcript.unwrap();
+    assert!(file.ends_with(format!("{session}/{session}.messages.json")), "{}", file.display());
+    assert_eq!(
+        done.last_message.as_deref(),
+        Some("Retry helper written; the retry policy still needs documenting.")
+    );
+    // What it reads back at a tool call; nothing at a task's start.
+    let out = Client::Cline.hook_reply(&tool, &Reply::Context("the preamble".into()));
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        json!({ "contextModification": "the preamble" })
+    );
+    let start = cline(include_str!("../../tests/fixtures/cline-3.0.65/TaskStart.json"), "TaskStart");
+    assert_eq!(start.event, Event::Other);
+    // An id that would climb out of Cline's folder names no file.
+    let odd = cline(r#"{"sessionContext": {"rootSessionId": "../../etc"}}"#, "TaskComplete");
+    assert_eq!(odd.transcript, None);
+}

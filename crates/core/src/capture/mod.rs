@@ -7,6 +7,7 @@
 //! environment are never read into it.
 
 mod claude_code;
+mod cline;
 mod codex;
 pub mod commits;
 mod copilot;
@@ -98,6 +99,8 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::Opencode => opencode::apply,
         Client::Cursor => cursor::apply,
         Client::Windsurf => windsurf::apply,
+        // Its session is one JSON document: read whole (see `chat_file`).
+        Client::Cline => |_, _, _| {},
         _ => return None,
     })
 }
@@ -261,7 +264,10 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         // Its sessions live in its database, not a file each.
         opencode::advance(record, turn.transcript, turn.session_id, place).map_err(unreadable)?
     } else if turn.client == Client::GeminiCli && turn.transcript.extension().is_some_and(|e| e == "json") {
-        legacy_chat(record, turn.transcript, place).map_err(unreadable)?;
+        chat_file(record, turn.transcript, place, gemini::apply_chat).map_err(unreadable)?;
+        false
+    } else if turn.client == Client::Cline {
+        chat_file(record, turn.transcript, place, cline::apply_chat).map_err(unreadable)?;
         false
     } else {
         let chunk =
@@ -384,12 +390,18 @@ fn subagents(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>, fold
     more
 }
 
-/// The largest legacy chat file read.
+/// The largest chat file read whole.
 const MAX_CHAT: u64 = 64 << 20;
 
-/// A legacy Gemini CLI chat file (one JSON object): the messages it gained since the last
-/// turn (`read_to` counts messages here).
-fn legacy_chat(record: &mut SessionRecord, path: &Path, place: Place<'_>) -> std::io::Result<()> {
+/// A session kept as one JSON document (a legacy Gemini CLI chat file, Cline's messages
+/// file): the messages it gained since the last turn (`read_to` counts messages here),
+/// folded by the client's `apply_chat`.
+fn chat_file(
+    record: &mut SessionRecord,
+    path: &Path,
+    place: Place<'_>,
+    apply_chat: fn(&mut SessionRecord, &serde_json::Value, usize, Place<'_>) -> usize,
+) -> std::io::Result<()> {
     let text = crate::guard::untrusted::read_text(path, MAX_CHAT)
         .map_err(|why| std::io::Error::other(why.to_string()))?
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))?;
@@ -400,7 +412,7 @@ fn legacy_chat(record: &mut SessionRecord, path: &Path, place: Place<'_>) -> std
         record.restart();
     }
     let from = record.read_to as usize;
-    record.read_to = gemini::apply_chat(record, &chat, from, place) as u64;
+    record.read_to = apply_chat(record, &chat, from, place) as u64;
     Ok(())
 }
 

@@ -280,6 +280,59 @@ fn cursor_s_timeless_transcript_is_dated_by_its_file_and_its_secrets_never_store
     assert!(record.started_at.is_some() && record.last_at >= record.started_at, "{record:?}");
 }
 
+/// Recorded by `scripts/record-session-fixtures.sh cline` from Cline 3.0.65 (its whole
+/// session file, as it stands when its `TaskComplete` hook runs).
+const CLINE: &str = include_str!("../../tests/fixtures/cline-3.0.65-work.messages.json");
+
+#[test]
+fn cline_s_recorded_session_file_folds_into_the_same_record_and_is_read_on_as_it_grows() {
+    use super::record::FileAction::{Created, Deleted, Renamed};
+    let w = World::new();
+    let path = w.transcript("s.messages.json", CLINE);
+    let turn = Turn { cwd: Some(CWD), ..Turn::new(Client::Cline, SESSION, &path) };
+    capture(&w.store, "retry", &turn).unwrap();
+    let (_, row) =
+        crate::store::backend::MemoryBackend::session_entry(&w.store, "retry", &key("cline", SESSION))
+            .unwrap();
+    let r: SessionRecord = serde_json::from_str(&row.unwrap().data.unwrap()).unwrap();
+    assert_eq!(r.requests, ["Add a retry helper"]);
+    let files: Vec<(&str, super::record::FileAction, Option<&str>)> =
+        r.files.iter().map(|f| (f.path.as_str(), f.action, f.from.as_deref())).collect();
+    assert_eq!(
+        files,
+        [
+            ("retry.py", Created, None),
+            ("old_retry.py", Deleted, None),
+            ("NOTES.md", Renamed, Some("notes.txt"))
+        ]
+    );
+    let commands: Vec<&str> = r.commands.iter().map(|c| c.command.as_str()).collect();
+    assert!(
+        commands.iter().any(|c| c.ends_with("git status --short"))
+            && commands.iter().any(|c| c.contains("git commit"))
+    );
+    assert_eq!(
+        r.last_message.as_deref(),
+        Some("Retry helper written; the retry policy still needs documenting.")
+    );
+    assert!(r.model.is_some() && r.started_at.is_some() && r.last_at > r.started_at);
+    let text = w.sessions()[0].content.clone();
+    assert!(!text.contains(SECRET) && !text.contains("def retry"), "{text}");
+    // The file is rewritten as the session goes on: the next turn reads only what it gained.
+    let mut grown: serde_json::Value = serde_json::from_str(CLINE).unwrap();
+    let ask = serde_json::json!({ "id": "u2", "role": "user", "ts": 1_795_823_100_000_i64,
+        "content": [{ "type": "text", "text": "<user_input mode=\"act\">Now document the retry policy<hook_context>Context from a hook</hook_context></user_input>" }] });
+    grown["messages"].as_array_mut().unwrap().push(ask);
+    std::fs::write(&path, grown.to_string()).unwrap();
+    capture(&w.store, "retry", &turn).unwrap();
+    let (_, row) =
+        crate::store::backend::MemoryBackend::session_entry(&w.store, "retry", &key("cline", SESSION))
+            .unwrap();
+    let r: SessionRecord = serde_json::from_str(&row.unwrap().data.unwrap()).unwrap();
+    assert_eq!(r.requests, ["Add a retry helper", "Now document the retry policy"]);
+    assert_eq!(r.requests_total, 2);
+}
+
 #[test]
 fn gemini_folds_each_tool_call_once_though_its_line_is_written_again() {
     let once = fold_as(Client::GeminiCli, GEMINI);

@@ -194,9 +194,17 @@ pub fn find(homes: &Homes, source: Source, roots: &[PathBuf], home: &Path) -> Fi
     for root in roots {
         for dir in homes.folders(source, root) {
             let files: Vec<PathBuf> = match source {
-                Source::Instructions => {
-                    mooring_clients::Client::instruction_files().iter().map(|f| dir.join(f)).collect()
-                }
+                // An instruction "file" may be a folder of rules (Cline's `.clinerules/`):
+                // its Markdown files are read (`symlink_metadata`: a link is not followed
+                // here; the read below checks where a file leads).
+                Source::Instructions => mooring_clients::Client::instruction_files()
+                    .iter()
+                    .map(|f| dir.join(f))
+                    .flat_map(|f| match std::fs::symlink_metadata(&f) {
+                        Ok(m) if m.is_dir() => markdown_files(&f),
+                        _ => vec![f],
+                    })
+                    .collect(),
                 _ => markdown_files(&dir),
             };
             for file in files {

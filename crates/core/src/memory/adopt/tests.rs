@@ -332,3 +332,16 @@ fn every_client_s_instruction_file_at_the_root_is_read_and_named_by_its_path() {
     assert!(files.contains(&(".github/copilot-instructions.md", "Reviews")), "{files:?}");
     assert!(files.contains(&("AGENTS.md", "Style")), "{files:?}");
 }
+
+#[test]
+fn a_folder_of_rules_is_read_file_by_file_and_its_hook_scripts_are_not() {
+    // Cline's `.clinerules/` holds rule files and, under hooks/, scripts.
+    let w = world();
+    write(&w.root.join(".clinerules/testing.md"), "## Tests\n\nRun the ledger tests before a commit.\n");
+    write(&w.root.join(".clinerules/hooks/PreToolUse"), "#!/bin/sh\nexit 0\n");
+    let found = w.find(Source::Instructions);
+    let files: Vec<(&str, &str)> = found.found.iter().map(|f| (f.file.as_str(), f.title.as_str())).collect();
+    assert!(files.contains(&(".clinerules/testing.md", "Tests")), "{files:?}");
+    assert!(!files.iter().any(|(f, _)| f.contains("hooks")), "{files:?}");
+    assert!(found.skipped.is_empty(), "a folder is not a file it could not read: {:?}", found.skipped);
+}
