@@ -82,5 +82,6 @@ fn the_client_list_says_what_each_client_s_hooks_bring() {
     );
     assert_eq!(row("zed")["capture"].as_bool(), Some(false), "tools only");
     let capturing = list["clients"].as_array().unwrap().iter().filter(|r| r["capture"] == true).count();
-    assert!(capturing >= 7, "{list}");
+    // Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode, Cline, Cursor, Windsurf.
+    assert_eq!(capturing, 9, "{list}");
 }
