@@ -7,6 +7,7 @@ pub mod away;
 pub mod choice;
 pub mod doctor;
 pub mod hook;
+mod hook_capture;
 pub mod memory;
 pub mod projects;
 pub mod remote;
