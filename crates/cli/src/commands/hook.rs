@@ -18,6 +18,7 @@ use mooring_core::memory::preamble::{self, Caps};
 use serde_json::Value;
 
 use super::Ctx;
+use super::hook_log::log;
 use super::memory::decide_dir;
 use crate::cli::HookArgs;
 use crate::output::Failure;
@@ -33,8 +34,6 @@ const CAPTURE_MARGIN: Duration = Duration::from_millis(400);
 const BUDGET: usize = 2_000;
 /// The most of stdin read: hook inputs are small JSON objects.
 const MAX_INPUT: u64 = 1024 * 1024;
-/// `hook.log` is started afresh past this size.
-const MAX_LOG: u64 = 256 * 1024;
 
 /// Run the hook; always succeeds.
 pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
@@ -336,21 +335,4 @@ fn this_session_so_far(
 
 fn describe(f: &Failure) -> String {
     f.sentence()
-}
-
-/// One line in `hook.log` (never on stdout, which the client reads).
-pub(super) fn log(ctx: &Ctx, line: &str) {
-    let file = ctx.data_dir.join("hook.log");
-    if std::fs::metadata(&file).is_ok_and(|m| m.len() > MAX_LOG) {
-        let _ = std::fs::remove_file(&file);
-    }
-    let mut opts = std::fs::OpenOptions::new();
-    opts.create(true).append(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-    if let Ok(mut f) = opts.open(&file) {
-        let now = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ");
-        let _ = writeln!(f, "{now} {}", mooring_server::logging::scrub(line));
-    }
-    tracing::debug!("{line}");
 }

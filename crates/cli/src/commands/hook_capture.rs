@@ -7,7 +7,7 @@ use mooring_clients::Client;
 use mooring_clients::hooks::Input;
 
 use super::Ctx;
-use super::hook::log;
+use super::hook_log::log;
 
 /// Bring the record of the hook's session up to date, in the project `decided` names.
 pub(super) fn capture(

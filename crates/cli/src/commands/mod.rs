@@ -8,6 +8,7 @@ pub mod choice;
 pub mod doctor;
 pub mod hook;
 mod hook_capture;
+mod hook_log;
 pub mod memory;
 pub mod projects;
 pub mod remote;
