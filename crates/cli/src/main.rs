@@ -17,6 +17,7 @@ use cli::{Cli, Command};
 use output::Failure;
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     init_logging();
     let json = std::env::args().any(|a| a == "--json");
     let parsed = cli_help::command().try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
@@ -38,6 +39,25 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(json),
     }
+}
+
+/// A reader that stops early (`mooring memory list … | head -1`, `| grep -q`) closes
+/// stdout under the command: it then ends quietly, as any Unix tool does, instead of
+/// panicking with a backtrace from the print it was in.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 /// Run one command.

@@ -162,3 +162,25 @@ fn conflicts_suggest_the_fix() {
     let out = sb.cmd().args(["projects", "leader-electoin"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean 'leader-election'"));
 }
+
+#[test]
+fn a_reader_that_closes_stdout_early_ends_the_command_quietly() {
+    // `mooring memory list … | grep -q …`: the reader may be gone before the last write.
+    let sb = Sandbox::new();
+    sb.json_ok(&["projects", "new", "Ledger"], None);
+    for i in 0..40 {
+        sb.json_ok(
+            &["memory", "add", "ledger", "--kind", "note", &format!("Note {i} about the ledger export")],
+            None,
+        );
+    }
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("mooring"));
+    cmd.arg("--data-dir").arg(&sb.data).env("HOME", &sb.home).args(["memory", "list", "ledger", "--json"]);
+    let mut child =
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+}
