@@ -8,10 +8,8 @@
 # hook, with the token in a command taken out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
-cline="$tools/cline/node_modules/.bin/cline"
-[ -x "$cline" ] || { echo "$cline is missing: run scripts/test-tools.sh"; exit 1; }
 source tests/e2e/lib/client_tier.sh
+cline=$(tier_tool cline) || exit 1
 tier_sandbox
 # Telemetry off, as a person would set it (it would call home otherwise); no hub daemon.
 mkdir -p "$HOME/.cline/data/settings" "$HOME/.cline/hooks"
@@ -29,7 +27,8 @@ done
 grep -q '"mooring"' "$HOME/.cline/data/settings/cline_mcp_settings.json" \
   || { echo "no MCP entry"; cat "$HOME/.cline/data/settings/cline_mcp_settings.json"; exit 1; }
 m doctor >"$tmp/doctor.txt" 2>&1 || true
-grep -q "Cline: session hooks installed" "$tmp/doctor.txt" || { grep -i cline "$tmp/doctor.txt"; exit 1; }
+grep -q "Cline: session hooks installed (each session gets the project's context with its first tool call)" "$tmp/doctor.txt" \
+  || { grep -i cline "$tmp/doctor.txt"; exit 1; }
 
 export STANDIN_SCRIPT=work
 standin_up

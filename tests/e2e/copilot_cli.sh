@@ -9,12 +9,10 @@
 # it does only as it exits, after its last hook.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
-copilot="$tools/copilot/node_modules/.bin/copilot"
-[ -x "$copilot" ] || { echo "$copilot is missing: run scripts/test-tools.sh"; exit 1; }
+source tests/e2e/lib/client_tier.sh
+copilot=$(tier_tool copilot) || exit 1
 # Copilot CLI unpacks itself into its cache at its first run: one cache for every run.
 export XDG_CACHE_HOME="$tools/copilot/cache"
-source tests/e2e/lib/client_tier.sh
 tier_sandbox
 
 m setup copilot-cli --hooks >"$tmp/setup.txt"

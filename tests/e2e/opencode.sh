@@ -9,10 +9,8 @@
 # the token in a command taken out. `--remove` takes the plugin away again.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
-opencode="$tools/opencode/node_modules/.bin/opencode"
-[ -x "$opencode" ] || { echo "$opencode is missing: run scripts/test-tools.sh"; exit 1; }
 source tests/e2e/lib/client_tier.sh
+opencode=$(tier_tool opencode) || exit 1
 tier_sandbox
 export XDG_DATA_HOME="$tmp/home/.local/share"
 # Nothing of opencode's own reaches out (updates, the model catalogue, language servers).

@@ -9,10 +9,8 @@
 # with the token in a command taken out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
-qwen="$tools/qwen/node_modules/.bin/qwen"
-[ -x "$qwen" ] || { echo "$qwen is missing: run scripts/test-tools.sh"; exit 1; }
 source tests/e2e/lib/client_tier.sh
+qwen=$(tier_tool qwen) || exit 1
 tier_sandbox
 mkdir -p "$HOME/.qwen"
 # The person's own settings stay: usage statistics off (it would call home otherwise).

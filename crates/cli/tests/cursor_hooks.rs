@@ -81,6 +81,16 @@ fn the_client_list_says_what_each_client_s_hooks_bring() {
         (Some(true), Some(true))
     );
     assert_eq!(row("zed")["capture"].as_bool(), Some(false), "tools only");
+    // Recall at each prompt only where the client reads a prompt hook's answer.
+    assert_eq!(row("cursor")["recall"].as_bool(), Some(true));
+    assert_eq!(
+        (row("cline")["recall"].as_bool(), row("cline")["context"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert_eq!(
+        (row("windsurf")["recall"].as_bool(), row("windsurf")["context"].as_bool()),
+        (Some(false), Some(false))
+    );
     let capturing = list["clients"].as_array().unwrap().iter().filter(|r| r["capture"] == true).count();
     // Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode, Cline, Cursor, Windsurf.
     assert_eq!(capturing, 9, "{list}");

@@ -141,8 +141,7 @@ pub fn hook_changes(
     for event in scripts.events {
         let file = file.with_file_name(format!("{event}{}", scripts.ext));
         let before = apply::read(&file)?;
-        let ours = |text: &str| text.contains(&format!("mooring hook {}", client.name()));
-        if before.as_deref().is_some_and(|t| !ours(t)) {
+        if before.as_deref().is_some_and(|t| !names_mooring(client, t)) {
             return Err(ConfigError::Io {
                 file: file.clone(),
                 message: format!(
@@ -225,14 +224,19 @@ pub fn configured_entry(client: Client, file: &Path) -> Result<Option<Value>, Co
 pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
     let Some(text) = apply::read(file)? else { return Ok(None) };
     if client.dialect().is_some_and(|d| d.plugin.is_some() || d.scripts.is_some()) {
-        let ours = text.contains(&format!("mooring hook {}", client.name()));
-        return Ok(ours.then(|| Value::String(file.display().to_string())));
+        return Ok(names_mooring(client, &text).then(|| Value::String(file.display().to_string())));
     }
     let format = client.dialect().map_or(Format::Json, |d| d.hooks_format);
     let doc = JsonDoc::parse(&text, format, file)?;
     Ok(doc.get(entry::hooks_path(client)).and_then(|v| {
         v.as_array().and_then(|a| a.iter().find(|h| entry::is_mooring_hook(client, h)).cloned())
     }))
+}
+
+/// Whether a file of Mooring's own (opencode's plugin, Cline's scripts) is Mooring's: it
+/// says `mooring hook CLIENT` in so many words.
+fn names_mooring(client: Client, text: &str) -> bool {
+    text.contains(&format!("mooring hook {}", client.name()))
 }
 
 /// A file that did not exist and would only receive an empty document stays absent.

@@ -1,10 +1,22 @@
-# What the real-client tiers (copilot_cli.sh, qwen_code.sh, opencode.sh) share. Source it,
+# What the real-client tiers (copilot_cli.sh, qwen_code.sh, opencode.sh, cline.sh) share. Source it,
 # then call `tier_sandbox`: a folder of its own (kept with KEEP=1), HOME inside it, the
 # built `mooring` installed there as `m`, and a registered checkout `$dir` ("Ledger") whose
 # memory holds a decision and a note about port 6543. `standin_up` starts the scripted
 # model (STANDIN_SCRIPT decides its script) on `$tmp/port`, recording to
 # `$tmp/record.jsonl`; `standin_down` stops it; `sessions_holding TEXT` waits (10 s at
 # most) for a captured session holding TEXT and leaves the list in `$tmp/sessions.json`.
+
+# Where scripts/test-tools.sh keeps the pinned clients (read as this file is sourced,
+# before tier_sandbox moves HOME).
+tools="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}"
+
+# The pinned client NAME's command (BIN, else NAME), or a failure saying how to get it:
+# `cline=$(tier_tool cline) || exit 1`.
+tier_tool() {
+  local bin="$tools/$1/node_modules/.bin/${2:-$1}"
+  [ -x "$bin" ] || { echo "$bin is missing: run scripts/test-tools.sh" >&2; return 1; }
+  echo "$bin"
+}
 
 tier_sandbox() {
   lib="$PWD/tests/e2e/lib"

@@ -330,6 +330,8 @@ fn client(c: Client, s: &Value) -> Vec<Check> {
             // A client whose start hook may not run hands the context over at the first prompt.
             let when = if c.dialect().is_some_and(|d| !d.hands_context) {
                 "each session is kept from its hooks; they cannot hand it the project's context, its MCP tools can"
+            } else if c.dialect().is_some_and(|d| d.context_at_first_tool) {
+                "each session gets the project's context with its first tool call"
             } else if c.dialect().is_some_and(|d| d.start_may_not_fire) {
                 "each session gets the project's context with its first prompt"
             } else {

@@ -193,15 +193,9 @@ fn answer(
         return Ok(None);
     }
     if first_tool {
-        // Once a session: one index probe at every other tool call.
         let Some(key) = session_key(client, input) else { return Ok(None) };
-        let handed =
-            store.read(|c| mooring_core::store::injections::any(c, &slug, &key)).map_err(|e| e.message)?;
-        if handed {
-            return Ok(None);
-        }
-        let text = context(client, &store, &memory, &slug, input)?;
-        return Ok(Some(client.hook_reply(input, &Reply::Context(text))));
+        let text = context_once(client, &store, &memory, &slug, &key, input)?;
+        return Ok(text.map(|text| client.hook_reply(input, &Reply::Context(text))));
     }
     if event == Event::Prompt {
         // The project's context when the session has had none, then what the person sent
@@ -215,10 +209,7 @@ fn answer(
         // project's context over with the session's first prompt instead.
         let context = match &key {
             Some(k) if client.dialect().is_some_and(|d| d.start_may_not_fire) && input.from_person => {
-                let handed = store
-                    .read(|c| mooring_core::store::injections::any(c, &slug, k))
-                    .map_err(|e| e.message)?;
-                if handed { None } else { Some(context(client, &store, &memory, &slug, input)?) }
+                context_once(client, &store, &memory, &slug, k, input)?
             }
             _ => None,
         };
@@ -231,6 +222,21 @@ fn answer(
     }
     let text = context(client, &store, &memory, &slug, input)?;
     Ok(Some(client.hook_reply(input, &Reply::Context(text))))
+}
+
+/// The project's context for session `key` when it has had none yet (a client whose start
+/// hook may not run, or that reads a hook's answer only at a tool call): one index probe
+/// when it has.
+fn context_once(
+    client: Client,
+    store: &mooring_core::Store,
+    memory: &dyn mooring_core::store::backend::MemoryBackend,
+    slug: &str,
+    key: &str,
+    input: &Input,
+) -> Result<Option<String>, String> {
+    let handed = store.read(|c| mooring_core::store::injections::any(c, slug, key)).map_err(|e| e.message)?;
+    if handed { Ok(None) } else { context(client, store, memory, slug, input).map(Some) }
 }
 
 /// The project's context for a session's start (after a compaction, with the session so

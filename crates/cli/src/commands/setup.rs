@@ -79,7 +79,7 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
         if client == Client::ClaudeCode && matches!(scope, Scope::Project(_)) {
             notes.push("Claude Code asks once before it uses servers from a project's .mcp.json; approve \"mooring\" there.".into());
         }
-        let captures = client.hook_abilities().captures && mooring_core::capture::reads(client);
+        let captures = captures(client);
         if args.hooks && !captures && client.has_hooks() {
             notes.push(format!(
                 "{} sessions get the project's context at their start{}; they are not captured into memory yet (Mooring does not capture {}'s sessions yet).",
@@ -89,8 +89,13 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
             ));
         }
         if args.hooks && captures {
+            let recall = if recalls(client) {
+                ", and each prompt gets the few entries of memory it is about; turn these off with `mooring capture off [--project SLUG]` / `mooring config recall 0`"
+            } else {
+                "; turn this off with `mooring capture off [--project SLUG]`"
+            };
             notes.push(format!(
-                "{} sessions are now captured into their project's memory at every turn (no model, secrets taken out), and each prompt gets the few entries of memory it is about; turn these off with `mooring capture off [--project SLUG]` / `mooring config recall 0`, or for one session with MOORING_CAPTURE=off.",
+                "{} sessions are now captured into their project's memory at every turn (no model, secrets taken out){recall}, or for one session with MOORING_CAPTURE=off.",
                 client.title()
             ));
         }
@@ -194,11 +199,13 @@ fn list(ctx: &Ctx, env: &Env) -> Result<(), Failure> {
             (_, _, Some(true)) => "hooks",
             _ => "-",
         };
-        let memory = match (r["capture"].as_bool(), r["context"].as_bool()) {
-            (Some(true), Some(true)) => "capture, recall",
-            (Some(true), _) => "capture",
-            (_, Some(true)) => "context",
-            _ => "tools only",
+        let on = |key: &str| r[key].as_bool() == Some(true);
+        let memory = match (on("capture"), on("recall"), on("context")) {
+            (true, true, _) => "capture, recall",
+            (true, false, true) => "capture, context",
+            (true, false, false) => "capture",
+            (false, _, true) => "context",
+            (false, _, false) => "tools only",
         };
         println!(
             "{:<15} {:<6} {:<14} {:<16} {}",
@@ -238,9 +245,20 @@ pub fn status(client: Client, env: &Env) -> Value {
         // What its hooks do once installed: the project's context at a session's start;
         // with capture, each session kept and recalled at each prompt.
         "context": client.dialect().is_some_and(|d| d.hands_context),
-        "capture": client.hook_abilities().captures && mooring_core::capture::reads(client),
+        "recall": recalls(client),
+        "capture": captures(client),
         "error": error,
     })
+}
+
+/// Whether `client`'s hooks keep its sessions in memory.
+fn captures(client: Client) -> bool {
+    client.hook_abilities().captures && mooring_core::capture::reads(client)
+}
+
+/// Whether `client`'s prompts get a recall from its hooks.
+fn recalls(client: Client) -> bool {
+    captures(client) && client.dialect().is_some_and(|d| d.recalls())
 }
 
 /// The first executable `name` on `PATH`.

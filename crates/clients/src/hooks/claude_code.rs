@@ -68,15 +68,11 @@ const NOT_THE_PERSON: [&str; 5] = [
 
 fn input(v: &Value, named: Option<&str>) -> Input {
     let mut input = common(v, named, event);
-    if super::cursor::runs_claude_hooks(v) {
-        // Cursor runs Claude Code's hooks too (behind a setting): Mooring's own Cursor
-        // hooks answer there, and one session is not handed its context or kept twice.
-        input.event = Event::Other;
-        return input;
-    }
-    if super::vscode::runs(v) && input.event != Event::Start {
-        // VS Code's Local harness runs these entries too: it takes the start's context and
-        // nothing else, and its transcript is no format to read.
+    // Cursor runs Claude Code's hooks too (behind a setting): Mooring's own Cursor hooks
+    // answer there, so a session is not handed its context or kept twice. VS Code's Local
+    // harness runs them too: it takes the start's context and nothing else, and its
+    // transcript is no format to read.
+    if super::cursor::runs_claude_hooks(v) || super::vscode::runs(v) && input.event != Event::Start {
         input.event = Event::Other;
         return input;
     }

@@ -88,9 +88,7 @@ fn messages_file(id: &str) -> Option<PathBuf> {
     let sessions = var("CLINE_SESSION_DATA_DIR")
         .or_else(|| var("CLINE_DATA_DIR").map(|d| d.join("sessions")))
         .or_else(|| var("CLINE_DIR").map(|d| d.join("data").join("sessions")))
-        .or_else(|| {
-            var(if cfg!(windows) { "USERPROFILE" } else { "HOME" }).map(|h| h.join(".cline/data/sessions"))
-        })?;
+        .or_else(|| super::home().map(|h| h.join(".cline").join("data").join("sessions")))?;
     Some(sessions.join(id).join(format!("{id}.messages.json")))
 }
 

@@ -66,7 +66,7 @@ fn input(v: &Value, named: Option<&str>) -> Input {
     let transcript = text(v, "transcript_path")
         .or_else(|| std::env::var("CURSOR_TRANSCRIPT_PATH").ok().filter(|p| !p.trim().is_empty()))
         .map(PathBuf::from)
-        .or_else(|| Some(transcript_of(&home()?, root.as_deref()?, session.as_deref()?)));
+        .or_else(|| Some(transcript_of(&super::home()?, root.as_deref()?, session.as_deref()?)));
     Input {
         session,
         transcript,
@@ -119,11 +119,6 @@ fn windows_drive(path: &str) -> String {
     } else {
         path.to_owned()
     }
-}
-
-fn home() -> Option<PathBuf> {
-    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
-    std::env::var_os(var).filter(|h| !h.is_empty()).map(PathBuf::from)
 }
 
 /// Where Cursor keeps conversation `id` of folder `root`: its projects folder names the

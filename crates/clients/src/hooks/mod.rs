@@ -160,6 +160,13 @@ pub struct Abilities {
     pub session_rules: bool,
 }
 
+/// The person's home folder, as the hook's environment names it (where a client that
+/// does not name its session file keeps it: Cursor, Cline).
+fn home() -> Option<PathBuf> {
+    let var = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    std::env::var_os(var).filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
 /// `text` of a JSON object's field `key`, when it is a non-blank string.
 fn text(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).filter(|s| !s.trim().is_empty()).map(str::to_owned)
@@ -250,6 +257,12 @@ pub struct Scripts {
 }
 
 impl Dialect {
+    /// Whether its prompts get a recall: its hooks hand the model text, and its prompt
+    /// hook's answer is read (not Windsurf's, not Cline's).
+    pub fn recalls(&self) -> bool {
+        self.hands_context && !self.context_at_first_tool
+    }
+
     /// What a dialect leaves as it is: no setup note, a start hook that runs, JSON hooks
     /// without a version, entries at the start only. Each client's file states its
     /// reading, replies, abilities and start entry, and whatever else differs.

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use mooring_clients::Client;
 
 use super::{
-    Folder, Place, SessionRecord, Turn, cline, commits, folder, gemini, opencode, record, short_hash,
-    transcript, worktree,
+    Folder, Place, SessionRecord, Turn, commits, folder, opencode, record, short_hash, transcript, worktree,
 };
 use crate::error::{Error, Result};
 
@@ -39,10 +38,11 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         // Its sessions live in its database, not a file each.
         opencode::advance(record, turn.transcript, turn.session_id, place).map_err(unreadable)?
     } else if turn.client == Client::GeminiCli && turn.transcript.extension().is_some_and(|e| e == "json") {
-        chat_file(record, turn.transcript, place, gemini::apply_chat).map_err(unreadable)?;
+        // A legacy chat file holds the same `user` / `gemini` entries its JSONL file has as lines.
+        chat_file(record, turn.transcript, place, fold).map_err(unreadable)?;
         false
     } else if turn.client == Client::Cline {
-        chat_file(record, turn.transcript, place, cline::apply_chat).map_err(unreadable)?;
+        chat_file(record, turn.transcript, place, fold).map_err(unreadable)?;
         false
     } else {
         let chunk =
@@ -170,23 +170,21 @@ const MAX_CHAT: u64 = 64 << 20;
 
 /// A session kept as one JSON document (a legacy Gemini CLI chat file, Cline's messages
 /// file): the messages it gained since the last turn (`read_to` counts messages here),
-/// folded by the client's `apply_chat`.
-fn chat_file(
-    record: &mut SessionRecord,
-    path: &Path,
-    place: Place<'_>,
-    apply_chat: fn(&mut SessionRecord, &serde_json::Value, usize, Place<'_>) -> usize,
-) -> std::io::Result<()> {
+/// each folded as a line of the client's.
+fn chat_file(record: &mut SessionRecord, path: &Path, place: Place<'_>, fold: Folder) -> std::io::Result<()> {
     let text = crate::guard::untrusted::read_text(path, MAX_CHAT)
         .map_err(|why| std::io::Error::other(why.to_string()))?
         .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))?;
     let chat: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not a chat file: {e}")))?;
-    let count = chat.get("messages").and_then(serde_json::Value::as_array).map_or(0, Vec::len) as u64;
-    if count < record.read_to {
+    let messages =
+        chat.get("messages").and_then(serde_json::Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    if (messages.len() as u64) < record.read_to {
         record.restart();
     }
-    let from = record.read_to as usize;
-    record.read_to = apply_chat(record, &chat, from, place) as u64;
+    for m in messages.iter().skip(record.read_to as usize) {
+        fold(record, m, place);
+    }
+    record.read_to = messages.len() as u64;
     Ok(())
 }

@@ -14,16 +14,9 @@ use serde_json::Value;
 
 use super::record::{FileAction, Pending, Place, SessionRecord, shown_path, without_hook_context};
 
-/// Fold the messages from index `from` on; how many the file holds.
-pub fn apply_chat(record: &mut SessionRecord, chat: &Value, from: usize, place: Place<'_>) -> usize {
-    let messages = chat.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for m in messages.iter().skip(from) {
-        apply(record, m, place);
-    }
-    messages.len()
-}
-
-fn apply(record: &mut SessionRecord, message: &Value, place: Place<'_>) {
+/// Fold one message in (the file is read whole, its new messages one by one: see
+/// `advance::chat_file`).
+pub fn apply(record: &mut SessionRecord, message: &Value, place: Place<'_>) {
     if let Some(at) =
         message.get("ts").and_then(Value::as_i64).and_then(chrono::DateTime::from_timestamp_millis)
     {

@@ -51,17 +51,6 @@ fn asked(record: &mut SessionRecord, text: &str) {
     }
 }
 
-/// Every message of a legacy chat file (one JSON object, `messages` a list of the same
-/// `user` / `gemini` entries the JSONL file has as lines) from the `from`-th; how many the
-/// file holds.
-pub fn apply_chat(record: &mut SessionRecord, chat: &Value, from: usize, place: Place<'_>) -> usize {
-    let messages = chat.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    for m in messages.iter().skip(from) {
-        apply(record, m, place);
-    }
-    messages.len()
-}
-
 fn saw_time(record: &mut SessionRecord, line: &Value) {
     if let Some(at) = line.get("timestamp").and_then(Value::as_str) {
         record.saw_time(at);

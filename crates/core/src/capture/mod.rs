@@ -101,8 +101,8 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::Opencode => opencode::apply,
         Client::Cursor => cursor::apply,
         Client::Windsurf => windsurf::apply,
-        // Its session is one JSON document: read whole (see `chat_file`).
-        Client::Cline => |_, _, _| {},
+        // Its session is one JSON document, each of its messages a line (see `chat_file`).
+        Client::Cline => cline::apply,
         _ => return None,
     })
 }
