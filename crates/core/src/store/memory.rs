@@ -248,18 +248,19 @@ pub fn search(
     kind: Option<&str>,
     limit: u32,
 ) -> Result<Vec<Hit>> {
-    search_newest(conn, fts, words, kind, limit, RANKED_AT_MOST, RANK)
+    search_newest(conn, fts, Some(words), kind, limit, RANKED_AT_MOST, RANK)
 }
 
 /// Search where a match needs any of the words, not all: ranked by BM25 with each query
 /// phrase weighted by `weights` (its inverse document frequency in the scope searched,
 /// see [`idf_in_scope`]), since a rare word must then count for more than a common one.
 /// Entries holding fewer than `least` of the weighted phrases rank 0, after every hit.
+/// Without `words`, hits come without passages (a write's check reads none).
 #[allow(clippy::too_many_arguments)]
 pub fn search_any(
     conn: &Connection,
     fts: &str,
-    words: &[Word],
+    words: Option<&[Word]>,
     kind: Option<&str>,
     limit: u32,
     weights: &[f64],
@@ -442,7 +443,7 @@ const RANK: &str = "mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0)";
 fn search_newest(
     conn: &Connection,
     fts: &str,
-    words: &[Word],
+    words: Option<&[Word]>,
     kind: Option<&str>,
     limit: u32,
     newest: u32,
@@ -474,9 +475,12 @@ fn search_newest(
         Ok((from_row(r)?, r.get::<_, String>(13)?, r.get::<_, f64>(14)?))
     })?;
     let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-    if rows.is_empty() {
-        return Ok(Vec::new());
-    }
+    let Some(words) = words.filter(|_| !rows.is_empty()) else {
+        return Ok(rows
+            .into_iter()
+            .map(|(row, slug, rank)| Hit { snippet: String::new(), row, slug, rank })
+            .collect());
+    };
     let tokenizer = super::snippet::Tokenizer::open(conn)?;
     let terms = tokenizer.terms(words);
     Ok(rows
@@ -574,7 +578,7 @@ mod tests {
             .unwrap();
         let ids = |kind: Option<&str>, newest: u32| -> Vec<i64> {
             store
-                .read(|c| search_newest(c, "raft", &[], kind, 10, newest, RANK))
+                .read(|c| search_newest(c, "raft", None, kind, 10, newest, RANK))
                 .unwrap()
                 .iter()
                 .map(|h| h.row.id)

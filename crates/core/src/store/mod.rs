@@ -94,6 +94,7 @@ impl Store {
 
     /// Open a database file directly and migrate it.
     pub fn open_file(path: &Path) -> Result<Self> {
+        sqlite_process_settings();
         create_private(path);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
@@ -110,6 +111,7 @@ impl Store {
 
     /// A private in-memory database, for tests and dry runs.
     pub fn open_in_memory() -> Result<Self> {
+        sqlite_process_settings();
         Self::prepare(Connection::open_in_memory()?, None)
     }
 
@@ -191,6 +193,26 @@ impl Store {
 /// question's hybrid search took 5.4 ms at p50, 4.0 ms at 8 MB. Pages are cached only
 /// as read, and a quiet process drops them (`Store::release_memory`).
 const CACHE_KIB: i64 = 8 * 1024;
+
+/// SQLite's process-wide settings, made before its first connection (afterwards SQLite
+/// refuses them and keeps its defaults, which only costs speed). Without memory
+/// statistics, SQLite's allocator takes no global lock: a lock and an unlock around
+/// every `malloc`, `realloc` and `free` were a tenth of a write's duplicate check (FTS5
+/// reallocates as it walks a doclist backwards). Mooring never reads those statistics.
+pub(crate) fn sqlite_process_settings() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `sqlite3_config` takes this option with one int; called once, before
+        // this process's first connection (SQLite answers SQLITE_MISUSE and changes
+        // nothing when it is already initialised).
+        let rc = unsafe {
+            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0 as std::ffi::c_int)
+        };
+        if rc != rusqlite::ffi::SQLITE_OK {
+            tracing::debug!(rc, "SQLite was initialised before its memory statistics could be turned off");
+        }
+    });
+}
 
 fn configure(conn: &Connection) -> Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)?;

@@ -286,8 +286,18 @@ impl MemoryBackend for Store {
                 let least = query.least.clamp(1, kept.len().max(1) as u32);
                 let walk = if bounded { q::RANKED_BOUNDED } else { q::RANKED_ANY_AT_MOST };
                 // Entries holding too few of the words rank 0 (see `store::rank`): not hits.
-                let ranked =
-                    q::search_any(c, &scoped(words), &kept, query.kind, query.limit, &weights, least, walk)?;
+                // A write's check reads no passages.
+                let passages = (!bounded).then_some(&kept[..]);
+                let ranked = q::search_any(
+                    c,
+                    &scoped(words),
+                    passages,
+                    query.kind,
+                    query.limit,
+                    &weights,
+                    least,
+                    walk,
+                )?;
                 ranked.into_iter().filter(|h| h.rank < 0.0).collect()
             } else {
                 q::search(c, &scoped(in_columns(&terms)), query.words, query.kind, query.limit)?
