@@ -2,6 +2,7 @@
 
 pub mod labelled;
 pub mod natural;
+pub mod public;
 pub mod year;
 
 use std::path::{Path, PathBuf};

@@ -87,7 +87,8 @@ pub struct Scores {
 }
 
 impl Scores {
-    fn add(&mut self, rank: Option<usize>) {
+    /// Count a question found at `rank` (0 first), or not found.
+    pub fn add(&mut self, rank: Option<usize>) {
         self.n += 1;
         if let Some(r) = rank {
             self.r1 += f64::from(u8::from(r < 1));
@@ -97,7 +98,8 @@ impl Scores {
         }
     }
 
-    fn finish(mut self) -> Self {
+    /// Sums into shares.
+    pub fn finish(mut self) -> Self {
         let n = self.n.max(1) as f64;
         self.r1 /= n;
         self.r5 /= n;

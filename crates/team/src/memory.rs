@@ -406,6 +406,24 @@ impl MemoryBackend for PgStore {
         self.nearest_in_team(query)
     }
 
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
+        self.run(move |pool| async move {
+            let client = pool.get().await.map_err(pool_error)?;
+            let rows = sql::rows(
+                &client,
+                "SELECT m.id, (SELECT p.id FROM memory p WHERE p.project_id = m.project_id AND p.id < m.id
+                               ORDER BY p.id DESC LIMIT 1)
+                 FROM memory m WHERE m.id = ANY($1)",
+                &[&ids],
+            )
+            .await?;
+            let before: std::collections::HashMap<i64, Option<i64>> =
+                rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+            Ok(ids.iter().map(|id| before.get(id).copied().flatten()).collect())
+        })
+    }
+
     fn warm_vectors(&self, model: &str, dim: usize) -> Result<()> {
         self.warm_in_team(model, dim)
     }

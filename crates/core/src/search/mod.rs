@@ -2,8 +2,10 @@
 //! checked here, a question's stop words left out; the search itself by the backend:
 //! entries holding every word ranked by BM25 without IDF on SQLite, see `store::rank`,
 //! `ts_rank` on PostgreSQL; entries holding any word by BM25 with IDF), by meaning (the
-//! nearest vectors, see `semantic`), or both fused by reciprocal rank (the default).
+//! nearest vectors, see `semantic`), or both fused by their scores (the default, see
+//! `fusion`).
 
+mod fusion;
 mod halves;
 pub mod query_words;
 pub mod recall;
@@ -49,7 +51,7 @@ pub fn search(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    /// Keyword and meaning, fused (reciprocal rank fusion).
+    /// Keyword and meaning, fused by their scores.
     #[default]
     Hybrid,
     /// Shared words only.
@@ -133,16 +135,15 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
     }
     let kind = r.kind.map(|k| Kind::parse("kind", k)).transpose()?.map(Kind::as_str);
     let content = content_words(r.query);
-    let keyword =
-        |limit: u32, fill: Fill| lexical(store, &words, &content, r.project, kind, limit, fill).map(|l| l.0);
+    let keyword = |limit: u32| lexical(store, &words, &content, r.project, kind, limit);
     let stop_note = || content.is_empty().then(|| ONLY_STOP_WORDS.to_owned());
     if r.mode == Mode::Keyword {
-        let hits = found_by(hits(keyword(r.limit, Fill::UpToLimit)?), Mode::Keyword);
+        let hits = found_by(hits(keyword(r.limit)?), Mode::Keyword);
         let note = if hits.is_empty() { stop_note() } else { None };
         return Ok(Found { hits, mode: Mode::Keyword, note });
     }
     let by_keyword_only = |why: String| -> Result<Found> {
-        let hits = found_by(hits(keyword(r.limit, Fill::UpToLimit)?), Mode::Keyword);
+        let hits = found_by(hits(keyword(r.limit)?), Mode::Keyword);
         Ok(Found { hits, mode: Mode::Keyword, note: Some(format!("{why}; these hits are by keyword only")) })
     };
     if r.mode == Mode::Semantic {
@@ -155,34 +156,40 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
         return Ok(Found { hits, mode: Mode::Semantic, note: waiting_note(store, r.project) });
     }
     // The fusion's halves, at once when they are long enough to pay for it (see
-    // `halves`; each on its own read connection where the store has them). In the fusion
-    // the keyword half is the entries holding every content word; entries holding only
-    // some join only when none holds them all. As a fill they outvoted meaning (labelled
-    // paraphrases R@5 0.264 -> 0.192; natural set R@1 0.473 -> 0.420), but a natural
-    // question's words rarely all meet in one entry, and an empty keyword half left
-    // hybrid no better than meaning alone.
-    // A panic by meaning leaves the keyword half, as a failure there does (rayon would
-    // carry it on into this search).
+    // `halves`; each on its own read connection where the store has them), fused by
+    // their scores (see `fusion`). A panic by meaning leaves the keyword half, as a
+    // failure there does (rayon would carry it on into this search).
     let by_meaning = || {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| nearest(store, r, kind)))
-            .unwrap_or_else(|_| Err("search by meaning failed".into()))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            nearest_within(
+                store,
+                &Request { limit: fusion::CANDIDATES, mode: Mode::Semantic, ..*r },
+                kind,
+                None,
+                None,
+            )
+        }))
+        .unwrap_or_else(|_| Err("search by meaning failed".into()))
     };
-    let (nearest, by_words) = halves::both(by_meaning, || {
-        lexical(store, &words, &content, r.project, kind, fused_from(r.limit), Fill::WhenNoneHasAll)
-    });
+    let (nearest, by_words) =
+        halves::both(by_meaning, || keyword_halves(store, &words, &content, r.project, kind));
     let nearest = match nearest {
         Ok(n) => n,
         Err(why) => return by_keyword_only(why),
     };
     let note = waiting_note(store, r.project);
-    let (lexical, held_all) = by_words?;
-    let by_keyword: Vec<i64> = lexical.iter().map(|h| h.row.id).collect();
+    let (any_words, all_words) = by_words?;
+    let halves = fusion::Halves { any_words: &any_words, all_words: &all_words, nearest: &nearest };
+    let keys: Vec<(&str, i64)> =
+        any_words.iter().chain(&all_words).chain(&nearest).map(|h| (h.slug.as_str(), h.row.id)).collect();
+    let previous: fusion::Previous = keys
+        .iter()
+        .zip(store.previous_entries(&keys)?)
+        .filter_map(|(&(slug, id), prev)| Some(((slug.to_owned(), id), prev?)))
+        .collect();
+    let by_keyword: Vec<i64> = any_words.iter().chain(&all_words).map(|h| h.row.id).collect();
     let by_meaning: Vec<i64> = nearest.iter().map(|h| h.row.id).collect();
-    // Entries holding only some of the words count for half as much as meaning: tuned on
-    // the natural set's tuning half (R@1 0.463 -> 0.483, MRR 0.578 -> 0.591; 0.4 to 0.8
-    // within a point of each other).
-    let weight = if held_all { 1.0 } else { SOME_WORDS_WEIGHT };
-    let mut fused = fuse_weighted(&[(&lexical, weight), (&nearest, 1.0)]);
+    let mut fused = fusion::fuse(&halves, &previous);
     fused.truncate(r.limit as usize);
     let mut hits = hits(fused);
     for h in &mut hits {
@@ -207,15 +214,6 @@ fn waiting_note(store: &dyn MemoryBackend, project: Option<&str>) -> Option<Stri
     ))
 }
 
-/// When entries holding only some of the content words join a keyword ranking.
-#[derive(Clone, Copy)]
-enum Fill {
-    /// Whenever fewer than the limit hold them all (a keyword search).
-    UpToLimit,
-    /// Only when none holds them all (the keyword half of a fusion).
-    WhenNoneHasAll,
-}
-
 /// The keyword ranking of a query, question or not: entries holding every content word
 /// first (or every word, when all are stop words), ranked as BM25 without IDF; then, to
 /// fill `limit`, entries holding any content word, ranked by BM25 with IDF (so a rare word
@@ -228,8 +226,7 @@ fn lexical(
     project: Option<&str>,
     kind: Option<&str>,
     limit: u32,
-    fill: Fill,
-) -> Result<(Vec<RowHit>, bool)> {
+) -> Result<Vec<RowHit>> {
     let required = if content.is_empty() { all } else { content };
     let mut found = store.search_memory(&SearchQuery {
         words: required,
@@ -240,27 +237,14 @@ fn lexical(
         least: 1,
         rarest: 0,
     })?;
-    let fill_kind = fill;
-    let held_all = !found.is_empty();
-    let fill = match fill {
-        Fill::UpToLimit => found.len() < limit as usize,
-        Fill::WhenNoneHasAll => found.is_empty(),
-    };
-    if fill && content.len() > 1 {
-        // In a fusion, as in recall, an entry must share two of the words: one shared
-        // word (often the only word of the question the project holds at all) is too
-        // little to outvote meaning (labelled paraphrases R@5 0.264 -> 0.160 with one).
-        let least = match fill_kind {
-            Fill::UpToLimit => 1,
-            Fill::WhenNoneHasAll => content.len().min(2) as u32,
-        };
+    if found.len() < limit as usize && content.len() > 1 {
         let any = store.search_memory(&SearchQuery {
             words: content,
             project,
             kind,
             limit,
             any: true,
-            least,
+            least: 1,
             rarest: 0,
         })?;
         for hit in any {
@@ -272,7 +256,35 @@ fn lexical(
             }
         }
     }
-    Ok((found, held_all))
+    Ok(found)
+}
+
+/// The keyword half of a fusion: the best [`fusion::CANDIDATES`] entries holding any
+/// content word (BM25 with IDF), and those holding every one (every word, for a
+/// question of stop words only).
+fn keyword_halves(
+    store: &dyn MemoryBackend,
+    all: &[Word],
+    content: &[Word],
+    project: Option<&str>,
+    kind: Option<&str>,
+) -> Result<(Vec<RowHit>, Vec<RowHit>)> {
+    let required = if content.is_empty() { all } else { content };
+    let ask = |any: bool| {
+        store.search_memory(&SearchQuery {
+            words: required,
+            project,
+            kind,
+            limit: fusion::CANDIDATES,
+            any,
+            least: 1,
+            rarest: 0,
+        })
+    };
+    let every = ask(false)?;
+    // One word: the entries holding it are both lists.
+    let any = if required.len() > 1 { ask(true)? } else { every.clone() };
+    Ok((any, every))
 }
 
 /// The nearest entries by meaning, or why there are none.
@@ -304,9 +316,6 @@ pub(crate) fn nearest_within(
     };
     crate::search::semantic::nearest_text(store, &q)
 }
-
-/// A keyword ranking's weight in the fusion when no entry holds every word.
-const SOME_WORDS_WEIGHT: f64 = 0.5;
 
 /// Reciprocal rank fusion: each hit scores `Σ 1/(k + rank)` over the rankings it is in;
 /// its passage comes from the first ranking that has it (the keyword one marks words).

@@ -279,6 +279,14 @@ pub trait MemoryBackend: Send + Sync {
         Ok(vec![None; hits.len()])
     }
 
+    /// For each of `hits` (a project's slug and an entry's id), in their order, the id of
+    /// the entry written just before it in that project; `None` where there is none or
+    /// this backend keeps no order (hybrid search lets entries written together lend
+    /// each other a share of their scores: `search::fusion`).
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        Ok(vec![None; hits.len()])
+    }
+
     /// Hold every project's vectors of `model` (`dim` values each) ready for search by
     /// meaning; `Ok(())` where this backend keeps no vectors.
     fn warm_vectors(&self, _model: &str, _dim: usize) -> Result<()> {

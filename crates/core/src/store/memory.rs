@@ -489,6 +489,20 @@ fn search_newest(
         .collect())
 }
 
+/// The id of the entry written just before each of `ids` in its project, in their order.
+pub fn previous_in_project(conn: &Connection, ids: &[i64]) -> Result<Vec<Option<i64>>> {
+    let mut before = conn.prepare_cached(
+        "SELECT (SELECT p.id FROM memory p WHERE p.project_id = m.project_id AND p.id < m.id
+                 ORDER BY p.id DESC LIMIT 1)
+         FROM memory m WHERE m.id = ?1",
+    )?;
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        out.push(before.query_row([id], |r| r.get::<_, Option<i64>>(0)).optional()?.flatten());
+    }
+    Ok(out)
+}
+
 /// The words as an FTS5 query: each quoted (operators and punctuation stay plain text),
 /// all required, a prefix word with its `*`.
 pub fn fts_terms(words: &[Word], any: bool) -> String {

@@ -232,6 +232,23 @@ impl MemoryBackend for Routed {
         Ok(local.iter().map(|l| l.and_then(|_| found.next().flatten())).collect())
     }
 
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        let mut team_hit = Vec::with_capacity(hits.len());
+        for &(slug, _) in hits {
+            team_hit.push(self.team.is_some() && self.local.read(|c| team_projects::is_team(c, slug))?);
+        }
+        let pick = |team: bool| -> Vec<(&str, i64)> {
+            hits.iter().zip(&team_hit).filter(|(_, t)| **t == team).map(|(h, _)| *h).collect()
+        };
+        let mut local = self.local.previous_entries(&pick(false))?.into_iter();
+        let mut team = match &self.team {
+            Some(team) => team.previous_entries(&pick(true))?,
+            None => Vec::new(),
+        }
+        .into_iter();
+        Ok(team_hit.iter().map(|&t| if t { team.next().flatten() } else { local.next().flatten() }).collect())
+    }
+
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let local = self.local.index_vectors(model, limit, embed)?.unwrap_or(0);
         let Some(team) = self.team.as_ref().filter(|_| local < limit as usize) else {

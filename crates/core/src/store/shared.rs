@@ -403,6 +403,11 @@ impl MemoryBackend for Store {
         Ok(ids.iter().map(|id| found.remove(id)).collect())
     }
 
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
+        self.read(|c| q::previous_in_project(c, &ids))
+    }
+
     fn lock_next(
         &self,
         slug: &str,
