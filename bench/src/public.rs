@@ -25,6 +25,9 @@ pub struct Turn {
     pub dia: String,
     /// `speaker: text`, as stored.
     pub text: String,
+    /// When it was said (RFC 3339), where the set says: its session's time (LoCoMo,
+    /// plus ten seconds a turn) or its own (REALTALK).
+    pub at: Option<String>,
 }
 
 /// A question with its evidence.
@@ -84,11 +87,17 @@ pub fn load(path: &Path) -> Result<Set, String> {
         sessions.sort_by_key(|(n, _)| *n);
         let turns = sessions
             .iter()
-            .flat_map(|(_, turns)| turns.iter())
-            .filter_map(|t| {
+            .flat_map(|(n, turns)| {
+                let started = c[format!("session_{n}_date_time")].as_str().and_then(session_time);
+                turns.iter().enumerate().map(move |(k, t)| (started, k, t))
+            })
+            .filter_map(|(started, k, t)| {
                 let s = |k: &str| t[k].as_str().map(str::to_owned);
                 let text = s("text").or_else(|| s("clean_text"))?;
-                Some(Turn { dia: s("dia_id")?, text: format!("{}: {text}", s("speaker")?) })
+                let own = t["date_time"].as_str().and_then(turn_time);
+                let at = own.or(started.map(|s| s + chrono::Duration::seconds(10 * k as i64)));
+                let at = at.map(|a| a.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
+                Some(Turn { dia: s("dia_id")?, text: format!("{}: {text}", s("speaker")?), at })
             })
             .collect();
         set.conversations.push(turns);
@@ -114,6 +123,16 @@ pub fn load(path: &Path) -> Result<Set, String> {
         }
     }
     Ok(set)
+}
+
+/// LoCoMo's session time: "1:56 pm on 8 May, 2023".
+fn session_time(s: &str) -> Option<chrono::NaiveDateTime> {
+    chrono::NaiveDateTime::parse_from_str(&s.to_uppercase(), "%I:%M %p ON %d %B, %Y").ok()
+}
+
+/// REALTALK's message time: "29.12.2023, 22:42:04".
+fn turn_time(s: &str) -> Option<chrono::NaiveDateTime> {
+    chrono::NaiveDateTime::parse_from_str(s, "%d.%m.%Y, %H:%M:%S").ok()
 }
 
 /// A conversation's project.
@@ -145,6 +164,20 @@ pub fn seed(store: &Store, set: &Set) -> Vec<HashMap<i64, String>> {
             })
             .unwrap();
         assert_eq!(stored.len(), turns.len(), "every turn of conversation {i} stored");
+        // Each turn dated when it was said, as a captured session's entries are.
+        store
+            .write(|tx| {
+                for (id, t) in stored.iter().zip(turns) {
+                    if let Some(at) = &t.at {
+                        tx.execute(
+                            "UPDATE memory SET created_at = ?1 WHERE id = ?2",
+                            rusqlite::params![at, id],
+                        )?;
+                    }
+                }
+                Ok(())
+            })
+            .unwrap();
         ids.push(stored.into_iter().zip(turns).map(|(id, t)| (id, t.dia.clone())).collect());
     }
     while mooring_core::search::semantic::index_pending(store, None).map(|n| n > 0).unwrap_or(false) {}
@@ -253,4 +286,103 @@ impl Bm25 {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         scored.into_iter().take(10).map(|(_, i)| docs[i].0.clone()).collect()
     }
+}
+
+/// The sentence encoder's nearest turns of each question's conversation (every turn
+/// encoded first: `mooring_core::search::rerank::index_pending`), scored by cosine:
+/// what a first stage by the encoder would hand the fusion.
+pub struct EncoderNearest {
+    vectors: Vec<Vec<(i64, Vec<f32>)>>,
+    encoder: std::sync::Arc<mooring_embed::Encoder>,
+}
+
+impl EncoderNearest {
+    /// Read every turn's vector.
+    pub fn new(store: &Store, ids: &[HashMap<i64, String>]) -> Result<Self, String> {
+        let encoder = mooring_core::search::rerank::encoder()?;
+        let model = mooring_core::search::rerank::MODEL;
+        let mut vectors = Vec::new();
+        for (i, conv) in ids.iter().enumerate() {
+            let slug = project(i);
+            let keys: Vec<(&str, i64)> = conv.keys().map(|id| (slug.as_str(), *id)).collect();
+            let found = store.rerank_vectors(model, &keys).map_err(|e| e.to_string())?;
+            let mut v = Vec::new();
+            for ((_, id), bytes) in keys.iter().zip(found) {
+                let q = bytes
+                    .and_then(|b| mooring_embed::Quantized::from_bytes(&b, encoder.dim()))
+                    .ok_or(format!("turn {id} not encoded"))?;
+                v.push((*id, q.values.iter().map(|x| f32::from(*x) * q.scale).collect()));
+            }
+            vectors.push(v);
+        }
+        Ok(Self { vectors, encoder })
+    }
+
+    /// The nearest `limit` turns of `q`'s conversation, as `(id, cosine)`.
+    pub fn nearest(&self, q: &Question, limit: usize) -> Vec<(i64, f64)> {
+        let query = self.encoder.embed(&q.text);
+        let mut scored: Vec<(i64, f64)> = self.vectors[q.conversation]
+            .iter()
+            .map(|(id, v)| (*id, v.iter().zip(&query).map(|(a, b)| f64::from(*a) * f64::from(*b)).sum()))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored.truncate(limit);
+        scored
+    }
+}
+
+/// Hybrid with the encoder's nearest as the meaning half: the same fusion.
+pub fn hybrid_with(
+    store: &Store,
+    near: &EncoderNearest,
+    ids: &[HashMap<i64, String>],
+    q: &Question,
+) -> Vec<String> {
+    use mooring_core::search::fusion::{CANDIDATES, Halves, Previous, fuse};
+    use mooring_core::store::backend::{RowHit, SearchQuery};
+    let slug = project(q.conversation);
+    let content = mooring_core::search::content_words(&q.text);
+    let words = if content.is_empty() { mooring_core::search::words(&q.text) } else { content };
+    let ask = |any: bool| {
+        store
+            .search_memory(&SearchQuery {
+                words: &words,
+                project: Some(&slug),
+                kind: None,
+                limit: CANDIDATES,
+                any,
+                least: 1,
+                rarest: 0,
+            })
+            .unwrap_or_default()
+    };
+    let all = ask(false);
+    let any = if words.len() > 1 { ask(true) } else { all.clone() };
+    let rows: HashMap<i64, RowHit> = store
+        .read(|c| {
+            let mut out = HashMap::new();
+            for (id, _) in near.nearest(q, CANDIDATES as usize) {
+                use mooring_core::store::memory::{COLUMNS, from_row};
+                let row =
+                    c.query_row(&format!("SELECT {COLUMNS} FROM memory m WHERE m.id = ?1"), [id], from_row)?;
+                out.insert(id, RowHit { row, slug: slug.clone(), snippet: String::new(), score: 0.0 });
+            }
+            Ok(out)
+        })
+        .unwrap();
+    let nearest: Vec<RowHit> = near
+        .nearest(q, CANDIDATES as usize)
+        .into_iter()
+        .map(|(id, cos)| RowHit { score: cos, ..rows[&id].clone() })
+        .collect();
+    let keys: Vec<(&str, i64)> =
+        any.iter().chain(&all).chain(&nearest).map(|h| (h.slug.as_str(), h.row.id)).collect();
+    let previous: Previous = keys
+        .iter()
+        .zip(store.previous_entries(&keys).unwrap())
+        .filter_map(|(&(s, id), p)| Some(((s.to_owned(), id), p?)))
+        .collect();
+    let span = mooring_core::search::dates::span(&q.text, chrono::Utc::now());
+    let fused = fuse(&Halves { any_words: &any, all_words: &all, nearest: &nearest, span }, &previous);
+    fused.iter().take(10).filter_map(|h| ids[q.conversation].get(&h.row.id).cloned()).collect()
 }

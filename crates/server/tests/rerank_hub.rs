@@ -1,7 +1,6 @@
 //! Re-ranking through the hub (the `rerank` setting): switched on, the hub's indexer
-//! encodes what was remembered, and `search_memory` over MCP then keeps the fusion's first
-//! hit and scores the rest by the sentence encoder, with no note left; switched off, the
-//! search is the fusion's again. Needs both models the test tools install.
+//! encodes what was remembered, and `search_memory` over MCP then fuses the sentence
+//! encoder's meaning half, with no note left; switched off, the static model's again. Needs both models the test tools install.
 
 mod common;
 
@@ -41,14 +40,16 @@ async fn switched_on_the_hub_encodes_memory_and_searches_come_back_reranked() {
 
     mooring_core::projects::lifecycle::set_setting(&srv.store, "rerank", "0").unwrap();
     let off = ok(&call(&client, "search_memory", ask).await);
-    assert_eq!(
-        on["hits"][0]["entry"]["id"], off["hits"][0]["entry"]["id"],
-        "the fusion's first hit stays first"
-    );
-    // Re-ranked hits carry the encoder's cosines, not the fusion's scores. The order
-    // itself is checked in core's `rerank` tests.
-    let second = |v: &serde_json::Value| v["hits"][1]["score"].as_f64().unwrap();
-    assert!(second(&on) > 0.1 && second(&on) <= 1.0, "a cosine: {on}");
-    assert!((second(&on) - second(&off)).abs() > 1e-6, "{on} / {off}");
+    // On, the encoder scored the meaning half of the fusion: the scores are not the
+    // static model's. Which entries it lifts is checked in core's `rerank` tests.
+    let scored = |v: &serde_json::Value| -> Vec<(i64, f64)> {
+        v["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (h["entry"]["id"].as_i64().unwrap(), h["score"].as_f64().unwrap()))
+            .collect()
+    };
+    assert_ne!(scored(&on), scored(&off), "{on} / {off}");
     client.cancel().await.unwrap();
 }

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
+use crate::search::dates::Span;
 use crate::store::backend::RowHit;
 
 /// The keyword half's share of a candidate's score (LoCoMo: 0.8 and 0.7 alike, 0.6 lost
@@ -33,6 +34,11 @@ pub const NEIGHBOURS: f64 = 0.5;
 /// Entries are neighbours when written this close together in one project (minutes):
 /// the same conversation, not the next day's work.
 pub const NEIGHBOURS_WITHIN_MINUTES: i64 = 30;
+/// Added for being written in the span of time the question names ("in June", "last
+/// week": `search::dates`). LoCoMo with each turn dated when said, R@5 of categories
+/// 1–4: 62.4 without, 64.5 at 0.3, 65.1 at 0.5; REALTALK, whose questions rarely name a
+/// date, unchanged.
+pub const IN_SPAN: f64 = 0.5;
 /// Candidates each half hands the fusion.
 pub const CANDIDATES: u32 = 50;
 
@@ -45,6 +51,8 @@ pub struct Halves<'a> {
     pub all_words: &'a [RowHit],
     /// The meaning half: nearest first, scored by cosine.
     pub nearest: &'a [RowHit],
+    /// The span of time the question names, if it names one.
+    pub span: Option<Span>,
 }
 
 /// Each candidate's (project slug, id) to the id of the entry written just before it in
@@ -80,6 +88,13 @@ pub fn fuse(halves: &Halves<'_>, previous: &Previous) -> Vec<RowHit> {
     for h in halves.nearest {
         let share = if spread > 0.0 { (h.score - lowest) / spread } else { 1.0 };
         add(h, (1.0 - KEYWORD) * share);
+    }
+    if let Some(span) = halves.span {
+        for (i, hit) in order.iter().enumerate() {
+            if span.holds(&hit.row.created_at) {
+                score[i] += IN_SPAN;
+            }
+        }
     }
     // Neighbours lend each other a share of what they scored alone.
     let by_id: HashMap<(&str, i64), usize> =
@@ -151,7 +166,8 @@ mod tests {
         // far stronger match of the words does.
         let any = [hit(1, 10.0, 0), hit(2, 2.0, 10)];
         let near = [hit(2, 0.50, 10), hit(3, 0.49, 20), hit(1, 0.30, 0)];
-        let fused = fuse(&Halves { any_words: &any, all_words: &[], nearest: &near }, &Previous::new());
+        let fused =
+            fuse(&Halves { any_words: &any, all_words: &[], nearest: &near, span: None }, &Previous::new());
         assert_eq!(ids(&fused), [1, 2, 3]);
     }
 
@@ -159,7 +175,8 @@ mod tests {
     fn holding_every_word_counts() {
         let any = [hit(1, 10.0, 0), hit(2, 9.0, 10)];
         let all = [hit(2, 1.0, 10)];
-        let fused = fuse(&Halves { any_words: &any, all_words: &all, nearest: &[] }, &Previous::new());
+        let fused =
+            fuse(&Halves { any_words: &any, all_words: &all, nearest: &[], span: None }, &Previous::new());
         assert_eq!(ids(&fused), [2, 1]);
     }
 
@@ -168,18 +185,19 @@ mod tests {
         // #5 answers with few of the question's words; #4, the turn before it, asked.
         let any = [hit(4, 10.0, 0), hit(8, 5.0, 40), hit(5, 3.0, 1)];
         let previous: Previous = [(("p".to_owned(), 5), 4)].into_iter().collect();
-        let fused = fuse(&Halves { any_words: &any, all_words: &[], nearest: &[] }, &previous);
+        let fused = fuse(&Halves { any_words: &any, all_words: &[], nearest: &[], span: None }, &previous);
         // #5: 0.21 + 0.35 × 0.7 = 0.455, above #8's 0.35.
         assert_eq!(ids(&fused), [4, 5, 8]);
         let apart = [hit(4, 10.0, 0), hit(5, 3.0, 59), hit(8, 5.0, 40)];
-        let fused = fuse(&Halves { any_words: &apart, all_words: &[], nearest: &[] }, &previous);
+        let fused = fuse(&Halves { any_words: &apart, all_words: &[], nearest: &[], span: None }, &previous);
         assert_eq!(ids(&fused), [4, 8, 5], "an hour apart, #4 lends #5 nothing");
     }
 
     #[test]
     fn nothing_scored_keeps_the_halves_order() {
         let near = [hit(3, 0.5, 0), hit(1, 0.5, 0)];
-        let fused = fuse(&Halves { any_words: &[], all_words: &[], nearest: &near }, &Previous::new());
+        let fused =
+            fuse(&Halves { any_words: &[], all_words: &[], nearest: &near, span: None }, &Previous::new());
         assert_eq!(ids(&fused), [3, 1]);
     }
 }

@@ -5,7 +5,8 @@
 //! nearest vectors, see `semantic`), or both fused by their scores (the default, see
 //! `fusion`).
 
-mod fusion;
+pub mod dates;
+pub mod fusion;
 mod halves;
 pub mod query_words;
 pub mod recall;
@@ -123,6 +124,16 @@ fn fused_from(limit: u32) -> u32 {
 /// (with a note saying why) when the model or a project's vectors are unavailable; a
 /// failure there never fails the search.
 pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
+    find_with(store, r, None)
+}
+
+/// The cosines of a question with each candidate (a project's slug and an entry's id) by
+/// a sentence encoder, in their order; `None` for one it has not encoded.
+pub type Encoded<'a> = dyn Fn(&[(&str, i64)]) -> Vec<Option<f64>> + 'a;
+
+/// [`find`], with the meaning half of a hybrid search scored by `encoded` where given:
+/// every candidate of both halves it encoded, by its cosine (see `rerank`).
+pub fn find_with(store: &dyn MemoryBackend, r: &Request<'_>, encoded: Option<&Encoded<'_>>) -> Result<Found> {
     let words = words(r.query);
     if words.is_empty() {
         return Err(Error::invalid("query", "query has no words to search for; give one or more words"));
@@ -179,7 +190,12 @@ pub fn find(store: &dyn MemoryBackend, r: &Request<'_>) -> Result<Found> {
     };
     let note = waiting_note(store, r.project);
     let (any_words, all_words) = by_words?;
-    let halves = fusion::Halves { any_words: &any_words, all_words: &all_words, nearest: &nearest };
+    let nearest = match encoded {
+        Some(encoded) => by_encoder(encoded, &any_words, &all_words, nearest),
+        None => nearest,
+    };
+    let span = dates::span(r.query, chrono::Utc::now());
+    let halves = fusion::Halves { any_words: &any_words, all_words: &all_words, nearest: &nearest, span };
     let keys: Vec<(&str, i64)> =
         any_words.iter().chain(&all_words).chain(&nearest).map(|h| (h.slug.as_str(), h.row.id)).collect();
     let previous: fusion::Previous = keys
@@ -257,6 +273,28 @@ fn lexical(
         }
     }
     Ok(found)
+}
+
+/// The meaning half scored by a sentence encoder: the candidates of both halves it has
+/// encoded, by their cosines, nearest first (unencoded ones keep the static model's
+/// place: the half as it was when none is encoded).
+fn by_encoder(encoded: &Encoded<'_>, any: &[RowHit], all: &[RowHit], nearest: Vec<RowHit>) -> Vec<RowHit> {
+    let mut pool: Vec<RowHit> = Vec::new();
+    for h in nearest.iter().chain(any).chain(all) {
+        if !pool.iter().any(|p| p.row.id == h.row.id && p.slug == h.slug) {
+            pool.push(h.clone());
+        }
+    }
+    let keys: Vec<(&str, i64)> = pool.iter().map(|h| (h.slug.as_str(), h.row.id)).collect();
+    let cosines = encoded(&keys);
+    if cosines.iter().all(Option::is_none) {
+        return nearest;
+    }
+    let mut scored: Vec<RowHit> =
+        pool.iter().zip(cosines).filter_map(|(h, c)| Some(RowHit { score: c?, ..h.clone() })).collect();
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+    scored.truncate(fusion::CANDIDATES as usize);
+    scored
 }
 
 /// The keyword half of a fusion: the best [`fusion::CANDIDATES`] entries holding any
