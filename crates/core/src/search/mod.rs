@@ -8,6 +8,7 @@
 pub mod dates;
 pub mod fusion;
 mod halves;
+mod keyword;
 pub mod query_words;
 pub mod recall;
 pub mod rerank;
@@ -21,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::memory::{Entry, Kind, MAX_LIMIT};
 pub use crate::search::query_words::{ONLY_STOP_WORDS, content_words, meaningful, words};
 use crate::store::Store;
-use crate::store::backend::{MemoryBackend, RowHit, SearchQuery, Word};
+use crate::store::backend::{MemoryBackend, RowHit};
 
 /// One hit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -146,7 +147,7 @@ pub fn find_with(store: &dyn MemoryBackend, r: &Request<'_>, encoded: Option<&En
     }
     let kind = r.kind.map(|k| Kind::parse("kind", k)).transpose()?.map(Kind::as_str);
     let content = content_words(r.query);
-    let keyword = |limit: u32| lexical(store, &words, &content, r.project, kind, limit);
+    let keyword = |limit: u32| keyword::lexical(store, &words, &content, r.project, kind, limit);
     let stop_note = || content.is_empty().then(|| ONLY_STOP_WORDS.to_owned());
     if r.mode == Mode::Keyword {
         let hits = found_by(hits(keyword(r.limit)?), Mode::Keyword);
@@ -183,7 +184,7 @@ pub fn find_with(store: &dyn MemoryBackend, r: &Request<'_>, encoded: Option<&En
         .unwrap_or_else(|_| Err("search by meaning failed".into()))
     };
     let (nearest, by_words) =
-        halves::both(by_meaning, || keyword_halves(store, &words, &content, r.project, kind));
+        halves::both(by_meaning, || keyword::keyword_halves(store, &words, &content, r.project, kind));
     let nearest = match nearest {
         Ok(n) => n,
         Err(why) => return by_keyword_only(why),
@@ -230,51 +231,6 @@ fn waiting_note(store: &dyn MemoryBackend, project: Option<&str>) -> Option<Stri
     ))
 }
 
-/// The keyword ranking of a query, question or not: entries holding every content word
-/// first (or every word, when all are stop words), ranked as BM25 without IDF; then, to
-/// fill `limit`, entries holding any content word, ranked by BM25 with IDF (so a rare word
-/// counts for more). A natural question ("when did we move the ledger to Postgres?")
-/// finds what shares only some of its words; its stop words never decide.
-fn lexical(
-    store: &dyn MemoryBackend,
-    all: &[Word],
-    content: &[Word],
-    project: Option<&str>,
-    kind: Option<&str>,
-    limit: u32,
-) -> Result<Vec<RowHit>> {
-    let required = if content.is_empty() { all } else { content };
-    let mut found = store.search_memory(&SearchQuery {
-        words: required,
-        project,
-        kind,
-        limit,
-        any: false,
-        least: 1,
-        rarest: 0,
-    })?;
-    if found.len() < limit as usize && content.len() > 1 {
-        let any = store.search_memory(&SearchQuery {
-            words: content,
-            project,
-            kind,
-            limit,
-            any: true,
-            least: 1,
-            rarest: 0,
-        })?;
-        for hit in any {
-            if found.len() == limit as usize {
-                break;
-            }
-            if !found.iter().any(|h| h.row.id == hit.row.id) {
-                found.push(hit);
-            }
-        }
-    }
-    Ok(found)
-}
-
 /// The meaning half scored by a sentence encoder: the candidates of both halves it has
 /// encoded, by their cosines, nearest first (unencoded ones keep the static model's
 /// place: the half as it was when none is encoded).
@@ -295,34 +251,6 @@ fn by_encoder(encoded: &Encoded<'_>, any: &[RowHit], all: &[RowHit], nearest: Ve
     scored.sort_by(|a, b| b.score.total_cmp(&a.score));
     scored.truncate(fusion::CANDIDATES as usize);
     scored
-}
-
-/// The keyword half of a fusion: the best [`fusion::CANDIDATES`] entries holding any
-/// content word (BM25 with IDF), and those holding every one (every word, for a
-/// question of stop words only).
-fn keyword_halves(
-    store: &dyn MemoryBackend,
-    all: &[Word],
-    content: &[Word],
-    project: Option<&str>,
-    kind: Option<&str>,
-) -> Result<(Vec<RowHit>, Vec<RowHit>)> {
-    let required = if content.is_empty() { all } else { content };
-    let ask = |any: bool| {
-        store.search_memory(&SearchQuery {
-            words: required,
-            project,
-            kind,
-            limit: fusion::CANDIDATES,
-            any,
-            least: 1,
-            rarest: 0,
-        })
-    };
-    let every = ask(false)?;
-    // One word: the entries holding it are both lists.
-    let any = if required.len() > 1 { ask(true)? } else { every.clone() };
-    Ok((any, every))
 }
 
 /// The nearest entries by meaning, or why there are none.
@@ -401,110 +329,5 @@ pub fn optimize_index(store: &Store) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_question_finds_by_its_content_words_and_one_of_only_stop_words_says_so() {
-        let store = Store::open_in_memory().unwrap();
-        crate::Registry::new(&store)
-            .create(crate::NewProject { name: "Billing".into(), ..Default::default() })
-            .unwrap();
-        for content in
-            ["The ledger moved to Postgres in March", "Invoices are rendered as PDF", "Ledger notes"]
-        {
-            let e = crate::memory::NewEntry {
-                kind: "decision".into(),
-                content: content.into(),
-                ..Default::default()
-            };
-            crate::memory::remember(&store, "billing", &e, None).unwrap();
-        }
-        let ask = |q: &str| {
-            find(
-                &store,
-                &Request { query: q, project: Some("billing"), kind: None, limit: 10, mode: Mode::Keyword },
-            )
-            .unwrap()
-        };
-        let found = ask("When did we move the ledger to Postgres?");
-        let contents: Vec<&str> = found.hits.iter().map(|h| h.entry.content.as_str()).collect();
-        // No entry holds move, ledger and postgres: those holding any follow, the one with
-        // two of them first; the entry sharing no word is not there.
-        assert_eq!(contents, ["The ledger moved to Postgres in March", "Ledger notes"]);
-        let nothing = ask("what did we do about it?");
-        assert!(nothing.hits.is_empty());
-        assert_eq!(nothing.note.as_deref(), Some(ONLY_STOP_WORDS));
-    }
-
-    #[test]
-    fn hybrid_takes_hits_from_both_halves_and_says_which_found_each() {
-        let store = Store::open_in_memory().unwrap();
-        crate::Registry::new(&store)
-            .create(crate::NewProject { name: "Billing".into(), ..Default::default() })
-            .unwrap();
-        let by_meaning = "Renewal cadence: every 5 s, TTL 15 s";
-        let by_word = "Ledger export refreshes nightly at two";
-        for content in [
-            by_meaning,
-            by_word,
-            "The dashboard is plain ES modules with no bundler",
-            "Invoices are rendered to PDF with the customer's billing address",
-            "Translations live in one JSON file per locale",
-            "Release builds use fat LTO and one codegen unit",
-        ] {
-            let e = crate::memory::NewEntry {
-                kind: "decision".into(),
-                content: content.into(),
-                ..Default::default()
-            };
-            crate::memory::remember(&store, "billing", &e, None).unwrap();
-        }
-        crate::search::semantic::index_pending(&store, None).unwrap();
-        let r = Request {
-            query: "How often do we refresh the lease, and the ledger?",
-            project: Some("billing"),
-            kind: None,
-            limit: 3,
-            mode: Mode::Hybrid,
-        };
-        let found = find(&store, &r).unwrap();
-        let by = |content: &str| {
-            found.hits.iter().find(|h| h.entry.content == content).map(|h| h.found_by.clone())
-        };
-        assert_eq!(by(by_meaning), Some(vec![Mode::Semantic]), "{:?}", found.hits);
-        assert!(by(by_word).is_some_and(|b| b.contains(&Mode::Keyword)), "{:?}", found.hits);
-    }
-
-    #[test]
-    fn words_match_title_content_and_tags_never_the_scope() {
-        let store = Store::open_in_memory().unwrap();
-        let p = crate::Registry::new(&store)
-            .create(crate::NewProject { name: "Billing".into(), ..Default::default() })
-            .unwrap()
-            .project;
-        let entry = crate::memory::NewEntry {
-            kind: "decision".into(),
-            content: "Use Stripe for invoices".into(),
-            tags: vec!["payments".into()],
-            ..Default::default()
-        };
-        crate::memory::remember(&store, "billing", &entry, None).unwrap();
-        let scope = format!("p{}", p.id);
-        let prefix = format!("{scope}*");
-        let stemmed = format!("{scope}s");
-        for (query, hits) in [
-            (scope.as_str(), 0),
-            (prefix.as_str(), 0),
-            (stemmed.as_str(), 0),
-            ("stripe", 1),
-            ("payments", 1),
-            ("invoices", 1),
-        ] {
-            for project in [None, Some("billing")] {
-                let found = search(&store, query, project, None, 10).unwrap();
-                assert_eq!(found.len(), hits, "{query} in {project:?}");
-            }
-        }
-    }
-}
+#[path = "mod_tests.rs"]
+mod tests;
