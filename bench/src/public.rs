@@ -338,51 +338,22 @@ pub fn hybrid_with(
     ids: &[HashMap<i64, String>],
     q: &Question,
 ) -> Vec<String> {
-    use mooring_core::search::fusion::{CANDIDATES, Halves, Previous, fuse};
-    use mooring_core::store::backend::{RowHit, SearchQuery};
+    use mooring_core::search::{content_words, fuse_halves, fusion::CANDIDATES, keyword_halves, words};
+    use mooring_core::store::backend::RowHit;
     let slug = project(q.conversation);
-    let content = mooring_core::search::content_words(&q.text);
-    let words = if content.is_empty() { mooring_core::search::words(&q.text) } else { content };
-    let ask = |any: bool| {
-        store
-            .search_memory(&SearchQuery {
-                words: &words,
-                project: Some(&slug),
-                kind: None,
-                limit: CANDIDATES,
-                any,
-                least: 1,
-                rarest: 0,
-            })
-            .unwrap_or_default()
-    };
-    let all = ask(false);
-    let any = if words.len() > 1 { ask(true) } else { all.clone() };
-    let rows: HashMap<i64, RowHit> = store
+    let (any, all) =
+        keyword_halves(store, &words(&q.text), &content_words(&q.text), Some(&slug), None).unwrap();
+    let nearest: Vec<RowHit> = store
         .read(|c| {
-            let mut out = HashMap::new();
-            for (id, _) in near.nearest(q, CANDIDATES as usize) {
-                use mooring_core::store::memory::{COLUMNS, from_row};
-                let row =
-                    c.query_row(&format!("SELECT {COLUMNS} FROM memory m WHERE m.id = ?1"), [id], from_row)?;
-                out.insert(id, RowHit { row, slug: slug.clone(), snippet: String::new(), score: 0.0 });
+            let mut out = Vec::new();
+            for (id, cosine) in near.nearest(q, CANDIDATES as usize) {
+                if let Some((row, slug)) = mooring_core::store::memory::get_with_slug(c, id)? {
+                    out.push(RowHit { row, slug, snippet: String::new(), score: cosine });
+                }
             }
             Ok(out)
         })
         .unwrap();
-    let nearest: Vec<RowHit> = near
-        .nearest(q, CANDIDATES as usize)
-        .into_iter()
-        .map(|(id, cos)| RowHit { score: cos, ..rows[&id].clone() })
-        .collect();
-    let keys: Vec<(&str, i64)> =
-        any.iter().chain(&all).chain(&nearest).map(|h| (h.slug.as_str(), h.row.id)).collect();
-    let previous: Previous = keys
-        .iter()
-        .zip(store.previous_entries(&keys).unwrap())
-        .filter_map(|(&(s, id), p)| Some(((s.to_owned(), id), p?)))
-        .collect();
-    let span = mooring_core::search::dates::span(&q.text, chrono::Utc::now());
-    let fused = fuse(&Halves { any_words: &any, all_words: &all, nearest: &nearest, span }, &previous);
+    let fused = fuse_halves(store, &q.text, &any, &all, &nearest).unwrap();
     fused.iter().take(10).filter_map(|h| ids[q.conversation].get(&h.row.id).cloned()).collect()
 }

@@ -18,25 +18,9 @@ pub(super) fn lexical(
     limit: u32,
 ) -> Result<Vec<RowHit>> {
     let required = if content.is_empty() { all } else { content };
-    let mut found = store.search_memory(&SearchQuery {
-        words: required,
-        project,
-        kind,
-        limit,
-        any: false,
-        least: 1,
-        rarest: 0,
-    })?;
+    let mut found = ask(store, required, project, kind, limit, false)?;
     if found.len() < limit as usize && content.len() > 1 {
-        let any = store.search_memory(&SearchQuery {
-            words: content,
-            project,
-            kind,
-            limit,
-            any: true,
-            least: 1,
-            rarest: 0,
-        })?;
+        let any = ask(store, content, project, kind, limit, true)?;
         for hit in any {
             if found.len() == limit as usize {
                 break;
@@ -52,7 +36,7 @@ pub(super) fn lexical(
 /// The keyword half of a fusion: the best [`fusion::CANDIDATES`] entries holding any
 /// content word (BM25 with IDF), and those holding every one (every word, for a
 /// question of stop words only).
-pub(super) fn keyword_halves(
+pub fn keyword_halves(
     store: &dyn MemoryBackend,
     all: &[Word],
     content: &[Word],
@@ -60,19 +44,24 @@ pub(super) fn keyword_halves(
     kind: Option<&str>,
 ) -> Result<(Vec<RowHit>, Vec<RowHit>)> {
     let required = if content.is_empty() { all } else { content };
-    let ask = |any: bool| {
-        store.search_memory(&SearchQuery {
-            words: required,
-            project,
-            kind,
-            limit: fusion::CANDIDATES,
-            any,
-            least: 1,
-            rarest: 0,
-        })
-    };
-    let every = ask(false)?;
+    let every = ask(store, required, project, kind, fusion::CANDIDATES, false)?;
     // One word: the entries holding it are both lists.
-    let any = if required.len() > 1 { ask(true)? } else { every.clone() };
+    let any = if required.len() > 1 {
+        ask(store, required, project, kind, fusion::CANDIDATES, true)?
+    } else {
+        every.clone()
+    };
     Ok((any, every))
+}
+
+/// Entries holding every one of `words` (`any`: any of them, by BM25 with IDF), best first.
+fn ask(
+    store: &dyn MemoryBackend,
+    words: &[Word],
+    project: Option<&str>,
+    kind: Option<&str>,
+    limit: u32,
+    any: bool,
+) -> Result<Vec<RowHit>> {
+    store.search_memory(&SearchQuery { words, project, kind, limit, any, least: 1, rarest: 0 })
 }

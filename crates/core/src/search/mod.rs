@@ -9,6 +9,7 @@ pub mod dates;
 pub mod fusion;
 mod halves;
 mod keyword;
+pub use keyword::keyword_halves;
 pub mod query_words;
 pub mod recall;
 pub mod rerank;
@@ -195,18 +196,9 @@ pub fn find_with(store: &dyn MemoryBackend, r: &Request<'_>, encoded: Option<&En
         Some(encoded) => by_encoder(encoded, &any_words, &all_words, nearest),
         None => nearest,
     };
-    let span = dates::span(r.query, chrono::Utc::now());
-    let halves = fusion::Halves { any_words: &any_words, all_words: &all_words, nearest: &nearest, span };
-    let keys: Vec<(&str, i64)> =
-        any_words.iter().chain(&all_words).chain(&nearest).map(|h| (h.slug.as_str(), h.row.id)).collect();
-    let previous: fusion::Previous = keys
-        .iter()
-        .zip(store.previous_entries(&keys)?)
-        .filter_map(|(&(slug, id), prev)| Some(((slug.to_owned(), id), prev?)))
-        .collect();
     let by_keyword: Vec<i64> = any_words.iter().chain(&all_words).map(|h| h.row.id).collect();
     let by_meaning: Vec<i64> = nearest.iter().map(|h| h.row.id).collect();
-    let mut fused = fusion::fuse(&halves, &previous);
+    let mut fused = fuse_halves(store, r.query, &any_words, &all_words, &nearest)?;
     fused.truncate(r.limit as usize);
     let mut hits = hits(fused);
     for h in &mut hits {
@@ -217,6 +209,32 @@ pub fn find_with(store: &dyn MemoryBackend, r: &Request<'_>, encoded: Option<&En
             .collect();
     }
     Ok(Found { hits, mode: Mode::Hybrid, note })
+}
+
+/// The halves of a hybrid search fused (see `fusion`), with the time `query` names and
+/// each candidate's neighbour as the backend knows it.
+pub fn fuse_halves(
+    store: &dyn MemoryBackend,
+    query: &str,
+    any_words: &[RowHit],
+    all_words: &[RowHit],
+    nearest: &[RowHit],
+) -> Result<Vec<RowHit>> {
+    // Each candidate once: the halves share most of theirs.
+    let mut keys: Vec<(&str, i64)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for h in any_words.iter().chain(all_words).chain(nearest) {
+        if seen.insert((h.slug.as_str(), h.row.id)) {
+            keys.push((h.slug.as_str(), h.row.id));
+        }
+    }
+    let previous: fusion::Previous = keys
+        .iter()
+        .zip(store.previous_entries(&keys)?)
+        .filter_map(|(&(slug, id), prev)| Some(((slug.to_owned(), id), prev?)))
+        .collect();
+    let span = dates::span(query, chrono::Utc::now());
+    Ok(fusion::fuse(&fusion::Halves { any_words, all_words, nearest, span }, &previous))
 }
 
 /// Why some hits may be missing by meaning: entries not indexed by meaning yet.
@@ -235,12 +253,14 @@ fn waiting_note(store: &dyn MemoryBackend, project: Option<&str>) -> Option<Stri
 /// encoded, by their cosines, nearest first (unencoded ones keep the static model's
 /// place: the half as it was when none is encoded).
 fn by_encoder(encoded: &Encoded<'_>, any: &[RowHit], all: &[RowHit], nearest: Vec<RowHit>) -> Vec<RowHit> {
-    let mut pool: Vec<RowHit> = Vec::new();
-    for h in nearest.iter().chain(any).chain(all) {
-        if !pool.iter().any(|p| p.row.id == h.row.id && p.slug == h.slug) {
-            pool.push(h.clone());
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    let pool: Vec<RowHit> = nearest
+        .iter()
+        .chain(any)
+        .chain(all)
+        .filter(|h| seen.insert((h.slug.as_str(), h.row.id)))
+        .cloned()
+        .collect();
     let keys: Vec<(&str, i64)> = pool.iter().map(|h| (h.slug.as_str(), h.row.id)).collect();
     let cosines = encoded(&keys);
     if cosines.iter().all(Option::is_none) {

@@ -7,13 +7,11 @@ use crate::error::Result;
 use crate::store::backend::{COMMON_FROM, COMMON_SHARE, Word};
 use crate::store::rows::{MemoryRow, NewMemoryRow};
 
-/// A memory row's columns as [`from_row`] reads them (table alias `m`).
-pub const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
+const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
                        m.created_at, m.updated_at, m.forgotten_at, m.author";
 
-/// A memory row read from [`COLUMNS`].
-pub fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
+fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
     Ok(MemoryRow {
         id: r.get(0)?,
         project_id: r.get(1)?,

@@ -38,6 +38,23 @@ impl Routed {
         }
         Ok(self.local.as_ref())
     }
+
+    /// Which of `hits` (a project's slug and an entry's id) are a team project's: each
+    /// project asked once (a search's candidates are mostly of one).
+    fn team_hits(&self, hits: &[(&str, i64)]) -> Result<Vec<bool>> {
+        if self.team.is_none() {
+            return Ok(vec![false; hits.len()]);
+        }
+        let mut known: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(hits.len());
+        for &(slug, _) in hits {
+            if !known.contains_key(slug) {
+                known.insert(slug, self.local.read(|c| team_projects::is_team(c, slug))?);
+            }
+            out.push(known[slug]);
+        }
+        Ok(out)
+    }
 }
 
 impl MemoryBackend for Routed {
@@ -222,21 +239,15 @@ impl MemoryBackend for Routed {
     }
 
     fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
-        let mut local = Vec::with_capacity(hits.len());
-        for &(slug, id) in hits {
-            let team = self.team.is_some() && self.local.read(|c| team_projects::is_team(c, slug))?;
-            local.push((!team).then_some((slug, id)));
-        }
-        let asked: Vec<(&str, i64)> = local.iter().flatten().copied().collect();
+        let team_hit = self.team_hits(hits)?;
+        let asked: Vec<(&str, i64)> =
+            hits.iter().zip(&team_hit).filter(|(_, t)| !**t).map(|(h, _)| *h).collect();
         let mut found = self.local.rerank_vectors(model, &asked)?.into_iter();
-        Ok(local.iter().map(|l| l.and_then(|_| found.next().flatten())).collect())
+        Ok(team_hit.iter().map(|&t| if t { None } else { found.next().flatten() }).collect())
     }
 
     fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
-        let mut team_hit = Vec::with_capacity(hits.len());
-        for &(slug, _) in hits {
-            team_hit.push(self.team.is_some() && self.local.read(|c| team_projects::is_team(c, slug))?);
-        }
+        let team_hit = self.team_hits(hits)?;
         let pick = |team: bool| -> Vec<(&str, i64)> {
             hits.iter().zip(&team_hit).filter(|(_, t)| **t == team).map(|(h, _)| *h).collect()
         };
