@@ -248,7 +248,7 @@ pub fn search(
     kind: Option<&str>,
     limit: u32,
 ) -> Result<Vec<Hit>> {
-    search_newest(conn, fts, Some(words), kind, limit, RANKED_AT_MOST, RANK)
+    search_newest(conn, fts, Some(words), (kind, None), limit, RANKED_AT_MOST, RANK)
 }
 
 /// Search where a match needs any of the words, not all: ranked by BM25 with each query
@@ -256,12 +256,15 @@ pub fn search(
 /// see [`idf_in_scope`]), since a rare word must then count for more than a common one.
 /// Entries holding fewer than `least` of the weighted phrases rank 0, after every hit.
 /// Without `words`, hits come without passages (a write's check reads none).
+/// With `joined`, only that project's entries are hits (told by their rows: see
+/// [`Scope`]).
 #[allow(clippy::too_many_arguments)]
 pub fn search_any(
     conn: &Connection,
     fts: &str,
     words: Option<&[Word]>,
     kind: Option<&str>,
+    joined: Option<i64>,
     limit: u32,
     weights: &[f64],
     least: u32,
@@ -270,7 +273,7 @@ pub fn search_any(
     // Numbers the code computed, written into the SQL: nothing a person typed.
     let weights: String = weights.iter().map(|w| format!(", {w:.6}")).collect();
     let rank = format!("mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0{weights}, {least})");
-    search_newest(conn, fts, words, kind, limit, walk, &rank)
+    search_newest(conn, fts, words, (kind, joined), limit, walk, &rank)
 }
 
 /// A word of a question, weighed in the scope searched.
@@ -282,6 +285,59 @@ pub struct Weighed {
     pub common: bool,
 }
 
+/// Where a search of one project looks, and how it tells the project's entries from
+/// others': by the scope token every entry carries in the keyword index, or by the
+/// entry's own row. The token's postings list every entry of the project, and a walk
+/// backwards from the newest match re-reads them page by page: at 100,000 entries that
+/// was a fifth of a write's check. When the project holds most of the newest entries,
+/// the rows a walk reads are nearly all its own, and joining each to its row costs less.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    /// The project's id.
+    pub id: i64,
+    /// Its scope token (`scope:p<ID>`), or `None` when its rows tell its entries.
+    pub token: Option<&'a str>,
+    /// The oldest id of its newest [`IDF_SAMPLE`] entries (see [`sample_bound`]).
+    pub bound: i64,
+}
+
+impl<'a> Scope<'a> {
+    /// Project `id` with scope token `token`: told by its rows when its newest
+    /// [`IDF_SAMPLE`] entries are at least half of every project's entries since the
+    /// oldest of them (a walk then reads at most one other project's entry per own).
+    pub fn of(conn: &Connection, id: i64, token: &'a str) -> Result<Self> {
+        let bound = sample_bound(conn, Some(id))?;
+        let newest: i64 = conn.row("SELECT coalesce(max(id), 0) FROM memory", [], |r| r.get(0))?;
+        let most = bound > 0 && newest - bound < 2 * i64::from(IDF_SAMPLE);
+        Ok(Self { id, token: (!most).then_some(token), bound })
+    }
+
+    /// As [`Scope::of`], always by the token (for a search that counts the project's
+    /// entries by it).
+    pub fn by_token(conn: &Connection, id: i64, token: &'a str) -> Result<Self> {
+        Ok(Self { id, token: Some(token), bound: sample_bound(conn, Some(id))? })
+    }
+}
+
+/// The id of the oldest of the newest [`IDF_SAMPLE`] entries of `project` (of every
+/// project when `None`), or 0 when there are fewer.
+pub fn sample_bound(conn: &Connection, project: Option<i64>) -> Result<i64> {
+    let offset = i64::from(IDF_SAMPLE) - 1;
+    let bound: Option<i64> = match project {
+        Some(id) => conn
+            .row(
+                "SELECT id FROM memory WHERE project_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
+                params![id, offset],
+                |r| r.get(0),
+            )
+            .optional()?,
+        None => conn
+            .row("SELECT id FROM memory ORDER BY id DESC LIMIT 1 OFFSET ?1", [offset], |r| r.get(0))
+            .optional()?,
+    };
+    Ok(bound.unwrap_or(0))
+}
+
 /// Each word's inverse document frequency among the newest [`IDF_SAMPLE`] entries of
 /// project `project` (of every project when `None`; `scope` is its FTS token):
 /// `ln(1 + (N − n + 0.5) / (n + 0.5))`, the form the team database computes too, so both
@@ -291,39 +347,31 @@ pub struct Weighed {
 /// word: counting a common word in all of 100,000 entries read them all at every search.
 pub fn idf_in_scope(
     conn: &Connection,
-    project: Option<(i64, &str)>,
+    project: Option<Scope<'_>>,
     words: &[Word],
     columns_only: bool,
     cap: Option<u32>,
 ) -> Result<Vec<Weighed>> {
-    let offset = i64::from(IDF_SAMPLE) - 1;
-    let bound: Option<i64> = match project {
-        Some((id, _)) => conn
-            .query_row(
-                "SELECT id FROM memory WHERE project_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2",
-                params![id, offset],
-                |r| r.get(0),
-            )
-            .optional()?,
-        None => conn
-            .query_row("SELECT id FROM memory ORDER BY id DESC LIMIT 1 OFFSET ?1", [offset], |r| r.get(0))
-            .optional()?,
+    let bound = match project {
+        Some(p) => p.bound,
+        None => sample_bound(conn, None)?,
     };
-    let bound = bound.unwrap_or(0);
     let mut count =
         conn.prepare_cached("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ?1 AND rowid >= ?2")?;
     let mut matches = |fts: &str| -> Result<f64> {
         let n: i64 = count.query_row(params![fts, bound], |r| r.get(0))?;
         Ok(n as f64)
     };
+    let token = project.and_then(|p| p.token);
     let total = match project {
         // A bounded count does not count the sample: it is full when it has a bound.
         Some(_) if cap.is_some() && bound > 0 => f64::from(IDF_SAMPLE),
         // A small project's size from its rows' index, not by walking its scope's postings.
-        Some((id, _)) if cap.is_some() => conn
-            .prepare_cached("SELECT count(*) FROM memory WHERE project_id = ?1")?
-            .query_row([id], |r| r.get::<_, i64>(0))? as f64,
-        Some((_, scope)) => matches(scope)?,
+        Some(p) if cap.is_some() || token.is_none() => {
+            conn.prepare_cached("SELECT count(*) FROM memory WHERE project_id = ?1")?
+                .query_row([p.id], |r| r.get::<_, i64>(0))? as f64
+        }
+        Some(_) => matches(token.unwrap_or_default())?,
         None => conn
             .query_row("SELECT count(*) FROM memory_fts WHERE rowid >= ?1", [bound], |r| r.get::<_, i64>(0))?
             as f64,
@@ -332,8 +380,8 @@ pub fn idf_in_scope(
         let term = fts_terms(std::slice::from_ref(w), true);
         if columns_only { format!("{{title content tags}} : {term}") } else { term }
     };
-    let scoped = |terms: String| match project {
-        Some((_, scope)) => format!("{scope} AND ({terms})"),
+    let scoped = |terms: String| match token {
+        Some(scope) => format!("{scope} AND ({terms})"),
         None => terms,
     };
     let counts: Vec<f64> = match cap {
@@ -343,14 +391,18 @@ pub fn idf_in_scope(
         Some(cap) if words.len() <= 62 => {
             let any: Vec<String> = words.iter().map(term).collect();
             let fts = scoped(any.join(" OR "));
-            let first = usize::from(project.is_some());
+            let first = usize::from(token.is_some());
+            // A project told by its rows rather than its scope token (see `Scope`).
+            let joined = project.filter(|p| p.token.is_none()).map(|p| p.id);
             let mut walk = conn.prepare_cached(
-                "SELECT rowid, mooring_phrases(memory_fts) FROM memory_fts WHERE memory_fts MATCH ?1
-                 AND rowid >= ?2 ORDER BY rowid DESC LIMIT ?3",
+                "SELECT memory_fts.rowid, mooring_phrases(memory_fts) FROM memory_fts
+                 LEFT JOIN memory m ON ?4 IS NOT NULL AND m.id = memory_fts.rowid
+                 WHERE memory_fts MATCH ?1 AND memory_fts.rowid >= ?2 AND (?4 IS NULL OR m.project_id = ?4)
+                 ORDER BY memory_fts.rowid DESC LIMIT ?3",
             )?;
             let mut counts = vec![0f64; words.len()];
             let (mut walked, mut newest, mut oldest) = (0u32, 0i64, 0i64);
-            let mut rows = walk.query(params![fts, bound, cap])?;
+            let mut rows = walk.query(params![fts, bound, cap, joined])?;
             while let Some(r) = rows.next()? {
                 let (rowid, bits): (i64, i64) = (r.get(0)?, r.get(1)?);
                 if walked == 0 {
@@ -444,7 +496,7 @@ fn search_newest(
     conn: &Connection,
     fts: &str,
     words: Option<&[Word]>,
-    kind: Option<&str>,
+    (kind, joined): (Option<&str>, Option<i64>),
     limit: u32,
     newest: u32,
     rank: &str,
@@ -456,9 +508,13 @@ fn search_newest(
     // first (a count forwards, a walk backwards) and ranking from there walked the
     // matches three times: 1.2 ms of an any-word search's 4.3 at 100,000 entries. Equal
     // ranks go to the older entry, as they did when the walk went forwards.
-    let (kind_join, kind_filter) = match kind {
-        Some(_) => ("JOIN memory m ON m.id = memory_fts.rowid", "m.kind = ?2"),
-        None => ("", "?2 IS NULL"),
+    let (kind_join, kind_filter) = match (kind, joined) {
+        (Some(_), None) => ("JOIN memory m ON m.id = memory_fts.rowid", "m.kind = ?2 AND ?5 IS NULL"),
+        (None, Some(_)) => ("JOIN memory m ON m.id = memory_fts.rowid", "?2 IS NULL AND m.project_id = ?5"),
+        (Some(_), Some(_)) => {
+            ("JOIN memory m ON m.id = memory_fts.rowid", "m.kind = ?2 AND m.project_id = ?5")
+        }
+        (None, None) => ("", "?2 IS NULL AND ?5 IS NULL"),
     };
     let sql = format!(
         "SELECT {COLUMNS}, p.slug, top.rank
@@ -471,7 +527,7 @@ fn search_newest(
          ORDER BY top.rank, top.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![fts, kind, limit, newest], |r| {
+    let rows = stmt.query_map(params![fts, kind, limit, newest, joined], |r| {
         Ok((from_row(r)?, r.get::<_, String>(13)?, r.get::<_, f64>(14)?))
     })?;
     let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
@@ -592,7 +648,7 @@ mod tests {
             .unwrap();
         let ids = |kind: Option<&str>, newest: u32| -> Vec<i64> {
             store
-                .read(|c| search_newest(c, "raft", None, kind, 10, newest, RANK))
+                .read(|c| search_newest(c, "raft", None, (kind, None), 10, newest, RANK))
                 .unwrap()
                 .iter()
                 .map(|h| h.row.id)

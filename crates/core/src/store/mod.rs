@@ -23,6 +23,8 @@ mod readers;
 pub mod recall_given;
 pub mod registry_version;
 pub mod rerank_vectors;
+#[cfg(test)]
+mod scope_tests;
 pub mod sessions;
 pub mod settings;
 pub mod shared;
@@ -156,6 +158,24 @@ impl Store {
             return f(&reader);
         }
         f(&self.lock())
+    }
+
+    /// Run reads of several statements in one read transaction: in autocommit each
+    /// statement took and let go of the log's read lock (`fcntl` calls on its shared
+    /// memory), about a twentieth of a write's check.
+    pub fn read_together<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        self.read(|c| {
+            if !c.is_autocommit() {
+                return f(c);
+            }
+            c.exec("BEGIN", [])?;
+            let out = f(c);
+            // Ending a read: nothing to keep, and nothing the caller could do if it failed.
+            if let Err(e) = c.exec("COMMIT", []) {
+                tracing::debug!(error = %e, "could not end a read transaction");
+            }
+            out
+        })
     }
 
     /// Run writes in one immediate transaction: all of it lands, or none of it.

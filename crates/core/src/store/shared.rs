@@ -233,7 +233,7 @@ impl MemoryBackend for Store {
 
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         let terms = fts_terms(query.words, query.any);
-        self.read(|c| {
+        self.read_together(|c| {
             // The words match title, content and tags only: the scope column is for
             // filtering, and a word must not match every entry of the project it names.
             // Only a word that could be a scope token needs the column filter (measured
@@ -257,8 +257,19 @@ impl MemoryBackend for Store {
                 None => words,
             };
             let hits = if query.any {
-                let sampled = project.zip(scope.as_deref());
                 let bounded = query.rarest > 0;
+                // Only a bounded search counts the project's words by its rows: an
+                // unbounded one counts the project itself by its token.
+                let sampled = match project.zip(scope.as_deref()) {
+                    Some((id, token)) if bounded => Some(q::Scope::of(c, id, token)?),
+                    Some((id, token)) => Some(q::Scope::by_token(c, id, token)?),
+                    None => None,
+                };
+                let joined = sampled.filter(|s| s.token.is_none()).map(|s| s.id);
+                let scoped = |words: String| match sampled.map(|s| s.token) {
+                    Some(None) => words,
+                    _ => scoped(words),
+                };
                 let cap = bounded.then_some(q::COUNTED_BOUNDED);
                 let mut weighed = q::idf_in_scope(c, sampled, query.words, columns_only, cap)?;
                 let mut kept: Vec<Word> = query.words.to_vec();
@@ -277,7 +288,9 @@ impl MemoryBackend for Store {
                 let rare: Vec<Word> =
                     kept.iter().zip(&weighed).filter(|(_, w)| !w.common).map(|(w, _)| w.clone()).collect();
                 let mut words = in_columns(&terms);
-                let mut weights: Vec<f64> = scope.iter().map(|_| 0.0).collect();
+                // The scope token, when the query holds one, is phrase 0: a filter.
+                let token = sampled.is_some_and(|s| s.token.is_some());
+                let mut weights: Vec<f64> = if token { vec![0.0] } else { Vec::new() };
                 weights.extend(weighed.iter().map(|w| w.idf));
                 if rare.len() < kept.len() {
                     words = format!("{words} AND {}", in_columns(&fts_terms(&rare, true)));
@@ -293,6 +306,7 @@ impl MemoryBackend for Store {
                     &scoped(words),
                     passages,
                     query.kind,
+                    joined,
                     query.limit,
                     &weights,
                     least,
@@ -311,7 +325,7 @@ impl MemoryBackend for Store {
 
     fn nearest_memory(&self, query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
         let limit = query.limit as usize;
-        self.read(|c| {
+        self.read_together(|c| {
             let read = |project, which| {
                 let mut scan = Scan::new(query.vector, query.kind, limit);
                 vectors::each(c, project, query.model, which, |s| scan.add(&s))?;
