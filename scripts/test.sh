@@ -30,3 +30,6 @@ echo "== speed guard: the binary people run (start profile), ratios within one r
 cargo build --profile start -p mooring-cli --quiet
 MOORING_MODELS=$(scripts/fetch-model.sh --where) \
   python3 bench/process_speed.py --bin target/start/mooring --entries 100 --runs 10 --guard
+# A write with its duplicate check against the bare write, at 10,000 entries.
+cargo build --profile start -p mooring-bench --bin write-guard --quiet
+MOORING_MODELS=$(scripts/fetch-model.sh --where) target/start/write-guard
