@@ -3,7 +3,7 @@
 //! contradicts (`search::similar`) against the bare write, each timed on this thread's
 //! CPU clock over a few hundred writes, with the hub's upkeep between them as the hub
 //! runs it. It fails (exit 1) when the check makes a write more than 10 times dearer: a
-//! ratio within one run, which machine noise cannot reach. Here it is 3 to 4.5 (the check
+//! ratio within one run, which machine noise cannot reach. Here it is 4.5 to 5 (the check
 //! reads two keyword walks and the nearest vectors; the write is one row and its index
 //! entries); a change that made every write 30 to 60 times dearer went unnoticed for a
 //! round once.
