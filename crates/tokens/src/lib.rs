@@ -1,6 +1,6 @@
 //! Exact o200k token counts (the tokenizer of OpenAI's current models, and the budget unit
 //! of Mooring's context preamble) in a few megabytes of memory: the vocabulary is embedded
-//! as a compact blob and read in place, indexed once by a hash table; pieces are merged as
+//! as a compact blob with its hash index and read in place; pieces are merged as
 //! tiktoken merges them. Equality with a reference implementation is tested in
 //! `tests/exact.rs`.
 
