@@ -1,11 +1,14 @@
 //! Turn the tiktoken vocabulary (`base64 rank` per line) into what the crate embeds: a
 //! blob of `u32 n`, then `n + 1` little-endian `u32` offsets, then every token's bytes in
 //! rank order; and the index from bytes to rank, an open-addressed table of little-endian
-//! `u32` slots (see `src/hash.rs`). Both are read in place: a process that counts tokens
-//! builds nothing and touches only the pages its lookups reach.
+//! `u32` slots (see `src/hash.rs`); and the pre-tokenizer's pattern as a sparse DFA. All
+//! are read in place: a process that counts tokens builds nothing and touches only the
+//! pages its lookups reach.
 
 #[path = "src/hash.rs"]
 mod hash;
+#[path = "src/pattern.rs"]
+mod pattern;
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -16,6 +19,7 @@ fn main() {
     let src = "data/o200k_base.tiktoken.gz";
     println!("cargo::rerun-if-changed={src}");
     println!("cargo::rerun-if-changed=src/hash.rs");
+    println!("cargo::rerun-if-changed=src/pattern.rs");
     let gz = std::fs::read(src).expect("the vocabulary ships with the crate");
     let mut text = String::new();
     flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).expect("valid gzip");
@@ -39,6 +43,28 @@ fn main() {
     let dir = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
     std::fs::write(dir.join("o200k.bin"), out).expect("OUT_DIR is writable");
     std::fs::write(dir.join("o200k_index.bin"), index).expect("OUT_DIR is writable");
+    std::fs::write(dir.join("o200k_split.dfa"), split_dfa()).expect("OUT_DIR is writable");
+}
+
+/// The pre-tokenizer as a sparse DFA (anchored, leftmost-first across its patterns: 143
+/// KB, where its dense form is 2.8 MB; minimized, 116 KB but searched 6% slower),
+/// serialized in the target's byte order.
+fn split_dfa() -> Vec<u8> {
+    use regex_automata::dfa::{StartKind, dense};
+    let patterns = pattern::patterns();
+    let dense = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .match_kind(regex_automata::MatchKind::LeftmostFirst)
+                .start_kind(StartKind::Anchored),
+        )
+        .build_many(&patterns)
+        .expect("the o200k pattern compiles");
+    let sparse = dense.to_sparse().expect("a sparse DFA");
+    match std::env::var("CARGO_CFG_TARGET_ENDIAN").as_deref() {
+        Ok("big") => sparse.to_bytes_big_endian(),
+        _ => sparse.to_bytes_little_endian(),
+    }
 }
 
 /// The index's slots, each token at the first free one from where its hash points.
