@@ -169,12 +169,8 @@ impl Store {
                 return f(c);
             }
             c.exec("BEGIN", [])?;
-            let out = f(c);
-            // Ending a read: nothing to keep, and nothing the caller could do if it failed.
-            if let Err(e) = c.exec("COMMIT", []) {
-                tracing::debug!(error = %e, "could not end a read transaction");
-            }
-            out
+            let _end = EndRead(c);
+            f(c)
         })
     }
 
@@ -203,6 +199,23 @@ impl Store {
         // A panic while holding the lock leaves SQLite consistent (the transaction rolls
         // back on drop), so a poisoned mutex is safe to reuse.
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Ends the read transaction `read_together` began, also when its reads panic: a
+/// connection left inside one would read an old snapshot from then on and hold the
+/// log's read lock against checkpoints.
+struct EndRead<'c>(&'c Connection);
+
+impl Drop for EndRead<'_> {
+    fn drop(&mut self) {
+        if self.0.is_autocommit() {
+            return;
+        }
+        // Ending a read: nothing to keep, and nothing the caller could do if it failed.
+        if let Err(e) = self.0.exec("COMMIT", []) {
+            tracing::debug!(error = %e, "could not end a read transaction");
+        }
     }
 }
 
@@ -267,6 +280,26 @@ fn create_private(path: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_together_end_their_transaction_even_when_they_fail_or_panic() {
+        let store = Store::open_in_memory().unwrap();
+        let failed: Result<()> = store.read_together(|_| Err(crate::error::Error::storage("no")));
+        assert!(failed.is_err());
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = store.read_together(|c| -> Result<()> {
+                assert!(!c.is_autocommit(), "inside one transaction");
+                panic!("a read that panics");
+            });
+        }));
+        assert!(panicked.is_err());
+        store
+            .read(|c| {
+                assert!(c.is_autocommit(), "the connection is out of the read transaction");
+                Ok(())
+            })
+            .unwrap();
+    }
 
     #[test]
     fn cached_statements_are_not_parsed_again_when_their_bindings_change() {
