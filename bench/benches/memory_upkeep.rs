@@ -15,33 +15,11 @@ fn candidate_check(c: &mut Criterion) {
     group.sample_size(30);
     for n in [1_000usize, 100_000] {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open_in(dir.path()).unwrap();
-        Registry::new(&store).create(NewProject { name: "Year".into(), ..NewProject::default() }).unwrap();
-        for chunk in mooring_bench::year::entries(n).chunks(5_000) {
-            memory::remember_batch(&store, "year", chunk, None).unwrap();
-        }
-        // The hub gives entries their vectors in the background, and keeps them warm.
-        let _ = mooring_core::search::semantic::index_pending(&store, None);
-        {
-            // The hub merges the keyword index a bounded step after each slice it indexed
-            // (a 100,000-entry backfill is about 25 slices).
-            use mooring_core::store::backend::MemoryBackend as _;
-            for _ in 0..25 {
-                store.tidy_index().unwrap();
-            }
-        }
-        if let Ok(model) = mooring_core::search::semantic::model() {
-            use mooring_core::store::backend::MemoryBackend as _;
-            store.warm_vectors(mooring_core::search::semantic::MODEL, model.dim()).unwrap();
-        }
+        let store = mooring_bench::year::project(dir.path(), n);
         let mut i = 0;
         let mut next = || {
             i += 1;
-            NewEntry {
-                kind: "decision".into(),
-                content: format!("The ledger moves from MySQL to Postgres in week {}", i % 52),
-                ..NewEntry::default()
-            }
+            mooring_bench::year::probe(i)
         };
         group.bench_with_input(BenchmarkId::new("alone", n), &n, |b, _| {
             b.iter(|| black_box(memory::remember(&store, "year", &next(), None).unwrap()))

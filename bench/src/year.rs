@@ -111,6 +111,39 @@ pub fn entries(n: usize) -> Vec<NewEntry> {
 }
 
 /// Captured session `i` of the year, started at `at` (RFC 3339): a few requests, files,
+/// Project `year` in a new store in `dir` with `n` entries of the made-up year, as the
+/// hub leaves it: every entry with its vector, the keyword index merged a bounded step
+/// per slice indexed (a 100,000-entry backfill is about 25 slices), vectors held.
+pub fn project(dir: &std::path::Path, n: usize) -> mooring_core::Store {
+    use mooring_core::search::semantic;
+    use mooring_core::store::backend::MemoryBackend as _;
+    let store = mooring_core::Store::open_in(dir).expect("a store");
+    mooring_core::Registry::new(&store)
+        .create(mooring_core::NewProject { name: "Year".into(), ..Default::default() })
+        .expect("the project");
+    for chunk in entries(n).chunks(5_000) {
+        mooring_core::memory::remember_batch(&store, "year", chunk, None).expect("the year written");
+    }
+    let _ = semantic::index_pending(&store, None);
+    for _ in 0..25 {
+        store.tidy_index().expect("the keyword index tidied");
+    }
+    if let Ok(model) = semantic::model() {
+        store.warm_vectors(semantic::MODEL, model.dim()).expect("vectors held");
+    }
+    store
+}
+
+/// The `i`th of the decisions the write benches add: one subject, worded alike, a week
+/// number apart (near-duplicates of each other, as a busy project's are).
+pub fn probe(i: usize) -> NewEntry {
+    NewEntry {
+        kind: "decision".into(),
+        content: format!("The ledger moves from MySQL to Postgres in week {}", i % 52),
+        ..NewEntry::default()
+    }
+}
+
 /// commands, todos, now and then a commit and a compaction, as capture stores them.
 pub fn session(i: usize, at: chrono::DateTime<chrono::Utc>) -> mooring_core::capture::SessionRecord {
     use mooring_core::capture::record::{Commit, FileAction, FileTouch};

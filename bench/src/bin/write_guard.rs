@@ -14,10 +14,9 @@
 use std::hint::black_box;
 
 use mooring_bench::arg;
-use mooring_core::memory::{self, NewEntry};
+use mooring_core::memory;
 use mooring_core::search::{semantic, similar};
 use mooring_core::store::backend::MemoryBackend as _;
-use mooring_core::{NewProject, Registry, Store};
 
 /// How much dearer than the bare write a write with its check may be.
 const MOST: f64 = 10.0;
@@ -26,31 +25,16 @@ fn main() {
     let entries: usize = arg("--entries", 10_000);
     let writes: usize = arg("--writes", 300);
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let store = Store::open_in(dir.path()).expect("a store");
-    Registry::new(&store)
-        .create(NewProject { name: "Year".into(), ..NewProject::default() })
-        .expect("a project");
-    for chunk in mooring_bench::year::entries(entries).chunks(5_000) {
-        memory::remember_batch(&store, "year", chunk, None).expect("the year written");
-    }
+    let store = mooring_bench::year::project(dir.path(), entries);
     let by_meaning = semantic::model().is_ok();
-    if let Ok(model) = semantic::model() {
-        let _ = semantic::index_pending(&store, None);
-        store.warm_vectors(semantic::MODEL, model.dim()).expect("vectors held");
-    }
     let upkeep = || {
         let _ = semantic::index_pending(&store, None);
         store.tidy_index().expect("the keyword index tidied");
     };
-    upkeep();
     let mut i = 0;
     let mut next = || {
         i += 1;
-        NewEntry {
-            kind: "decision".into(),
-            content: format!("The ledger moves from MySQL to Postgres in week {}", i % 52),
-            ..NewEntry::default()
-        }
+        mooring_bench::year::probe(i)
     };
     let (mut bare, mut checked) = (Vec::with_capacity(writes), Vec::with_capacity(writes));
     // Interleaved, so both see the same project as it grows.

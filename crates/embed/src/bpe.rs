@@ -60,7 +60,8 @@ impl Bpe {
                 .get(format!("<0x{b:02X}>").as_str())
                 .ok_or_else(|| format!("the vocabulary lacks <0x{b:02X}>"))?;
         }
-        let mut merges = Vec::with_capacity(m.merges.len());
+        let most_id = m.vocab.values().copied().max().unwrap_or(0);
+        let mut merges = Merges::sized(most_id, m.merges.len());
         let mut joined = String::new();
         for (rank, line) in m.merges.iter().enumerate() {
             let Some((a, b)) = line.split_once(' ') else {
@@ -76,9 +77,8 @@ impl Bpe {
             joined.push_str(a);
             joined.push_str(b);
             let merged = id(&joined)?;
-            merges.push(Merge { left: id(a)?, right: id(b)?, rank: rank as u32, merged });
+            merges.insert(Merge { left: id(a)?, right: id(b)?, rank: rank as u32, merged });
         }
-        let merges = Merges::new(merges);
         let mut chars = FxHashMap::default();
         for (token, &id) in &m.vocab {
             let mut it = token.chars();
@@ -168,23 +168,28 @@ enum Merges {
 }
 
 impl Merges {
-    /// From the merges in the file's order; a pair listed twice keeps its first rank.
-    fn new(all: Vec<Merge>) -> Self {
-        let fits = |x: u32| x <= u32::from(u16::MAX);
-        if all.iter().all(|m| fits(m.left) && fits(m.right) && fits(m.rank) && fits(m.merged)) {
-            let mut map = FxHashMap::default();
-            map.reserve(all.len());
-            for m in all {
+    /// Room for `count` merges of tokens whose ids go up to `most_id`: packed when every
+    /// id and rank fits in 16 bits.
+    fn sized(most_id: u32, count: usize) -> Self {
+        let fits = u16::try_from(most_id).is_ok() && u16::try_from(count).is_ok();
+        let mut merges =
+            if fits { Self::Small(FxHashMap::default()) } else { Self::Wide(FxHashMap::default()) };
+        match &mut merges {
+            Self::Small(map) => map.reserve(count),
+            Self::Wide(map) => map.reserve(count),
+        }
+        merges
+    }
+
+    /// Add `m` (given in the file's order): a pair listed twice keeps its first rank.
+    fn insert(&mut self, m: Merge) {
+        match self {
+            Self::Small(map) => {
                 map.entry(m.left << 16 | m.right).or_insert(m.rank << 16 | m.merged);
             }
-            Self::Small(map)
-        } else {
-            let mut map = FxHashMap::default();
-            map.reserve(all.len());
-            for m in all {
+            Self::Wide(map) => {
                 map.entry((m.left, m.right)).or_insert((m.rank, m.merged));
             }
-            Self::Wide(map)
         }
     }
 
@@ -211,8 +216,10 @@ mod tests {
     fn merges_pack_when_they_fit_and_a_pair_listed_twice_keeps_its_first_rank() {
         for big in [0u32, 70_000] {
             let merge = |left, right, rank, merged| Merge { left, right, rank, merged };
-            let m =
-                Merges::new(vec![merge(1 + big, 2, 0, 5), merge(1 + big, 2, 7, 9), merge(3, 1 + big, 1, 6)]);
+            let mut m = Merges::sized(3 + big, 3);
+            for one in [merge(1 + big, 2, 0, 5), merge(1 + big, 2, 7, 9), merge(3, 1 + big, 1, 6)] {
+                m.insert(one);
+            }
             assert_eq!(matches!(m, Merges::Small(_)), big == 0, "packed only when every id fits 16 bits");
             assert_eq!(m.get(1 + big, 2), Some((0, 5)));
             assert_eq!(m.get(3, 1 + big), Some((1, 6)));

@@ -317,6 +317,19 @@ impl<'a> Scope<'a> {
     pub fn by_token(conn: &Connection, id: i64, token: &'a str) -> Result<Self> {
         Ok(Self { id, token: Some(token), bound: sample_bound(conn, Some(id))? })
     }
+
+    /// The project whose rows tell its entries, when its token does not.
+    pub fn joined(&self) -> Option<i64> {
+        self.token.is_none().then_some(self.id)
+    }
+
+    /// `terms` limited to the project: by its token, or as they are when its rows tell.
+    pub fn scoped(&self, terms: &str) -> String {
+        match self.token {
+            Some(token) => format!("{token} AND ({terms})"),
+            None => terms.to_owned(),
+        }
+    }
 }
 
 /// The id of the oldest of the newest [`IDF_SAMPLE`] entries of `project` (of every
@@ -362,16 +375,14 @@ pub fn idf_in_scope(
         let n: i64 = count.query_row(params![fts, bound], |r| r.get(0))?;
         Ok(n as f64)
     };
-    let token = project.and_then(|p| p.token);
     let total = match project {
         // A bounded count does not count the sample: it is full when it has a bound.
         Some(_) if cap.is_some() && bound > 0 => f64::from(IDF_SAMPLE),
+        Some(Scope { token: Some(token), .. }) if cap.is_none() => matches(token)?,
         // A small project's size from its rows' index, not by walking its scope's postings.
-        Some(p) if cap.is_some() || token.is_none() => {
-            conn.prepare_cached("SELECT count(*) FROM memory WHERE project_id = ?1")?
-                .query_row([p.id], |r| r.get::<_, i64>(0))? as f64
-        }
-        Some(_) => matches(token.unwrap_or_default())?,
+        Some(p) => conn
+            .prepare_cached("SELECT count(*) FROM memory WHERE project_id = ?1")?
+            .query_row([p.id], |r| r.get::<_, i64>(0))? as f64,
         None => conn
             .query_row("SELECT count(*) FROM memory_fts WHERE rowid >= ?1", [bound], |r| r.get::<_, i64>(0))?
             as f64,
@@ -380,8 +391,8 @@ pub fn idf_in_scope(
         let term = fts_terms(std::slice::from_ref(w), true);
         if columns_only { format!("{{title content tags}} : {term}") } else { term }
     };
-    let scoped = |terms: String| match token {
-        Some(scope) => format!("{scope} AND ({terms})"),
+    let scoped = |terms: String| match project {
+        Some(p) => p.scoped(&terms),
         None => terms,
     };
     let counts: Vec<f64> = match cap {
@@ -391,15 +402,22 @@ pub fn idf_in_scope(
         Some(cap) if words.len() <= 62 => {
             let any: Vec<String> = words.iter().map(term).collect();
             let fts = scoped(any.join(" OR "));
-            let first = usize::from(token.is_some());
-            // A project told by its rows rather than its scope token (see `Scope`).
-            let joined = project.filter(|p| p.token.is_none()).map(|p| p.id);
-            let mut walk = conn.prepare_cached(
-                "SELECT memory_fts.rowid, mooring_phrases(memory_fts) FROM memory_fts
-                 LEFT JOIN memory m ON ?4 IS NOT NULL AND m.id = memory_fts.rowid
-                 WHERE memory_fts MATCH ?1 AND memory_fts.rowid >= ?2 AND (?4 IS NULL OR m.project_id = ?4)
-                 ORDER BY memory_fts.rowid DESC LIMIT ?3",
-            )?;
+            let first = usize::from(project.is_some_and(|p| p.token.is_some()));
+            // A project told by its rows rather than its scope token (see `Scope`): only
+            // then is each row joined.
+            let joined = project.and_then(|p| p.joined());
+            let mut walk = conn.prepare_cached(match joined {
+                Some(_) => {
+                    "SELECT memory_fts.rowid, mooring_phrases(memory_fts) FROM memory_fts
+                     JOIN memory m ON m.id = memory_fts.rowid
+                     WHERE memory_fts MATCH ?1 AND memory_fts.rowid >= ?2 AND m.project_id = ?4
+                     ORDER BY memory_fts.rowid DESC LIMIT ?3"
+                }
+                None => {
+                    "SELECT rowid, mooring_phrases(memory_fts) FROM memory_fts WHERE memory_fts MATCH ?1
+                     AND rowid >= ?2 AND ?4 IS NULL ORDER BY rowid DESC LIMIT ?3"
+                }
+            })?;
             let mut counts = vec![0f64; words.len()];
             let (mut walked, mut newest, mut oldest) = (0u32, 0i64, 0i64);
             let mut rows = walk.query(params![fts, bound, cap, joined])?;
@@ -508,14 +526,14 @@ fn search_newest(
     // first (a count forwards, a walk backwards) and ranking from there walked the
     // matches three times: 1.2 ms of an any-word search's 4.3 at 100,000 entries. Equal
     // ranks go to the older entry, as they did when the walk went forwards.
-    let (kind_join, kind_filter) = match (kind, joined) {
-        (Some(_), None) => ("JOIN memory m ON m.id = memory_fts.rowid", "m.kind = ?2 AND ?5 IS NULL"),
-        (None, Some(_)) => ("JOIN memory m ON m.id = memory_fts.rowid", "?2 IS NULL AND m.project_id = ?5"),
-        (Some(_), Some(_)) => {
-            ("JOIN memory m ON m.id = memory_fts.rowid", "m.kind = ?2 AND m.project_id = ?5")
-        }
-        (None, None) => ("", "?2 IS NULL AND ?5 IS NULL"),
-    };
+    // Each match is joined to its row only when a kind or a project (see `Scope`) filters.
+    let kind_join =
+        if kind.is_some() || joined.is_some() { "JOIN memory m ON m.id = memory_fts.rowid" } else { "" };
+    let kind_filter = format!(
+        "{} AND {}",
+        if kind.is_some() { "m.kind = ?2" } else { "?2 IS NULL" },
+        if joined.is_some() { "m.project_id = ?5" } else { "?5 IS NULL" }
+    );
     let sql = format!(
         "SELECT {COLUMNS}, p.slug, top.rank
          FROM (SELECT id, rank FROM

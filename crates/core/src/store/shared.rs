@@ -265,10 +265,10 @@ impl MemoryBackend for Store {
                     Some((id, token)) => Some(q::Scope::by_token(c, id, token)?),
                     None => None,
                 };
-                let joined = sampled.filter(|s| s.token.is_none()).map(|s| s.id);
-                let scoped = |words: String| match sampled.map(|s| s.token) {
-                    Some(None) => words,
-                    _ => scoped(words),
+                let joined = sampled.and_then(|s| s.joined());
+                let scoped = |words: String| match sampled {
+                    Some(s) => s.scoped(&words),
+                    None => words,
                 };
                 let cap = bounded.then_some(q::COUNTED_BOUNDED);
                 let mut weighed = q::idf_in_scope(c, sampled, query.words, columns_only, cap)?;
