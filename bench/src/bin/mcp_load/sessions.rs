@@ -108,36 +108,55 @@ impl HttpSession {
 /// One MCP client over a child's stdin/stdout.
 pub(crate) struct StdioSession {
     pub(crate) child: Child,
-    pub(crate) stdin: ChildStdin,
+    /// Taken at the end, so a wrapped server sees its input close and exits by itself.
+    stdin: Option<ChildStdin>,
+    /// Run under `MOORING_LOAD_WRAP`: ended by closing its input, not killed.
+    wrapped: bool,
     pub(crate) stdout: BufReader<ChildStdout>,
     pub(crate) next: u64,
 }
 
 impl StdioSession {
+    /// The server at `bin`, run under `MOORING_LOAD_WRAP` when that is set (a command and
+    /// its arguments split at spaces: `scripts/hot-functions.sh` records the functions a
+    /// session runs with `valgrind --tool=callgrind`).
     pub(crate) fn spawn(bin: &Path, data: &Path, cwd: &Path) -> Self {
-        let mut cmd = Command::new(bin);
+        let wrap = std::env::var("MOORING_LOAD_WRAP").unwrap_or_default();
+        let mut words = wrap.split_whitespace();
+        let mut cmd = match words.next() {
+            Some(first) => {
+                let mut cmd = Command::new(first);
+                cmd.args(words).arg(bin);
+                cmd
+            }
+            None => Command::new(bin),
+        };
         cmd.arg("--data-dir").arg(data).arg("stdio").current_dir(cwd).env("MOORING_LOG", "warn");
-        Self::start(cmd)
+        let mut s = Self::start(cmd);
+        s.wrapped = !wrap.is_empty();
+        s
     }
 
     pub(crate) fn start(mut cmd: Command) -> Self {
         let mut child =
             cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
-        let stdin = child.stdin.take().unwrap();
+        let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Self { child, stdin, stdout, next: 0 };
+        let mut s = Self { child, stdin, stdout, next: 0, wrapped: false };
         let init = json!({ "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "mcp-load", "version": "1" } });
         s.request("initialize", init).unwrap();
-        writeln!(s.stdin, "{}", json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })).unwrap();
+        writeln!(s.input(), "{}", json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .unwrap();
         s
     }
 
     pub(crate) fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
         self.next += 1;
         let id = self.next;
-        writeln!(self.stdin, "{}", json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+        let input = self.input();
+        writeln!(input, "{}", json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
             .map_err(|e| e.to_string())?;
-        self.stdin.flush().map_err(|e| e.to_string())?;
+        input.flush().map_err(|e| e.to_string())?;
         loop {
             let mut line = String::new();
             if self.stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
@@ -154,8 +173,23 @@ impl StdioSession {
     }
 }
 
+impl StdioSession {
+    fn input(&mut self) -> &mut ChildStdin {
+        self.stdin.as_mut().expect("the session's input is open until it ends")
+    }
+}
+
 impl Drop for StdioSession {
     fn drop(&mut self) {
+        // End of input ends a server; a wrapper gets a moment to write what it records at exit.
+        drop(self.stdin.take());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self.wrapped
+            && matches!(self.child.try_wait(), Ok(None))
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
