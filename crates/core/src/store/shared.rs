@@ -389,7 +389,7 @@ impl MemoryBackend for Store {
     }
 
     fn warm_vectors(&self, model: &str, dim: usize) -> Result<()> {
-        self.read(|c| self.vectors.hold(&vectors::Sqlite(c), &vectors::projects(c)?, model, dim))
+        self.read_passing(|c| self.vectors.hold(&vectors::Sqlite(c), &vectors::projects(c)?, model, dim))
     }
 
     fn tidy_index(&self) -> Result<()> {
