@@ -28,6 +28,8 @@ echo "== speed guard: the binary people run (start profile), ratios within one r
 # Fails only on a gross regression (a hook that loads the model although the hub runs,
 # one that costs more than 3x `mooring projects`); figures: bench/process_speed.py.
 cargo build --profile start -p mooring-cli --quiet
+# The code a stdio session runs, laid out together (crates/cli/build.rs).
+python3 scripts/check-hot-layout.py target/start/mooring
 MOORING_MODELS=$(scripts/fetch-model.sh --where) \
   python3 bench/process_speed.py --bin target/start/mooring --entries 100 --runs 10 --guard
 # A write with its duplicate check against the bare write, at 10,000 entries.
