@@ -33,7 +33,7 @@ pub mod team_projects;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
@@ -76,7 +76,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The database, shared by every surface of one process.
 pub struct Store {
-    conn: Mutex<Connection>,
+    /// The writer's connection; the checkpointer holds it back for a log restart.
+    conn: Arc<Mutex<Connection>>,
     /// Read connections for when `conn` is busy (file databases only).
     readers: Option<readers::Readers>,
     path: Option<PathBuf>,
@@ -127,13 +128,15 @@ impl Store {
             conn.pragma_update(None, "synchronous", "NORMAL")?;
         }
         migrations::migrations().to_latest(&mut conn)?;
-        let checkpointer = path.as_deref().and_then(checkpoint::Checkpointer::start);
+        let conn = Arc::new(Mutex::new(conn));
+        let checkpointer =
+            path.as_deref().and_then(|p| checkpoint::Checkpointer::start(p, Arc::downgrade(&conn)));
         if checkpointer.is_some() {
-            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+            conn.lock().unwrap_or_else(|p| p.into_inner()).pragma_update(None, "wal_autocheckpoint", 0)?;
         }
         let readers = path.as_deref().map(readers::Readers::new);
         Ok(Self {
-            conn: Mutex::new(conn),
+            conn,
             readers,
             path,
             _checkpointer: checkpointer,
