@@ -54,6 +54,15 @@ if ! grep -q '"version": "0.15.10"' "$dir/qwen/node_modules/@qwen-code/qwen-code
   npm install --prefix "$dir/qwen" --no-fund --no-audit --loglevel=error @qwen-code/qwen-code@0.15.10 >/dev/null
 fi
 
+# The Kilo CLI, pinned (its newest, 7.8.1, installs no binary: no platform package of that
+# version is on the registry), with the plugin package it would fetch from npm each time a
+# config folder holds a plugin (tests/e2e/kilo.sh copies it into its sandbox).
+if ! grep -q '"version": "7.7.7"' "$dir/kilo/node_modules/@kilocode/cli/package.json" 2>/dev/null; then
+  echo "Installing Kilo CLI 7.7.7 into $dir/kilo"
+  npm install --prefix "$dir/kilo" --no-fund --no-audit --loglevel=error \
+    @kilocode/cli@7.7.7 @kilocode/plugin@7.3.1 >/dev/null
+fi
+
 # Cline, pinned (a compiled binary in its platform package; ~430 MB).
 if ! grep -q '"version": "3.0.65"' "$dir/cline/node_modules/cline/package.json" 2>/dev/null; then
   echo "Installing Cline 3.0.65 into $dir/cline"

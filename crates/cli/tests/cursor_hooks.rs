@@ -91,7 +91,10 @@ fn the_client_list_says_what_each_client_s_hooks_bring() {
         (row("windsurf")["recall"].as_bool(), row("windsurf")["context"].as_bool()),
         (Some(false), Some(false))
     );
-    let capturing = list["clients"].as_array().unwrap().iter().filter(|r| r["capture"] == true).count();
-    // Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode, Cline, Cursor, Windsurf.
-    assert_eq!(capturing, 9, "{list}");
+    let count = |what: &str| list["clients"].as_array().unwrap().iter().filter(|r| r[what] == true).count();
+    // Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode, Kilo, Cline, Cursor, Windsurf.
+    assert_eq!(count("capture"), 10, "{list}");
+    // All of those but Cline and Windsurf.
+    assert_eq!(count("recall"), 8, "{list}");
+    assert_eq!((row("kilo")["capture"].as_bool(), row("kilo")["recall"].as_bool()), (Some(true), Some(true)));
 }

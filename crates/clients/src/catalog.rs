@@ -24,6 +24,8 @@ pub enum Client {
     QwenCode,
     /// The opencode CLI (SST).
     Opencode,
+    /// The Kilo CLI (Kilo Code's, a fork of opencode).
+    Kilo,
     /// The Cline CLI (3.x; its editor extensions keep their own settings).
     Cline,
     /// The Cursor editor.
@@ -83,13 +85,14 @@ impl fmt::Display for Unsupported {
 
 impl Client {
     /// Every client, in the order `--list` shows them.
-    pub const ALL: [Client; 12] = [
+    pub const ALL: [Client; 13] = [
         Client::ClaudeCode,
         Client::Codex,
         Client::GeminiCli,
         Client::CopilotCli,
         Client::QwenCode,
         Client::Opencode,
+        Client::Kilo,
         Client::Cline,
         Client::Cursor,
         Client::VsCode,
@@ -107,6 +110,7 @@ impl Client {
             Client::CopilotCli => "copilot-cli",
             Client::QwenCode => "qwen-code",
             Client::Opencode => "opencode",
+            Client::Kilo => "kilo",
             Client::Cline => "cline",
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
@@ -125,6 +129,7 @@ impl Client {
             Client::CopilotCli => "GitHub Copilot CLI",
             Client::QwenCode => "Qwen Code",
             Client::Opencode => "opencode",
+            Client::Kilo => "Kilo CLI",
             Client::Cline => "Cline",
             Client::Cursor => "Cursor",
             Client::VsCode => "VS Code",
@@ -143,6 +148,7 @@ impl Client {
             "copilot" => "copilot-cli",
             "qwen" => "qwen-code",
             "open-code" => "opencode",
+            "kilo-code" | "kilocode" | "kilo-cli" => "kilo",
             "code" | "vs-code" => "vscode",
             "claude-app" => "claude-desktop",
             other => other,
@@ -154,9 +160,12 @@ impl Client {
     pub fn format(self) -> Format {
         match self {
             Client::Codex => Format::Toml,
-            Client::VsCode | Client::Zed | Client::GeminiCli | Client::QwenCode | Client::Opencode => {
-                Format::Jsonc
-            }
+            Client::VsCode
+            | Client::Zed
+            | Client::GeminiCli
+            | Client::QwenCode
+            | Client::Opencode
+            | Client::Kilo => Format::Jsonc,
             _ => Format::Json,
         }
     }
@@ -167,7 +176,7 @@ impl Client {
             Client::Codex => "mcp_servers",
             Client::VsCode => "servers",
             Client::Zed => "context_servers",
-            Client::Opencode => "mcp",
+            Client::Opencode | Client::Kilo => "mcp",
             _ => "mcpServers",
         }
     }
@@ -181,6 +190,7 @@ impl Client {
             | Client::CopilotCli
             | Client::QwenCode
             | Client::Opencode
+            | Client::Kilo
             | Client::Cline => Identity::WorkingDirectory,
             Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
             Client::Zed => Identity::ProjectRoot,
@@ -203,6 +213,7 @@ impl Client {
             Client::CopilotCli => env.copilot_dir().join("mcp-config.json"),
             Client::QwenCode => env.qwen_dir().join("settings.json"),
             Client::Opencode => env.opencode_dir().join("opencode.json"),
+            Client::Kilo => env.kilo_dir().join("kilo.json"),
             Client::Cline => env.cline_dir().join("data").join("settings").join("cline_mcp_settings.json"),
             Client::Cursor => env.home.join(".cursor").join("mcp.json"),
             Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
@@ -235,6 +246,7 @@ impl Client {
             Client::GeminiCli => dir.join(".gemini").join("settings.json"),
             Client::QwenCode => dir.join(".qwen").join("settings.json"),
             Client::Opencode => dir.join("opencode.json"),
+            Client::Kilo => dir.join("kilo.json"),
             Client::Cursor => dir.join(".cursor").join("mcp.json"),
             Client::VsCode => dir.join(".vscode").join("mcp.json"),
             Client::Zed => dir.join(".zed").join("settings.json"),
@@ -268,6 +280,8 @@ impl Client {
             // Its hooks are a plugin: Mooring's is a file of its own.
             Client::Opencode => project(&[".opencode", "plugin", "mooring.js"])
                 .or_else(|| Some(env.opencode_dir().join("plugin").join("mooring.js"))),
+            Client::Kilo => project(&[".kilo", "plugin", "mooring.js"])
+                .or_else(|| Some(env.kilo_dir().join("plugin").join("mooring.js"))),
             Client::Cursor => project(&[".cursor", "hooks.json"])
                 .or_else(|| Some(env.home.join(".cursor").join("hooks.json"))),
             // Every `*.json` in the hooks folder is read; Mooring's is its own file.
@@ -296,6 +310,7 @@ impl Client {
             Client::CopilotCli => vec![env.copilot_dir()],
             Client::QwenCode => vec![env.qwen_dir()],
             Client::Opencode => vec![env.opencode_dir()],
+            Client::Kilo => vec![env.kilo_dir()],
             Client::Cline => vec![env.cline_dir()],
             Client::Cursor => vec![env.home.join(".cursor")],
             Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
@@ -327,9 +342,14 @@ impl Client {
             // VS Code's Copilot reads the same file.
             Client::CopilotCli => Some(".github/copilot-instructions.md"),
             Client::Windsurf => Some(".windsurfrules"),
-            // opencode reads AGENTS.md.
+            // opencode and Kilo read AGENTS.md.
             Client::Cline => Some(".clinerules"),
-            Client::Opencode | Client::Cursor | Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
+            Client::Opencode
+            | Client::Kilo
+            | Client::Cursor
+            | Client::VsCode
+            | Client::Zed
+            | Client::ClaudeDesktop => None,
         }
     }
 
@@ -353,6 +373,7 @@ impl Client {
             Client::CopilotCli => Some("copilot"),
             Client::QwenCode => Some("qwen"),
             Client::Opencode => Some("opencode"),
+            Client::Kilo => Some("kilo"),
             Client::Cline => Some("cline"),
             Client::Cursor => Some("cursor"),
             Client::VsCode => Some("code"),

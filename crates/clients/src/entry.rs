@@ -57,7 +57,7 @@ pub fn server_entry(client: Client, scope: &Scope, spec: &ShimSpec) -> Value {
     if let Some(dir) = &spec.data_dir {
         entry.insert("env".into(), json!({ "MOORING_HOME": dir.display().to_string() }));
     }
-    if client == Client::Opencode {
+    if matches!(client, Client::Opencode | Client::Kilo) {
         // One command line, and `environment` for its variables.
         let mut command = vec![spec.binary.display().to_string()];
         command.extend(shim_args(client, scope));

@@ -72,8 +72,8 @@ fn fresh_files_get_a_working_entry_for_every_client() {
         let change = install(c, &file);
         assert!(change.before.is_none(), "{c}");
         let entry = entry_in(c, &file).unwrap_or_else(|| panic!("{c}: no entry in\n{}", change.after));
-        if c == Client::Opencode {
-            // Its own shape: see `opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away`.
+        if matches!(c, Client::Opencode | Client::Kilo) {
+            // Their own shape: see `opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away`.
             assert_eq!(entry["command"], json!(["/home/me/.local/bin/mooring", "stdio"]));
             continue;
         }
@@ -255,36 +255,42 @@ fn copilot_cli_gets_a_versioned_hooks_file_of_its_own_with_the_event_in_each_com
 
 #[test]
 fn opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away() {
-    let home = tempfile::tempdir().unwrap();
-    let env = env(home.path(), Os::Linux);
-    let config = Client::Opencode.config_file(&env, &Scope::User).unwrap();
-    assert_eq!(config, home.path().join(".config/opencode/opencode.json"));
-    install(Client::Opencode, &config);
-    let entry = entry_in(Client::Opencode, &config).unwrap();
-    assert_eq!(
-        entry,
-        json!({ "type": "local", "command": ["/home/me/.local/bin/mooring", "stdio"], "enabled": true,
-                "environment": { "MOORING_HOME": "/home/me/.mooring-alt" } })
-    );
-    let file = Client::Opencode.hooks_file(&env, &Scope::User).unwrap();
-    assert_eq!(file, home.path().join(".config/opencode/plugin/mooring.js"));
-    let change = hook_change(Client::Opencode, &spec(), &file, Action::Install).unwrap();
-    apply::write(&change).unwrap();
-    let plugin = fs::read_to_string(&file).unwrap();
-    // The binary and data directory as JSON strings: data, never code.
-    assert!(
-        plugin.contains(r#"const ARGV = ["/home/me/.local/bin/mooring","--data-dir","/home/me/.mooring-alt","hook","opencode"];"#),
-        "{plugin}"
-    );
-    assert!(mooring_clients::hook_installed(Client::Opencode, &file).unwrap().is_some());
-    assert!(
-        hook_change(Client::Opencode, &spec(), &file, Action::Install).unwrap().is_noop(),
-        "twice: unchanged"
-    );
-    let removed = hook_change(Client::Opencode, &spec(), &file, Action::Remove).unwrap();
-    apply::write(&removed).unwrap();
-    assert!(!file.exists(), "removed, not emptied");
-    assert!(mooring_clients::hook_installed(Client::Opencode, &file).unwrap().is_none());
-    let project = Client::Opencode.hooks_file(&env, &Scope::Project("/w/le".into())).unwrap();
-    assert_eq!(project, PathBuf::from("/w/le/.opencode/plugin/mooring.js"));
+    // Kilo, a fork of opencode, the same way under its own names.
+    for (c, app, config_name, project_dir) in [
+        (Client::Opencode, "opencode", "opencode.json", ".opencode"),
+        (Client::Kilo, "kilo", "kilo.json", ".kilo"),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let env = env(home.path(), Os::Linux);
+        let config = c.config_file(&env, &Scope::User).unwrap();
+        assert_eq!(config, home.path().join(format!(".config/{app}/{config_name}")));
+        install(c, &config);
+        let entry = entry_in(c, &config).unwrap();
+        assert_eq!(
+            entry,
+            json!({ "type": "local", "command": ["/home/me/.local/bin/mooring", "stdio"], "enabled": true,
+                    "environment": { "MOORING_HOME": "/home/me/.mooring-alt" } })
+        );
+        let file = c.hooks_file(&env, &Scope::User).unwrap();
+        assert_eq!(file, home.path().join(format!(".config/{app}/plugin/mooring.js")));
+        let change = hook_change(c, &spec(), &file, Action::Install).unwrap();
+        apply::write(&change).unwrap();
+        let plugin = fs::read_to_string(&file).unwrap();
+        // The binary and data directory as JSON strings: data, never code.
+        let argv = format!(
+            r#"const ARGV = ["/home/me/.local/bin/mooring","--data-dir","/home/me/.mooring-alt","hook","{}"];"#,
+            c.name()
+        );
+        assert!(plugin.contains(&argv), "{plugin}");
+        // The session's database is the client's own.
+        assert!(plugin.contains(&format!(r#"...["{app}","{app}.db"]);"#)), "{plugin}");
+        assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some());
+        assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "twice: unchanged");
+        let removed = hook_change(c, &spec(), &file, Action::Remove).unwrap();
+        apply::write(&removed).unwrap();
+        assert!(!file.exists(), "removed, not emptied");
+        assert!(mooring_clients::hook_installed(c, &file).unwrap().is_none());
+        let project = c.hooks_file(&env, &Scope::Project("/w/le".into())).unwrap();
+        assert_eq!(project, PathBuf::from(format!("/w/le/{project_dir}/plugin/mooring.js")));
+    }
 }

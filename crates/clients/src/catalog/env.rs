@@ -90,6 +90,12 @@ impl Env {
         self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config")).join("opencode")
     }
 
+    /// Kilo's configuration folder (`$XDG_CONFIG_HOME/kilo`, else `~/.config/kilo`, on
+    /// every system, as opencode's).
+    pub fn kilo_dir(&self) -> PathBuf {
+        self.xdg_config_home.clone().unwrap_or_else(|| self.home.join(".config")).join("kilo")
+    }
+
     /// Cline's folder (`$CLINE_DIR`, else `~/.cline`).
     pub fn cline_dir(&self) -> PathBuf {
         self.cline_home.clone().unwrap_or_else(|| self.home.join(".cline"))

@@ -15,6 +15,7 @@ mod codex;
 mod copilot_cli;
 mod cursor;
 mod gemini_cli;
+mod kilo;
 mod opencode;
 mod qwen_code;
 mod vscode;
@@ -299,6 +300,7 @@ impl Client {
             Client::CopilotCli => Some(&copilot_cli::DIALECT),
             Client::QwenCode => Some(&qwen_code::DIALECT),
             Client::Opencode => Some(&opencode::DIALECT),
+            Client::Kilo => Some(&kilo::DIALECT),
             Client::Cursor => Some(&cursor::DIALECT),
             Client::Windsurf => Some(&windsurf::DIALECT),
             Client::Cline => Some(&cline::DIALECT),

@@ -47,27 +47,35 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
 
 /// The plugin file, running this Mooring.
 fn plugin(spec: &ShimSpec) -> String {
+    plugin_for(spec, "opencode", "opencode", "opencode")
+}
+
+/// The plugin file of `client` (the command line's name), for opencode or a fork of it
+/// whose data folder (under `$XDG_DATA_HOME`) is `app` and whose database is `db`.db.
+pub(super) fn plugin_for(spec: &ShimSpec, client: &str, app: &str, db: &str) -> String {
     let mut argv = vec![spec.binary.display().to_string()];
     if let Some(dir) = &spec.data_dir {
         argv.push("--data-dir".into());
         argv.push(dir.display().to_string());
     }
-    argv.extend(["hook".into(), "opencode".into()]);
+    argv.extend(["hook".into(), client.into()]);
     // JSON is JavaScript: the paths are quoted as data, never as code.
     let argv = serde_json::to_string(&argv).unwrap_or_else(|_| "[]".into());
-    PLUGIN.replace("__ARGV__", &argv)
+    let database =
+        serde_json::to_string(&[app.to_string(), format!("{db}.db")]).unwrap_or_else(|_| "[]".into());
+    PLUGIN.replace("__ARGV__", &argv).replace("__DATABASE__", &database).replace("__CLIENT__", client)
 }
 
-const PLUGIN: &str = r#"// Mooring for opencode: the project's context and recall at each prompt, and each
-// session kept in the project's memory. Written by `mooring setup opencode --hooks`;
-// `mooring setup opencode --remove` takes it out. mooring hook opencode
+const PLUGIN: &str = r#"// Mooring for __CLIENT__: the project's context and recall at each prompt, and each
+// session kept in the project's memory. Written by `mooring setup __CLIENT__ --hooks`;
+// `mooring setup __CLIENT__ --remove` takes it out. mooring hook __CLIENT__
 import { spawn, spawnSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
 const ARGV = __ARGV__;
-// Where opencode keeps its sessions: Mooring reads a session there at its turn's end.
-const DATABASE = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "opencode", "opencode.db");
+// Where __CLIENT__ keeps its sessions: Mooring reads a session there at its turn's end.
+const DATABASE = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), ...__DATABASE__);
 
 function input(event, fields) {
   return JSON.stringify({ hook_event_name: event, transcript_path: DATABASE, ...fields });

@@ -34,8 +34,8 @@ pub fn advance(record: &mut SessionRecord, turn: &Turn<'_>, place: Place<'_>) ->
         record.restart();
     }
     record.transcript = Some(path_hash);
-    let more = if turn.client == Client::Opencode {
-        // Its sessions live in its database, not a file each.
+    let more = if matches!(turn.client, Client::Opencode | Client::Kilo) {
+        // Their sessions live in their database, not a file each.
         opencode::advance(record, turn.transcript, turn.session_id, place).map_err(unreadable)?
     } else if turn.client == Client::GeminiCli && turn.transcript.extension().is_some_and(|e| e == "json") {
         // A legacy chat file holds the same `user` / `gemini` entries its JSONL file has as lines.

@@ -98,7 +98,8 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::GeminiCli => gemini::apply,
         Client::CopilotCli => copilot::apply,
         Client::QwenCode => qwen::apply,
-        Client::Opencode => opencode::apply,
+        // Kilo, a fork of opencode, keeps its sessions in a database of the same schema.
+        Client::Opencode | Client::Kilo => opencode::apply,
         Client::Cursor => cursor::apply,
         Client::Windsurf => windsurf::apply,
         // Its session is one JSON document, each of its messages a line (see `chat_file`).

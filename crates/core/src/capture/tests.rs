@@ -181,6 +181,9 @@ const QWEN: &str = include_str!("../../tests/fixtures/qwen-code-0.15.10-work.jso
 /// synthetic part to the prompt), one `{message, part, at}` a line as the capture reads
 /// its rows: the same session's work.
 const OPENCODE: &str = include_str!("../../tests/fixtures/opencode-1.18.33-work.jsonl");
+/// Exported the same way from the Kilo CLI 7.7.7's database after `kilo run`, by
+/// `tests/e2e/kilo.sh` (kept with `KEEP=1`): a fork of opencode, the same schema.
+const KILO: &str = include_str!("../../tests/fixtures/kilo-7.7.7-work.jsonl");
 
 fn fold_as(client: Client, text: &str) -> SessionRecord {
     let fold = super::folder(client).unwrap();
@@ -207,6 +210,7 @@ fn every_client_s_recorded_session_folds_into_the_same_record() {
         Client::CopilotCli,
         Client::QwenCode,
         Client::Opencode,
+        Client::Kilo,
         Client::Cline,
     ] {
         let recorded = match client {
@@ -215,6 +219,7 @@ fn every_client_s_recorded_session_folds_into_the_same_record() {
             Client::GeminiCli => GEMINI,
             Client::QwenCode => QWEN,
             Client::Opencode => OPENCODE,
+            Client::Kilo => KILO,
             _ => COPILOT,
         };
         let r = fold_as(client, recorded);
