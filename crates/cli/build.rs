@@ -3,7 +3,8 @@
 //! The kernel maps a program's code 64 KB around each page it runs (fault-around), so a
 //! stdio server that runs 3.5 MB of functions scattered over 22 MB of code kept 17 MB of
 //! it resident. `link/hot-functions.txt` lists the functions a stdio session runs
-//! (recorded by `scripts/hot-functions.sh`), and the link puts them side by side:
+//! (recorded by `scripts/hot-functions.sh`; `hot-functions-release.txt`, where present,
+//! the release profile's), and the link puts them side by side:
 //! - a linker script gathers them, by name without the hash, in a section before the
 //!   rest of the code. The hash changes with the toolchain, the profile and the features,
 //!   so this holds across builds, at the cost of taking every generic instance of a name
@@ -20,7 +21,7 @@
 use std::{env, fs, path::PathBuf, process::Command};
 
 fn main() {
-    println!("cargo:rerun-if-changed=link/hot-functions.txt");
+    println!("cargo:rerun-if-changed=link");
     println!("cargo:rerun-if-env-changed=MOORING_PLAIN_LINK");
     println!("cargo:rerun-if-env-changed=RUSTFLAGS");
     let var = |k: &str| env::var(k).unwrap_or_default();
@@ -31,10 +32,17 @@ fn main() {
     {
         return;
     }
-    let list =
-        fs::read_to_string("link/hot-functions.txt").expect("link/hot-functions.txt is part of the source");
-    let names: Vec<&str> =
-        list.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    // The start profile's recording, and the release profile's where there is one.
+    let lists: Vec<String> = ["link/hot-functions.txt", "link/hot-functions-release.txt"]
+        .iter()
+        .filter_map(|f| fs::read_to_string(f).ok())
+        .collect();
+    let names: Vec<&str> = lists
+        .iter()
+        .flat_map(|l| l.lines())
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
     let out = PathBuf::from(var("OUT_DIR"));
     let (script, order) = (out.join("hot.ld"), out.join("hot.order"));
     fs::write(&script, linker_script(&names)).expect("OUT_DIR is writable");
