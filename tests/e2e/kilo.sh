@@ -22,8 +22,9 @@ config="$XDG_CONFIG_HOME/kilo"
 mkdir -p "$config/node_modules"
 # The plugin package Kilo installs beside any plugin, as npm would (offline here; the
 # registry's newest is 7.3.1, older than the CLI, and Kilo takes it).
-cp -r "$tools/kilo/node_modules/@kilocode" "$config/node_modules/"
-rm -rf "$config/node_modules/@kilocode/cli" "$config/node_modules/@kilocode/cli-linux-x64"
+mkdir -p "$config/node_modules/@kilocode"
+cp -r "$tools/kilo/node_modules/@kilocode/plugin" "$tools/kilo/node_modules/@kilocode/sdk" \
+  "$config/node_modules/@kilocode/"
 echo '{"dependencies":{"@kilocode/plugin":"7.3.1"}}' >"$config/package.json"
 
 # The stand-in, and the person's own settings naming it as the provider (setup keeps them).
