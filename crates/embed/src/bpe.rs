@@ -10,6 +10,8 @@ use rustc_hash::FxHashMap;
 
 use serde::Deserialize;
 
+mod compact;
+
 /// The vocabulary and the merges, ready to encode.
 pub struct Bpe {
     /// The single-character tokens (what a word is split into before merging): the rest
@@ -190,6 +192,26 @@ impl Merges {
             Self::Wide(map) => {
                 map.entry((m.left, m.right)).or_insert((m.rank, m.merged));
             }
+        }
+    }
+
+    /// Room for `count` more merges.
+    fn reserve(&mut self, count: usize) {
+        match self {
+            Self::Small(map) => map.reserve(count),
+            Self::Wide(map) => map.reserve(count),
+        }
+    }
+
+    /// Each merge, in no order.
+    fn each(&self, mut f: impl FnMut(Merge)) {
+        match self {
+            Self::Small(map) => map.iter().for_each(|(&pair, &to)| {
+                f(Merge { left: pair >> 16, right: pair & 0xFFFF, rank: to >> 16, merged: to & 0xFFFF })
+            }),
+            Self::Wide(map) => map
+                .iter()
+                .for_each(|(&(left, right), &(rank, merged))| f(Merge { left, right, rank, merged })),
         }
     }
 

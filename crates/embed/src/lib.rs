@@ -85,10 +85,7 @@ impl Model {
             let start = table.data().as_ptr() as usize - mapped.as_ptr() as usize;
             (start..start + table.data().len(), *rows, *dim)
         };
-        let tok_file = dir.join("tokenizer.json");
-        let text = std::fs::read_to_string(&tok_file)
-            .map_err(|e| Error::Read { file: name(&tok_file), why: e.to_string() })?;
-        let bpe = bpe::Bpe::from_json(&text).map_err(|why| Error::Format { file: name(&tok_file), why })?;
+        let bpe = tokenizer(dir)?;
         Ok(Self { bpe, weights: mapped, table, rows, dim })
     }
 
@@ -132,3 +129,31 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
 
 #[cfg(test)]
 mod tests;
+
+/// The model's tokenizer: from its compact form beside `tokenizer.json` when that was made
+/// from this very file, else from the JSON, leaving the compact form for the next process
+/// (where the folder is writable; a model installed read-only is read from the JSON each
+/// time).
+fn tokenizer(dir: &Path) -> Result<bpe::Bpe, Error> {
+    let tok_file = dir.join("tokenizer.json");
+    let name = |p: &Path| p.display().to_string();
+    let read = |e: std::io::Error| Error::Read { file: name(&tok_file), why: e.to_string() };
+    let meta = std::fs::metadata(&tok_file).map_err(read)?;
+    let modified = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+    let key = [meta.len(), modified.map_or(0, |d| d.as_nanos() as u64)];
+    let compact = dir.join("tokenizer.mooring");
+    if let Some(bpe) = std::fs::read(&compact).ok().and_then(|b| bpe::Bpe::from_compact(&b, key)) {
+        return Ok(bpe);
+    }
+    let text = std::fs::read_to_string(&tok_file).map_err(read)?;
+    let bpe = bpe::Bpe::from_json(&text).map_err(|why| Error::Format { file: name(&tok_file), why })?;
+    // Written whole under another name, then renamed: a reader sees all of it or none.
+    let partial = dir.join(format!("tokenizer.mooring.{}", std::process::id()));
+    if std::fs::write(&partial, bpe.to_compact(key))
+        .and_then(|()| std::fs::rename(&partial, &compact))
+        .is_err()
+    {
+        let _ = std::fs::remove_file(&partial);
+    }
+    Ok(bpe)
+}

@@ -65,3 +65,38 @@ fn the_tokenizer_gives_the_ids_the_reference_tokenizer_gives() {
         assert_eq!(model.tokens(text), want, "{text:?}");
     }
 }
+
+#[test]
+fn the_tokenizer_s_compact_form_tokenizes_as_the_json_and_is_read_only_when_whole_and_current() {
+    // A folder of its own: the other tests share `tempfile_dir()` and remove it.
+    let dir = std::env::temp_dir().join(format!("mooring-embed-compact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = model_dir();
+    std::os::unix::fs::symlink(model.join("weights.safetensors"), dir.join("weights.safetensors")).unwrap();
+    std::fs::copy(model.join("tokenizer.json"), dir.join("tokenizer.json")).unwrap();
+    let texts = ["How often do we refresh the leader's lease?", "naïve café ☃ 東京 <0x41>", "", "   a  b "];
+    let from_json = Model::load(&dir).unwrap();
+    let compact = dir.join("tokenizer.mooring");
+    assert!(compact.is_file(), "the first load leaves the compact form");
+    let from_compact = Model::load(&dir).unwrap();
+    for t in texts {
+        assert_eq!(from_json.tokens(t), from_compact.tokens(t), "{t:?}");
+    }
+    // What the load reads, checked directly: whole and made from this tokenizer only.
+    let bytes = std::fs::read(&compact).unwrap();
+    let json = std::fs::read_to_string(dir.join("tokenizer.json")).unwrap();
+    let bpe = crate::bpe::Bpe::from_json(&json).unwrap();
+    let meta = std::fs::metadata(dir.join("tokenizer.json")).unwrap();
+    let nanos = meta.modified().unwrap().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64;
+    let key = [meta.len(), nanos];
+    assert!(crate::bpe::Bpe::from_compact(&bytes, key).is_some());
+    assert!(crate::bpe::Bpe::from_compact(&bytes, [key[0] + 1, key[1]]).is_none(), "another tokenizer's");
+    assert!(crate::bpe::Bpe::from_compact(&bytes[..bytes.len() - 4], key).is_none(), "cut short");
+    assert!(crate::bpe::Bpe::from_compact(&bpe.to_compact(key)[..200], key).is_none(), "cut shorter");
+    // A damaged compact form is passed over: the JSON is read and the form made again.
+    std::fs::write(&compact, &bytes[..bytes.len() / 2]).unwrap();
+    let again = Model::load(&dir).unwrap();
+    assert_eq!(again.tokens(texts[0]), from_json.tokens(texts[0]));
+    assert_eq!(std::fs::read(&compact).unwrap().len(), bytes.len(), "made whole again");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
