@@ -24,6 +24,7 @@ fn main() {
     println!("cargo:rerun-if-changed=link");
     println!("cargo:rerun-if-env-changed=MOORING_PLAIN_LINK");
     println!("cargo:rerun-if-env-changed=RUSTFLAGS");
+    println!("cargo:rerun-if-env-changed=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER");
     let var = |k: &str| env::var(k).unwrap_or_default();
     // Test and dev builds (PROFILE "debug") link as they always have.
     if var("MOORING_PLAIN_LINK") == "1"

@@ -17,5 +17,5 @@ pub(super) const DIALECT: Dialect = Dialect {
 };
 
 fn plugin(spec: &ShimSpec) -> String {
-    opencode::plugin_for(spec, "kilo", "kilo", "kilo")
+    opencode::plugin_for(spec, "kilo")
 }

@@ -47,23 +47,23 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
 
 /// The plugin file, running this Mooring.
 fn plugin(spec: &ShimSpec) -> String {
-    plugin_for(spec, "opencode", "opencode", "opencode")
+    plugin_for(spec, "opencode")
 }
 
-/// The plugin file of `client` (the command line's name), for opencode or a fork of it
-/// whose data folder (under `$XDG_DATA_HOME`) is `app` and whose database is `db`.db.
-pub(super) fn plugin_for(spec: &ShimSpec, client: &str, app: &str, db: &str) -> String {
+/// The plugin file for opencode or a fork of it named `name`: its command line's client
+/// name, its data folder under `$XDG_DATA_HOME`, and its database, `name.db`, there.
+pub(super) fn plugin_for(spec: &ShimSpec, name: &str) -> String {
     let mut argv = vec![spec.binary.display().to_string()];
     if let Some(dir) = &spec.data_dir {
         argv.push("--data-dir".into());
         argv.push(dir.display().to_string());
     }
-    argv.extend(["hook".into(), client.into()]);
+    argv.extend(["hook".into(), name.into()]);
     // JSON is JavaScript: the paths are quoted as data, never as code.
     let argv = serde_json::to_string(&argv).unwrap_or_else(|_| "[]".into());
     let database =
-        serde_json::to_string(&[app.to_string(), format!("{db}.db")]).unwrap_or_else(|_| "[]".into());
-    PLUGIN.replace("__ARGV__", &argv).replace("__DATABASE__", &database).replace("__CLIENT__", client)
+        serde_json::to_string(&[name.to_string(), format!("{name}.db")]).unwrap_or_else(|_| "[]".into());
+    PLUGIN.replace("__ARGV__", &argv).replace("__DATABASE__", &database).replace("__CLIENT__", name)
 }
 
 const PLUGIN: &str = r#"// Mooring for __CLIENT__: the project's context and recall at each prompt, and each

@@ -55,6 +55,7 @@ impl Checkpointer {
         Self::start_with(path, writer, ROUNDS)
     }
 
+    /// [`Checkpointer::start`] with other rounds (tests scale them down).
     pub(crate) fn start_with(path: &Path, writer: Weak<Mutex<Connection>>, rounds: Rounds) -> Option<Self> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).ok()?;
@@ -178,8 +179,7 @@ mod tests {
             s.spawn(|| {
                 let reader = Connection::open(&path).unwrap();
                 while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                    let n: i64 = reader.query_row("SELECT count(*) FROM settings", [], |r| r.get(0)).unwrap();
-                    assert!(n >= 0);
+                    let _: i64 = reader.query_row("SELECT count(*) FROM settings", [], |r| r.get(0)).unwrap();
                 }
             });
             let writers: Vec<_> = ["tool", "indexer"]

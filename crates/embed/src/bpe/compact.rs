@@ -18,27 +18,29 @@ const VERSION: u32 = 1;
 impl Bpe {
     /// This tokenizer in the compact form, made from the tokenizer file `key` names.
     pub fn to_compact(&self, key: [u64; 2]) -> Vec<u8> {
-        let mut merges = Vec::new();
-        self.merges.each(|m| merges.push(m));
-        let mut out = Vec::with_capacity(64 + 1024 + self.chars.len() * 8 + merges.len() * 16);
+        let mut out = Vec::with_capacity(1 << 20);
         out.extend_from_slice(MAGIC);
-        let mut put = |v: u32| out.extend_from_slice(&v.to_le_bytes());
-        put(VERSION);
+        let put = |out: &mut Vec<u8>, v: u32| out.extend_from_slice(&v.to_le_bytes());
+        put(&mut out, VERSION);
         for k in key {
-            put(k as u32);
-            put((k >> 32) as u32);
+            put(&mut out, k as u32);
+            put(&mut out, (k >> 32) as u32);
         }
-        put(u32::from(matches!(self.merges, Merges::Wide(_))));
-        self.bytes.iter().for_each(|&b| put(b));
-        put(self.chars.len() as u32);
+        put(&mut out, u32::from(matches!(self.merges, Merges::Wide(_))));
+        self.bytes.iter().for_each(|&b| put(&mut out, b));
+        put(&mut out, self.chars.len() as u32);
         for (&c, &id) in &self.chars {
-            put(c as u32);
-            put(id);
+            put(&mut out, c as u32);
+            put(&mut out, id);
         }
-        put(merges.len() as u32);
-        for m in merges {
-            [m.left, m.right, m.rank, m.merged].into_iter().for_each(&mut put);
-        }
+        let mut count = 0u32;
+        let at = out.len();
+        put(&mut out, 0);
+        self.merges.each(|m| {
+            count += 1;
+            [m.left, m.right, m.rank, m.merged].into_iter().for_each(|v| put(&mut out, v));
+        });
+        out[at..at + 4].copy_from_slice(&count.to_le_bytes());
         out
     }
 
