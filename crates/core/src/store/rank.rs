@@ -1,7 +1,10 @@
 //! `mooring_rank(memory_fts, w0, w1, w2, w3 [, p0, p1, …, least])`: BM25 as an FTS5
 //! auxiliary function, with the columns' weights, and each query phrase weighted by the
 //! IDF the caller computed in the scope searched (`p…`; 1, no IDF, when not given); a row
-//! holding fewer than `least` of the weighted phrases scores 0.
+//! holding fewer than `least` of the weighted phrases scores 0. The phrases' weights may
+//! also come as one blob of little-endian `f64`s (see [`phrase_weights`]), a bound
+//! parameter: written into the SQL as numbers, every search was a statement of its own,
+//! prepared afresh (a tenth of a write's CPU).
 //!
 //! FTS5's own `bm25()` computes each query word's IDF by reading that word's whole
 //! posting list, across every project. Searching one project for a common word spent 97%
@@ -154,14 +157,32 @@ unsafe fn score(
 
         let phrases = usize::try_from((api.xPhraseCount?)(fts)).ok()?;
         // Arguments past the columns' weights weigh the query's phrases in order (their
-        // IDF, when the caller computed it); a phrase without one weighs 1.
+        // IDF, when the caller computed it), as numbers or as one blob; a phrase without
+        // one weighs 1.
         let given = usize::try_from(n_val).ok()?;
-        let phrase_weight: Vec<f64> = (0..phrases)
-            .map(|p| {
-                let at = columns + p;
-                if at < given { ffi::sqlite3_value_double(*values.add(at)) } else { 1.0 }
-            })
-            .collect();
+        let blob = columns < given && ffi::sqlite3_value_type(*values.add(columns)) == ffi::SQLITE_BLOB;
+        let phrase_weight: Vec<f64> = if blob {
+            let v = *values.add(columns);
+            let (data, len) = (ffi::sqlite3_value_blob(v).cast::<u8>(), ffi::sqlite3_value_bytes(v));
+            let bytes = if data.is_null() {
+                &[][..]
+            } else {
+                std::slice::from_raw_parts(data, usize::try_from(len).ok()?)
+            };
+            let mut w: Vec<f64> =
+                bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or_default())).collect();
+            w.resize(phrases, 1.0);
+            w
+        } else {
+            (0..phrases)
+                .map(|p| {
+                    let at = columns + p;
+                    if at < given { ffi::sqlite3_value_double(*values.add(at)) } else { 1.0 }
+                })
+                .collect()
+        };
+        // Where `least` is: after the blob, or after every phrase's number.
+        let least_at = if blob { columns + 1 } else { columns + phrases };
         // Each weighted phrase's occurrences in this row, by column; a phrase weighted 0
         // (the scope, or a filter) is never read: walking phrases one at a time skips
         // them, where `xInstCount` loaded and merged every phrase's positions.
@@ -180,8 +201,8 @@ unsafe fn score(
             }
         }
         // One argument more: how many weighted phrases a row must hold to score at all.
-        let least = if columns + phrases < given {
-            ffi::sqlite3_value_int64(*values.add(columns + phrases)).max(0) as usize
+        let least = if least_at < given {
+            ffi::sqlite3_value_int64(*values.add(least_at)).max(0) as usize
         } else {
             0
         };
@@ -191,6 +212,11 @@ unsafe fn score(
         }
         Some(tf.iter().zip(&phrase_weight).map(|(&t, w)| w * t * (K1 + 1.0) / (t + norm)).sum())
     }
+}
+
+/// Phrase weights as the blob `mooring_rank` reads in place of one number each.
+pub fn phrase_weights(weights: &[f64]) -> Vec<u8> {
+    weights.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// The index's row count and total length, read once per query and kept with it (FTS5's
@@ -306,5 +332,41 @@ mod tests {
             .unwrap();
         // Phrase 0 raft, 1 absent, 2 leader.
         assert_eq!(bits, [(1, 0b101), (2, 0b001)]);
+    }
+
+    #[test]
+    fn phrase_weights_as_one_bound_blob_rank_as_the_same_numbers_written_out() {
+        let store = store_with(&[
+            (1, "", "raft leader election"),
+            (1, "", "raft only"),
+            (1, "", "leader leader"),
+            (1, "", "nothing shared"),
+        ]);
+        let by = |sql: &str, blob: Option<Vec<u8>>| -> Vec<(i64, f64)> {
+            store
+                .read(|c| {
+                    let mut st = c.prepare(sql)?;
+                    let read = |r: &rusqlite::Row<'_>| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?));
+                    let rows: rusqlite::Result<Vec<(i64, f64)>> = match &blob {
+                        Some(b) => st.query_map(rusqlite::params![b, 2], read)?.collect(),
+                        None => st.query_map([], read)?.collect(),
+                    };
+                    Ok(rows?)
+                })
+                .unwrap()
+        };
+        let numbers = by(
+            "SELECT rowid, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0, 0.5, 2.0, 2) AS r FROM memory_fts
+             WHERE memory_fts MATCH 'raft OR leader' ORDER BY r, rowid",
+            None,
+        );
+        let blob = by(
+            "SELECT rowid, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0, ?1, ?2) AS r FROM memory_fts
+             WHERE memory_fts MATCH 'raft OR leader' ORDER BY r, rowid",
+            Some(super::phrase_weights(&[0.5, 2.0])),
+        );
+        assert_eq!(blob, numbers);
+        // `least` 2: only the entry holding both words scores.
+        assert_eq!(blob.iter().filter(|r| r.1 < 0.0).map(|r| r.0).collect::<Vec<_>>(), [1]);
     }
 }

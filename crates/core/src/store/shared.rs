@@ -350,12 +350,15 @@ impl MemoryBackend for Store {
                     self.vectors.nearest_in(&source, &ids, query.model, query.vector, query.kind, limit)?
                 }
             };
+            let found: Vec<(i64, f32)> = found
+                .into_iter()
+                .filter(|(_, score)| query.least.is_none_or(|least| *score >= least))
+                .collect();
+            let ids: Vec<i64> = found.iter().map(|(id, _)| *id).collect();
+            let mut rows = q::get_many_with_slug(c, &ids)?;
             let mut hits = Vec::with_capacity(found.len());
             for (id, score) in found {
-                if query.least.is_some_and(|least| score < least) {
-                    continue;
-                }
-                if let Some((row, slug)) = q::get_with_slug(c, id)?
+                if let Some((row, slug)) = rows.remove(&id)
                     && row.forgotten_at.is_none()
                 {
                     let snippet = crate::store::backend::meaning_snippet(&row.content);
