@@ -345,9 +345,12 @@ pub fn hybrid_with(
         keyword_halves(store, &words(&q.text), &content_words(&q.text), Some(&slug), None).unwrap();
     let nearest: Vec<RowHit> = store
         .read(|c| {
+            let found = near.nearest(q, CANDIDATES as usize);
+            let ids: Vec<i64> = found.iter().map(|(id, _)| *id).collect();
+            let mut rows = mooring_core::store::memory::get_many_with_slug(c, &ids)?;
             let mut out = Vec::new();
-            for (id, cosine) in near.nearest(q, CANDIDATES as usize) {
-                if let Some((row, slug)) = mooring_core::store::memory::get_with_slug(c, id)? {
+            for (id, cosine) in found {
+                if let Some((row, slug)) = rows.remove(&id) {
                     out.push(RowHit { row, slug, snippet: String::new(), score: cosine });
                 }
             }
