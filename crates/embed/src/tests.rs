@@ -100,3 +100,20 @@ fn the_tokenizer_s_compact_form_tokenizes_as_the_json_and_is_read_only_when_whol
     assert_eq!(std::fs::read(&compact).unwrap().len(), bytes.len(), "made whole again");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_text_s_vector_is_its_rows_widened_one_half_at_a_time_summed_and_scaled() {
+    let model = Model::load(&model_dir()).unwrap_or_else(|e| panic!("{e}: run scripts/fetch-model.sh"));
+    let text = "Renewal cadence: every 5 s, TTL 15 s";
+    let table = &model.weights[model.table.clone()];
+    let mut want = vec![0f32; model.dim];
+    for id in model.tokens(text) {
+        let row = &table[id as usize * model.dim * 2..(id as usize + 1) * model.dim * 2];
+        for (o, v) in want.iter_mut().zip(row.chunks_exact(2)) {
+            *o += half::f16::from_bits(u16::from_le_bytes([v[0], v[1]])).to_f32();
+        }
+    }
+    let norm = want.iter().map(|v| v * v).sum::<f32>().sqrt();
+    want.iter_mut().for_each(|v| *v /= norm);
+    assert_eq!(model.embed(text), want, "the same bits as the scalar widening");
+}

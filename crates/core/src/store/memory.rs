@@ -100,15 +100,20 @@ pub fn get_many_with_slug(
         "SELECT {COLUMNS}, p.slug FROM memory m JOIN projects p ON p.id = m.project_id
          WHERE m.id IN (SELECT value FROM json_each(?1))"
     );
-    let list = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([list], |r| Ok((from_row(r)?, r.get::<_, String>(13)?)))?;
+    let rows = stmt.query_map([id_list(ids)], |r| Ok((from_row(r)?, r.get::<_, String>(13)?)))?;
     let mut out = std::collections::HashMap::with_capacity(ids.len());
     for row in rows {
         let (row, slug) = row?;
         out.insert(row.id, (row, slug));
     }
     Ok(out)
+}
+
+/// `ids` as the JSON array `json_each(?)` reads: a list of any length in one parameter.
+fn id_list(ids: &[i64]) -> String {
+    let items: Vec<String> = ids.iter().map(i64::to_string).collect();
+    format!("[{}]", items.join(","))
 }
 
 /// Which rows to list.
@@ -559,14 +564,13 @@ fn search_newest(
          ORDER BY top.rank, top.id"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let read = |r: &rusqlite::Row<'_>| Ok((from_row(r)?, r.get::<_, String>(13)?, r.get::<_, f64>(14)?));
-    let rows: rusqlite::Result<Vec<(MemoryRow, String, f64)>> = match weighed {
-        Some((weights, least)) => {
-            stmt.query_map(params![fts, kind, limit, newest, joined, weights, least], read)?.collect()
-        }
-        None => stmt.query_map(params![fts, kind, limit, newest, joined], read)?.collect(),
-    };
-    let rows = rows?;
+    let mut bound: Vec<&dyn rusqlite::ToSql> = vec![&fts, &kind, &limit, &newest, &joined];
+    if let Some((weights, least)) = &weighed {
+        bound.extend([weights as &dyn rusqlite::ToSql, least]);
+    }
+    let rows =
+        stmt.query_map(&*bound, |r| Ok((from_row(r)?, r.get::<_, String>(13)?, r.get::<_, f64>(14)?)))?;
+    let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
     let Some(words) = words.filter(|_| !rows.is_empty()) else {
         return Ok(rows
             .into_iter()
@@ -589,9 +593,8 @@ pub fn previous_in_project(conn: &Connection, ids: &[i64]) -> Result<Vec<Option<
                        ORDER BY p.id DESC LIMIT 1)
          FROM memory m WHERE m.id IN (SELECT value FROM json_each(?1))",
     )?;
-    let list = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
     let mut found = std::collections::HashMap::with_capacity(ids.len());
-    let mut rows = before.query([list])?;
+    let mut rows = before.query([id_list(ids)])?;
     while let Some(r) = rows.next()? {
         found.insert(r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?);
     }

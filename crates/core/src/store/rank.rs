@@ -252,13 +252,20 @@ mod tests {
     use crate::store::{Cached as _, Store};
 
     fn ranked(store: &Store, query: &str) -> Vec<(i64, f64)> {
+        scores(
+            store,
+            "SELECT rowid, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS r FROM memory_fts
+             WHERE memory_fts MATCH ?1 ORDER BY r",
+            &[&query],
+        )
+    }
+
+    /// (rowid, score) rows of `sql` with `params` bound.
+    fn scores(store: &Store, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Vec<(i64, f64)> {
         store
             .read(|c| {
-                let mut st = c.prepare(
-                    "SELECT rowid, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0) AS r FROM memory_fts
-                     WHERE memory_fts MATCH ?1 ORDER BY r",
-                )?;
-                let rows = st.query_map([query], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                let mut st = c.prepare(sql)?;
+                let rows = st.query_map(params, |r| Ok((r.get(0)?, r.get(1)?)))?;
                 Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
             })
             .unwrap()
@@ -342,28 +349,17 @@ mod tests {
             (1, "", "leader leader"),
             (1, "", "nothing shared"),
         ]);
-        let by = |sql: &str, blob: Option<Vec<u8>>| -> Vec<(i64, f64)> {
-            store
-                .read(|c| {
-                    let mut st = c.prepare(sql)?;
-                    let read = |r: &rusqlite::Row<'_>| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?));
-                    let rows: rusqlite::Result<Vec<(i64, f64)>> = match &blob {
-                        Some(b) => st.query_map(rusqlite::params![b, 2], read)?.collect(),
-                        None => st.query_map([], read)?.collect(),
-                    };
-                    Ok(rows?)
-                })
-                .unwrap()
-        };
-        let numbers = by(
+        let numbers = scores(
+            &store,
             "SELECT rowid, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0, 0.5, 2.0, 2) AS r FROM memory_fts
              WHERE memory_fts MATCH 'raft OR leader' ORDER BY r, rowid",
-            None,
+            &[],
         );
-        let blob = by(
+        let blob = scores(
+            &store,
             "SELECT rowid, mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0, ?1, ?2) AS r FROM memory_fts
              WHERE memory_fts MATCH 'raft OR leader' ORDER BY r, rowid",
-            Some(super::phrase_weights(&[0.5, 2.0])),
+            &[&super::phrase_weights(&[0.5, 2.0]), &2],
         );
         assert_eq!(blob, numbers);
         // `least` 2: only the entry holding both words scores.

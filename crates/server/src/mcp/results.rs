@@ -94,6 +94,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bidi_control_alone_is_escaped_too() {
+        // No `<`: only the lead byte of the control sends the text to be escaped.
+        for c in ['\u{061C}', '\u{202E}', '\u{2066}'] {
+            let stored = json!({ "content": format!("a{c}b") });
+            let text = inert_json(&stored);
+            assert!(!text.contains(c), "{text}");
+            assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), stored);
+        }
+    }
+
+    #[test]
     fn errors_carry_code_message_and_field() {
         let r = fail(&Error::invalid("slug", "slug 'X' is bad"));
         assert_eq!(r.is_error, Some(true));
