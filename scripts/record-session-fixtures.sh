@@ -17,6 +17,7 @@ lib="$PWD/tests/e2e/lib"
 . "$lib/standin.sh"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
 cline_bin="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/cline/node_modules/.bin/cline"
+pi_bin="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/pi/node_modules/.bin/pi"
 tmp=/tmp/rec
 rm -rf "$tmp"; mkdir -p "$tmp"
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
@@ -96,6 +97,31 @@ record_cline() {
     cp "$tmp/hook-cline-$e.json" "$out/../../../clients/tests/fixtures/cline-$v/$e.json"
   done
 }
+# Pi 0.73.1 (`pi`): its session file, and what Mooring's own extension (written by
+# `mooring setup pi`, running a dump in Mooring's place) hands its hooks.
+record_pi() {
+  local bin="$pi_bin"
+  local dump="$tmp/pi-dump.sh"
+  # The event is the last argument.
+  printf '#!/bin/sh\nfor e; do :; done\ncat >"%s/hook-pi-$e.json"\n[ "$e" = before_agent_start ] && echo %s\nexit 0\n' \
+    "$tmp" "'{\"additionalContext\":\"Context from a hook\"}'" >"$dump"
+  chmod +x "$dump"
+  "${MOORING_BIN:-$PWD/target/debug}/mooring" --data-dir "$tmp/data" setup pi --binary "$dump" >/dev/null
+  pi_standin_models "$model" >"$HOME/.pi/agent/models.json"
+  rm -rf "$tmp/work"; repo "$tmp/work"
+  PI_OFFLINE=1 timeout 120 "$bin" --provider standin --model standin-model -p "Add a retry helper" >"$tmp/pi.out" 2>&1
+  local v
+  v=$("$bin" --version 2>&1)
+  cp "$(ls "$HOME"/.pi/agent/sessions/*/*.jsonl)" "$out/pi-$v-work.jsonl"
+  mkdir -p "$out/../../../clients/tests/fixtures/pi-$v"
+  for e in before_agent_start agent_end session_shutdown; do
+    cp "$tmp/hook-pi-$e.json" "$out/../../../clients/tests/fixtures/pi-$v/$e.json"
+  done
+}
+if [ "${1:-}" = pi ]; then
+  record_pi
+  exit 0
+fi
 if [ "${1:-}" = cline ]; then
   record_cline
   exit 0

@@ -77,6 +77,12 @@ if ! grep -q '"version": "1.18.33"' "$dir/opencode/node_modules/opencode-ai/pack
     opencode-ai@1.18.33 @opencode-ai/plugin@1.18.33 >/dev/null
 fi
 
+# Pi, pinned (a JavaScript bundle; its extensions are TypeScript it compiles itself).
+if ! grep -q '"version": "0.73.1"' "$dir/pi/node_modules/@mariozechner/pi-coding-agent/package.json" 2>/dev/null; then
+  echo "Installing Pi 0.73.1 into $dir/pi"
+  npm install --prefix "$dir/pi" --no-fund --no-audit --loglevel=error @mariozechner/pi-coding-agent@0.73.1 >/dev/null
+fi
+
 # The official memory server, pinned, for the side-by-side load run (bench mcp-load --peer).
 if [ ! -x "$dir/peer/node_modules/.bin/mcp-server-memory" ]; then
   echo "Installing @modelcontextprotocol/server-memory@2026.8.31 into $dir/peer"

@@ -72,7 +72,7 @@ pub enum Command {
 /// `setup`.
 #[derive(Debug, Args)]
 pub struct SetupArgs {
-    /// claude-code, codex, gemini-cli, copilot-cli, qwen-code, opencode, kilo, cline, cursor, vscode, windsurf, zed or claude-desktop
+    /// claude-code, codex, gemini-cli, copilot-cli, qwen-code, opencode, kilo, cline, pi, cursor, vscode, windsurf, zed or claude-desktop
     #[arg(required_unless_present = "list")]
     pub client: Option<String>,
     /// List the clients, whether each is found on this machine and set up
@@ -101,7 +101,7 @@ pub struct SetupArgs {
 /// `hook`.
 #[derive(Debug, Args)]
 pub struct HookArgs {
-    /// The client whose hook format to print (claude-code, codex, gemini-cli, copilot-cli, qwen-code, opencode, kilo, cline, cursor, windsurf)
+    /// The client whose hook format to print (claude-code, codex, gemini-cli, copilot-cli, qwen-code, opencode, kilo, cline, pi, cursor, windsurf)
     pub client: String,
     /// The event, for a client whose hook input does not name it (Copilot CLI); the
     /// entries `mooring setup CLIENT --hooks` writes pass it

@@ -92,9 +92,13 @@ fn the_client_list_says_what_each_client_s_hooks_bring() {
         (Some(false), Some(false))
     );
     let count = |what: &str| list["clients"].as_array().unwrap().iter().filter(|r| r[what] == true).count();
-    // Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode, Kilo, Cline, Cursor, Windsurf.
-    assert_eq!(count("capture"), 10, "{list}");
+    // Claude Code, Codex, Gemini CLI, Copilot CLI, Qwen Code, opencode, Kilo, Cline, Pi,
+    // Cursor, Windsurf.
+    assert_eq!(count("capture"), 11, "{list}");
     // All of those but Cline and Windsurf.
-    assert_eq!(count("recall"), 8, "{list}");
+    assert_eq!(count("recall"), 9, "{list}");
     assert_eq!((row("kilo")["capture"].as_bool(), row("kilo")["recall"].as_bool()), (Some(true), Some(true)));
+    // Pi has no MCP: its hooks are all there is, and no config file is named.
+    assert_eq!((row("pi")["capture"].as_bool(), row("pi")["recall"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(row("pi")["config"], Value::Null);
 }

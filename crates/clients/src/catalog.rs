@@ -28,6 +28,8 @@ pub enum Client {
     Kilo,
     /// The Cline CLI (3.x; its editor extensions keep their own settings).
     Cline,
+    /// The Pi coding agent (`pi`): extensions, no MCP.
+    Pi,
     /// The Cursor editor.
     Cursor,
     /// Visual Studio Code (Copilot agent mode).
@@ -85,7 +87,7 @@ impl fmt::Display for Unsupported {
 
 impl Client {
     /// Every client, in the order `--list` shows them.
-    pub const ALL: [Client; 13] = [
+    pub const ALL: [Client; 14] = [
         Client::ClaudeCode,
         Client::Codex,
         Client::GeminiCli,
@@ -94,6 +96,7 @@ impl Client {
         Client::Opencode,
         Client::Kilo,
         Client::Cline,
+        Client::Pi,
         Client::Cursor,
         Client::VsCode,
         Client::Windsurf,
@@ -112,6 +115,7 @@ impl Client {
             Client::Opencode => "opencode",
             Client::Kilo => "kilo",
             Client::Cline => "cline",
+            Client::Pi => "pi",
             Client::Cursor => "cursor",
             Client::VsCode => "vscode",
             Client::Windsurf => "windsurf",
@@ -131,6 +135,7 @@ impl Client {
             Client::Opencode => "opencode",
             Client::Kilo => "Kilo CLI",
             Client::Cline => "Cline",
+            Client::Pi => "Pi",
             Client::Cursor => "Cursor",
             Client::VsCode => "VS Code",
             Client::Windsurf => "Windsurf",
@@ -149,6 +154,7 @@ impl Client {
             "qwen" => "qwen-code",
             "open-code" => "opencode",
             "kilo-code" | "kilocode" | "kilo-cli" => "kilo",
+            "pi-coding-agent" | "pi-agent" => "pi",
             "code" | "vs-code" => "vscode",
             "claude-app" => "claude-desktop",
             other => other,
@@ -191,7 +197,8 @@ impl Client {
             | Client::QwenCode
             | Client::Opencode
             | Client::Kilo
-            | Client::Cline => Identity::WorkingDirectory,
+            | Client::Cline
+            | Client::Pi => Identity::WorkingDirectory,
             Client::Cursor | Client::VsCode => Identity::WorkspaceVariable("${workspaceFolder}"),
             Client::Zed => Identity::ProjectRoot,
             Client::Windsurf | Client::ClaudeDesktop => Identity::None,
@@ -200,6 +207,9 @@ impl Client {
 
     /// The MCP configuration file for `scope`.
     pub fn config_file(self, env: &Env, scope: &Scope) -> Result<PathBuf, Unsupported> {
+        if self == Client::Pi {
+            return Err(Unsupported(Self::NO_MCP.into()));
+        }
         if let Scope::Project(dir) = scope {
             return self.project_file(dir);
         }
@@ -215,6 +225,7 @@ impl Client {
             Client::Opencode => env.opencode_dir().join("opencode.json"),
             Client::Kilo => env.kilo_dir().join("kilo.json"),
             Client::Cline => env.cline_dir().join("data").join("settings").join("cline_mcp_settings.json"),
+            Client::Pi => unreachable!("answered above"),
             Client::Cursor => env.home.join(".cursor").join("mcp.json"),
             Client::VsCode => env.app_config_dir().join("Code").join("User").join("mcp.json"),
             Client::Windsurf => env.home.join(".codeium").join("windsurf").join("mcp_config.json"),
@@ -250,7 +261,7 @@ impl Client {
             Client::Cursor => dir.join(".cursor").join("mcp.json"),
             Client::VsCode => dir.join(".vscode").join("mcp.json"),
             Client::Zed => dir.join(".zed").join("settings.json"),
-            Client::Windsurf | Client::ClaudeDesktop | Client::CopilotCli | Client::Cline => {
+            Client::Windsurf | Client::ClaudeDesktop | Client::CopilotCli | Client::Cline | Client::Pi => {
                 return Err(Unsupported(format!(
                     "{} has no project-scoped configuration; run without --project",
                     self.title()
@@ -290,10 +301,21 @@ impl Client {
             // Its hooks are scripts named after their events; this is the first of Mooring's.
             Client::Cline => project(&[".clinerules", "hooks", "PreToolUse.bash"])
                 .or_else(|| Some(env.cline_dir().join("hooks").join("PreToolUse.bash"))),
+            // Its hooks are an extension: Mooring's is a file of its own.
+            Client::Pi => project(&[".pi", "extensions", "mooring.ts"])
+                .or_else(|| Some(env.pi_dir().join("extensions").join("mooring.ts"))),
             Client::Windsurf => project(&[".windsurf", "hooks.json"])
                 .or_else(|| Some(env.home.join(".codeium").join("windsurf").join("hooks.json"))),
             Client::VsCode | Client::Zed | Client::ClaudeDesktop => None,
         }
+    }
+
+    /// Why a client without MCP gets no server entry: Pi leaves tools to its extensions.
+    const NO_MCP: &'static str = "Pi has no MCP servers (by design: its tools come from extensions), so Mooring's tools are not offered there; `mooring setup pi --hooks` installs Mooring's extension, which hands Pi's sessions their project's context and recall and keeps each session in memory";
+
+    /// Whether the client takes MCP servers (all but Pi).
+    pub fn has_mcp(self) -> bool {
+        self != Client::Pi
     }
 
     /// Whether the client runs session-start hooks Mooring can install.
@@ -312,6 +334,7 @@ impl Client {
             Client::Opencode => vec![env.opencode_dir()],
             Client::Kilo => vec![env.kilo_dir()],
             Client::Cline => vec![env.cline_dir()],
+            Client::Pi => vec![env.pi_dir()],
             Client::Cursor => vec![env.home.join(".cursor")],
             Client::VsCode => vec![env.app_config_dir().join("Code").join("User")],
             Client::Windsurf => vec![env.home.join(".codeium").join("windsurf")],
@@ -342,10 +365,11 @@ impl Client {
             // VS Code's Copilot reads the same file.
             Client::CopilotCli => Some(".github/copilot-instructions.md"),
             Client::Windsurf => Some(".windsurfrules"),
-            // opencode and Kilo read AGENTS.md.
+            // opencode, Kilo and Pi read AGENTS.md.
             Client::Cline => Some(".clinerules"),
             Client::Opencode
             | Client::Kilo
+            | Client::Pi
             | Client::Cursor
             | Client::VsCode
             | Client::Zed
@@ -375,6 +399,7 @@ impl Client {
             Client::Opencode => Some("opencode"),
             Client::Kilo => Some("kilo"),
             Client::Cline => Some("cline"),
+            Client::Pi => Some("pi"),
             Client::Cursor => Some("cursor"),
             Client::VsCode => Some("code"),
             Client::Windsurf => Some("windsurf"),

@@ -22,6 +22,7 @@ fn env(home: &Path, os: Os) -> Env {
         copilot_home: None,
         qwen_home: None,
         cline_home: None,
+        pi_home: None,
     }
 }
 
@@ -33,6 +34,7 @@ fn spec() -> ShimSpec {
 fn clients() -> Vec<(Client, Os)> {
     Client::ALL
         .into_iter()
+        .filter(|c| c.has_mcp())
         .map(|c| (c, if c == Client::ClaudeDesktop { Os::MacOs } else { Os::Linux }))
         .collect()
 }
@@ -293,4 +295,26 @@ fn opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away() {
         let project = c.hooks_file(&env, &Scope::Project("/w/le".into())).unwrap();
         assert_eq!(project, PathBuf::from(format!("/w/le/{project_dir}/plugin/mooring.js")));
     }
+}
+
+#[test]
+fn pi_gets_an_extension_of_mooring_s_own_and_no_server_entry() {
+    let c = Client::Pi;
+    let home = tempfile::tempdir().unwrap();
+    let env = env(home.path(), Os::Linux);
+    // No MCP: no file to write a server into, and the error says what to run instead.
+    let why = c.config_file(&env, &Scope::User).unwrap_err().0;
+    assert!(!c.has_mcp() && why.contains("mooring setup pi --hooks"), "{why}");
+    let file = c.hooks_file(&env, &Scope::User).unwrap();
+    assert_eq!(file, home.path().join(".pi/agent/extensions/mooring.ts"));
+    apply::write(&hook_change(c, &spec(), &file, Action::Install).unwrap()).unwrap();
+    assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some());
+    assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "twice: unchanged");
+    apply::write(&hook_change(c, &spec(), &file, Action::Remove).unwrap()).unwrap();
+    assert!(!file.exists(), "removed, not emptied");
+    // $PI_CODING_AGENT_DIR moves it; a checkout has its own.
+    let moved = Env { pi_home: Some("/p".into()), ..env.clone() };
+    assert_eq!(c.hooks_file(&moved, &Scope::User).unwrap(), PathBuf::from("/p/extensions/mooring.ts"));
+    let project = c.hooks_file(&env, &Scope::Project("/w/le".into())).unwrap();
+    assert_eq!(project, PathBuf::from("/w/le/.pi/extensions/mooring.ts"));
 }

@@ -247,6 +247,18 @@ def opencode_work(done, cwd):
     return steps[done] if done < len(steps) else None
 
 
+def pi_work(done, cwd):
+    """Pi's work (its write, edit and bash tools): (tool, args), or None."""
+    steps = [
+        ("write", {"path": f"{cwd}/retry.py", "content": "def retry(n):\n    return n\n"}),
+        ("edit", {"path": f"{cwd}/retry.py", "edits": [{"oldText": "return n", "newText": "return min(n, 3)"}]}),
+        ("bash", {"command": f"GITHUB_TOKEN={FAKE_SECRET} git status --short"}),
+        ("bash", {"command": "rm old_retry.py && mv notes.txt NOTES.md"}),
+        ("bash", {"command": COMMIT}),
+    ]
+    return steps[done] if done < len(steps) else None
+
+
 def cline_work(done, cwd):
     """Cline's work (its editor and run_commands tools): (tool, args), or None."""
     steps = [
@@ -483,6 +495,9 @@ class Handler(BaseHTTPRequestHandler):
             elif "run_commands" in names:
                 m = re.search(r"Working Directory: (/[^\\\s\"]+)", said)
                 call = cline_work(done, m.group(1) if m else "/tmp")
+            elif "todowrite" not in names and "Current working directory: " in said:
+                m = re.search(r"Current working directory: (/[^\\\s\"]+)", said)
+                call = pi_work(done, m.group(1) if m else "/tmp")
             else:
                 m = re.search(r"Working directory: (/[^\\\s\"]+)", said)
                 call = opencode_work(done, m.group(1) if m else "/tmp")

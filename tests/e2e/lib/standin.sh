@@ -12,3 +12,13 @@ wire_api = "responses"
 env_key = "STANDIN_API_KEY"
 TOML
 }
+
+# `pi_standin_models BASE_URL` prints Pi's `models.json`: one provider, `standin`, over
+# OpenAI's Chat Completions with the plain `system` role.
+pi_standin_models() {
+  cat <<JSON
+{ "providers": { "standin": { "baseUrl": "$1/v1", "api": "openai-completions", "apiKey": "sk-standin",
+  "compat": { "supportsDeveloperRole": false, "supportsReasoningEffort": false },
+  "models": [ { "id": "standin-model" } ] } } }
+JSON
+}

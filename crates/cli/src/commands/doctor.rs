@@ -267,6 +267,22 @@ fn client(c: Client, s: &Value) -> Vec<Check> {
             "fix the file, then `mooring setup ".to_owned() + c.name() + "`",
         )];
     }
+    if !c.has_mcp() {
+        // Its hooks are all Mooring has there (Pi): no entry, no tools.
+        return vec![match s["hooks"].as_bool() {
+            Some(true) => ok(
+                &name,
+                format!(
+                    "{title}: Mooring's extension installed (each session gets the project's context with its first prompt and is kept in memory; {title} has no MCP, so no tools)"
+                ),
+            ),
+            _ => problem(
+                &name,
+                format!("{title} is here but Mooring's extension is not installed"),
+                format!("mooring setup {}", c.name()),
+            ),
+        }];
+    }
     let Some(entry) = s["entry"].as_object() else {
         return vec![problem(
             &name,

@@ -25,21 +25,29 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
         None => Scope::User,
     };
     let action = if args.remove { Action::Remove } else { Action::Install };
+    // A client without MCP servers (Pi) has only hooks to set up.
+    let want_hooks = args.hooks || !client.has_mcp();
     let spec =
         ShimSpec { binary: installed_binary(args.binary.as_deref(), action)?, data_dir: entry_data_dir(ctx) };
-    let file = match &args.config {
-        Some(f) => ctx.cwd.join(f),
-        None => client.config_file(&env, &scope).map_err(|u| Failure::usage("client", u.0))?,
-    };
-    let mut changes = vec![(
-        "server",
-        mooring_clients::server_change(client, &scope, &spec, &file, action).map_err(config_failure)?,
-    )];
+    let mut changes = Vec::new();
     let mut notes = Vec::new();
+    let file = if client.has_mcp() {
+        let file = match &args.config {
+            Some(f) => ctx.cwd.join(f),
+            None => client.config_file(&env, &scope).map_err(|u| Failure::usage("client", u.0))?,
+        };
+        changes.push((
+            "server",
+            mooring_clients::server_change(client, &scope, &spec, &file, action).map_err(config_failure)?,
+        ));
+        Some(file)
+    } else {
+        None
+    };
     // `--remove` also takes out a hook installed earlier; install adds one only on request.
-    if args.hooks || args.remove {
+    if want_hooks || args.remove {
         match client.hooks_file(&env, &scope) {
-            Some(hooks) if hooks == file => {
+            Some(hooks) if Some(&hooks) == file.as_ref() => {
                 // One file holds both (Gemini CLI): the hook goes on top of the entry.
                 let merged = mooring_clients::hook_change_after(client, &spec, &changes[0].1, action)
                     .map_err(config_failure)?;
@@ -50,12 +58,12 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
                 for change in
                     mooring_clients::hook_changes(client, &spec, &hooks, action).map_err(config_failure)?
                 {
-                    if args.hooks || !change.is_noop() {
+                    if want_hooks || !change.is_noop() {
                         changes.push(("hook", change));
                     }
                 }
             }
-            None if args.hooks => notes
+            None if want_hooks => notes
                 .push(format!("{} has no session hooks; only the server entry is written.", client.title())),
             None => {}
         }
@@ -72,15 +80,19 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
         written.push(json!({ "what": what, "file": change.file, "backup": backup }));
     }
     if action == Action::Install {
-        notes.push(client.identity_note());
-        if let Some(note) = client.dialect().and_then(|d| d.setup_note).filter(|_| args.hooks) {
+        if client.has_mcp() {
+            notes.push(client.identity_note());
+        } else {
+            notes.push(format!("{} has no MCP servers, so Mooring's tools are not offered there; its extension hands each session its project's context (the directory you run it from decides the project).", client.title()));
+        }
+        if let Some(note) = client.dialect().and_then(|d| d.setup_note).filter(|_| want_hooks) {
             notes.push(note.into());
         }
         if client == Client::ClaudeCode && matches!(scope, Scope::Project(_)) {
             notes.push("Claude Code asks once before it uses servers from a project's .mcp.json; approve \"mooring\" there.".into());
         }
         let captures = captures(client);
-        if args.hooks && !captures && client.has_hooks() {
+        if want_hooks && !captures && client.has_hooks() {
             notes.push(format!(
                 "{} sessions get the project's context at their start{}; they are not captured into memory yet (Mooring does not capture {}'s sessions yet).",
                 client.title(),
@@ -88,7 +100,7 @@ pub fn run(ctx: &Ctx, args: SetupArgs) -> Result<(), Failure> {
                 client.title()
             ));
         }
-        if args.hooks && captures {
+        if want_hooks && captures {
             let recall = if recalls(client) {
                 ", and each prompt gets the few entries of memory it is about; turn these off with `mooring capture off [--project SLUG]` / `mooring config recall 0`"
             } else {
@@ -137,6 +149,7 @@ fn report(
         let plugin = client.dialect().is_some_and(|d| d.plugin.is_some());
         let name = match (*what, plugin) {
             ("server", _) => "Mooring's MCP server entry",
+            (_, true) if !client.has_mcp() => "Mooring's extension",
             (_, true) => "Mooring's plugin",
             _ => "Mooring's session hooks",
         };
@@ -147,7 +160,7 @@ fn report(
             println!("  previous version kept in {b}");
         }
     }
-    if action == Action::Install {
+    if action == Action::Install && client.has_mcp() {
         println!(
             "  starts: {} {}",
             spec.binary.display(),

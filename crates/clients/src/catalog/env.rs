@@ -47,6 +47,8 @@ pub struct Env {
     pub qwen_home: Option<PathBuf>,
     /// `$CLINE_DIR`.
     pub cline_home: Option<PathBuf>,
+    /// `$PI_CODING_AGENT_DIR`.
+    pub pi_home: Option<PathBuf>,
 }
 
 impl Env {
@@ -63,6 +65,7 @@ impl Env {
             copilot_home: var("COPILOT_HOME"),
             qwen_home: var("QWEN_HOME"),
             cline_home: var("CLINE_DIR"),
+            pi_home: var("PI_CODING_AGENT_DIR"),
         }
     }
 
@@ -99,6 +102,11 @@ impl Env {
     /// Cline's folder (`$CLINE_DIR`, else `~/.cline`).
     pub fn cline_dir(&self) -> PathBuf {
         self.cline_home.clone().unwrap_or_else(|| self.home.join(".cline"))
+    }
+
+    /// Pi's folder (`$PI_CODING_AGENT_DIR`, else `~/.pi/agent`).
+    pub fn pi_dir(&self) -> PathBuf {
+        self.pi_home.clone().unwrap_or_else(|| self.home.join(".pi").join("agent"))
     }
 
     /// Qwen Code's folder (`$QWEN_HOME`, else `~/.qwen`).

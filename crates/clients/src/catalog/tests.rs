@@ -18,6 +18,7 @@ fn env(os: Os) -> Env {
         copilot_home: None,
         qwen_home: None,
         cline_home: None,
+        pi_home: None,
     }
 }
 

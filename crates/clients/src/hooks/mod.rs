@@ -17,6 +17,7 @@ mod cursor;
 mod gemini_cli;
 mod kilo;
 mod opencode;
+mod pi;
 mod qwen_code;
 mod vscode;
 mod windsurf;
@@ -304,6 +305,7 @@ impl Client {
             Client::Cursor => Some(&cursor::DIALECT),
             Client::Windsurf => Some(&windsurf::DIALECT),
             Client::Cline => Some(&cline::DIALECT),
+            Client::Pi => Some(&pi::DIALECT),
             _ => None,
         }
     }

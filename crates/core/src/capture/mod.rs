@@ -17,6 +17,7 @@ pub mod digest;
 mod files;
 mod gemini;
 mod opencode;
+mod pi;
 mod place;
 mod qwen;
 pub mod record;
@@ -104,6 +105,7 @@ pub fn folder(client: Client) -> Option<Folder> {
         Client::Windsurf => windsurf::apply,
         // Its session is one JSON document, each of its messages a line (see `chat_file`).
         Client::Cline => cline::apply,
+        Client::Pi => pi::apply,
         _ => return None,
     })
 }

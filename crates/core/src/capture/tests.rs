@@ -184,6 +184,9 @@ const OPENCODE: &str = include_str!("../../tests/fixtures/opencode-1.18.33-work.
 /// Exported the same way from the Kilo CLI 7.7.7's database after `kilo run`, by
 /// `tests/e2e/kilo.sh` (kept with `KEEP=1`): a fork of opencode, the same schema.
 const KILO: &str = include_str!("../../tests/fixtures/kilo-7.7.7-work.jsonl");
+/// Pi 0.73.1's session file (`scripts/record-session-fixtures.sh pi`), with the context
+/// Mooring's extension added as a message of its own.
+const PI: &str = include_str!("../../tests/fixtures/pi-0.73.1-work.jsonl");
 
 fn fold_as(client: Client, text: &str) -> SessionRecord {
     let fold = super::folder(client).unwrap();
@@ -203,7 +206,7 @@ fn fold_as(client: Client, text: &str) -> SessionRecord {
 
 #[test]
 fn every_client_s_recorded_session_folds_into_the_same_record() {
-    use super::record::FileAction::{Created, Deleted, Renamed};
+    use super::record::FileAction::{Created, Deleted, Renamed, Written};
     for client in [
         Client::Codex,
         Client::GeminiCli,
@@ -212,6 +215,7 @@ fn every_client_s_recorded_session_folds_into_the_same_record() {
         Client::Opencode,
         Client::Kilo,
         Client::Cline,
+        Client::Pi,
     ] {
         let recorded = match client {
             Client::Codex => CODEX,
@@ -220,17 +224,20 @@ fn every_client_s_recorded_session_folds_into_the_same_record() {
             Client::QwenCode => QWEN,
             Client::Opencode => OPENCODE,
             Client::Kilo => KILO,
+            Client::Pi => PI,
             _ => COPILOT,
         };
         let r = fold_as(client, recorded);
         assert_eq!(r.requests, ["Add a retry helper"], "{client}");
         let files: Vec<(&str, super::record::FileAction, Option<&str>)> =
             r.files.iter().map(|f| (f.path.as_str(), f.action, f.from.as_deref())).collect();
-        // Created then edited in the session stays "created".
+        // Created then edited in the session stays "created"; Pi's `write` does not say
+        // whether the file was new.
+        let new = if client == Client::Pi { Written } else { Created };
         assert_eq!(
             files,
             [
-                ("retry.py", Created, None),
+                ("retry.py", new, None),
                 ("old_retry.py", Deleted, None),
                 ("NOTES.md", Renamed, Some("notes.txt"))
             ],
