@@ -3,7 +3,7 @@
 # the bot and the app against stand-ins of the Bot API and of Slack's Web API and Socket
 # Mode written from their published references (no platform can be reached from the
 # test machines). Pairing with the code `mooring remote add`
-# prints, strangers and replayed buttons refused, seed 003's commands checked through
+# prints, strangers and replayed buttons refused, the phone's commands checked through
 # the CLI, questions in away mode answered with buttons, toggles and a reply, a question
 # answered on the page first, and an outage that loses and doubles nothing. The token
 # never reaches the log or the command line.

@@ -178,7 +178,7 @@ async def test_dashboard_shows_projects_memory_sessions_and_events(server):
         {"expectText": ["projects", "missing"]},
         {"expectText": ["projects", "1 decision · 0 open blockers"]},
         {"expectText": ["shared-leader-election", "local"]},
-        # The lead view is seed 003's list: a card per project, read in three seconds.
+        # The lead view is the project list: a card per project, read in three seconds.
         {"expectText": ["counts-leader-election", "1 decision"]},
         {"expectNone": "[data-testid=dot-leader-election]:not([data-recency=today])"},
         {"expectNone": "[data-testid=projects] table, [data-testid=query]:visible"},

@@ -1,9 +1,9 @@
-// The dashboard's lead view, seed 003's three-second list: one card per project with its
+// The dashboard's lead view, the three-second list: one card per project with its
 // recency dot, open blockers and decisions, the last session's line and the sessions live
 // in it now; the rest (paths, memory totals, the last four weeks, sharing) one click away.
 import { plural, spark } from "/ui/common.js";
 
-// The API's recency dot (seed 003's emoji, which the phone shows) drawn as a coloured
+// The API's recency dot (the emoji the phone shows) drawn as a coloured
 // circle: a desktop may have no emoji font.
 const DOTS = {
   "🟢": ["today", "used today"], "🟡": ["week", "used this week"], "🔵": ["older", "used before this week"],

@@ -202,7 +202,7 @@ fn a_prompt_about_a_decision_the_preamble_left_out_brings_it_once() {
         json!({ "session_id": "s-1", "cwd": work, "hook_event_name": "SessionStart", "source": "startup" });
     let said: Value = serde_json::from_slice(&hook(&sb, start, &[]).stdout).unwrap();
     let preamble = said["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
-    // The newest decisions in full; older ones by title only (seed 003's early decisions).
+    // The newest decisions in full; older ones by title only (the preamble's early decisions).
     let (newest, early) = preamble.split_once("## Early decisions").expect("an early decisions block");
     assert!(!newest.contains("Lease renewals"), "the preamble holds the newest decisions only");
     assert!(early.contains("Lease renewals retry twice"), "{early}");

@@ -44,7 +44,7 @@ time.sleep(1.5)
 assert not messages(-1001), "the bot answered the paired person in a group"
 print("ok: paired with the code; the stranger got nothing; a group is not answered")
 
-print("== seed 003's commands from the phone")
+print("== the phone's commands")
 dash = reply_to("projects", "leader-election")["text"]
 assert "🔵 leader-election" in dash or "🟢 leader-election" in dash, dash
 assert "|" not in dash, "a table on a phone: " + dash

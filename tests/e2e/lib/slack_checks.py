@@ -1,6 +1,6 @@
 """The phone over Slack, against the Slack stand-in, while a real `mooring serve` runs the
 app and the Telegram bot stays paired: pairing in a DM (not in a channel; five wrong codes
-spend the code), seed 003's commands (a mention in a channel answered in the DM, a
+spend the code), the phone's commands (a mention in a channel answered in the DM, a
 redelivered envelope heard once), questions answered with buttons, toggles and a thread
 reply, the first answer rewriting the other platform's message, a forged or replayed press
 refused, an outage, a rate limit and a refresh that lose and double nothing.
@@ -48,7 +48,7 @@ time.sleep(1.5)
 assert not messages(STRANGER), "a stranger was answered after pairing"
 print("ok: a channel's code and a stranger's guesses did not pair; the code was spent after five; the DM paired")
 
-print("== seed 003's commands over Slack; a mention in a channel is answered in the DM")
+print("== the phone's commands over Slack; a mention in a channel is answered in the DM")
 dash = reply_to("projects", "leader-election")["text"]
 assert "leader-election" in dash and "|" not in dash, dash
 view = reply_to("<@UBOT> leader-election", "Newest decisions", chat="C1", mention=True)["text"]

@@ -184,7 +184,7 @@ pub struct SessionRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_message: Option<String>,
     /// What the client's own model wrote of the session when it last compacted the
-    /// context (prose only): seed 003's context carry, for the next session.
+    /// context (prose only): the context carried to the next session.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_carry: Option<String>,
     /// How often the client compacted its context.

@@ -20,7 +20,7 @@ pub const DEFAULT_BUDGET: usize = 4_000;
 pub const MIN_BUDGET: usize = 200;
 /// Largest budget accepted.
 pub const MAX_BUDGET: usize = 200_000;
-/// Decisions before the newest ones shown as titles (seed 003's "early decisions").
+/// Decisions before the newest ones shown as titles (the "early decisions").
 const EARLY_DECISIONS: u32 = 30;
 /// Tokens kept back for the note that says what was left out.
 const NOTE_RESERVE: usize = 120;
@@ -34,7 +34,7 @@ pub struct Caps {
     pub blockers: u32,
     /// Summaries.
     pub summaries: u32,
-    /// Weekly digests of folded sessions (seed 003's carried summaries).
+    /// Weekly digests of folded sessions (carried summaries).
     pub carried: u32,
 }
 
@@ -195,7 +195,7 @@ fn gather(memory: &dyn MemoryBackend, p: &Project, others: &[Project], caps: Cap
         Ok((memory.count_live(&p.slug, kind, status, false)? as usize).saturating_sub(kept))
     };
     let (blockers, more_b) = recent(memory, &p.slug, "blocker", Some("open"), caps.blockers)?;
-    // Seed 003's table: the newest decisions in full, the ones before them as titles.
+    // The preamble's table: the newest decisions in full, the ones before them as titles.
     let (mut decisions, more_d) =
         recent(memory, &p.slug, "decision", None, caps.decisions.saturating_add(EARLY_DECISIONS))?;
     let decisions_left = left_out(Kind::Decision, None, decisions.len(), more_d)?;

@@ -9,7 +9,7 @@ pub const MAX_SLUG_LEN: usize = 64;
 pub const RESERVED: &[&str] = &[
     "projects", "project", "new", "list", "help", "active", "archive", "resume", "decide", "blocker",
     "handoff", "all", "none", "default",
-    // The phone's command words (`crate::remote::commands`), and seed 003's Turkish ones.
+    // The phone's command words (`crate::remote::commands`), and their Turkish spellings.
     "resolve", "away", "back", "start", "pair", "projeler", "proje",
 ];
 

@@ -1,4 +1,4 @@
-//! What the person types on the phone, read as seed 003's commands: short, slug-first
+//! What the person types on the phone, read as the commands docs/remote.md lists: short, slug-first
 //! (`leader-election`, `leader-election what's the etcd status?`), the command words
 //! reserved so a slug never shadows one.
 
@@ -101,7 +101,7 @@ archive SLUG · resume SLUG\n\
 away · back";
 
 /// Read a message. `is_project` says whether a word is a known project's slug (checked
-/// first, as seed 003 routes); the error is a sentence for the person.
+/// first, as docs/remote.md routes them); the error is a sentence for the person.
 pub fn parse(text: &str, is_project: impl Fn(&str) -> bool) -> Result<Command, String> {
     let text = strip_address(text.trim());
     let (head, rest) = match text.split_once(char::is_whitespace) {

@@ -1,4 +1,4 @@
-//! The phone: what the person types on a chat platform (seed 003's commands), what
+//! The phone: what the person types on a chat platform (the commands docs/remote.md lists), what
 //! Mooring writes back, and the settings that pair one person's phone with a bot. The
 //! transports that carry it live in the server.
 

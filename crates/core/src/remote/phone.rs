@@ -1,4 +1,4 @@
-//! What Mooring says on the phone: seed 003's dashboard (one short block per project, a
+//! What Mooring says on the phone: the dashboard (one short block per project, a
 //! dot by recency, scannable in three seconds), one project's view, and what a command
 //! did. Plain text, no tables; every text leaves through [`outgoing`], which takes out
 //! secrets and `<private>` spans.

@@ -76,7 +76,7 @@ pub async fn list(
     Ok(Json(json!({ "projects": projects, "total": total, "limit": limit, "offset": offset })))
 }
 
-/// Seed 003's three-second view of a project: the recency dot, the last session's line
+/// The three-second view of a project: the recency dot, the last session's line
 /// (scrubbed like everything shown from memory), the clients working in it now.
 fn glance(
     api: &Api,

@@ -115,7 +115,7 @@ fn never_exceeds_the_budget_and_says_what_it_left_out() {
             .unwrap();
     assert_eq!(capped.sections[1].included, 3);
     assert_eq!(capped.sections[1].omitted, 0);
-    // Seed 003's table: the 30 before the newest as titles, the rest counted.
+    // The preamble's table: the 30 before the newest as titles, the rest counted.
     let early = capped.sections.iter().find(|s| s.name == "early_decisions").unwrap();
     assert_eq!((early.included, early.omitted), (30, 27));
     assert!(capped.text.contains("## Early decisions"), "{}", capped.text);

@@ -1,4 +1,4 @@
-//! Seed 003's commands as the relay carries them out: the dashboard, a project, memory
+//! The phone's commands (docs/remote.md) as the relay carries them out: the dashboard, a project, memory
 //! written from the phone, words for a session, archive and resume, away and back.
 
 use chrono::Utc;

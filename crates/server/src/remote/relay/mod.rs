@@ -1,5 +1,5 @@
 //! The relay between the phone and Mooring, whatever the platform: pairing, who may
-//! speak, seed 003's commands, and questions posted in away mode with buttons whose data
+//! speak, the phone's commands (docs/remote.md), and questions posted in away mode with buttons whose data
 //! is a random handle bound to that question and the paired person, good once.
 
 use std::collections::{BTreeSet, HashMap};
