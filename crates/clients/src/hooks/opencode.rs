@@ -36,7 +36,9 @@ fn input(v: &Value, named: Option<&str>) -> Input {
     common(v, named, event)
 }
 
-fn reply(_input: &Input, reply: &Reply) -> Value {
+/// Context as `additionalContext` (what Mooring's plugin and Pi's extension read back);
+/// nothing else is answered.
+pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
     match reply {
         Reply::Context(text) => {
             json!({ "additionalContext": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
@@ -53,17 +55,22 @@ fn plugin(spec: &ShimSpec) -> String {
 /// The plugin file for opencode or a fork of it named `name`: its command line's client
 /// name, its data folder under `$XDG_DATA_HOME`, and its database, `name.db`, there.
 pub(super) fn plugin_for(spec: &ShimSpec, name: &str) -> String {
+    let argv = argv_json(spec, name);
+    let database =
+        serde_json::to_string(&[name.to_string(), format!("{name}.db")]).unwrap_or_else(|_| "[]".into());
+    PLUGIN.replace("__ARGV__", &argv).replace("__DATABASE__", &database).replace("__CLIENT__", name)
+}
+
+/// `mooring [--data-dir DIR] hook NAME` as a JSON array: JSON is JavaScript, so the
+/// paths are quoted as data, never as code.
+pub(super) fn argv_json(spec: &ShimSpec, name: &str) -> String {
     let mut argv = vec![spec.binary.display().to_string()];
     if let Some(dir) = &spec.data_dir {
         argv.push("--data-dir".into());
         argv.push(dir.display().to_string());
     }
     argv.extend(["hook".into(), name.into()]);
-    // JSON is JavaScript: the paths are quoted as data, never as code.
-    let argv = serde_json::to_string(&argv).unwrap_or_else(|_| "[]".into());
-    let database =
-        serde_json::to_string(&[name.to_string(), format!("{name}.db")]).unwrap_or_else(|_| "[]".into());
-    PLUGIN.replace("__ARGV__", &argv).replace("__DATABASE__", &database).replace("__CLIENT__", name)
+    serde_json::to_string(&argv).unwrap_or_else(|_| "[]".into())
 }
 
 const PLUGIN: &str = r#"// Mooring for __CLIENT__: the project's context and recall at each prompt, and each

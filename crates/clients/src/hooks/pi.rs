@@ -9,14 +9,14 @@
 //! session's start, so the first prompt brings the project's context; and no MCP, so
 //! Mooring's tools are not offered there.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Abilities, Dialect, Event, Input, Reply, common};
+use super::{Abilities, Dialect, Event, Input, common, opencode};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
-    reply,
+    reply: opencode::reply,
     abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
     start_may_not_fire: true,
     plugin: Some(plugin),
@@ -41,26 +41,9 @@ fn input(v: &Value, named: Option<&str>) -> Input {
     input
 }
 
-fn reply(_input: &Input, reply: &Reply) -> Value {
-    match reply {
-        Reply::Context(text) => {
-            json!({ "additionalContext": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
-        }
-        Reply::Continue(_) | Reply::Permission(_) => Value::Null,
-    }
-}
-
 /// The extension file, running this Mooring.
 fn plugin(spec: &ShimSpec) -> String {
-    let mut argv = vec![spec.binary.display().to_string()];
-    if let Some(dir) = &spec.data_dir {
-        argv.push("--data-dir".into());
-        argv.push(dir.display().to_string());
-    }
-    argv.extend(["hook".into(), "pi".into()]);
-    // JSON is JavaScript: the paths are quoted as data, never as code.
-    let argv = serde_json::to_string(&argv).unwrap_or_else(|_| "[]".into());
-    EXTENSION.replace("__ARGV__", &argv)
+    EXTENSION.replace("__ARGV__", &opencode::argv_json(spec, "pi"))
 }
 
 const EXTENSION: &str = r#"// Mooring for Pi: the project's context and recall at each prompt, and each session
@@ -120,6 +103,8 @@ export default function (pi) {
 mod tests {
     use super::*;
     use crate::Client;
+    use crate::hooks::Reply;
+    use serde_json::json;
 
     /// What Mooring's extension handed the pinned 0.73.1's hooks in a recorded session
     /// (`scripts/record-session-fixtures.sh pi`).
