@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use mooring_core::{PathState, Project};
+use mooring_core::{ChoiceStatus, PathState, Project};
 
 /// A notification to show.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +31,7 @@ impl LastLook {
         &mut self,
         open: BTreeMap<String, String>,
         projects: &[Project],
-        final_status: impl Fn(&str) -> Option<String>,
+        final_status: impl Fn(&str) -> Option<ChoiceStatus>,
     ) -> Vec<Alert> {
         let missing: BTreeSet<(String, String)> = projects
             .iter()
@@ -45,7 +45,7 @@ impl LastLook {
         let mut alerts = Vec::new();
         if self.primed {
             for (id, title) in &self.open_questions {
-                if !open.contains_key(id) && final_status(id).as_deref() == Some("timed_out") {
+                if !open.contains_key(id) && final_status(id) == Some(ChoiceStatus::TimedOut) {
                     alerts.push(Alert {
                         title: "A question timed out".into(),
                         body: format!("“{title}” got no answer in time; the agent was told."),
@@ -94,7 +94,8 @@ mod tests {
     fn a_timed_out_question_is_announced_once_and_an_answered_one_not_at_all() {
         let mut seen = LastLook::default();
         seen.update(open(&[("q1", "Deploy?"), ("q2", "Which DB?")]), &[], |_| None);
-        let status = |id: &str| Some(if id == "q1" { "timed_out" } else { "answered" }.to_owned());
+        let status =
+            |id: &str| Some(if id == "q1" { ChoiceStatus::TimedOut } else { ChoiceStatus::Answered });
         let alerts = seen.update(open(&[]), &[], status);
         assert_eq!(alerts.len(), 1, "{alerts:?}");
         assert_eq!(alerts[0].title, "A question timed out");

@@ -87,7 +87,7 @@ fn an_answer_piped_in_by_an_agent_answers_nothing() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["field"], "terminal", "{v}");
     let store = Store::open_in(&sb.data).unwrap();
-    assert_eq!(Broker::new(&store).get(&id).unwrap().status, "pending");
+    assert_eq!(Broker::new(&store).get(&id).unwrap().status, mooring_core::ChoiceStatus::Pending);
 }
 
 #[test]
@@ -119,5 +119,5 @@ fn a_wrong_token_opens_nothing() {
     let mut s = spawn(&sb, &id, Some("guess"));
     s.expect("no interaction").unwrap();
     let store = Store::open_in(&sb.data).unwrap();
-    assert_eq!(Broker::new(&store).get(&id).unwrap().status, "pending");
+    assert_eq!(Broker::new(&store).get(&id).unwrap().status, mooring_core::ChoiceStatus::Pending);
 }

@@ -23,7 +23,7 @@ pub mod search;
 pub mod store;
 
 pub use error::{Error, ErrorCode, Result};
-pub use model::{CodePath, Event, PathState, Project, ProjectStats, ProjectStatus};
+pub use model::{ChoiceStatus, CodePath, Event, PathState, Project, ProjectStats, ProjectStatus};
 pub use projects::registry::{Changed, NewProject, ProjectEdit, Registry};
 pub use projects::resolve::{Hints, Level, Outcome, ProjectIndex, Resolution, resolve};
 pub use store::Store;

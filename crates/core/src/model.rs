@@ -54,6 +54,59 @@ impl FromStr for ProjectStatus {
     }
 }
 
+/// Where a question put to the person stands: open until answered, cancelled or past
+/// its deadline, and closed for good after (the first answer wins).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceStatus {
+    /// Waiting for the person.
+    Pending,
+    /// The person answered.
+    Answered,
+    /// The person cancelled it.
+    Cancelled,
+    /// Its deadline passed first (its timeout action decided).
+    TimedOut,
+}
+
+impl ChoiceStatus {
+    /// Every status, open first.
+    pub const ALL: [ChoiceStatus; 4] = [Self::Pending, Self::Answered, Self::Cancelled, Self::TimedOut];
+
+    /// The name used in storage, JSON and messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Answered => "answered",
+            Self::Cancelled => "cancelled",
+            Self::TimedOut => "timed_out",
+        }
+    }
+
+    /// Still waiting for the person.
+    pub fn is_pending(self) -> bool {
+        self == Self::Pending
+    }
+}
+
+impl fmt::Display for ChoiceStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for ChoiceStatus {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Self::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| {
+            Error::invalid(
+                "status",
+                format!("status '{s}' is not one of pending, answered, cancelled, timed_out"),
+            )
+        })
+    }
+}
+
 /// Whether a code directory was found on disk the last time it was checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

@@ -86,7 +86,11 @@ async fn an_agent_cannot_answer_its_own_question() {
         (&a, None),
     ] {
         refused_for(once(client, "provide_choice", question(), bad, yes()).await, "requestState");
-        assert_eq!(broker.get(&id).unwrap().status, "pending", "nothing answered with {bad:?}");
+        assert_eq!(
+            broker.get(&id).unwrap().status,
+            mooring_core::ChoiceStatus::Pending,
+            "nothing answered with {bad:?}"
+        );
     }
     // Expired: a state this install issued, but whose time is up.
     let sealer = Sealer::load_or_create(srv.dir.path()).unwrap();
@@ -94,7 +98,7 @@ async fn an_agent_cannot_answer_its_own_question() {
         sealer.issue(Purpose::Choice, &id, Some("msh_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"), Duration::ZERO);
     tokio::time::sleep(Duration::from_millis(1100)).await;
     refused_for(once(&a, "provide_choice", question(), Some(&stale), yes()).await, "requestState");
-    assert_eq!(broker.get(&id).unwrap().status, "pending");
+    assert_eq!(broker.get(&id).unwrap().status, mooring_core::ChoiceStatus::Pending);
 
     // The person answers in A's own form: accepted once.
     let no = Some(answer("mooring_choice", json!({ "choice": "no" })));

@@ -70,7 +70,7 @@ fn ask_and_wait(
     let until = Instant::now() + Duration::from_secs(u64::from(seconds));
     loop {
         let now = broker.get(&asked.id).map_err(|e| e.message)?;
-        if now.status != "pending" || Instant::now() >= until {
+        if !now.status.is_pending() || Instant::now() >= until {
             return Ok(now);
         }
         if let Some(words) = heard() {

@@ -121,7 +121,7 @@ fn answer(ctx: &Ctx, id: &str, token: Option<&str>) -> Result<(), Failure> {
         Some(token) => broker.get_with_token(id, token)?,
         None => broker.get(id)?,
     };
-    if i.status != "pending" {
+    if !i.status.is_pending() {
         return Err(Error::conflict(
             "id",
             format!("this question is already {}; terminal sessions are single-use", i.status),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::request::{ActionStatus, Checked, ChoiceResponse, Selection, SelectionMode};
 use crate::error::{Error, Result};
 use crate::humanize::format_ts;
+use crate::model::ChoiceStatus;
 use crate::store::Store;
 use crate::store::choices::{self, ChoiceRow, NewChoice};
 
@@ -56,8 +57,8 @@ pub struct Interaction {
     pub checked: Checked,
     /// What happens on timeout.
     pub timeout_action: TimeoutAction,
-    /// pending, answered, cancelled or timed_out.
-    pub status: String,
+    /// Where it stands.
+    pub status: ChoiceStatus,
     /// Which surface answered.
     pub surface: Option<String>,
     /// Asked at (RFC 3339).
@@ -169,7 +170,7 @@ impl<'a> Broker<'a> {
     /// Secrets in the typed answer and the notes are redacted (the response says so).
     pub fn submit(&self, id: &str, sub: &Submission, surface: &str) -> Result<ChoiceResponse> {
         let i = self.get(id)?;
-        if i.status != "pending" {
+        if !i.status.is_pending() {
             return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
         }
         // The person's free text is stored with the answer: no secret in it is kept.
@@ -185,7 +186,7 @@ impl<'a> Broker<'a> {
         if redacted.count > 0 {
             response.warnings.push(redacted.message);
         }
-        let status = if sub.cancel { "cancelled" } else { "answered" };
+        let status = if sub.cancel { ChoiceStatus::Cancelled } else { ChoiceStatus::Answered };
         self.store_final(id, status, surface, &response)?;
         Ok(response)
     }
@@ -196,7 +197,7 @@ impl<'a> Broker<'a> {
             return Err(Error::invalid("remaining_seconds", "remaining_seconds must be 10 to 86400"));
         }
         let i = self.get(id)?;
-        if i.status != "pending" {
+        if !i.status.is_pending() {
             return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
         }
         let deadline = format_ts(Utc::now() + Duration::seconds(i64::from(remaining)));
@@ -227,12 +228,18 @@ impl<'a> Broker<'a> {
                 _ => "No answer in time; nothing was chosen.".to_owned(),
             };
             let response = finish(&i, ActionStatus::Timeout, selection, "timeout", summary);
-            self.store_final(&i.id, "timed_out", "timeout", &response)?;
+            self.store_final(&i.id, ChoiceStatus::TimedOut, "timeout", &response)?;
         }
         Ok(count)
     }
 
-    fn store_final(&self, id: &str, status: &str, surface: &str, response: &ChoiceResponse) -> Result<()> {
+    fn store_final(
+        &self,
+        id: &str,
+        status: ChoiceStatus,
+        surface: &str,
+        response: &ChoiceResponse,
+    ) -> Result<()> {
         let json = serde_json::to_string(response).map_err(|e| Error::storage(e.to_string()))?;
         self.store.write(|tx| choices::close(tx, id, status, surface, &json, &crate::humanize::now()))
     }

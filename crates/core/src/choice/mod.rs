@@ -6,6 +6,7 @@ pub mod broker;
 pub mod request;
 pub mod settings;
 
+pub use crate::model::ChoiceStatus;
 pub use broker::{Broker, Interaction, Submission, TimeoutAction};
 pub use request::{
     ActionStatus, ChoiceOption, ChoiceRequest, ChoiceResponse, Selection, SelectionMode, Transport, check,

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::phone::first_line;
-use crate::choice::{ChoiceOption, ChoiceRequest, Interaction, SelectionMode};
+use crate::choice::{ChoiceOption, ChoiceRequest, ChoiceStatus, Interaction, SelectionMode};
 
 /// Option ids.
 pub const ALLOW: &str = "allow";
@@ -175,15 +175,15 @@ pub fn request(
 
 /// The verdict once the question ended, or `None` while it waits.
 pub fn verdict(i: &Interaction) -> Option<Verdict> {
-    if i.status == "pending" {
+    if i.status.is_pending() {
         return None;
     }
     let chose = i.response.as_ref().map(|r| r.selection.selected_ids.clone()).unwrap_or_default();
     let by = i.surface.as_deref().unwrap_or("the phone");
-    Some(match (i.status.as_str(), chose.as_slice()) {
-        ("answered", [id]) if id == ALLOW => Verdict::Allow,
-        ("answered", [id]) if id == ALLOW_SESSION => Verdict::AllowSession,
-        ("answered", _) => Verdict::Deny(format!("The person refused this (answered on {by}).")),
+    Some(match (i.status, chose.as_slice()) {
+        (ChoiceStatus::Answered, [id]) if id == ALLOW => Verdict::Allow,
+        (ChoiceStatus::Answered, [id]) if id == ALLOW_SESSION => Verdict::AllowSession,
+        (ChoiceStatus::Answered, _) => Verdict::Deny(format!("The person refused this (answered on {by}).")),
         _ => Verdict::Deny(away()),
     })
 }

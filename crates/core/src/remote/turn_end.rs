@@ -30,7 +30,7 @@ pub fn request(place: &str, last_word: Option<&str>, hold_seconds: u32) -> Choic
 /// The person's next instruction once they answered; `None` while waiting, when they let
 /// it stop, or when nobody answered.
 pub fn instruction(i: &Interaction) -> Option<String> {
-    if i.status != "answered" {
+    if i.status != crate::model::ChoiceStatus::Answered {
         return None;
     }
     let text = i.response.as_ref()?.selection.custom_input.clone()?;

@@ -5,6 +5,23 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Result;
+use crate::model::ChoiceStatus;
+
+// The one place a question's status meets SQL: stored by its name, an unknown name an
+// error naming the value (never read as some other status).
+impl rusqlite::ToSql for ChoiceStatus {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for ChoiceStatus {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let name = value.as_str()?;
+        name.parse()
+            .map_err(|e: crate::error::Error| rusqlite::types::FromSqlError::Other(e.to_string().into()))
+    }
+}
 
 /// A question's row as stored.
 #[derive(Debug, Clone)]
@@ -17,8 +34,8 @@ pub struct ChoiceRow {
     pub session_id: Option<String>,
     /// The checked request and timeout action (JSON).
     pub request: String,
-    /// pending, answered, cancelled or timed_out.
-    pub status: String,
+    /// Where it stands.
+    pub status: ChoiceStatus,
     /// Which surface answered.
     pub surface: Option<String>,
     /// Asked at (RFC 3339).
@@ -78,9 +95,18 @@ fn many(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<V
 pub fn insert(conn: &Connection, new: &NewChoice<'_>) -> Result<()> {
     conn.exec(
         "INSERT INTO choices (id, token, session_id, request, status, created_at, deadline_at, project_id)
-         VALUES (?1, ?2, ?3, ?4, 'pending', ?5, ?6,
+         VALUES (?1, ?2, ?3, ?4, ?8, ?5, ?6,
                  COALESCE((SELECT id FROM projects WHERE slug = ?7), (SELECT project_id FROM sessions WHERE id = ?3)))",
-        params![new.id, new.token, new.session_id, new.request, new.created_at, new.deadline_at, new.project],
+        params![
+            new.id,
+            new.token,
+            new.session_id,
+            new.request,
+            new.created_at,
+            new.deadline_at,
+            new.project,
+            ChoiceStatus::Pending
+        ],
     )?;
     Ok(())
 }
@@ -92,15 +118,19 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<ChoiceRow>> {
 
 /// Questions still pending, oldest first.
 pub fn pending(conn: &Connection) -> Result<Vec<ChoiceRow>> {
-    many(conn, &format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' ORDER BY created_at"), [])
+    many(
+        conn,
+        &format!("SELECT {COLUMNS} FROM choices WHERE status = ?1 ORDER BY created_at"),
+        [ChoiceStatus::Pending],
+    )
 }
 
 /// Pending questions whose deadline is at or before `now` (RFC 3339).
 pub fn due(conn: &Connection, now: &str) -> Result<Vec<ChoiceRow>> {
     many(
         conn,
-        &format!("SELECT {COLUMNS} FROM choices WHERE status = 'pending' AND deadline_at <= ?1"),
-        [now],
+        &format!("SELECT {COLUMNS} FROM choices WHERE status = ?2 AND deadline_at <= ?1"),
+        params![now, ChoiceStatus::Pending],
     )
 }
 
@@ -119,8 +149,8 @@ pub fn in_project(conn: &Connection, slug: &str, limit: u32) -> Result<Vec<Choic
 /// Move a pending question's deadline.
 pub fn set_deadline(conn: &Connection, id: &str, deadline_at: &str) -> Result<()> {
     conn.exec(
-        "UPDATE choices SET deadline_at = ?2 WHERE id = ?1 AND status = 'pending'",
-        params![id, deadline_at],
+        "UPDATE choices SET deadline_at = ?2 WHERE id = ?1 AND status = ?3",
+        params![id, deadline_at, ChoiceStatus::Pending],
     )?;
     Ok(())
 }
@@ -130,14 +160,14 @@ pub fn set_deadline(conn: &Connection, id: &str, deadline_at: &str) -> Result<()
 pub fn close(
     conn: &Connection,
     id: &str,
-    status: &str,
+    status: ChoiceStatus,
     surface: &str,
     response: &str,
     at: &str,
 ) -> Result<()> {
     conn.exec(
-        "UPDATE choices SET status = ?2, surface = ?3, response = ?4, answered_at = ?5 WHERE id = ?1 AND status = 'pending'",
-        params![id, status, surface, response, at],
+        "UPDATE choices SET status = ?2, surface = ?3, response = ?4, answered_at = ?5 WHERE id = ?1 AND status = ?6",
+        params![id, status, surface, response, at, ChoiceStatus::Pending],
     )?;
     Ok(())
 }

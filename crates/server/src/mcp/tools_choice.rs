@@ -385,7 +385,7 @@ fn submit_elicited(broker: &Broker<'_>, i: &Interaction, answer: &Value) -> Core
     let result: ElicitResult = serde_json::from_value(answer.clone()).map_err(|e| {
         Error::invalid("input_responses", format!("the elicitation answer is unreadable: {e}"))
     })?;
-    if i.status != "pending" {
+    if !i.status.is_pending() {
         return i.response.clone().ok_or_else(|| Error::conflict("session_id", "interaction already closed"));
     }
     let sub = match result.action {

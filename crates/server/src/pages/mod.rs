@@ -249,7 +249,7 @@ async fn tick(mut socket: WebSocket, state: Arc<AppState>, id: String) {
     loop {
         let Ok(i) = Broker::new(&state.store).get(&id) else { return };
         let msg = json!({ "remaining_seconds": i.remaining(chrono::Utc::now()), "status": i.status, "response": i.response });
-        if socket.send(Message::Text(msg.to_string().into())).await.is_err() || i.status != "pending" {
+        if socket.send(Message::Text(msg.to_string().into())).await.is_err() || !i.status.is_pending() {
             return;
         }
         let _ = tokio::time::timeout(Duration::from_secs(1), state.answered.notified()).await;

@@ -13,8 +13,8 @@ pub struct Asked {
     pub id: String,
     /// The question's title.
     pub title: String,
-    /// pending, answered, cancelled or timed_out.
-    pub status: String,
+    /// Where it stands.
+    pub status: crate::model::ChoiceStatus,
     /// Asked at (RFC 3339).
     pub created_at: String,
     /// The answer in a sentence, once there is one.

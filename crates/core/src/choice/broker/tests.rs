@@ -191,8 +191,48 @@ fn a_question_belongs_to_the_asking_sessions_project_and_is_listed_there_with_it
     broker.submit(&asked.id, &sub, "web").unwrap();
     let listed = broker.asked_in("alpha", 10).unwrap();
     assert_eq!(listed.len(), 1, "only the question asked from Alpha's session");
-    assert_eq!((listed[0].status.as_str(), listed[0].surface.as_deref()), ("answered", Some("web")));
+    assert_eq!((listed[0].status, listed[0].surface.as_deref()), (ChoiceStatus::Answered, Some("web")));
     assert!(listed[0].answer.as_deref().is_some_and(|a| a.contains('B')), "{:?}", listed[0].answer);
     assert!(broker.asked_in("beta", 10).unwrap().is_empty());
     assert!(broker.asked_in("nope", 10).is_err());
+}
+
+#[test]
+fn a_status_is_stored_and_shown_by_the_names_rows_already_hold() {
+    // Rows written before the status had a type hold these names: they must read back.
+    let names = ["pending", "answered", "cancelled", "timed_out"];
+    for (status, name) in ChoiceStatus::ALL.into_iter().zip(names) {
+        assert_eq!(status.as_str(), name);
+        assert_eq!(serde_json::to_value(status).unwrap(), name, "the JSON the pages and tools show");
+        assert_eq!(name.parse::<ChoiceStatus>().unwrap(), status);
+    }
+    let store = Store::open_in_memory().unwrap();
+    let broker = Broker::new(&store);
+    let asked =
+        broker.open(check(request(SelectionMode::Single)).unwrap(), None, TimeoutAction::Cancel).unwrap();
+    let stored = |id: &str| {
+        store.read(|c| {
+            Ok(c.query_row("SELECT status FROM choices WHERE id = ?1", [id], |r| r.get::<_, String>(0))?)
+        })
+    };
+    assert_eq!(stored(&asked.id).unwrap(), "pending");
+    broker.submit(&asked.id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
+    assert_eq!(stored(&asked.id).unwrap(), "cancelled");
+    assert_eq!(broker.get(&asked.id).unwrap().status, ChoiceStatus::Cancelled);
+}
+
+#[test]
+fn a_status_nobody_wrote_is_refused_by_the_store_and_by_the_type() {
+    let store = Store::open_in_memory().unwrap();
+    let broker = Broker::new(&store);
+    let asked =
+        broker.open(check(request(SelectionMode::Single)).unwrap(), None, TimeoutAction::Cancel).unwrap();
+    let err = store
+        .write(|tx| Ok(tx.execute("UPDATE choices SET status = 'maybe' WHERE id = ?1", [&asked.id])?))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("CHECK"), "{err}");
+    assert_eq!(broker.get(&asked.id).unwrap().status, ChoiceStatus::Pending, "the row is as it was");
+    let err = "Pending".parse::<ChoiceStatus>().unwrap_err().to_string();
+    assert!(err.contains("'Pending'") && err.contains("timed_out"), "names are exact, as stored: {err}");
 }

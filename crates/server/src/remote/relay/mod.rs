@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use mooring_core::choice::{Broker, Submission};
+use mooring_core::choice::{Broker, ChoiceStatus, Submission};
 use mooring_core::remote::{Platform, RemoteConfig, phone};
 
 use crate::state::AppState;
@@ -311,20 +311,20 @@ impl Relay {
     /// here or elsewhere, expired).
     fn tick_one(&self, question: &str, platform: Platform) -> Vec<Outgoing> {
         let Ok(i) = Broker::new(&self.state.store).get(question) else { return Vec::new() };
-        if i.status == "pending" {
+        if i.status.is_pending() {
             return Vec::new();
         }
         let title = &i.checked.request.title;
-        let how = |on: Platform| match (i.status.as_str(), i.surface.as_deref()) {
-            ("answered", Some(s)) if s == on.name() => format!(
+        let how = |on: Platform| match (i.status, i.surface.as_deref()) {
+            (ChoiceStatus::Answered, Some(s)) if s == on.name() => format!(
                 "✅ Answered here: {}",
                 i.response.as_ref().map_or("", |r| r.selection.summary.as_str())
             ),
-            ("answered", Some(s)) if Platform::parse(s).is_ok() => {
+            (ChoiceStatus::Answered, Some(s)) if Platform::parse(s).is_ok() => {
                 format!("✅ Answered on {}{}.", s[..1].to_uppercase(), &s[1..])
             }
-            ("answered", s) => format!("✅ Answered on the {}.", s.unwrap_or("desktop")),
-            ("cancelled", _) => "✖ Cancelled.".to_owned(),
+            (ChoiceStatus::Answered, s) => format!("✅ Answered on the {}.", s.unwrap_or("desktop")),
+            (ChoiceStatus::Cancelled, _) => "✖ Cancelled.".to_owned(),
             _ => "⌛ Timed out before an answer.".to_owned(),
         };
         self.close_each(question, |on| format!("{title}\n\n{}", how(on)), platform)
