@@ -2,6 +2,7 @@
 //! because GTK start-up panics without one.
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+#![forbid(unsafe_code)]
 
 mod alerts;
 mod idle;

@@ -1,5 +1,7 @@
 //! The `mooring` command.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 mod cli_help;
 mod cli_remote;

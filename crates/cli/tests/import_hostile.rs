@@ -114,6 +114,7 @@ fn a_hostile_import_folder_is_refused_with_file_line_and_field() {
                 let p = d.join("summaries.md");
                 std::fs::remove_file(&p).unwrap();
                 let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+                // SAFETY: `c` is a NUL-terminated path that outlives the call.
                 assert_eq!(unsafe { libc_mkfifo(c.as_ptr(), 0o644) }, 0);
             }),
             "dir",

@@ -1,6 +1,8 @@
 //! The agent clients people run Mooring from, and registering Mooring with them: each
 //! client's own config file and format, edited so that only Mooring's entry changes.
 
+#![forbid(unsafe_code)]
+
 pub mod apply;
 pub mod catalog;
 pub mod entry;

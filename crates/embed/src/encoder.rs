@@ -174,10 +174,10 @@ impl Encoder {
 fn linear(x: &[f32], n: usize, l: &Linear, y: &mut Vec<f32>) {
     y.clear();
     y.extend((0..n).flat_map(|_| l.b.iter().copied()));
+    debug_assert_eq!(x.len(), n * l.inputs);
     // SAFETY: x is n × inputs (row-major), w is outputs × inputs read as its transpose
     // (inputs × outputs with strides 1 and inputs), y is n × outputs; every extent is
     // within the buffers, whose lengths are checked at load or set just above.
-    debug_assert_eq!(x.len(), n * l.inputs);
     unsafe {
         matrixmultiply::sgemm(
             n,

@@ -144,6 +144,7 @@ mod tests {
 
         let fifo = tmp.path().join("fifo");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a NUL-terminated path that outlives the call.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
         let zero = tmp.path().join("zero");
         std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();

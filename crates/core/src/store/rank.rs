@@ -89,8 +89,11 @@ unsafe extern "C" fn rank(
 ) {
     // SAFETY: SQLite calls this with a valid API table and context for the current row,
     // and `values` holds `n_val` arguments.
-    match unsafe { score(&*api, fts, n_val, values) } {
+    let scored = unsafe { score(&*api, fts, n_val, values) };
+    match scored {
+        // SAFETY: `ctx` is the result context SQLite passed for this very call.
         Some(s) => unsafe { ffi::sqlite3_result_double(ctx, -s) },
+        // SAFETY: as above.
         None => unsafe { ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_ERROR) },
     }
 }
@@ -141,7 +144,7 @@ unsafe fn score(
     values: *mut *mut ffi::sqlite3_value,
 ) -> Option<f64> {
     let ok = |rc: c_int| (rc == ffi::SQLITE_OK).then_some(());
-    // SAFETY (whole body): every call goes through the API table SQLite gave us, with the
+    // SAFETY: (the whole body) every call goes through the API table SQLite gave us, with the
     // context it gave us, and writes only to locals.
     unsafe {
         let columns = usize::try_from((api.xColumnCount?)(fts)).ok()?.min(MAX_COLUMNS);

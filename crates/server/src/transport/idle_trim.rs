@@ -48,8 +48,9 @@ pub async fn run(store: Arc<Store>, cancel: CancellationToken) {
 /// This process's CPU time so far.
 #[cfg(unix)]
 fn cpu_time() -> Duration {
-    // SAFETY: getrusage only writes the struct it is given.
+    // SAFETY: `rusage` is plain integers, for which all zeroes is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage only writes the struct it is given.
     if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
         return Duration::ZERO;
     }
