@@ -65,8 +65,7 @@ pub fn watch_idle(
         let mut watch = idle::Watch::default();
         loop {
             std::thread::sleep(poll);
-            let minutes =
-                mooring_core::projects::lifecycle::setting(&store, "away_when_idle_minutes").unwrap_or(0);
+            let minutes = mooring_core::settings::Setting::AwayWhenIdleMinutes.get(&store).unwrap_or(0);
             let Some(dir) = data_dir(&server) else { continue };
             let config = RemoteConfig::load(&dir).unwrap_or_default();
             let paired = Platform::ALL.into_iter().any(|p| config.bot(p).is_some_and(|b| b.paired.is_some()));

@@ -2,7 +2,7 @@
 //! after it: `remote` (the phone's commands and messages), `search` (search, recall per prompt, by meaning, re-ranking), `capture`
 //! (session records from the clients' transcripts), `choice` (questions for the person),
 //! `memory` (entries, locks, handovers, the preamble, transfer), `projects` (registry and
-//! resolution), `store` (SQLite, the storage seam, the vector index) and `guard` (what
+//! resolution), `settings` (the person's settings, typed), `store` (SQLite, the storage seam, the vector index) and `guard` (what
 //! crosses Mooring's edges); `error`, `model`, `humanize` and `paths` are the ground.
 
 #[cfg(any(test, feature = "backend-suite"))]
@@ -20,6 +20,7 @@ pub mod projects;
 mod proptests;
 pub mod remote;
 pub mod search;
+pub mod settings;
 pub mod store;
 
 pub use error::{Error, ErrorCode, Result};

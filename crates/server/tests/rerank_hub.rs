@@ -14,7 +14,7 @@ use serde_json::json;
 async fn switched_on_the_hub_encodes_memory_and_searches_come_back_reranked() {
     let srv = TestServer::start().await;
     let slug = srv.project("Alpha", &[]);
-    mooring_core::projects::lifecycle::set_setting(&srv.store, "rerank", "1").unwrap();
+    mooring_core::settings::Setting::Rerank.set(&srv.store, "1").unwrap();
     let client = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
     let texts = [
         "Renewal cadence: every 5 s, TTL 15 s",
@@ -38,7 +38,7 @@ async fn switched_on_the_hub_encodes_memory_and_searches_come_back_reranked() {
         on["hits"].as_array().unwrap().iter().map(|h| h["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
 
-    mooring_core::projects::lifecycle::set_setting(&srv.store, "rerank", "0").unwrap();
+    mooring_core::settings::Setting::Rerank.set(&srv.store, "0").unwrap();
     let off = ok(&call(&client, "search_memory", ask).await);
     // On, the encoder scored the meaning half of the fusion: the scores are not the
     // static model's. Which entries it lifts is checked in core's `rerank` tests.

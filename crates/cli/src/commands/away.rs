@@ -128,8 +128,7 @@ pub fn turn_end(ctx: &Ctx, client: Client, input: &Input) -> Result<Option<Strin
         return Ok(None);
     }
     let last = input.last_message.as_deref();
-    let minutes =
-        mooring_core::projects::lifecycle::setting(&store, "away_hold_minutes").map_err(|e| e.message)?;
+    let minutes = mooring_core::settings::Setting::AwayHoldMinutes.get(&store).map_err(|e| e.message)?;
     if minutes == 0 {
         return Ok(None);
     }

@@ -286,7 +286,7 @@ fn recall(
     slug: &str,
     input: &Input,
 ) -> Result<Option<String>, String> {
-    if mooring_core::projects::lifecycle::setting(store, "recall").map_err(|e| e.message)? == 0 {
+    if !mooring_core::settings::Setting::Recall.is_on(store).map_err(|e| e.message)? {
         return Ok(None);
     }
     // A background task's result or another session's message is not the person asking.

@@ -303,22 +303,21 @@ pub fn token(ctx: &Ctx) -> Result<(), Failure> {
 
 /// `config [KEY [VALUE]]`.
 pub fn config(ctx: &Ctx, key: Option<String>, value: Option<String>) -> Result<(), Failure> {
-    use mooring_core::projects::lifecycle::{SETTINGS, set_setting, setting};
+    use mooring_core::settings::Setting;
     let store = ctx.store()?;
-    let known = |k: &str| SETTINGS.iter().find(|s| s.0 == k);
     let shown: Vec<(&str, u32, &str)> = match (key.as_deref(), value) {
         (Some(k), value) => {
+            let s = Setting::parse(k)?;
             let v = match value {
-                Some(v) => set_setting(&store, k, &v)?,
-                None => setting(&store, k)?,
+                Some(v) => s.set(&store, &v)?,
+                None => s.get(&store)?,
             };
-            // set_setting/setting refused unknown keys, so the entry exists.
-            known(k).map(|s| vec![(s.0, v, s.4)]).unwrap_or_default()
+            vec![(s.key(), v, s.spec().about)]
         }
         (None, _) => {
             let mut all = Vec::new();
-            for (k, _, _, _, about) in SETTINGS {
-                all.push((*k, setting(&store, k)?, *about));
+            for s in Setting::ALL {
+                all.push((s.key(), s.get(&store)?, s.spec().about));
             }
             all
         }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use mooring_core::memory::{instructions, transfer};
-use mooring_core::projects::lifecycle::setting;
+use mooring_core::settings::Setting;
 use mooring_core::{Error, Registry};
 use serde_json::json;
 
@@ -37,7 +37,7 @@ fn instruction_file(ctx: &Ctx, slug: &str, target: instructions::Target, file: &
     // A team project's memory is the team's: read where it lives.
     let (store, memory) = ctx.memory()?;
     let project = Registry::new(&store).get(slug)?;
-    let limits = (setting(&store, "preamble_max_decisions")?, setting(&store, "preamble_max_blockers")?);
+    let limits = (Setting::PreambleMaxDecisions.get(&store)?, Setting::PreambleMaxBlockers.get(&store)?);
     let written = instructions::export(&memory, &project, target, file, limits)?;
     if ctx.json {
         print_json(&json!({

@@ -118,7 +118,7 @@ pub fn roll_up_all(
     only: Option<&str>,
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, RollUp)>> {
-    let days = crate::projects::lifecycle::setting(store, "fold_after_days")?;
+    let days = crate::settings::Setting::FoldAfterDays.get(store)?;
     let registry = crate::Registry::new(store);
     let projects = match only {
         Some(slug) => vec![registry.get(slug)?],

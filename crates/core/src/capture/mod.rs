@@ -60,7 +60,7 @@ pub fn enabled(
     slug: &str,
     marker: Option<&crate::projects::markers::Marker>,
 ) -> Result<bool> {
-    if crate::projects::lifecycle::setting(store, "capture")? == 0 {
+    if !crate::settings::Setting::Capture.is_on(store)? {
         return Ok(false);
     }
     if marker.is_some_and(|m| m.project == slug && !m.capture) {
@@ -77,7 +77,7 @@ pub fn enabled(
 pub fn switch(store: &crate::Store, project: Option<&str>, on: bool) -> Result<Option<String>> {
     match project {
         None => {
-            crate::projects::lifecycle::set_setting(store, "capture", if on { "1" } else { "0" })?;
+            crate::settings::Setting::Capture.set(store, if on { "1" } else { "0" })?;
             Ok(None)
         }
         Some(slug) => store.write(|tx| {

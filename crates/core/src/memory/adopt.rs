@@ -353,7 +353,7 @@ pub fn import_all(
     homes: &Homes,
     home: &Path,
 ) -> Result<Vec<(String, Imported)>> {
-    if crate::projects::lifecycle::setting(store, "import_clients_memory")? == 0 {
+    if !crate::settings::Setting::ImportClientsMemory.is_on(store)? {
         return Ok(Vec::new());
     }
     let mut out = Vec::new();

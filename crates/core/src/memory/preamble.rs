@@ -11,8 +11,9 @@ use crate::memory::locks;
 use crate::memory::{self, Entry, ListQuery};
 use crate::model::{BlockerStatus, Kind, Project, ProjectStatus};
 use crate::projects::registry::Registry;
+use crate::settings::Setting;
+use crate::store::Store;
 use crate::store::backend::MemoryBackend;
-use crate::store::{Store, settings};
 
 /// Default budget.
 pub const DEFAULT_BUDGET: usize = 4_000;
@@ -40,23 +41,24 @@ pub struct Caps {
 
 impl Default for Caps {
     fn default() -> Self {
-        Self { decisions: 20, blockers: 10, summaries: 5, carried: 3 }
+        Self {
+            decisions: Setting::PreambleMaxDecisions.spec().default,
+            blockers: Setting::PreambleMaxBlockers.spec().default,
+            summaries: Setting::PreambleMaxSummaries.spec().default,
+            carried: Setting::PreambleMaxDigests.spec().default,
+        }
     }
 }
 
 impl Caps {
     /// Read the caps from settings, defaults where unset.
     pub fn load(store: &Store) -> Result<Self> {
-        let d = Self::default();
         store.read(|c| {
-            let get = |key: &str, default: u32| -> Result<u32> {
-                Ok(settings::get(c, key)?.and_then(|v| v.parse().ok()).unwrap_or(default))
-            };
             Ok(Self {
-                decisions: get("preamble_max_decisions", d.decisions)?,
-                blockers: get("preamble_max_blockers", d.blockers)?,
-                summaries: get("preamble_max_summaries", d.summaries)?,
-                carried: get("preamble_max_digests", d.carried)?,
+                decisions: Setting::PreambleMaxDecisions.read(c)?,
+                blockers: Setting::PreambleMaxBlockers.read(c)?,
+                summaries: Setting::PreambleMaxSummaries.read(c)?,
+                carried: Setting::PreambleMaxDigests.read(c)?,
             })
         })
     }

@@ -4,131 +4,20 @@
 use chrono::{DateTime, Duration, Utc};
 use serde_json::json;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::humanize::format_ts;
-use crate::store::{Store, events, projects, settings};
-
-/// Settings Mooring understands, with their defaults and ranges.
-pub const SETTINGS: &[(&str, u32, u32, u32, &str)] = &[
-    ("auto_pause_days", 7, 0, 3650, "days without use before a project is paused (0: never)"),
-    ("preamble_max_decisions", 20, 0, 200, "decisions in the context preamble"),
-    ("preamble_max_blockers", 10, 0, 200, "open blockers in the context preamble"),
-    ("preamble_max_summaries", 5, 0, 200, "summaries in the context preamble"),
-    ("preamble_max_digests", 3, 0, 50, "weekly digests of folded sessions in the context preamble"),
-    (
-        "fold_after_days",
-        14,
-        0,
-        3650,
-        "days after a captured session's last turn before it folds into its week's digest (0: never)",
-    ),
-    ("pick_wait_seconds", 120, 5, 3600, "how long a call waits for a pick in the desktop's window"),
-    (
-        "away_hold_minutes",
-        9,
-        0,
-        9,
-        "away with a paired phone, how long a finished Claude Code turn waits for your next instruction (0: never)",
-    ),
-    (
-        "away_when_idle_minutes",
-        0,
-        0,
-        240,
-        "with a paired phone, switch to away after the desktop is idle this long, and back at the desk on return (0: never)",
-    ),
-    ("port", 7423, 1024, 65535, "port of the MCP server from the next start (--port overrides it)"),
-    ("capture", 1, 0, 1, "1 keeps a record of every agent session through the clients' hooks; 0 keeps none"),
-    (
-        "import_clients_memory",
-        0,
-        0,
-        1,
-        "1 has the hub bring the clients' own memory and instruction files of every project's checkouts in \
-         every 5 minutes (as `mooring import`); 0 only when asked",
-    ),
-    (
-        "recall",
-        1,
-        0,
-        1,
-        "1 hands the model, at each prompt, the few entries of memory the prompt is about; 0 never",
-    ),
-    (
-        "rerank",
-        0,
-        0,
-        1,
-        "1 re-orders searches by a sentence encoder (90 MB, scripts/fetch-model.sh --reranker): \
-         better top 5, about 20 ms a search, and about 40 ms of one core to encode each entry once; 0 never",
-    ),
-];
+use crate::settings::Setting;
+use crate::store::{Store, events, projects};
 
 /// The port to serve on when none is given: the `port` setting.
 pub fn port(store: &Store) -> Result<u16> {
-    // The range check in SETTINGS keeps it within u16.
-    Ok(u16::try_from(setting(store, "port")?).unwrap_or(7423))
-}
-
-/// A setting's value (its default when unset).
-pub fn setting(store: &Store, key: &str) -> Result<u32> {
-    let (_, default, ..) = SETTINGS
-        .iter()
-        .find(|s| s.0 == key)
-        .ok_or_else(|| Error::invalid("key", format!("unknown setting '{key}'; known: {}", known())))?;
-    store.read(|c| Ok(settings::get(c, key)?.and_then(|v| v.parse().ok()).unwrap_or(*default)))
-}
-
-/// Change a setting, checking its range.
-pub fn set_setting(store: &Store, key: &str, value: &str) -> Result<u32> {
-    let v = check_setting(key, value).map_err(|mut e| {
-        // The CLI's argument is called `value`.
-        if e.field.as_deref() == Some(key) {
-            e.field = Some("value".into());
-        }
-        e
-    })?;
-    store.write(|tx| settings::set(tx, key, &v.to_string(), &crate::humanize::now()))?;
-    Ok(v)
-}
-
-/// Change several settings at once: all are checked first, then written in one
-/// transaction, so a bad value leaves every setting as it was.
-pub fn set_settings(store: &Store, changes: &[(String, String)]) -> Result<()> {
-    let checked = changes
-        .iter()
-        .map(|(k, v)| check_setting(k, v).map(|v| (k.as_str(), v)))
-        .collect::<Result<Vec<_>>>()?;
-    let now = crate::humanize::now();
-    store.write(|tx| {
-        for (k, v) in &checked {
-            settings::set(tx, k, &v.to_string(), &now)?;
-        }
-        Ok(())
-    })
-}
-
-/// A setting's value checked against its range; errors name the key.
-pub fn check_setting(key: &str, value: &str) -> Result<u32> {
-    let (_, _, min, max, _) = SETTINGS
-        .iter()
-        .find(|s| s.0 == key)
-        .ok_or_else(|| Error::invalid("key", format!("unknown setting '{key}'; known: {}", known())))?;
-    value
-        .trim()
-        .parse()
-        .ok()
-        .filter(|v| (*min..=*max).contains(v))
-        .ok_or_else(|| Error::invalid(key, format!("{key} must be a whole number from {min} to {max}")))
-}
-
-fn known() -> String {
-    SETTINGS.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+    // The setting's range keeps it within u16.
+    Ok(u16::try_from(Setting::Port.get(store)?).unwrap_or(7423))
 }
 
 /// Pause active projects unused since `now - auto_pause_days`. Returns their slugs.
 pub fn auto_pause(store: &Store, now: DateTime<Utc>) -> Result<Vec<String>> {
-    let days = setting(store, "auto_pause_days")?;
+    let days = Setting::AutoPauseDays.get(store)?;
     if days == 0 {
         return Ok(Vec::new());
     }
@@ -197,10 +86,10 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         Registry::new(&store).create(NewProject { name: "Idle".into(), ..Default::default() }).unwrap();
         age(&store, "idle", 100);
-        set_setting(&store, "auto_pause_days", "0").unwrap();
+        Setting::AutoPauseDays.set(&store, "0").unwrap();
         assert!(auto_pause(&store, Utc::now()).unwrap().is_empty());
-        assert_eq!(set_setting(&store, "auto_pause_days", "-1").unwrap_err().field.as_deref(), Some("value"));
-        assert_eq!(set_setting(&store, "colour", "1").unwrap_err().field.as_deref(), Some("key"));
-        assert_eq!(setting(&store, "preamble_max_decisions").unwrap(), 20);
+        assert_eq!(Setting::AutoPauseDays.set(&store, "-1").unwrap_err().field.as_deref(), Some("value"));
+        assert_eq!(Setting::parse("colour").unwrap_err().field.as_deref(), Some("key"));
+        assert_eq!(Setting::PreambleMaxDecisions.get(&store).unwrap(), 20);
     }
 }

@@ -26,7 +26,7 @@ pub const MODEL: &str = mooring_embed::ENCODER_MODEL;
 /// How many of the fusion's best are re-ranked (tuned: 20 gave R@5 0.81, 50 gave 0.83).
 pub const DEPTH: u32 = 50;
 /// The setting that switches it on.
-pub const SETTING: &str = "rerank";
+pub const SETTING: crate::settings::Setting = crate::settings::Setting::Rerank;
 
 /// Where the encoder is looked for (`scripts/fetch-model.sh --reranker` puts it there).
 pub fn model_dir() -> PathBuf {
@@ -48,7 +48,7 @@ pub fn encoder() -> std::result::Result<Arc<Encoder>, String> {
 
 /// Whether the person switched re-ranking on.
 pub fn wanted(store: &Store) -> bool {
-    crate::projects::lifecycle::setting(store, SETTING).is_ok_and(|v| v == 1)
+    SETTING.is_on(store).unwrap_or(false)
 }
 
 /// Entries encoded per transaction (each takes 21 ms at p50, 85 ms at p99).

@@ -40,7 +40,8 @@ pub async fn wait_for_pick(
     // Closes the window and clears "Waiting for you" however this ends, dropped mid-wait
     // (the client's own form was answered first) included.
     let _open = OpenPick { state, id: pick.id.clone() };
-    let wait = mooring_core::projects::lifecycle::setting(&state.store, "pick_wait_seconds")
+    let wait = mooring_core::settings::Setting::PickWaitSeconds
+        .get(&state.store)
         .map(|s| std::time::Duration::from_secs(u64::from(s)))
         .unwrap_or(state.pick_timeout);
     let deadline = tokio::time::Instant::now() + wait;

@@ -4,7 +4,7 @@
 use axum::Json;
 use axum::extract::State;
 use mooring_core::choice::settings::ChoiceSettings;
-use mooring_core::projects::lifecycle;
+use mooring_core::settings::{Setting, Spec};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -54,7 +54,7 @@ pub async fn patch(
                 return Err(mooring_core::Error::invalid(key, format!("{key} must be a whole number")).into());
             }
         };
-        lifecycle::check_setting(key, &text)?;
+        Setting::parse(key)?.check(&text)?;
         numbers.push((key.clone(), text));
     }
     if let Some(i) = &p.interaction {
@@ -69,7 +69,7 @@ pub async fn patch(
             "start_at_login belongs to the desktop app (mooring-desktop); `mooring serve` cannot change it",
         ));
     }
-    lifecycle::set_settings(store, &numbers)?;
+    mooring_core::settings::set_many(store, &numbers)?;
     if let (Some(i), Some(dir)) = (&p.interaction, &dir) {
         i.save(dir)?;
     }
@@ -82,10 +82,11 @@ pub async fn patch(
 fn current(api: &Api) -> Result<Value, ApiError> {
     let state = &api.state;
     let mut settings = Map::new();
-    for (key, default, min, max, about) in lifecycle::SETTINGS {
-        let value = lifecycle::setting(&state.store, key)?;
+    for s in Setting::ALL {
+        let Spec { key, default, min, max, about } = s.spec();
+        let value = s.get(&state.store)?;
         settings.insert(
-            (*key).to_owned(),
+            key.to_owned(),
             json!({ "value": value, "default": default, "min": min, "max": max, "about": about }),
         );
     }

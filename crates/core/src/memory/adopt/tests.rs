@@ -212,7 +212,7 @@ fn the_hub_brings_every_source_in_only_when_the_person_turned_it_on() {
     })
     .unwrap();
     assert!(super::import_all(&w.store, &w.store, &w.homes(), &w.home).unwrap().is_empty(), "off by default");
-    crate::projects::lifecycle::set_setting(&w.store, "import_clients_memory", "1").unwrap();
+    crate::settings::Setting::ImportClientsMemory.set(&w.store, "1").unwrap();
     let done = super::import_all(&w.store, &w.store, &w.homes(), &w.home).unwrap();
     assert_eq!(done.len(), 1, "{done:?}");
     assert_eq!(done[0].0, "ledger-app");
