@@ -99,10 +99,8 @@ impl FromStr for ChoiceStatus {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {
         Self::ALL.into_iter().find(|v| v.as_str() == s).ok_or_else(|| {
-            Error::invalid(
-                "status",
-                format!("status '{s}' is not one of pending, answered, cancelled, timed_out"),
-            )
+            let names = Self::ALL.map(Self::as_str).join(", ");
+            Error::invalid("status", format!("status '{s}' is not one of {names}"))
         })
     }
 }

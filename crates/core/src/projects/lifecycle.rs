@@ -12,7 +12,8 @@ use crate::store::{Store, events, projects};
 /// The port to serve on when none is given: the `port` setting.
 pub fn port(store: &Store) -> Result<u16> {
     // The setting's range keeps it within u16.
-    Ok(u16::try_from(Setting::Port.get(store)?).unwrap_or(7423))
+    let port = Setting::Port.get(store)?;
+    Ok(u16::try_from(port).unwrap_or(Setting::Port.spec().default as u16))
 }
 
 /// Pause active projects unused since `now - auto_pause_days`. Returns their slugs.
