@@ -12,11 +12,16 @@ impl SessionRecord {
                 return Some(i);
             }
             let f = &mut self.files[i];
-            // Created then edited is still a new file; edited then written whole is written;
-            // what a tool named says more than what git saw.
+            // What a tool named says more than what git saw, including who did it: git can
+            // see a subagent's write before the subagent's transcript is flushed.
+            if f.action == FileAction::SeenByGit {
+                f.action = action;
+                f.subagent = subagent;
+                return Some(i);
+            }
+            // Created then edited is still a new file; edited then written whole is written.
             if f.action == FileAction::Edited && matches!(action, FileAction::Written | FileAction::Created)
                 || f.action == FileAction::Deleted && action != FileAction::Deleted
-                || f.action == FileAction::SeenByGit
             {
                 f.action = action;
             }

@@ -544,6 +544,14 @@ fn what_git_saw_never_overrides_what_a_tool_or_a_subagent_named() {
     assert!(helper.subagent && helper.action == super::record::FileAction::Written, "{helper:?}");
     let notes = r.files.iter().find(|f| f.path == "notes.txt").unwrap();
     assert_eq!(notes.action, super::record::FileAction::Edited, "a tool's word replaces git's");
+    // Git can see a subagent's write before its transcript is flushed: the subagent's
+    // word, when it comes, replaces git's, including who wrote the file.
+    let mut late = SessionRecord::new("claude-code", "k2");
+    late.file("lib/helper.js", super::record::FileAction::SeenByGit, false);
+    late.file("lib/helper.js", super::record::FileAction::Written, true);
+    let helper = &late.files[0];
+    assert!(helper.subagent && helper.action == super::record::FileAction::Written, "{helper:?}");
+    assert!(late.markdown().contains("lib/helper.js (subagent)"), "{}", late.markdown());
 }
 
 #[test]
