@@ -176,6 +176,31 @@ m setup qwen-code --hooks >/dev/null
 continue_from_phone qwen-code "Qwen Code" sh -c 'OPENAI_API_KEY=x OPENAI_BASE_URL="http://127.0.0.1:$(cat "$1")/v1" \
   OPENAI_MODEL=standin-model exec "$2" --auth-type openai -m standin-model -y "Do the first part"' \
   sh "$tmp/mport" "$tools/qwen/node_modules/.bin/qwen"
+echo "== a real Qwen Code's permission prompt (it asks with stream-json input): allowed, then denied, from the phone"
+grep -q '"PermissionRequest"' "$HOME/.qwen/settings.json" || { echo "setup qwen-code --hooks installed no permission hook"; exit 1; }
+qwen_asks() {  # qwen_asks LABEL: one Qwen Code session in the App checkout; its command needs permission
+  : >"$tmp/record.jsonl"; rm -f "$tmp/mport"
+  STANDIN_SCRIPT=permission python3 "$lib/model_standin.py" "$tmp/mport" "$tmp/record.jsonl" &
+  local model=$!
+  for _ in $(seq 1 50); do [ -s "$tmp/mport" ] && break; sleep 0.1; done
+  (cd "$tmp/code/app" && echo '{"type":"user","message":{"role":"user","content":"Do the approval step"}}' \
+     | OPENAI_API_KEY=x OPENAI_BASE_URL="http://127.0.0.1:$(cat "$tmp/mport")/v1" OPENAI_MODEL=standin-model \
+       timeout 150 "$tools/qwen/node_modules/.bin/qwen" --auth-type openai -m standin-model \
+       --input-format stream-json --output-format stream-json >"$tmp/qwen-asks.out" 2>&1) &
+  local run=$!
+  phone press "Allow run_shell_command?" "$1" >"$tmp/qasked.json"
+  phone press "An agent finished" "Let it stop" >/dev/null
+  wait "$run" || { echo "qwen failed:"; tail -20 "$tmp/qwen-asks.out"; exit 1; }
+  kill "$model"; wait "$model" 2>/dev/null || true
+}
+qwen_asks "Allow once"
+[ -e "$tmp/code/app/approved.txt" ] || { echo "Allow from the phone did not run Qwen Code's command"; tail -5 "$tmp/qwen-asks.out"; exit 1; }
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'run \`touch approved.txt\`' in a['text'] and 'The agent says why: \"Mark the approval\"' in a['text'] and 'app · qwen-code' in a['text'] and 'Allow for this session' not in json.dumps(a), a['text']" "$tmp/qasked.json"
+rm "$tmp/code/app/approved.txt"
+qwen_asks "Deny"
+[ ! -e "$tmp/code/app/approved.txt" ] || { echo "Deny from the phone still ran Qwen Code's command"; exit 1; }
+grep -q '"is_error":true,"content":"The person refused this' "$tmp/qwen-asks.out" || { echo "Qwen Code's model was not told the person refused"; grep tool_result "$tmp/qwen-asks.out"; exit 1; }
+echo "ok: Qwen Code's permission prompt reached the phone: Allow ran the command, Deny told its model why"
 echo "== a real Codex, interactive (in tmux): its permission prompt allowed from Slack; its finished turn goes on with the phone's reply"
 source "$lib/standin.sh"
 : >"$tmp/record.jsonl"; rm -f "$tmp/mport"
@@ -207,6 +232,12 @@ echo "ok: Codex's permission prompt reached Slack and Allow ran the command; its
 m doctor --json >"$tmp/doctor.json" || true
 python3 -c "import json,sys; c={x['name']: x for x in json.load(open(sys.argv[1]))['checks']}; [print('ok: doctor:', p, c[p]['message']) for p in ('remote:telegram', 'remote:slack') if c[p]['status']=='ok' and 'reachable; away' in c[p]['message'] or sys.exit(f'doctor: {c.get(p)}')]" "$tmp/doctor.json"
 phone say back
+# At the desk Qwen Code's own dialog asks: the hook says nothing and nothing reaches the phone.
+asked=$(phone count 'Allow run_shell_command?')
+echo '{"session_id":"q1","cwd":"'"$tmp/code/app"'","hook_event_name":"PermissionRequest","permission_mode":"default","tool_name":"run_shell_command","tool_input":{"command":"touch approved.txt"}}' \
+  | (cd "$tmp/code/app" && "$tmp/bin/mooring" --data-dir "$data" hook qwen-code PermissionRequest) >"$tmp/qdesk.out"
+[ ! -s "$tmp/qdesk.out" ] && [ "$(phone count 'Allow run_shell_command?')" = "$asked" ] \
+  || { echo "at the desk Qwen Code's permission hook answered or reached the phone"; cat "$tmp/qdesk.out"; exit 1; }
 echo "== words for a project with several live sessions: the phone asks which, and only that session gets them"
 fixture="$PWD/crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl"
 for s in one two; do sed "s/Add a retry helper and keep a todo list/Work on part $s/g" "$fixture" >"$tmp/$s.jsonl"; done

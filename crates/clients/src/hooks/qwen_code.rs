@@ -4,19 +4,24 @@
 //! `PermissionRequest`), with timeouts in milliseconds as in Gemini CLI, which it forks.
 //! Headless (`-p`) it fires neither `SessionStart` nor `SessionEnd`, and it fires
 //! `UserPromptSubmit` again after every tool result with an empty prompt: that one is not
-//! the person's. It escapes `<` and `>` in the context it is handed.
+//! the person's. It escapes `<` and `>` in the context it is handed. Its
+//! `PermissionRequest` fires where it would show its dialog (interactive, or with
+//! `--input-format stream-json`; plain `-p` refuses instead of asking) and takes Claude
+//! Code's `decision` with `behavior` and `message`, but no rules for the session: its
+//! allow reads only `updatedInput` (checked against 0.15.10, tests/e2e/remote.sh).
 
 use serde_json::{Value, json};
 
 use super::{Abilities, Dialect, Input, Reply, claude_code, claude_shaped, common, text};
 use crate::catalog::Format;
+use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     // Its `Stop` takes `decision: block` with the reason as the next prompt (checked in
     // tests/e2e/remote.sh: the turn goes on with the phone's words).
-    abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
+    abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: false },
     hooks_format: Format::Jsonc,
     setup_note: Some(
         "Qwen Code runs no SessionStart hook in headless runs (`qwen -p`): there the project's context comes with the session's first prompt. It runs a project's .qwen/settings.json hooks only in a folder you trust.",
@@ -34,6 +39,10 @@ pub(super) const DIALECT: Dialect = Dialect {
     // itself: capture within seconds, the hold within nine minutes).
     capture_entry: Some(
         |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }] }),
+    ),
+    permission_path: Some(&["hooks", "PermissionRequest"]),
+    permission_entry: Some(
+        |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-permission", "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT * 1000 }] }),
     ),
     ..Dialect::BASE
 };

@@ -107,6 +107,31 @@ fn replies_take_each_client_s_shape_and_context_stays_under_the_limit() {
 }
 
 #[test]
+fn qwen_code_s_permission_prompt_is_read_and_answered_in_its_own_shape() {
+    // As the pinned Qwen Code 0.15.10 sent it (`--input-format stream-json`).
+    let sent = json!({"session_id": "64c6cbbb", "transcript_path": "/h/.qwen/projects/-w/chats/64c6cbbb.jsonl",
+        "cwd": "/w", "hook_event_name": "PermissionRequest", "timestamp": "2026-11-28T23:37:06.093Z",
+        "permission_mode": "default", "tool_name": "run_shell_command",
+        "tool_input": {"command": "touch approved.txt", "description": "Mark the approval"}});
+    let asked = Client::QwenCode.hook_input_named(&sent, Some("PermissionRequest"));
+    assert_eq!(asked.event, Event::Permission);
+    let tool = asked.tool.as_ref().unwrap();
+    assert_eq!(
+        (tool.name.as_str(), &tool.input["command"]),
+        ("run_shell_command", &json!("touch approved.txt"))
+    );
+    let allow: Value =
+        serde_json::from_str(&Client::QwenCode.hook_reply(&asked, &Reply::Permission(Decision::Allow)))
+            .unwrap();
+    assert_eq!(allow["hookSpecificOutput"]["decision"], json!({"behavior": "allow"}));
+    let deny = Reply::Permission(Decision::Deny("refused".into()));
+    let deny: Value = serde_json::from_str(&Client::QwenCode.hook_reply(&asked, &deny)).unwrap();
+    assert_eq!(deny["hookSpecificOutput"]["decision"], json!({"behavior": "deny", "message": "refused"}));
+    let abilities = Client::QwenCode.hook_abilities();
+    assert!(abilities.permissions && !abilities.session_rules, "its allow takes no rules for the session");
+}
+
+#[test]
 fn only_the_clients_that_can_are_said_to_continue_or_answer_permissions() {
     assert!(Client::ClaudeCode.hook_abilities().session_rules);
     assert!(Client::Codex.hook_abilities().permissions && !Client::Codex.hook_abilities().session_rules);
