@@ -201,6 +201,8 @@ qwen_asks "Deny"
 [ ! -e "$tmp/code/app/approved.txt" ] || { echo "Deny from the phone still ran Qwen Code's command"; exit 1; }
 grep -q '"is_error":true,"content":"The person refused this' "$tmp/qwen-asks.out" || { echo "Qwen Code's model was not told the person refused"; grep tool_result "$tmp/qwen-asks.out"; exit 1; }
 echo "ok: Qwen Code's permission prompt reached the phone: Allow ran the command, Deny told its model why"
+# shellcheck source=lib/remote_opencode.sh
+. "$lib/remote_opencode.sh"
 echo "== a real Codex, interactive (in tmux): its permission prompt allowed from Slack; its finished turn goes on with the phone's reply"
 source "$lib/standin.sh"
 : >"$tmp/record.jsonl"; rm -f "$tmp/mport"

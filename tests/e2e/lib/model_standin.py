@@ -502,10 +502,12 @@ class Handler(BaseHTTPRequestHandler):
                 m = re.search(r"Working directory: (/[^\\\s\"]+)", said)
                 call = opencode_work(done, m.group(1) if m else "/tmp")
             text = WORK_DONE
-        elif names and os.environ.get("STANDIN_SCRIPT") == "permission" and "run_shell_command" in names:
-            # Qwen Code: one command that needs the person's permission, then the last word.
+        elif names and os.environ.get("STANDIN_SCRIPT") == "permission" and {"run_shell_command", "bash"} & set(names):
+            # Qwen Code's shell tool, or opencode's: one command that needs the person's
+            # permission, then the last word.
+            shell = "run_shell_command" if "run_shell_command" in names else "bash"
             if done == 0:
-                call = ("run_shell_command", {"command": "touch approved.txt", "description": "Mark the approval"})
+                call = (shell, {"command": "touch approved.txt", "description": "Mark the approval"})
             text = "Finished the approval step."
         elif names and os.environ.get("STANDIN_SCRIPT") == "continue":
             # A turn that ends, then goes on with what the person sent from the phone. Only

@@ -6,16 +6,24 @@
 //! and at a turn's end hands over the session's id and opencode's database, where the
 //! session lives (core's capture reads it). opencode has no hook at a session's start:
 //! the first prompt brings the project's context.
+//!
+//! Its `permission.ask` plugin hook is never called (1.18.33 only publishes a
+//! `permission.asked` event), so the plugin answers that event: it runs `mooring hook
+//! opencode permission.asked` without holding opencode's events, and when Mooring answers
+//! (the person away, their phone) replies through opencode's own API, `POST
+//! /permission/{id}/reply` with `once` or `reject` and the reason the model reads. At the
+//! desk Mooring says nothing and opencode asks as it always does. `opencode run`
+//! rejects every prompt itself at once; `opencode serve` and its interface wait.
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Event, Input, Reply, common};
+use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, common, text};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
+    abilities: Abilities { captures: true, continues: false, permissions: true, session_rules: false },
     setup_note: Some(
         "opencode installs its plugin package (@opencode-ai/plugin) into its config folder when it first loads a plugin; offline, that first start waits for npm to give up.",
     ),
@@ -28,22 +36,50 @@ fn event(name: Option<&str>) -> Event {
     match name {
         Some("chat.message") => Event::Prompt,
         Some("session.idle") => Event::TurnEnd,
+        Some("permission.asked") => Event::Permission,
         _ => Event::Other,
     }
 }
 
 fn input(v: &Value, named: Option<&str>) -> Input {
-    common(v, named, event)
+    let mut input = common(v, named, event);
+    if input.event == Event::Permission {
+        input.tool = v.get("permission").map(asked_tool);
+    }
+    input
+}
+
+/// A `permission.asked` event's request as the tool it is about: its permission
+/// (`bash`, `edit`, `webfetch`…) and, of its metadata, only what the phone shows (the
+/// command, the file, the address; never an edit's diff).
+fn asked_tool(p: &Value) -> Tool {
+    let name = text(p, "permission").unwrap_or_else(|| "a tool".into());
+    let meta = p.get("metadata").cloned().unwrap_or(Value::Null);
+    let patterns: Vec<&str> =
+        p.get("patterns").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let mut shown = serde_json::Map::new();
+    let command = text(&meta, "command")
+        .or_else(|| (name == "bash" && !patterns.is_empty()).then(|| patterns.join(" ")));
+    for (key, value) in
+        [("command", command), ("file_path", text(&meta, "filepath")), ("url", text(&meta, "url"))]
+    {
+        if let Some(value) = value {
+            shown.insert(key.into(), Value::String(value));
+        }
+    }
+    Tool { name, input: Value::Object(shown) }
 }
 
 /// Context as `additionalContext` (what Mooring's plugin and Pi's extension read back);
-/// nothing else is answered.
+/// a permission as the body of opencode's reply to it; nothing else is answered.
 pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
     match reply {
         Reply::Context(text) => {
             json!({ "additionalContext": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
         }
-        Reply::Continue(_) | Reply::Permission(_) => Value::Null,
+        Reply::Permission(Decision::Allow | Decision::AllowWithRules(_)) => json!({ "reply": "once" }),
+        Reply::Permission(Decision::Deny(message)) => json!({ "reply": "reject", "message": message }),
+        Reply::Continue(_) => Value::Null,
     }
 }
 
@@ -88,28 +124,55 @@ function input(event, fields) {
   return JSON.stringify({ hook_event_name: event, transcript_path: DATABASE, ...fields });
 }
 
-export const Mooring = async ({ directory }) => ({
-  "chat.message": async (hook, output) => {
-    const prompt = output.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
-    const run = spawnSync(ARGV[0], [...ARGV.slice(1), "chat.message"], {
-      input: input("chat.message", { session_id: hook.sessionID, cwd: directory, prompt }),
-      encoding: "utf8",
-      timeout: 5000,
+export const Mooring = async ({ directory, serverUrl }) => {
+  // A permission prompt, while the person is away: Mooring asks their phone and answers
+  // here only if they did; at the desk it says nothing and __CLIENT__ asks as usual.
+  const permission = async (asked) => {
+    const out = await new Promise((done) => {
+      const child = spawn(ARGV[0], [...ARGV.slice(1), "permission.asked"], { stdio: ["pipe", "pipe", "ignore"] });
+      let text = "";
+      child.stdout.on("data", (d) => (text += d));
+      child.on("error", () => done(""));
+      child.on("close", () => done(text));
+      const { id, sessionID, permission, patterns, metadata } = asked;
+      const shown = { command: metadata?.command, filepath: metadata?.filepath, url: metadata?.url };
+      child.stdin.end(input("permission.asked", { session_id: sessionID, cwd: directory,
+                                                  permission: { id, permission, patterns, metadata: shown } }));
     });
-    let context = "";
+    let answer = null;
     try {
-      context = JSON.parse(run.stdout || "{}").additionalContext || "";
+      answer = JSON.parse(out || "null");
     } catch {}
-    const first = output.parts[0];
-    if (context && first) {
-      output.parts.push({ ...first, id: `${first.id}mooring`, type: "text", text: context, synthetic: true });
-    }
-  },
-  event: async ({ event }) => {
-    if (event.type !== "session.idle") return;
-    const child = spawn(ARGV[0], [...ARGV.slice(1), "session.idle"], { stdio: ["pipe", "ignore", "ignore"] });
-    child.on("error", () => {});
-    child.stdin.end(input("session.idle", { session_id: event.properties.sessionID, cwd: directory }));
-  },
-});
+    if (!answer?.reply) return;
+    const url = new URL(`permission/${encodeURIComponent(asked.id)}/reply?directory=${encodeURIComponent(directory)}`, serverUrl);
+    await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(answer) })
+      .catch(() => {});
+  };
+  return {
+    "chat.message": async (hook, output) => {
+      const prompt = output.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
+      const run = spawnSync(ARGV[0], [...ARGV.slice(1), "chat.message"], {
+        input: input("chat.message", { session_id: hook.sessionID, cwd: directory, prompt }),
+        encoding: "utf8",
+        timeout: 5000,
+      });
+      let context = "";
+      try {
+        context = JSON.parse(run.stdout || "{}").additionalContext || "";
+      } catch {}
+      const first = output.parts[0];
+      if (context && first) {
+        output.parts.push({ ...first, id: `${first.id}mooring`, type: "text", text: context, synthetic: true });
+      }
+    },
+    event: async ({ event }) => {
+      // Not awaited: the answer may take minutes, and the events behind it must not wait.
+      if (event.type === "permission.asked") return void permission(event.properties);
+      if (event.type !== "session.idle") return;
+      const child = spawn(ARGV[0], [...ARGV.slice(1), "session.idle"], { stdio: ["pipe", "ignore", "ignore"] });
+      child.on("error", () => {});
+      child.stdin.end(input("session.idle", { session_id: event.properties.sessionID, cwd: directory }));
+    },
+  };
+};
 "#;

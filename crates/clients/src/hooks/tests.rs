@@ -132,6 +132,33 @@ fn qwen_code_s_permission_prompt_is_read_and_answered_in_its_own_shape() {
 }
 
 #[test]
+fn opencode_s_permission_event_is_read_without_its_diff_and_answered_as_its_reply_body() {
+    // What Mooring's plugin hands over for opencode 1.18.33's `permission.asked`.
+    let sent = json!({"hook_event_name": "permission.asked", "session_id": "ses_1", "cwd": "/w",
+        "permission": {"id": "per_1", "permission": "bash", "patterns": ["touch approved.txt"],
+                       "metadata": {"command": "touch approved.txt"}}});
+    let asked = Client::Opencode.hook_input_named(&sent, Some("permission.asked"));
+    assert_eq!(asked.event, Event::Permission);
+    let tool = asked.tool.as_ref().unwrap();
+    assert_eq!((tool.name.as_str(), &tool.input), ("bash", &json!({"command": "touch approved.txt"})));
+    let edit = json!({"hook_event_name": "permission.asked",
+        "permission": {"permission": "edit", "metadata": {"filepath": "/w/a.rs", "diff": "-secret\n+x"}}});
+    let edit = Client::Opencode.hook_input_named(&edit, None);
+    assert_eq!(
+        edit.tool.unwrap().input,
+        json!({"file_path": "/w/a.rs"}),
+        "a diff never leaves the plugin's input"
+    );
+    let allow = Client::Opencode.hook_reply(&asked, &Reply::Permission(Decision::Allow));
+    assert_eq!(serde_json::from_str::<Value>(&allow).unwrap(), json!({"reply": "once"}));
+    let deny = Client::Opencode.hook_reply(&asked, &Reply::Permission(Decision::Deny("refused".into())));
+    assert_eq!(
+        serde_json::from_str::<Value>(&deny).unwrap(),
+        json!({"reply": "reject", "message": "refused"})
+    );
+}
+
+#[test]
 fn only_the_clients_that_can_are_said_to_continue_or_answer_permissions() {
     assert!(Client::ClaudeCode.hook_abilities().session_rules);
     assert!(Client::Codex.hook_abilities().permissions && !Client::Codex.hook_abilities().session_rules);
