@@ -94,8 +94,33 @@ pub(super) fn plugin_for(spec: &ShimSpec, name: &str) -> String {
     let argv = argv_json(spec, name);
     let database =
         serde_json::to_string(&[name.to_string(), format!("{name}.db")]).unwrap_or_else(|_| "[]".into());
-    PLUGIN.replace("__ARGV__", &argv).replace("__DATABASE__", &database).replace("__CLIENT__", name)
+    PLUGIN
+        .replace("__RUNS__", RUNS)
+        .replace("__ARGV__", &argv)
+        .replace("__DATABASE__", &database)
+        .replace("__CLIENT__", name)
 }
+
+/// How a generated plugin runs Mooring (opencode's and Pi's share it): asked for a
+/// prompt's context within the hooks' five seconds, or run beside the client with
+/// nothing waiting for it. A child's closed pipe never reaches the client as an error.
+pub(super) const RUNS: &str = r#"// The context Mooring answers `event` with (the JSON `payload`), or "".
+function contextFor(event, payload) {
+  const run = spawnSync(ARGV[0], [...ARGV.slice(1), event], { input: payload, encoding: "utf8", timeout: 5000 });
+  try {
+    return JSON.parse(run.stdout || "{}").additionalContext || "";
+  } catch {
+    return "";
+  }
+}
+
+// Run Mooring for `event` beside the client: nothing waits for it.
+function later(event, payload) {
+  const child = spawn(ARGV[0], [...ARGV.slice(1), event], { stdio: ["pipe", "ignore", "ignore"] });
+  child.on("error", () => {});
+  child.stdin.on("error", () => {});
+  child.stdin.end(payload);
+}"#;
 
 /// `mooring [--data-dir DIR] hook NAME` as a JSON array: JSON is JavaScript, so the
 /// paths are quoted as data, never as code.
@@ -124,6 +149,8 @@ function input(event, fields) {
   return JSON.stringify({ hook_event_name: event, transcript_path: DATABASE, ...fields });
 }
 
+__RUNS__
+
 export const Mooring = async ({ directory, serverUrl }) => {
   // A permission prompt, while the person is away: Mooring asks their phone and answers
   // here only if they did; at the desk it says nothing and __CLIENT__ asks as usual.
@@ -134,6 +161,7 @@ export const Mooring = async ({ directory, serverUrl }) => {
       child.stdout.on("data", (d) => (text += d));
       child.on("error", () => done(""));
       child.on("close", () => done(text));
+      child.stdin.on("error", () => {});
       const { id, sessionID, permission, patterns, metadata } = asked;
       const shown = { command: metadata?.command, filepath: metadata?.filepath, url: metadata?.url };
       child.stdin.end(input("permission.asked", { session_id: sessionID, cwd: directory,
@@ -151,15 +179,7 @@ export const Mooring = async ({ directory, serverUrl }) => {
   return {
     "chat.message": async (hook, output) => {
       const prompt = output.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
-      const run = spawnSync(ARGV[0], [...ARGV.slice(1), "chat.message"], {
-        input: input("chat.message", { session_id: hook.sessionID, cwd: directory, prompt }),
-        encoding: "utf8",
-        timeout: 5000,
-      });
-      let context = "";
-      try {
-        context = JSON.parse(run.stdout || "{}").additionalContext || "";
-      } catch {}
+      const context = contextFor("chat.message", input("chat.message", { session_id: hook.sessionID, cwd: directory, prompt }));
       const first = output.parts[0];
       if (context && first) {
         output.parts.push({ ...first, id: `${first.id}mooring`, type: "text", text: context, synthetic: true });
@@ -167,11 +187,9 @@ export const Mooring = async ({ directory, serverUrl }) => {
     },
     event: async ({ event }) => {
       // Not awaited: the answer may take minutes, and the events behind it must not wait.
-      if (event.type === "permission.asked") return void permission(event.properties);
+      if (event.type === "permission.asked") return void permission(event.properties).catch(() => {});
       if (event.type !== "session.idle") return;
-      const child = spawn(ARGV[0], [...ARGV.slice(1), "session.idle"], { stdio: ["pipe", "ignore", "ignore"] });
-      child.on("error", () => {});
-      child.stdin.end(input("session.idle", { session_id: event.properties.sessionID, cwd: directory }));
+      later("session.idle", input("session.idle", { session_id: event.properties.sessionID, cwd: directory }));
     },
   };
 };

@@ -43,7 +43,7 @@ fn input(v: &Value, named: Option<&str>) -> Input {
 
 /// The extension file, running this Mooring.
 fn plugin(spec: &ShimSpec) -> String {
-    EXTENSION.replace("__ARGV__", &opencode::argv_json(spec, "pi"))
+    EXTENSION.replace("__RUNS__", opencode::RUNS).replace("__ARGV__", &opencode::argv_json(spec, "pi"))
 }
 
 const EXTENSION: &str = r#"// Mooring for Pi: the project's context and recall at each prompt, and each session
@@ -67,35 +67,23 @@ function input(event, ctx, fields) {
   });
 }
 
-// Capture runs beside Pi: nothing waits for it.
-function later(event, ctx, fields) {
-  const child = spawn(ARGV[0], [...ARGV.slice(1), event], { stdio: ["pipe", "ignore", "ignore"] });
-  child.on("error", () => {});
-  child.stdin.on("error", () => {});
-  child.stdin.end(input(event, ctx, fields));
-}
+__RUNS__
 
 export default function (pi) {
   pi.on("input", (event) => {
     source = event.source || "interactive";
   });
   pi.on("before_agent_start", (event, ctx) => {
-    const run = spawnSync(ARGV[0], [...ARGV.slice(1), "before_agent_start"], {
-      input: input("before_agent_start", ctx, { prompt: event.prompt, source }),
-      encoding: "utf8",
-      timeout: 5000,
-    });
-    let context = "";
-    try {
-      context = JSON.parse(run.stdout || "{}").additionalContext || "";
-    } catch {}
+    const context = contextFor("before_agent_start", input("before_agent_start", ctx, { prompt: event.prompt, source }));
     if (context) return { message: { customType: "mooring", content: context, display: false } };
   });
-  pi.on("agent_end", (_event, ctx) => later("agent_end", ctx, {}));
+  pi.on("agent_end", (_event, ctx) => later("agent_end", input("agent_end", ctx, {})));
   pi.on("session_before_compact", (_event, ctx) => {
-    later("session_before_compact", ctx, {});
+    later("session_before_compact", input("session_before_compact", ctx, {}));
   });
-  pi.on("session_shutdown", (event, ctx) => later("session_shutdown", ctx, { reason: event.reason }));
+  pi.on("session_shutdown", (event, ctx) =>
+    later("session_shutdown", input("session_shutdown", ctx, { reason: event.reason })),
+  );
 }
 "#;
 
