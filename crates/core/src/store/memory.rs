@@ -324,8 +324,8 @@ impl<'a> Scope<'a> {
     /// Project `id` with scope token `token`: told by its rows when its newest
     /// [`IDF_SAMPLE`] entries are at least half of every project's entries since the
     /// oldest of them (a walk then reads at most one other project's entry per own).
-    pub fn of(conn: &Connection, id: i64, token: &'a str) -> Result<Self> {
-        let bound = sample_bound(conn, Some(id))?;
+    /// `bound` is its [`sample_bound`] (held by `sample::SampleBounds`).
+    pub fn of(conn: &Connection, id: i64, token: &'a str, bound: i64) -> Result<Self> {
         let newest: i64 = conn.row("SELECT coalesce(max(id), 0) FROM memory", [], |r| r.get(0))?;
         let most = bound > 0 && newest - bound < 2 * i64::from(IDF_SAMPLE);
         Ok(Self { id, token: (!most).then_some(token), bound })
@@ -333,8 +333,8 @@ impl<'a> Scope<'a> {
 
     /// As [`Scope::of`], always by the token (for a search that counts the project's
     /// entries by it).
-    pub fn by_token(conn: &Connection, id: i64, token: &'a str) -> Result<Self> {
-        Ok(Self { id, token: Some(token), bound: sample_bound(conn, Some(id))? })
+    pub fn by_token(id: i64, token: &'a str, bound: i64) -> Self {
+        Self { id, token: Some(token), bound }
     }
 
     /// The project whose rows tell its entries, when its token does not.

@@ -23,6 +23,7 @@ mod readers;
 pub mod recall_given;
 pub mod registry_version;
 pub mod rerank_vectors;
+mod sample;
 #[cfg(test)]
 mod scope_tests;
 pub mod sessions;
@@ -86,6 +87,8 @@ pub struct Store {
     _checkpointer: Option<checkpoint::Checkpointer>,
     /// Projects' vectors held between searches by meaning.
     pub(crate) vectors: crate::store::vector_index::Cache,
+    /// Projects' word-count sample bounds held between searches.
+    samples: sample::SampleBounds,
 }
 
 impl Store {
@@ -141,6 +144,7 @@ impl Store {
             path,
             _checkpointer: checkpointer,
             vectors: crate::store::vector_index::Cache::default(),
+            samples: sample::SampleBounds::default(),
         })
     }
 

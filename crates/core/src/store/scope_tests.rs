@@ -52,10 +52,10 @@ fn a_project_holding_most_new_entries_is_told_by_its_rows_and_a_small_share_by_i
     let store = two_projects();
     store
         .read(|c| {
-            let a = Scope::of(c, 1, "scope:p1")?;
+            let a = Scope::of(c, 1, "scope:p1", sample_bound(c, Some(1))?)?;
             assert_eq!(a.token, None, "2,400 of 2,700 entries");
             assert!(a.bound > 0);
-            let b = Scope::of(c, 2, "scope:p2")?;
+            let b = Scope::of(c, 2, "scope:p2", sample_bound(c, Some(2))?)?;
             assert_eq!(b.token, Some("scope:p2"), "300 entries: fewer than a sample");
             Ok(())
         })

@@ -261,8 +261,12 @@ impl MemoryBackend for Store {
                 // Only a bounded search counts the project's words by its rows: an
                 // unbounded one counts the project itself by its token.
                 let sampled = match project.zip(scope.as_deref()) {
-                    Some((id, token)) if bounded => Some(q::Scope::of(c, id, token)?),
-                    Some((id, token)) => Some(q::Scope::by_token(c, id, token)?),
+                    Some((id, token)) if bounded => {
+                        Some(q::Scope::of(c, id, token, self.samples.bound(c, Some(id))?)?)
+                    }
+                    Some((id, token)) => {
+                        Some(q::Scope::by_token(id, token, self.samples.bound(c, Some(id))?))
+                    }
                     None => None,
                 };
                 let joined = sampled.and_then(|s| s.joined());
