@@ -10,9 +10,6 @@
 
 use std::sync::{LazyLock, OnceLock};
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use regex::Regex;
 use regex::bytes::{Regex as BytesRegex, RegexBuilder, RegexSet, RegexSetBuilder};
 use serde::{Deserialize, Serialize};
@@ -108,53 +105,37 @@ fn walk_strings(value: &mut serde_json::Value, skip: &[&str], f: &mut dyn FnMut(
     }
 }
 
-/// Mooring's own rules (`rules.toml`, gitleaks' TOML shape): what gitleaks does not cover
-/// in free text (bearer tokens, passwords in URLs, `NAME=value` secrets in prose).
-#[derive(Debug, Deserialize)]
-struct RuleFile {
-    rules: Vec<RuleDef>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RuleDef {
-    id: String,
-    regex: String,
-    keywords: Vec<String>,
-    #[serde(default)]
-    secret_group: usize,
+/// A rule as `build.rs` keeps it from `gitleaks.json` (see `NOTICE`) or from Mooring's
+/// own `rules.toml` (gitleaks' TOML shape: what gitleaks does not cover in free text,
+/// such as bearer tokens, passwords in URLs, `NAME=value` secrets in prose): keywords and
+/// stopwords lower-cased, rules and allowlists for file paths left out.
+struct RawRule {
+    id: &'static str,
+    pattern: &'static str,
+    keywords: &'static [&'static str],
+    group: Option<usize>,
     entropy: Option<f64>,
+    allow: &'static [RawAllow],
 }
 
-/// The gitleaks rule set (`gitleaks.json`, see `NOTICE`).
-#[derive(Debug, Deserialize)]
-struct GitleaksFile {
-    rules: Vec<GitleaksRule>,
+/// A gitleaks allowlist: `set` indexes [`ALLOW_SETS`].
+struct RawAllow {
+    target: Target,
+    all: bool,
+    set: Option<usize>,
+    stopwords: &'static [&'static str],
 }
 
-#[derive(Debug, Deserialize)]
-struct GitleaksRule {
-    id: String,
-    pattern: String,
-    secret_group: Option<usize>,
-    keywords: Vec<String>,
-    min_entropy: Option<f64>,
-    /// Rules that only look at file paths do not apply to text.
-    path: Option<String>,
-    #[serde(default)]
-    allowlist: Vec<AllowDef>,
-}
+include!(concat!(env!("OUT_DIR"), "/secret_rules.rs"));
 
-#[derive(Debug, Deserialize)]
-struct AllowDef {
-    condition: Option<String>,
-    target: Option<String>,
-    #[serde(default)]
-    regexes: Vec<String>,
-    #[serde(default)]
-    paths: Vec<String>,
-    #[serde(default)]
-    stopwords: Vec<String>,
+/// [`ALLOW_SETS`] compiled, each on first use (one hit's allowlist, not all of them:
+/// compiling them all was a third of a one-off process's work).
+static ALLOW_COMPILED: LazyLock<Vec<OnceLock<Option<RegexSet>>>> =
+    LazyLock::new(|| ALLOW_SETS.iter().map(|_| OnceLock::new()).collect());
+
+/// Allowlist set `i`, compiled; `None` if Rust's regex refuses it.
+fn allow_set(i: usize) -> Option<&'static RegexSet> {
+    ALLOW_COMPILED[i].get_or_init(|| RegexSetBuilder::new(ALLOW_SETS[i]).unicode(false).build().ok()).as_ref()
 }
 
 /// What part of a hit an allowlist looks at.
@@ -169,8 +150,9 @@ enum Target {
 struct Allow {
     target: Target,
     all: bool,
-    regexes: Option<Arc<RegexSet>>,
-    stopwords: Vec<String>,
+    /// Its patterns: an index into [`ALLOW_SETS`].
+    set: Option<usize>,
+    stopwords: &'static [&'static str],
 }
 
 impl Allow {
@@ -180,10 +162,9 @@ impl Allow {
             Target::Match => whole,
             Target::Line => line,
         };
-        let by_regex = self.regexes.as_ref().map(|r| r.is_match(text.as_bytes()));
+        let by_regex = self.set.and_then(allow_set).map(|r| r.is_match(text.as_bytes()));
         let lower = secret.to_ascii_lowercase();
-        let by_word =
-            (!self.stopwords.is_empty()).then(|| self.stopwords.iter().any(|w| lower.contains(w.as_str())));
+        let by_word = (!self.stopwords.is_empty()).then(|| self.stopwords.iter().any(|w| lower.contains(w)));
         let checks = [by_regex, by_word];
         let mut present = checks.iter().flatten().peekable();
         if present.peek().is_none() {
@@ -238,70 +219,49 @@ impl Rule {
 
 /// Every rule, its pattern compiled on first use.
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    let mut rules = Vec::new();
-    let gitleaks: GitleaksFile =
-        serde_json::from_str(include_str!("gitleaks.json")).expect("gitleaks.json is valid");
-    // The same allowlist is repeated under many rules: compile each distinct one once.
-    let mut sets: HashMap<Vec<String>, Option<Arc<RegexSet>>> = HashMap::new();
-    for r in gitleaks.rules.into_iter().filter(|r| r.path.is_none() && !r.pattern.is_empty()) {
+    let mut rules = Vec::with_capacity(GITLEAKS.len() + OWN.len());
+    for r in GITLEAKS.iter().chain(OWN) {
         let allow = r
-            .allowlist
-            .into_iter()
-            .filter(|a| a.paths.is_empty())
-            .map(|a| Allow {
-                target: match a.target.as_deref() {
-                    Some("match") => Target::Match,
-                    Some("line") => Target::Line,
-                    _ => Target::Secret,
-                },
-                all: a.condition.as_deref() == Some("and"),
-                regexes: (!a.regexes.is_empty())
-                    .then(|| {
-                        sets.entry(a.regexes.clone())
-                            .or_insert_with(|| {
-                                RegexSetBuilder::new(&a.regexes).unicode(false).build().ok().map(Arc::new)
-                            })
-                            .clone()
-                    })
-                    .flatten(),
-                stopwords: a.stopwords.iter().map(|w| w.to_ascii_lowercase()).collect(),
-            })
+            .allow
+            .iter()
+            .map(|a| Allow { target: a.target, all: a.all, set: a.set, stopwords: a.stopwords })
             .collect();
         rules.push(Rule {
-            keywords: r.keywords.iter().map(|k| k.to_ascii_lowercase()).collect(),
-            group: r.secret_group.filter(|g| *g > 0),
-            entropy: r.min_entropy.filter(|e| *e > 0.0),
-            allow,
-            ..Rule::new(r.id, r.pattern)
-        });
-    }
-    let own: RuleFile = toml::from_str(include_str!("rules.toml")).expect("rules.toml is valid");
-    for r in own.rules {
-        rules.push(Rule {
-            keywords: r.keywords,
-            group: Some(r.secret_group).filter(|g| *g > 0),
+            keywords: r.keywords.iter().map(|k| (*k).to_owned()).collect(),
+            group: r.group,
             entropy: r.entropy,
-            ..Rule::new(r.id, r.regex)
+            allow,
+            ..Rule::new(r.id.to_owned(), r.pattern.to_owned())
         });
     }
     rules
 });
 
-/// Every rule's keywords in one automaton: one pass over the text says which rules to try.
-static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> = LazyLock::new(|| {
-    let mut words = Vec::new();
-    let mut owner = Vec::new();
+/// Every rule's keywords in one automaton, each distinct keyword once with the rules
+/// that name it: one pass over the text says which rules to try.
+static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<Vec<usize>>)> = LazyLock::new(|| {
+    let mut words: Vec<String> = Vec::new();
+    let mut owners: Vec<Vec<usize>> = Vec::new();
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, rule) in RULES.iter().enumerate() {
         for k in &rule.keywords {
-            words.push(k.clone());
-            owner.push(i);
+            let n = *at.entry(k.clone()).or_insert_with(|| {
+                words.push(k.clone());
+                owners.push(Vec::new());
+                words.len() - 1
+            });
+            owners[n].push(i);
         }
     }
+    // Built from the keywords as they are and run over the text lower-cased (see
+    // `scrub_keeping`), as a non-contiguous NFA: the builder's default (a DFA over both
+    // cases) cost 3.9 million instructions to build, a fifth of a one-off `memory add`,
+    // and a text is scanned once either way.
     let ac = aho_corasick::AhoCorasick::builder()
-        .ascii_case_insensitive(true)
+        .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
         .build(&words)
         .expect("keywords build an automaton");
-    (ac, owner)
+    (ac, owners)
 });
 
 /// How many rules are in force, and how many patterns Rust's regex could not take
@@ -343,11 +303,13 @@ fn scrub_keeping(text: &str) -> (String, Redactions, Vec<(String, String)>) {
         found.kinds.push("private".into());
         found.count += n;
     }
-    let (keywords, owner) = &*KEYWORDS;
+    let (keywords, owners) = &*KEYWORDS;
     let rules = &*RULES;
     let mut wanted = vec![false; rules.len()];
-    for m in keywords.find_overlapping_iter(&out) {
-        wanted[owner[m.pattern().as_usize()]] = true;
+    for m in keywords.find_overlapping_iter(&out.to_ascii_lowercase()) {
+        for &i in &owners[m.pattern().as_usize()] {
+            wanted[i] = true;
+        }
     }
     let mut spans: Vec<(usize, usize, &str)> = Vec::new();
     for (rule, _) in rules.iter().zip(&wanted).filter(|(_, w)| **w) {
