@@ -11,6 +11,7 @@ use rustc_hash::FxHashMap;
 use serde::Deserialize;
 
 mod compact;
+mod table;
 
 /// The vocabulary and the merges, ready to encode.
 pub struct Bpe {
@@ -159,59 +160,36 @@ struct Merge {
 
 /// The merges, `(left, right)` → `(rank, merged id)`. When every id and rank fits in 16
 /// bits (the model's 32,000 tokens and 61,000 merges do), a pair and its answer are one
-/// `u32` each: 1.2 MB of table where pairs of `u32` pairs held 2.2 MB (the map doubles
-/// past 7/8 full, to 131,072 buckets) in every process that embeds. A sorted array was
-/// smaller still but made every embedding a fifth slower.
+/// `u32` each in a table the compact file holds as it is (1 MB; pairs of `u32` pairs in a
+/// map held 2.2 MB). A sorted array was smaller still but made every embedding a fifth
+/// slower.
 enum Merges {
     /// Packed: `left << 16 | right` → `rank << 16 | merged`.
-    Small(FxHashMap<u32, u32>),
+    Small(table::Table),
     /// A tokenizer too big to pack.
     Wide(FxHashMap<(u32, u32), (u32, u32)>),
 }
 
 impl Merges {
     /// Room for `count` merges of tokens whose ids go up to `most_id`: packed when every
-    /// id and rank fits in 16 bits.
+    /// id and rank fits in 16 bits (and fewer than 65,535 merges: see `table`).
     fn sized(most_id: u32, count: usize) -> Self {
-        let fits = u16::try_from(most_id).is_ok() && u16::try_from(count).is_ok();
-        let mut merges =
-            if fits { Self::Small(FxHashMap::default()) } else { Self::Wide(FxHashMap::default()) };
-        match &mut merges {
-            Self::Small(map) => map.reserve(count),
-            Self::Wide(map) => map.reserve(count),
+        if u16::try_from(most_id).is_ok() && count < usize::from(u16::MAX) {
+            Self::Small(table::Table::with_room(count))
+        } else {
+            let mut map = FxHashMap::default();
+            map.reserve(count);
+            Self::Wide(map)
         }
-        merges
     }
 
     /// Add `m` (given in the file's order): a pair listed twice keeps its first rank.
     fn insert(&mut self, m: Merge) {
         match self {
-            Self::Small(map) => {
-                map.entry(m.left << 16 | m.right).or_insert(m.rank << 16 | m.merged);
-            }
+            Self::Small(table) => table.insert(m.left << 16 | m.right, m.rank << 16 | m.merged),
             Self::Wide(map) => {
                 map.entry((m.left, m.right)).or_insert((m.rank, m.merged));
             }
-        }
-    }
-
-    /// Room for `count` more merges.
-    fn reserve(&mut self, count: usize) {
-        match self {
-            Self::Small(map) => map.reserve(count),
-            Self::Wide(map) => map.reserve(count),
-        }
-    }
-
-    /// Each merge, in no order.
-    fn each(&self, mut f: impl FnMut(Merge)) {
-        match self {
-            Self::Small(map) => map.iter().for_each(|(&pair, &to)| {
-                f(Merge { left: pair >> 16, right: pair & 0xFFFF, rank: to >> 16, merged: to & 0xFFFF })
-            }),
-            Self::Wide(map) => map
-                .iter()
-                .for_each(|(&(left, right), &(rank, merged))| f(Merge { left, right, rank, merged })),
         }
     }
 
@@ -219,11 +197,11 @@ impl Merges {
     #[inline]
     fn get(&self, left: u32, right: u32) -> Option<(u32, u32)> {
         match self {
-            Self::Small(map) => {
+            Self::Small(table) => {
                 if left > u32::from(u16::MAX) || right > u32::from(u16::MAX) {
                     return None;
                 }
-                map.get(&(left << 16 | right)).map(|v| (v >> 16, v & 0xFFFF))
+                table.get(left << 16 | right).map(|v| (v >> 16, v & 0xFFFF))
             }
             Self::Wide(map) => map.get(&(left, right)).copied(),
         }

@@ -5,15 +5,17 @@
 //! Little-endian: `MBPE`, a version, the key of the `tokenizer.json` it was made from
 //! (its length and modification time, so an edited or replaced tokenizer is read again),
 //! whether the merges are wide, then the 256 byte tokens, the single characters as
-//! `(char, id)` and the merges as `(left, right, rank, merged)`. A file that is not whole
-//! and consistent is not used.
+//! `(char, id)`, and the merges: packed ones as their table's slots (`bits`, then
+//! `1 << bits` pairs: see `table`), read back without rebuilding anything; wide ones as
+//! a count and `(left, right, rank, merged)` each. A file that is not whole and
+//! consistent is not used (version 1, a list to hash again, is made anew).
 
 use rustc_hash::FxHashMap;
 
-use super::{Bpe, Merge, Merges};
+use super::{Bpe, Merges, table::Table};
 
 const MAGIC: &[u8; 4] = b"MBPE";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 impl Bpe {
     /// This tokenizer in the compact form, made from the tokenizer file `key` names.
@@ -33,14 +35,19 @@ impl Bpe {
             put(&mut out, c as u32);
             put(&mut out, id);
         }
-        let mut count = 0u32;
-        let at = out.len();
-        put(&mut out, 0);
-        self.merges.each(|m| {
-            count += 1;
-            [m.left, m.right, m.rank, m.merged].into_iter().for_each(|v| put(&mut out, v));
-        });
-        out[at..at + 4].copy_from_slice(&count.to_le_bytes());
+        match &self.merges {
+            Merges::Small(table) => {
+                let (bits, slots) = table.slots();
+                put(&mut out, bits);
+                slots.iter().flatten().for_each(|&v| put(&mut out, v));
+            }
+            Merges::Wide(map) => {
+                put(&mut out, map.len() as u32);
+                for (&(left, right), &(rank, merged)) in map {
+                    [left, right, rank, merged].into_iter().for_each(|v| put(&mut out, v));
+                }
+            }
+        }
         out
     }
 
@@ -73,20 +80,30 @@ impl Bpe {
             let c = char::from_u32(words.next()?)?;
             chars.insert(c, words.next()?);
         }
-        let n_merges = words.next()? as usize;
-        if n_merges != words.len() / 4 || words.len() % 4 != 0 {
-            return None;
-        }
-        let mut merges =
-            if wide { Merges::Wide(FxHashMap::default()) } else { Merges::Small(FxHashMap::default()) };
-        merges.reserve(n_merges);
-        for _ in 0..n_merges {
-            let (left, right, rank, merged) = (words.next()?, words.next()?, words.next()?, words.next()?);
-            if !wide && [left, right, rank, merged].iter().any(|&v| v > u32::from(u16::MAX)) {
+        let merges = if wide {
+            let n_merges = words.next()? as usize;
+            if n_merges != words.len() / 4 || words.len() % 4 != 0 {
                 return None;
             }
-            merges.insert(Merge { left, right, rank, merged });
-        }
+            let mut map = FxHashMap::default();
+            map.reserve(n_merges);
+            for _ in 0..n_merges {
+                let (left, right, rank, merged) =
+                    (words.next()?, words.next()?, words.next()?, words.next()?);
+                map.entry((left, right)).or_insert((rank, merged));
+            }
+            Merges::Wide(map)
+        } else {
+            let bits = words.next()?;
+            if bits > 28 || words.len() != 2 << bits {
+                return None;
+            }
+            // The rest of the file is the slots: read in one pass over its bytes.
+            let rest = &body[body.len() - 4 * words.len()..];
+            let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let slots = rest.chunks_exact(8).map(|s| [word(&s[..4]), word(&s[4..])]).collect();
+            Merges::Small(Table::from_slots(bits, slots)?)
+        };
         Some(Self { chars, merges, bytes: byte_tokens })
     }
 }
