@@ -5,6 +5,7 @@ usage: remote_phone.py PORT say TEXT [EXPECT]   (waits for a reply with EXPECT)
        remote_phone.py PORT reply TITLE TEXT     (answers the newest message with TITLE in words)
        remote_phone.py PORT press-new TITLE LABEL FILE  (as press, on a message newer than FILE's)
        remote_phone.py PORT count TITLE          (how many messages carry TITLE)
+       remote_phone.py PORT texts TITLE          (every message with TITLE, for a failure's report)
 """
 import json
 import sys
@@ -39,6 +40,9 @@ if verb == "say":
         time.sleep(0.05)
 elif verb == "count":
     print(len(with_title(rest[0])))
+elif verb == "texts":
+    for mid, m in with_title(rest[0]):
+        print(mid, json.dumps(m["text"]))
 elif verb in ("press", "press-new", "reply"):
     title, label = rest[:2]
     after = json.load(open(rest[2]))["message_id"] if verb == "press-new" else 0

@@ -5,7 +5,7 @@
 //! servers, and keeps its sessions in `~/.local/share/kilo/kilo.db`. Mooring's plugin is
 //! opencode's, naming Kilo's command and database.
 
-use super::{Dialect, opencode};
+use super::{Abilities, Dialect, opencode};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -13,6 +13,8 @@ pub(super) const DIALECT: Dialect = Dialect {
         "Kilo installs its plugin package (@kilocode/plugin) into its config folder when it first loads a plugin; offline, that first start waits for npm to give up.",
     ),
     plugin: Some(plugin),
+    // The turn-end hold is tried against opencode only.
+    abilities: Abilities { continues: false, ..opencode::DIALECT.abilities },
     ..opencode::DIALECT
 };
 

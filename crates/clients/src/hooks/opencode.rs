@@ -14,6 +14,11 @@
 //! /permission/{id}/reply` with `once` or `reject` and the reason the model reads. At the
 //! desk Mooring says nothing and opencode asks as it always does. `opencode run`
 //! rejects every prompt itself at once; `opencode serve` and its interface wait.
+//!
+//! A turn's end can go on with the person's next words from the phone: the plugin keeps
+//! the turn's last text (from `message.part.updated` events of assistant messages) for
+//! the phone, and when Mooring answers `session.idle` with `continue`, sends those words
+//! as the session's next message through opencode's `POST /session/{id}/prompt_async`.
 
 use serde_json::{Value, json};
 
@@ -23,7 +28,7 @@ use crate::entry::ShimSpec;
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { captures: true, continues: false, permissions: true, session_rules: false },
+    abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: false },
     setup_note: Some(
         "opencode installs its plugin package (@opencode-ai/plugin) into its config folder when it first loads a plugin; offline, that first start waits for npm to give up.",
     ),
@@ -43,8 +48,10 @@ fn event(name: Option<&str>) -> Event {
 
 fn input(v: &Value, named: Option<&str>) -> Input {
     let mut input = common(v, named, event);
-    if input.event == Event::Permission {
-        input.tool = v.get("permission").map(asked_tool);
+    match input.event {
+        Event::Permission => input.tool = v.get("permission").map(asked_tool),
+        Event::TurnEnd => input.last_message = text(v, "last_assistant_message"),
+        _ => {}
     }
     input
 }
@@ -71,7 +78,8 @@ fn asked_tool(p: &Value) -> Tool {
 }
 
 /// Context as `additionalContext` (what Mooring's plugin and Pi's extension read back);
-/// a permission as the body of opencode's reply to it; nothing else is answered.
+/// a permission as the body of opencode's reply to it; the person's next words as
+/// `continue`, which the plugin sends as the session's next message.
 pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
     match reply {
         Reply::Context(text) => {
@@ -79,7 +87,7 @@ pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
         }
         Reply::Permission(Decision::Allow | Decision::AllowWithRules(_)) => json!({ "reply": "once" }),
         Reply::Permission(Decision::Deny(message)) => json!({ "reply": "reject", "message": message }),
-        Reply::Continue(_) => Value::Null,
+        Reply::Continue(text) => json!({ "continue": text }),
     }
 }
 
@@ -151,26 +159,48 @@ function input(event, fields) {
 
 __RUNS__
 
+// Mooring's answer to `event` (the JSON `payload`), however long it takes, or null.
+function answerOf(event, payload) {
+  return new Promise((done) => {
+    const child = spawn(ARGV[0], [...ARGV.slice(1), event], { stdio: ["pipe", "pipe", "ignore"] });
+    let text = "";
+    child.stdout.on("data", (d) => (text += d));
+    child.on("error", () => done(null));
+    child.on("close", () => {
+      try {
+        done(JSON.parse(text || "null"));
+      } catch {
+        done(null);
+      }
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(payload);
+  });
+}
+
 export const Mooring = async ({ directory, serverUrl }) => {
+  // Each session's last text of its turn, from its assistant messages, for the phone.
+  const replies = new Set();
+  const said = new Map();
+  // A turn's end: Mooring keeps the session and, with the person away, may hand back
+  // their next words from the phone, sent on as the session's next message.
+  const finished = async (sessionID) => {
+    const last = said.get(sessionID) || "";
+    said.delete(sessionID);
+    const answer = await answerOf("session.idle", input("session.idle", { session_id: sessionID, cwd: directory,
+                                                                         last_assistant_message: last }));
+    if (!answer?.continue) return;
+    const url = new URL(`session/${encodeURIComponent(sessionID)}/prompt_async?directory=${encodeURIComponent(directory)}`, serverUrl);
+    await fetch(url, { method: "POST", headers: { "content-type": "application/json" },
+                       body: JSON.stringify({ parts: [{ type: "text", text: answer.continue }] }) });
+  };
   // A permission prompt, while the person is away: Mooring asks their phone and answers
   // here only if they did; at the desk it says nothing and __CLIENT__ asks as usual.
   const permission = async (asked) => {
-    const out = await new Promise((done) => {
-      const child = spawn(ARGV[0], [...ARGV.slice(1), "permission.asked"], { stdio: ["pipe", "pipe", "ignore"] });
-      let text = "";
-      child.stdout.on("data", (d) => (text += d));
-      child.on("error", () => done(""));
-      child.on("close", () => done(text));
-      child.stdin.on("error", () => {});
-      const { id, sessionID, permission, patterns, metadata } = asked;
-      const shown = { command: metadata?.command, filepath: metadata?.filepath, url: metadata?.url };
-      child.stdin.end(input("permission.asked", { session_id: sessionID, cwd: directory,
-                                                  permission: { id, permission, patterns, metadata: shown } }));
-    });
-    let answer = null;
-    try {
-      answer = JSON.parse(out || "null");
-    } catch {}
+    const { id, sessionID, permission, patterns, metadata } = asked;
+    const shown = { command: metadata?.command, filepath: metadata?.filepath, url: metadata?.url };
+    const answer = await answerOf("permission.asked", input("permission.asked", { session_id: sessionID, cwd: directory,
+                                                        permission: { id, permission, patterns, metadata: shown } }));
     if (!answer?.reply) return;
     const url = new URL(`permission/${encodeURIComponent(asked.id)}/reply?directory=${encodeURIComponent(directory)}`, serverUrl);
     await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(answer) })
@@ -186,10 +216,14 @@ export const Mooring = async ({ directory, serverUrl }) => {
       }
     },
     event: async ({ event }) => {
-      // Not awaited: the answer may take minutes, and the events behind it must not wait.
-      if (event.type === "permission.asked") return void permission(event.properties).catch(() => {});
-      if (event.type !== "session.idle") return;
-      later("session.idle", input("session.idle", { session_id: event.properties.sessionID, cwd: directory }));
+      const p = event.properties || {};
+      if (event.type === "message.updated" && p.info?.role === "assistant") replies.add(p.info.id);
+      if (event.type === "message.part.updated" && p.part?.type === "text" && replies.has(p.part.messageID)) {
+        said.set(p.part.sessionID, p.part.text);
+      }
+      // Neither is awaited: an answer may take minutes, and the events behind it must not wait.
+      if (event.type === "permission.asked") return void permission(p).catch(() => {});
+      if (event.type === "session.idle") return void finished(p.sessionID).catch(() => {});
     },
   };
 };

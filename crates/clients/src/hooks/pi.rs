@@ -11,12 +11,20 @@
 
 use serde_json::Value;
 
-use super::{Abilities, Dialect, Event, Input, common, opencode};
+use super::{Abilities, Dialect, Event, Input, Reply, common, opencode};
 use crate::entry::ShimSpec;
+
+/// As opencode's plugin reads it; Pi's extension does not go on with the phone's words.
+fn reply(input: &Input, reply: &Reply) -> Value {
+    match reply {
+        Reply::Continue(_) => Value::Null,
+        _ => opencode::reply(input, reply),
+    }
+}
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
-    reply: opencode::reply,
+    reply,
     abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
     start_may_not_fire: true,
     plugin: Some(plugin),

@@ -270,9 +270,16 @@ fn opencode_s_plugin_input_reads_as_a_prompt_and_a_turn_s_end_and_its_reply_is_f
         (prompt.event, prompt.session.as_deref(), prompt.prompt.as_deref()),
         (Event::Prompt, Some("ses_1"), Some("why?"))
     );
-    let idle =
-        Client::Opencode.hook_input(&json!({ "hook_event_name": "session.idle", "session_id": "ses_1" }));
-    assert_eq!(idle.event, Event::TurnEnd);
+    let idle = Client::Opencode
+        .hook_input(&json!({ "hook_event_name": "session.idle", "session_id": "ses_1",
+                                                     "last_assistant_message": "First part done." }));
+    assert_eq!((idle.event, idle.last_message.as_deref()), (Event::TurnEnd, Some("First part done.")));
+    // The phone's words come back as `continue`, which the plugin sends as the next message.
+    let next: Value =
+        serde_json::from_str(&Client::Opencode.hook_reply(&idle, &Reply::Continue("go on".into()))).unwrap();
+    assert_eq!(next, json!({"continue": "go on"}));
+    assert!(Client::Opencode.hook_abilities().continues);
+    assert!(!Client::Kilo.hook_abilities().continues, "tried against opencode only");
     let out: Value =
         serde_json::from_str(&Client::Opencode.hook_reply(&prompt, &Reply::Context("hi".into()))).unwrap();
     assert_eq!(out, json!({"additionalContext": "hi"}));
