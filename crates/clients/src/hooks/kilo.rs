@@ -3,9 +3,10 @@
 //! It loads plugins from `{plugin,plugins}/*.{ts,js}` in `~/.config/kilo` and a
 //! checkout's `.kilo/`, reads `kilo.json` (also `kilo.jsonc` and opencode's names) for its
 //! servers, and keeps its sessions in `~/.local/share/kilo/kilo.db`. Mooring's plugin is
-//! opencode's, naming Kilo's command and database.
+//! opencode's, naming Kilo's command and database; its permission prompts and finished
+//! turns reach the phone as opencode's do (`kilo serve`, in `tests/e2e/remote.sh`).
 
-use super::{Abilities, Dialect, opencode};
+use super::{Dialect, opencode};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -13,8 +14,6 @@ pub(super) const DIALECT: Dialect = Dialect {
         "Kilo installs its plugin package (@kilocode/plugin) into its config folder when it first loads a plugin; offline, that first start waits for npm to give up.",
     ),
     plugin: Some(plugin),
-    // The turn-end hold is tried against opencode only.
-    abilities: Abilities { continues: false, ..opencode::DIALECT.abilities },
     ..opencode::DIALECT
 };
 
