@@ -160,8 +160,10 @@ continue_from_phone() {
   wait "$run" || { echo "$name failed:"; tail -20 "$tmp/$name.out"; exit 1; }
   kill "$model"; wait "$model" 2>/dev/null || true
   grep -q "Writing the changelog now." "$tmp/$name.out" || { echo "$title did not go on with the phone's words"; cat "$tmp/$name.out"; exit 1; }
-  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'First part done.' in a['text'] and 'app · '+sys.argv[2] in a['text'], a['text']" "$tmp/$name-finished.json" "$name"
-  echo "ok: $title's finished turn told the phone its last word and went on with the reply"
+  # A client that names no last word at its turn's end (LAST= empty) is shown without one.
+  python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert sys.argv[3] in a['text'] and 'app · '+sys.argv[2] in a['text'], a['text']" \
+    "$tmp/$name-finished.json" "$name" "${LAST-First part done.}"
+  echo "ok: $title's finished turn reached the phone and went on with the reply"
 }
 echo "== a real Gemini CLI: its finished turn (AfterAgent) goes on with the phone's reply"
 mkdir -p "$HOME/.gemini"
@@ -176,6 +178,14 @@ m setup qwen-code --hooks >/dev/null
 continue_from_phone qwen-code "Qwen Code" sh -c 'OPENAI_API_KEY=x OPENAI_BASE_URL="http://127.0.0.1:$(cat "$1")/v1" \
   OPENAI_MODEL=standin-model exec "$2" --auth-type openai -m standin-model -y "Do the first part"' \
   sh "$tmp/mport" "$tools/qwen/node_modules/.bin/qwen"
+echo "== a real Copilot CLI: its finished turn (agentStop) goes on with the phone's reply"
+m setup copilot-cli --hooks >/dev/null
+# Its agentStop names no last word, and its session file is written only as it exits.
+LAST="" XDG_CACHE_HOME="$tools/copilot/cache" continue_from_phone copilot-cli "Copilot CLI" sh -c \
+  'COPILOT_OFFLINE=true COPILOT_AUTO_UPDATE=false COPILOT_ALLOW_ALL=true COPILOT_PROVIDER_TYPE=anthropic \
+   COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$(cat "$1")" COPILOT_PROVIDER_API_KEY=sk-standin \
+   COPILOT_MODEL=claude-sonnet-4-5 exec "$2" -p "Do the first part" --allow-all-tools --output-format json \
+   --disable-client-telemetry' sh "$tmp/mport" "$tools/copilot/node_modules/.bin/copilot"
 echo "== a real Qwen Code's permission prompt (it asks with stream-json input): allowed, then denied, from the phone"
 grep -q '"PermissionRequest"' "$HOME/.qwen/settings.json" || { echo "setup qwen-code --hooks installed no permission hook"; exit 1; }
 qwen_asks() {  # qwen_asks LABEL: one Qwen Code session in the App checkout; its command needs permission

@@ -242,6 +242,9 @@ fn copilot_cli_gets_a_versioned_hooks_file_of_its_own_with_the_event_in_each_com
     assert_eq!(v["hooks"]["sessionStart"][0], theirs);
     assert_eq!(v["hooks"]["sessionStart"][1]["bash"], format!("{mooring} sessionStart"));
     assert_eq!(v["hooks"]["userPromptSubmitted"][0]["bash"], format!("{mooring} userPromptSubmitted"));
+    // A turn's end may hold for the away person's next words (the hook bounds itself).
+    assert_eq!(v["hooks"]["agentStop"][0]["bash"], format!("{mooring} agentStop"));
+    assert_eq!(v["hooks"]["agentStop"][0]["timeoutSec"], 600);
 
     assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some());
     assert!(hook_change(c, &spec(), &file, Action::Install).unwrap().is_noop(), "twice");

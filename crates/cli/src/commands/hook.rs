@@ -88,6 +88,10 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
                     &format!("{client}: the session file is not written yet and no waiter started: {why}"),
                 );
             }
+            // The record waits for the file; the person's next words do not.
+            if event == Event::TurnEnd && client.hook_abilities().continues {
+                hold(ctx, client, &input);
+            }
             return Ok(());
         }
     }
@@ -112,15 +116,19 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
             &format!("{client}: no answer within {} ms; printed nothing", started.elapsed().as_millis()),
         ),
     }
-    // A turn's end, recorded: with the person away, it may go on with their next words.
     if let Some(input) = &stop_input {
-        match super::away::turn_end(ctx, client, input) {
-            Ok(Some(out)) => print_out(&out),
-            Ok(None) => {}
-            Err(why) => log(ctx, &format!("{client}: away: {why}")),
-        }
+        hold(ctx, client, input);
     }
     Ok(())
+}
+
+/// A turn's end, recorded: with the person away, it may go on with their next words.
+fn hold(ctx: &Ctx, client: Client, input: &Input) {
+    match super::away::turn_end(ctx, client, input) {
+        Ok(Some(out)) => print_out(&out),
+        Ok(None) => {}
+        Err(why) => log(ctx, &format!("{client}: away: {why}")),
+    }
 }
 
 /// What the client reads from the hook, written at once.

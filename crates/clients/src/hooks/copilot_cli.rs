@@ -16,7 +16,7 @@ use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
 pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
-    abilities: Abilities { captures: true, continues: false, permissions: false, session_rules: false },
+    abilities: Abilities { captures: true, continues: true, permissions: false, session_rules: false },
     names_event: true,
     versioned: true,
     transcript_pending: Some(pending),
@@ -24,7 +24,9 @@ pub(super) const DIALECT: Dialect = Dialect {
     start_entry: |command| json!({ "type": "command", "bash": command, "timeoutSec": 5 }),
     // Its `agentStop` names the session file (`sessionEnd` does not).
     capture_paths: &[&["hooks", "userPromptSubmitted"], &["hooks", "agentStop"]],
-    capture_entry: Some(|command| json!({ "type": "command", "bash": command, "timeoutSec": 5 })),
+    // `agentStop` may hold for the away person's next instruction (the hook bounds
+    // itself: capture within seconds, the hold within nine minutes).
+    capture_entry: Some(|command| json!({ "type": "command", "bash": command, "timeoutSec": 600 })),
     ..Dialect::BASE
 };
 
