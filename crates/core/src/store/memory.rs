@@ -6,7 +6,6 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use crate::error::Result;
 use crate::store::backend::Word;
 use crate::store::rows::{MemoryRow, NewMemoryRow};
-pub use crate::store::sample::{COUNTED_BOUNDED, IDF_SAMPLE, Scope, Weighed, idf_in_scope, sample_bound};
 
 const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
@@ -273,11 +272,11 @@ pub fn search(
 
 /// Search where a match needs any of the words, not all: ranked by BM25 with each query
 /// phrase weighted by `weights` (its inverse document frequency in the scope searched,
-/// see [`idf_in_scope`]), since a rare word must then count for more than a common one.
+/// see `sample::idf_in_scope`), since a rare word must then count for more than a common one.
 /// Entries holding fewer than `least` of the weighted phrases rank 0, after every hit.
 /// Without `words`, hits come without passages (a write's check reads none).
 /// With `joined`, only that project's entries are hits (told by their rows: see
-/// [`Scope`]).
+/// `sample::Scope`).
 #[allow(clippy::too_many_arguments)]
 pub fn search_any(
     conn: &Connection,

@@ -3,9 +3,8 @@
 
 use rusqlite::params;
 
-use super::memory::{
-    COUNTED_BOUNDED, RANKED_BOUNDED, Scope, fts_terms, idf_in_scope, sample_bound, search_any,
-};
+use super::memory::{RANKED_BOUNDED, fts_terms, search_any};
+use super::sample::{COUNTED_BOUNDED, Scope, idf_in_scope, sample_bound};
 use super::{Cached as _, Store};
 use crate::store::backend::Word;
 

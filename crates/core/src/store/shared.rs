@@ -7,7 +7,7 @@ use super::locks as locks_q;
 use super::memory::{self as q, Filter, fts_terms};
 use super::projects::find_row;
 use super::vectors::Which;
-use super::{Cached as _, Store, events, projects, rerank_vectors, vectors};
+use super::{Cached as _, Store, events, projects, rerank_vectors, sample, vectors};
 use crate::error::Result;
 use crate::humanize::now;
 use crate::model::{BlockerStatus, Kind};
@@ -262,10 +262,10 @@ impl MemoryBackend for Store {
                 // unbounded one counts the project itself by its token.
                 let sampled = match project.zip(scope.as_deref()) {
                     Some((id, token)) if bounded => {
-                        Some(q::Scope::of(c, id, token, self.samples.bound(c, Some(id))?)?)
+                        Some(sample::Scope::of(c, id, token, self.samples.bound(c, Some(id))?)?)
                     }
                     Some((id, token)) => {
-                        Some(q::Scope::by_token(id, token, self.samples.bound(c, Some(id))?))
+                        Some(sample::Scope::by_token(id, token, self.samples.bound(c, Some(id))?))
                     }
                     None => None,
                 };
@@ -274,8 +274,8 @@ impl MemoryBackend for Store {
                     Some(s) => s.scoped(&words),
                     None => words,
                 };
-                let cap = bounded.then_some(q::COUNTED_BOUNDED);
-                let mut weighed = q::idf_in_scope(c, sampled, query.words, columns_only, cap)?;
+                let cap = bounded.then_some(sample::COUNTED_BOUNDED);
+                let mut weighed = sample::idf_in_scope(c, sampled, query.words, columns_only, cap)?;
                 let mut kept: Vec<Word> = query.words.to_vec();
                 if bounded && kept.len() > query.rarest as usize {
                     // The rarest first (stable: equally rare ones in the entry's order).
