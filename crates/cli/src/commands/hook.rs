@@ -68,6 +68,9 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         // it and nothing of it is kept.
         return Ok(());
     }
+    // A turn's end may go on with the away person's next words, once its record is kept
+    // (or left to a waiter).
+    let holds = unreadable.is_none() && event == Event::TurnEnd && client.hook_abilities().continues;
     // A session file the client writes only once it exits is waited for apart: the client
     // waits for this hook to end before it writes it.
     let pending = client.dialect().and_then(|d| d.transcript_pending);
@@ -89,15 +92,14 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
                 );
             }
             // The record waits for the file; the person's next words do not.
-            if event == Event::TurnEnd && client.hook_abilities().continues {
+            if holds {
                 hold(ctx, client, &input);
             }
             return Ok(());
         }
     }
     // What a turn's end needs after the record is kept (the thread below takes `input`).
-    let stop_input = (unreadable.is_none() && event == Event::TurnEnd && client.hook_abilities().continues)
-        .then(|| input.clone());
+    let stop_input = holds.then(|| input.clone());
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
     let base = ctx.cwd.clone();

@@ -103,16 +103,15 @@ pub(super) fn plugin_for(spec: &ShimSpec, name: &str) -> String {
     let database =
         serde_json::to_string(&[name.to_string(), format!("{name}.db")]).unwrap_or_else(|_| "[]".into());
     PLUGIN
-        .replace("__RUNS__", RUNS)
+        .replace("__RUNS__", CONTEXT_FOR)
         .replace("__ARGV__", &argv)
         .replace("__DATABASE__", &database)
         .replace("__CLIENT__", name)
 }
 
-/// How a generated plugin runs Mooring (opencode's and Pi's share it): asked for a
-/// prompt's context within the hooks' five seconds, or run beside the client with
-/// nothing waiting for it. A child's closed pipe never reaches the client as an error.
-pub(super) const RUNS: &str = r#"// The context Mooring answers `event` with (the JSON `payload`), or "".
+/// How a generated plugin asks Mooring for a prompt's context (opencode's and Pi's share
+/// it), within the hooks' five seconds.
+pub(super) const CONTEXT_FOR: &str = r#"// The context Mooring answers `event` with (the JSON `payload`), or "".
 function contextFor(event, payload) {
   const run = spawnSync(ARGV[0], [...ARGV.slice(1), event], { input: payload, encoding: "utf8", timeout: 5000 });
   try {
@@ -120,9 +119,12 @@ function contextFor(event, payload) {
   } catch {
     return "";
   }
-}
+}"#;
 
-// Run Mooring for `event` beside the client: nothing waits for it.
+/// How Pi's extension runs Mooring beside the client, nothing waiting for it (opencode's
+/// plugin reads every answer: see its `answerOf`). A child's closed pipe never reaches
+/// the client as an error.
+pub(super) const LATER: &str = r#"// Run Mooring for `event` beside the client: nothing waits for it.
 function later(event, payload) {
   const child = spawn(ARGV[0], [...ARGV.slice(1), event], { stdio: ["pipe", "ignore", "ignore"] });
   child.on("error", () => {});
@@ -179,14 +181,14 @@ function answerOf(event, payload) {
 }
 
 export const Mooring = async ({ directory, serverUrl }) => {
-  // Each session's last text of its turn, from its assistant messages, for the phone.
-  const replies = new Set();
-  const said = new Map();
+  // Each live session's latest assistant message and its last text, for the phone; a
+  // session's entry goes at its turn's end.
+  const latest = new Map();
   // A turn's end: Mooring keeps the session and, with the person away, may hand back
   // their next words from the phone, sent on as the session's next message.
   const finished = async (sessionID) => {
-    const last = said.get(sessionID) || "";
-    said.delete(sessionID);
+    const last = latest.get(sessionID)?.text || "";
+    latest.delete(sessionID);
     const answer = await answerOf("session.idle", input("session.idle", { session_id: sessionID, cwd: directory,
                                                                          last_assistant_message: last }));
     if (!answer?.continue) return;
@@ -217,9 +219,13 @@ export const Mooring = async ({ directory, serverUrl }) => {
     },
     event: async ({ event }) => {
       const p = event.properties || {};
-      if (event.type === "message.updated" && p.info?.role === "assistant") replies.add(p.info.id);
-      if (event.type === "message.part.updated" && p.part?.type === "text" && replies.has(p.part.messageID)) {
-        said.set(p.part.sessionID, p.part.text);
+      if (event.type === "message.updated" && p.info?.role === "assistant") {
+        const held = latest.get(p.info.sessionID);
+        if (held?.id !== p.info.id) latest.set(p.info.sessionID, { id: p.info.id, text: held?.text || "" });
+      }
+      const held = p.part && latest.get(p.part.sessionID);
+      if (event.type === "message.part.updated" && p.part.type === "text" && held?.id === p.part.messageID) {
+        held.text = p.part.text;
       }
       // Neither is awaited: an answer may take minutes, and the events behind it must not wait.
       if (event.type === "permission.asked") return void permission(p).catch(() => {});

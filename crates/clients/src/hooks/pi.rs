@@ -51,7 +51,9 @@ fn input(v: &Value, named: Option<&str>) -> Input {
 
 /// The extension file, running this Mooring.
 fn plugin(spec: &ShimSpec) -> String {
-    EXTENSION.replace("__RUNS__", opencode::RUNS).replace("__ARGV__", &opencode::argv_json(spec, "pi"))
+    EXTENSION
+        .replace("__RUNS__", &format!("{}\n\n{}", opencode::CONTEXT_FOR, opencode::LATER))
+        .replace("__ARGV__", &opencode::argv_json(spec, "pi"))
 }
 
 const EXTENSION: &str = r#"// Mooring for Pi: the project's context and recall at each prompt, and each session

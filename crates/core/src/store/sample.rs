@@ -29,13 +29,18 @@ const SLACK: i64 = 256;
 
 /// Each project's sample bound with the project's newest id when it was found.
 #[derive(Debug, Default)]
-pub struct SampleBounds(Mutex<HashMap<Option<i64>, (i64, i64)>>);
+pub struct SampleBounds(Mutex<HashMap<i64, (i64, i64)>>);
 
 impl SampleBounds {
-    /// The id the sample of `project` (every project's when `None`) starts at, as
-    /// [`sample_bound`] finds it, or a held one at most [`SLACK`] ids old.
-    pub fn bound(&self, conn: &Connection, project: Option<i64>) -> Result<i64> {
-        let newest = newest(conn, project)?;
+    /// The id project `project`'s sample starts at, as [`sample_bound`] finds it, or a
+    /// held one at most [`SLACK`] ids old.
+    pub fn bound(&self, conn: &Connection, project: i64) -> Result<i64> {
+        // The project's newest entry: one seek.
+        let newest: i64 = conn
+            .row("SELECT max(id) FROM memory WHERE project_id = ?1", params![project], |r| {
+                r.get::<_, Option<i64>>(0)
+            })?
+            .unwrap_or(0);
         let held = self.0.lock().unwrap_or_else(|p| p.into_inner()).get(&project).copied();
         if let Some((bound, at)) = held
             && newest >= at
@@ -43,21 +48,10 @@ impl SampleBounds {
         {
             return Ok(bound);
         }
-        let bound = sample_bound(conn, project)?;
+        let bound = sample_bound(conn, Some(project))?;
         self.0.lock().unwrap_or_else(|p| p.into_inner()).insert(project, (bound, newest));
         Ok(bound)
     }
-}
-
-/// The newest entry id of `project` (of all when `None`), 0 when there is none: one seek.
-fn newest(conn: &Connection, project: Option<i64>) -> Result<i64> {
-    let id: Option<i64> = match project {
-        Some(id) => {
-            conn.row("SELECT max(id) FROM memory WHERE project_id = ?1", params![id], |r| r.get(0))?
-        }
-        None => conn.row("SELECT max(id) FROM memory", [], |r| r.get(0))?,
-    };
-    Ok(id.unwrap_or(0))
 }
 
 /// A word of a question, weighed in the scope searched.
@@ -259,13 +253,13 @@ mod tests {
         };
         let bounds = SampleBounds::default();
         add(2_100);
-        let first = bounds.bound(&conn, Some(1)).unwrap();
+        let first = bounds.bound(&conn, 1).unwrap();
         assert_eq!(first, 101, "the 2,000th newest of 2,100");
         add(SLACK - 1);
-        assert_eq!(bounds.bound(&conn, Some(1)).unwrap(), first, "held while the sample grew by less");
+        assert_eq!(bounds.bound(&conn, 1).unwrap(), first, "held while the sample grew by less");
         add(1);
-        assert_eq!(bounds.bound(&conn, Some(1)).unwrap(), 101 + SLACK, "found again");
+        assert_eq!(bounds.bound(&conn, 1).unwrap(), 101 + SLACK, "found again");
         conn.execute("DELETE FROM memory WHERE id > 1000", []).unwrap();
-        assert_eq!(bounds.bound(&conn, Some(1)).unwrap(), 0, "fewer than a sample after a forget");
+        assert_eq!(bounds.bound(&conn, 1).unwrap(), 0, "fewer than a sample after a forget");
     }
 }

@@ -261,11 +261,13 @@ impl MemoryBackend for Store {
                 // Only a bounded search counts the project's words by its rows: an
                 // unbounded one counts the project itself by its token.
                 let sampled = match project.zip(scope.as_deref()) {
-                    Some((id, token)) if bounded => {
-                        Some(sample::Scope::of(c, id, token, self.samples.bound(c, Some(id))?)?)
-                    }
                     Some((id, token)) => {
-                        Some(sample::Scope::by_token(id, token, self.samples.bound(c, Some(id))?))
+                        let bound = self.samples.bound(c, id)?;
+                        Some(if bounded {
+                            sample::Scope::of(c, id, token, bound)?
+                        } else {
+                            sample::Scope::by_token(id, token, bound)
+                        })
                     }
                     None => None,
                 };

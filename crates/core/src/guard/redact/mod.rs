@@ -105,35 +105,16 @@ fn walk_strings(value: &mut serde_json::Value, skip: &[&str], f: &mut dyn FnMut(
     }
 }
 
-/// A rule as `build.rs` keeps it from `gitleaks.json` (see `NOTICE`) or from Mooring's
-/// own `rules.toml` (gitleaks' TOML shape: what gitleaks does not cover in free text,
-/// such as bearer tokens, passwords in URLs, `NAME=value` secrets in prose): keywords and
-/// stopwords lower-cased, rules and allowlists for file paths left out.
-struct RawRule {
-    id: &'static str,
-    pattern: &'static str,
-    keywords: &'static [&'static str],
-    group: Option<usize>,
-    entropy: Option<f64>,
-    allow: &'static [RawAllow],
-}
-
-/// A gitleaks allowlist: `set` indexes [`ALLOW_SETS`].
-struct RawAllow {
-    target: Target,
-    all: bool,
-    set: Option<usize>,
-    stopwords: &'static [&'static str],
-}
-
+// `RULES`, `OWN_FROM`, `ALLOW_SETS` and `ALLOW_COMPILED`, made by `build.rs` from `gitleaks.json` (see
+// `NOTICE`) and Mooring's own `rules.toml` (gitleaks' TOML shape: what gitleaks does not
+// cover in free text, such as bearer tokens, passwords in URLs, `NAME=value` secrets in
+// prose). Keywords and stopwords are lower-cased; rules and allowlists for file paths
+// are left out.
 include!(concat!(env!("OUT_DIR"), "/secret_rules.rs"));
 
-/// [`ALLOW_SETS`] compiled, each on first use (one hit's allowlist, not all of them:
-/// compiling them all was a third of a one-off process's work).
-static ALLOW_COMPILED: LazyLock<Vec<OnceLock<Option<RegexSet>>>> =
-    LazyLock::new(|| ALLOW_SETS.iter().map(|_| OnceLock::new()).collect());
-
-/// Allowlist set `i`, compiled; `None` if Rust's regex refuses it.
+/// Allowlist set `i`, compiled on first use (one hit's allowlist, not all of them:
+/// compiling them all was a third of a one-off process's work); `None` if Rust's regex
+/// refuses it.
 fn allow_set(i: usize) -> Option<&'static RegexSet> {
     ALLOW_COMPILED[i].get_or_init(|| RegexSetBuilder::new(ALLOW_SETS[i]).unicode(false).build().ok()).as_ref()
 }
@@ -174,39 +155,28 @@ impl Allow {
     }
 }
 
+/// A rule as `build.rs` wrote it.
 struct Rule {
-    id: String,
-    pattern: String,
+    id: &'static str,
+    pattern: &'static str,
     /// Compiled at the first text holding one of the rule's keywords: a text meets a few
     /// rules, and compiling all few hundred up front cost 12 MB of resident memory.
     compiled: OnceLock<Option<BytesRegex>>,
-    keywords: Vec<String>,
+    keywords: &'static [&'static str],
     /// The capture group that is the secret; `None`: the first group, else the whole match.
     group: Option<usize>,
     entropy: Option<f64>,
-    allow: Vec<Allow>,
+    allow: &'static [Allow],
 }
 
 impl Rule {
-    fn new(id: String, pattern: String) -> Self {
-        Self {
-            id,
-            pattern,
-            compiled: OnceLock::new(),
-            keywords: Vec::new(),
-            group: None,
-            entropy: None,
-            allow: Vec::new(),
-        }
-    }
-
     /// The rule's pattern, compiled on first use; `None` if Rust's regex refuses it.
     fn regex(&self) -> Option<&BytesRegex> {
         self.compiled
             .get_or_init(|| {
                 // Secrets are ASCII: patterns run over bytes with ASCII classes, which is
                 // what keeps them cheap to build and to run (Unicode `\w` and `(?i)` are not).
-                RegexBuilder::new(&self.pattern)
+                RegexBuilder::new(self.pattern)
                     .unicode(false)
                     .size_limit(1 << 24)
                     .build()
@@ -217,36 +187,16 @@ impl Rule {
     }
 }
 
-/// Every rule, its pattern compiled on first use.
-static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    let mut rules = Vec::with_capacity(GITLEAKS.len() + OWN.len());
-    for r in GITLEAKS.iter().chain(OWN) {
-        let allow = r
-            .allow
-            .iter()
-            .map(|a| Allow { target: a.target, all: a.all, set: a.set, stopwords: a.stopwords })
-            .collect();
-        rules.push(Rule {
-            keywords: r.keywords.iter().map(|k| (*k).to_owned()).collect(),
-            group: r.group,
-            entropy: r.entropy,
-            allow,
-            ..Rule::new(r.id.to_owned(), r.pattern.to_owned())
-        });
-    }
-    rules
-});
-
 /// Every rule's keywords in one automaton, each distinct keyword once with the rules
 /// that name it: one pass over the text says which rules to try.
 static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<Vec<usize>>)> = LazyLock::new(|| {
-    let mut words: Vec<String> = Vec::new();
+    let mut words: Vec<&str> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
-    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, rule) in RULES.iter().enumerate() {
-        for k in &rule.keywords {
-            let n = *at.entry(k.clone()).or_insert_with(|| {
-                words.push(k.clone());
+        for &k in rule.keywords {
+            let n = *at.entry(k).or_insert_with(|| {
+                words.push(k);
                 owners.push(Vec::new());
                 words.len() - 1
             });
@@ -304,7 +254,7 @@ fn scrub_keeping(text: &str) -> (String, Redactions, Vec<(String, String)>) {
         found.count += n;
     }
     let (keywords, owners) = &*KEYWORDS;
-    let rules = &*RULES;
+    let rules = &RULES;
     let mut wanted = vec![false; rules.len()];
     for m in keywords.find_overlapping_iter(&out.to_ascii_lowercase()) {
         for &i in &owners[m.pattern().as_usize()] {
@@ -326,13 +276,13 @@ fn scrub_keeping(text: &str) -> (String, Redactions, Vec<(String, String)>) {
             let (w0, w1) = (floor_char(&out, whole.start()), ceil_char(&out, whole.end()));
             let secret = &out[start..end];
             if secret.is_empty()
-                || !plausible(&rule.id, secret)
+                || !plausible(rule.id, secret)
                 || rule.entropy.is_some_and(|min| entropy(secret) < min)
                 || rule.allow.iter().any(|a| a.allows(secret, &out[w0..w1], line_of(&out, w0)))
             {
                 continue;
             }
-            spans.push((start, end, rule.id.as_str()));
+            spans.push((start, end, rule.id));
         }
     }
     if spans.is_empty() {

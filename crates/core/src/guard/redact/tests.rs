@@ -154,7 +154,7 @@ fn the_gitleaks_rules_load() {
     // Mooring's own rules must all compile (they are compiled lazily, so a test must say so).
     let own: toml::Table = include_str!("rules.toml").parse().unwrap();
     let own = own["rules"].as_array().unwrap();
-    assert_eq!(own.len(), super::OWN.len(), "every rule of rules.toml is in force");
+    assert_eq!(own.len(), super::RULES.len() - super::OWN_FROM, "every rule of rules.toml is in force");
     for r in own {
         let id = r["id"].as_str().unwrap();
         let rule = super::RULES.iter().find(|x| x.id == id).unwrap();
