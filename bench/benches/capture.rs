@@ -24,7 +24,7 @@ use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mooring_core::capture::{Place, SessionRecord, Turn, advance, entry, key, transcript};
-use mooring_core::store::backend::MemoryBackend;
+use mooring_core::store::backend::{MemoryReads as _, MemoryWrites as _};
 use mooring_core::{NewProject, Registry, Store};
 
 const RECORDED: &str = include_str!("../../crates/core/tests/fixtures/claude-code-2.1.330-work.jsonl");

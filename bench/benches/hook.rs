@@ -229,7 +229,7 @@ fn real_sessions(_c: &mut Criterion) {
         let store = Store::open_in(&data).unwrap();
         let key = mooring_core::capture::key("claude-code", "big");
         let (_, row) =
-            mooring_core::store::backend::MemoryBackend::session_entry(&store, "real", &key).unwrap();
+            mooring_core::store::backend::MemoryReads::session_entry(&store, "real", &key).unwrap();
         let read_to = row
             .and_then(|r| r.data)
             .and_then(|d| serde_json::from_str::<serde_json::Value>(&d).ok())

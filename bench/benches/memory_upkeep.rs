@@ -32,7 +32,7 @@ fn candidate_check(c: &mut Criterion) {
             b.iter(|| {
                 written += 1;
                 if written.is_multiple_of(500) {
-                    use mooring_core::store::backend::MemoryBackend as _;
+                    use mooring_core::store::backend::MemoryUpkeep as _;
                     let _ = mooring_core::search::semantic::index_pending(&store, None);
                     store.tidy_index().unwrap();
                 }
@@ -69,7 +69,7 @@ fn thread_cpu_ms() -> f64 {
 /// (the hub's upkeep runs between any two writes: an agent's pace), and in a burst of
 /// 500 writes between two upkeeps (an import).
 fn percentiles(store: &Store, n: usize, next: &mut impl FnMut() -> NewEntry) {
-    use mooring_core::store::backend::MemoryBackend as _;
+    use mooring_core::store::backend::MemoryUpkeep as _;
     // What the criterion runs wrote is the hub's backlog, not this measurement's.
     let _ = mooring_core::search::semantic::index_pending(store, None);
     store.tidy_index().unwrap();
@@ -101,7 +101,7 @@ fn percentiles(store: &Store, n: usize, next: &mut impl FnMut() -> NewEntry) {
 /// A project with a year of captured sessions, five a working day (1,300), the newest
 /// today.
 fn year_of_sessions() -> (tempfile::TempDir, Store) {
-    use mooring_core::store::backend::MemoryBackend;
+    use mooring_core::store::backend::MemoryWrites as _;
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open_in(dir.path()).unwrap();
     Registry::new(&store).create(NewProject { name: "Year".into(), ..NewProject::default() }).unwrap();

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use mooring_bench::{labelled, natural};
 use mooring_core::memory::{NewEntry, remember};
 use mooring_core::search::{Mode, Request, find};
-use mooring_core::store::backend::MemoryBackend;
+use mooring_core::store::backend::{MemoryBackend, MemorySearch as _};
 use mooring_core::{NewProject, Registry, Store, search::semantic};
 
 fn rss_mb() -> f64 {

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use mooring_core::memory::{NewEntry, remember_batch};
 use mooring_core::search::{Mode, Request};
-use mooring_core::store::backend::MemoryBackend;
+use mooring_core::store::backend::{MemoryBackend, MemorySearch as _};
 use mooring_core::{NewProject, Registry, Store};
 use serde_json::Value;
 

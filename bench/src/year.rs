@@ -116,7 +116,7 @@ pub fn entries(n: usize) -> Vec<NewEntry> {
 /// per slice indexed (a 100,000-entry backfill is about 25 slices), vectors held.
 pub fn project(dir: &std::path::Path, n: usize) -> mooring_core::Store {
     use mooring_core::search::semantic;
-    use mooring_core::store::backend::MemoryBackend as _;
+    use mooring_core::store::backend::MemoryUpkeep as _;
     let store = mooring_core::Store::open_in(dir).expect("a store");
     mooring_core::Registry::new(&store)
         .create(mooring_core::NewProject { name: "Year".into(), ..Default::default() })

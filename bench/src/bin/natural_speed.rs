@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use mooring_bench::natural;
 use mooring_core::search::{Mode, Request, content_words, find};
-use mooring_core::store::backend::{MemoryBackend, SearchQuery};
+use mooring_core::store::backend::{MemorySearch as _, SearchQuery};
 use mooring_core::{NewProject, Registry, Store, search::semantic};
 
 fn pct(sorted: &[Duration], p: f64) -> f64 {

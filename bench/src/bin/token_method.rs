@@ -24,7 +24,7 @@ use mooring_core::capture::{self, Turn};
 use mooring_core::memory::preamble::{self, Caps};
 use mooring_core::memory::{ListQuery, list};
 use mooring_core::model::Kind;
-use mooring_core::store::backend::{MemoryBackend, PageFilter};
+use mooring_core::store::backend::{MemoryReads as _, PageFilter};
 use mooring_core::{NewProject, Registry, Store};
 use serde_json::{Value, json};
 

@@ -16,7 +16,7 @@ use std::hint::black_box;
 use mooring_bench::arg;
 use mooring_core::memory;
 use mooring_core::search::{semantic, similar};
-use mooring_core::store::backend::MemoryBackend as _;
+use mooring_core::store::backend::MemoryUpkeep as _;
 
 /// How much dearer than the bare write a write with its check may be.
 const MOST: f64 = 10.0;

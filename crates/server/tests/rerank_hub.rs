@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Gen, TestClient, TestServer, call, connect, ok};
-use mooring_core::store::backend::MemoryBackend as _;
+use mooring_core::store::backend::MemoryUpkeep as _;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]

@@ -439,7 +439,7 @@ async fn the_dashboards_glance_has_the_dot_the_last_session_and_who_is_live() {
         author: Some(mooring_core::model::Author::Captured),
         written_by: None,
     };
-    use mooring_core::store::backend::MemoryBackend;
+    use mooring_core::store::backend::MemoryWrites as _;
     srv.store.insert_memory("leader-election", &[row], None, |_| Ok(())).unwrap();
     let now = mooring_core::humanize::format_ts(chrono::Utc::now());
     let id = mooring_core::Registry::new(&srv.store).get("leader-election").unwrap().id;

@@ -10,7 +10,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Gen, TestClient, TestServer, call, connect, err, ok};
-use mooring_core::store::backend::MemoryBackend as _;
+use mooring_core::store::backend::MemoryUpkeep as _;
 use serde_json::{Value, json};
 
 const ANSWER: &str = "Renewal cadence: every 5 s, TTL 15 s";

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use mooring_core::memory::{NewEntry, remember};
 use mooring_core::search::{Mode, Request, find};
-use mooring_core::store::backend::MemoryBackend;
+use mooring_core::store::backend::{MemoryBackend, MemoryUpkeep as _};
 use mooring_core::{NewProject, Registry, Store};
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};

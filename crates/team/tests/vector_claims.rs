@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use mooring_core::NewProject;
 use mooring_core::memory::{NewEntry, remember};
 use mooring_core::search::semantic::{self, MODEL};
-use mooring_core::store::backend::MemoryBackend;
+use mooring_core::store::backend::MemoryUpkeep as _;
 use mooring_embed::Quantized;
 use mooring_team::PgStore;
 use mooring_team::testing::{PASSWORD, Postgres};

@@ -208,7 +208,7 @@ fn hub(ctx: &Ctx) -> Result<Check, Failure> {
 /// Which search is in use: hybrid with the model, or keyword only and why.
 fn search_mode(ctx: &Ctx) -> Check {
     use mooring_core::search::semantic;
-    use mooring_core::store::backend::MemoryBackend as _;
+    use mooring_core::store::backend::MemoryUpkeep as _;
     // Mooring works without the model: keyword only is a mode to know about, not a fault.
     if let Some(why) = semantic::availability().why() {
         return info("search", format!("keyword only: {why}"));

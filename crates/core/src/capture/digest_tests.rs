@@ -5,7 +5,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use super::{MAX_CHARS, RollUp, roll_up, week_of};
 use crate::capture::record::{Commit, FileAction, FileTouch, SessionRecord};
 use crate::memory::{Entry, ListQuery, list};
-use crate::store::backend::MemoryBackend;
+use crate::store::backend::MemoryWrites as _;
 use crate::{NewProject, Registry, Store};
 
 fn now() -> DateTime<Utc> {

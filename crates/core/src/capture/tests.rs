@@ -54,7 +54,7 @@ impl World {
     /// The stored record of `client`'s session [`SESSION`].
     fn record(&self, client: &str) -> SessionRecord {
         let (_, row) =
-            crate::store::backend::MemoryBackend::session_entry(&self.store, "retry", &key(client, SESSION))
+            crate::store::backend::MemoryReads::session_entry(&self.store, "retry", &key(client, SESSION))
                 .unwrap();
         serde_json::from_str(&row.unwrap().data.unwrap()).unwrap()
     }
@@ -118,7 +118,7 @@ fn a_session_is_stored_once_scrubbed_and_brought_up_to_date_turn_by_turn() {
     // keys the record.
     let id = SESSION.as_bytes();
     assert!(!raw.windows(id.len()).any(|b| b == id) && !wal.windows(id.len()).any(|b| b == id));
-    use crate::store::backend::MemoryBackend;
+    use crate::store::backend::MemoryReads as _;
     let (_, found) = w.store.session_entry("retry", &key("claude-code", SESSION)).unwrap();
     assert_eq!(found.map(|r| r.id), Some(sessions[0].id));
 
@@ -431,7 +431,7 @@ fn a_recorded_real_world_session_says_what_really_happened() {
     };
     assert!(matches!(capture(&w.store, "retry", &turn).unwrap(), Captured::Stored { .. }));
     let (_, row) =
-        crate::store::backend::MemoryBackend::session_entry(&w.store, "retry", &key("claude-code", SESSION))
+        crate::store::backend::MemoryReads::session_entry(&w.store, "retry", &key("claude-code", SESSION))
             .unwrap();
     let row = row.unwrap();
     let r: SessionRecord = serde_json::from_str(row.data.as_deref().unwrap()).unwrap();

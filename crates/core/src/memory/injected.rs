@@ -160,6 +160,7 @@ pub fn received(store: &Store, memory: &dyn MemoryBackend, slug: &str, ids: &[i6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::backend::MemoryWrites as _;
     use crate::{NewProject, Registry};
 
     #[test]

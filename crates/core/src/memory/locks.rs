@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::humanize::ago;
 use crate::memory::{MAX_CONTENT, check_writable, tags};
-use crate::store::backend::{MemoryBackend, NewLock};
+use crate::store::backend::{MemoryBackend, MemoryReads, NewLock};
 use crate::store::rows::LockRow;
 
 /// A lock version.
@@ -106,7 +106,7 @@ pub fn lock(
 }
 
 /// A topic's latest version, or the version asked for.
-pub fn read(store: &dyn MemoryBackend, slug: &str, topic_in: &str, version: Option<i64>) -> Result<Lock> {
+pub fn read(store: &dyn MemoryReads, slug: &str, topic_in: &str, version: Option<i64>) -> Result<Lock> {
     let topic = topic(topic_in)?;
     if version.is_some_and(|v| v < 1) {
         return Err(Error::invalid("version", "version starts at 1"));
@@ -121,7 +121,7 @@ pub fn read(store: &dyn MemoryBackend, slug: &str, topic_in: &str, version: Opti
 }
 
 /// The latest version of every topic.
-pub fn topics(store: &dyn MemoryBackend, slug: &str) -> Result<Vec<Lock>> {
+pub fn topics(store: &dyn MemoryReads, slug: &str) -> Result<Vec<Lock>> {
     let (slug, rows) = store.lock_topics(slug)?;
     Ok(rows.into_iter().map(|r| Lock::from_row(r, &slug)).collect())
 }

@@ -2,7 +2,7 @@
 
 use super::fusion;
 use crate::error::Result;
-use crate::store::backend::{MemoryBackend, RowHit, SearchQuery, Word};
+use crate::store::backend::{MemorySearch, RowHit, SearchQuery, Word};
 
 /// The keyword ranking of a query, question or not: entries holding every content word
 /// first (or every word, when all are stop words), ranked as BM25 without IDF; then, to
@@ -10,7 +10,7 @@ use crate::store::backend::{MemoryBackend, RowHit, SearchQuery, Word};
 /// counts for more). A natural question ("when did we move the ledger to Postgres?")
 /// finds what shares only some of its words; its stop words never decide.
 pub(super) fn lexical(
-    store: &dyn MemoryBackend,
+    store: &dyn MemorySearch,
     all: &[Word],
     content: &[Word],
     project: Option<&str>,
@@ -37,7 +37,7 @@ pub(super) fn lexical(
 /// content word (BM25 with IDF), and those holding every one (every word, for a
 /// question of stop words only).
 pub fn keyword_halves(
-    store: &dyn MemoryBackend,
+    store: &dyn MemorySearch,
     all: &[Word],
     content: &[Word],
     project: Option<&str>,
@@ -56,7 +56,7 @@ pub fn keyword_halves(
 
 /// Entries holding every one of `words` (`any`: any of them, by BM25 with IDF), best first.
 fn ask(
-    store: &dyn MemoryBackend,
+    store: &dyn MemorySearch,
     words: &[Word],
     project: Option<&str>,
     kind: Option<&str>,

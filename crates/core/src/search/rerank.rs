@@ -204,7 +204,7 @@ mod tests {
     use super::{MODEL, find, index_pending, reorder, scores};
     use crate::memory::{NewEntry, forget, remember};
     use crate::search::{self, Mode, Request};
-    use crate::store::backend::MemoryBackend as _;
+    use crate::store::backend::MemoryUpkeep as _;
     use crate::{NewProject, Registry, Store};
 
     #[test]

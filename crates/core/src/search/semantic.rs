@@ -197,7 +197,7 @@ pub(crate) fn in_batches(
 mod tests {
     use super::index_pending;
     use crate::memory::{NewEntry, forget, remember};
-    use crate::store::backend::MemoryBackend as _;
+    use crate::store::backend::{MemorySearch as _, MemoryUpkeep as _};
     use crate::{NewProject, Registry, Store};
 
     fn counts(store: &Store) -> (i64, i64) {

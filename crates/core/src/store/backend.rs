@@ -158,14 +158,16 @@ pub struct RowHit {
     pub score: f64,
 }
 
-/// Where a project's memory lives.
-pub trait MemoryBackend: Send + Sync {
-    /// Whether the `written_by` of `slug`'s rows names a person of a team (a teammate, by
-    /// the name they joined with) rather than the client that wrote it.
-    fn authors_are_people(&self, _slug: &str) -> bool {
-        false
-    }
+/// Where a project's memory lives: every part of the seam, so one value serves a
+/// server or the CLI. A caller that needs one part takes that trait; a new feature adds
+/// its method to the one it belongs to.
+pub trait MemoryBackend: MemoryWrites + MemoryReads + MemorySearch + MemoryUpkeep {}
 
+impl<T: MemoryWrites + MemoryReads + MemorySearch + MemoryUpkeep + ?Sized> MemoryBackend for T {}
+
+/// What changes a project's memory: each write atomic, its checks run inside its
+/// transaction, its event written with it.
+pub trait MemoryWrites: Send + Sync {
     /// Store entries in one project in one transaction (all or none) if the project
     /// passes `check`, with the event of [`added_event`]; the project's slug and the
     /// stored rows.
@@ -176,24 +178,6 @@ pub trait MemoryBackend: Send + Sync {
         session: Option<&str>,
         check: ProjectCheck,
     ) -> Result<(String, Vec<MemoryRow>)>;
-
-    /// A page of a project's live entries, newest first.
-    fn memory_page(&self, slug: &str, filter: &PageFilter) -> Result<(String, Vec<MemoryRow>)>;
-
-    /// How many of a project's live entries of `kind` (and `status`) a newer one
-    /// superseded (`superseded`), or none did: what the preamble counts as left out, and
-    /// how many sessions are folded into digests.
-    fn count_live(
-        &self,
-        slug: &str,
-        kind: Kind,
-        status: Option<BlockerStatus>,
-        superseded: bool,
-    ) -> Result<u64>;
-
-    /// The live entry of `kind` nothing superseded that changed last (a session resumed
-    /// after it was folded is the last session again, whatever its id).
-    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>>;
 
     /// Mark a live entry resolved with `data` (JSON) if the project and the entry pass
     /// their checks, with a `blocker_resolved` event; `None` if there is no such live entry.
@@ -210,9 +194,6 @@ pub trait MemoryBackend: Send + Sync {
     /// the entry as it was, or `None` if there is no such live entry.
     fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>>;
 
-    /// Live entry `id` of `slug`, if there is one.
-    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)>;
-
     /// Mark live entry `id` superseded by entry `by` (or, with `None`, no longer
     /// superseded) in its `data`, with a `memory_superseded` (or `supersede_undone`)
     /// event; `None` if there is no such live entry.
@@ -224,81 +205,6 @@ pub trait MemoryBackend: Send + Sync {
         check: ProjectCheck,
     ) -> Result<Option<(String, MemoryRow)>>;
 
-    /// Full-text search over live entries, best first.
-    fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>>;
-
-    /// The live entries nearest the query by meaning, best first, scored by cosine; `None`
-    /// where this backend keeps no vectors.
-    fn nearest_memory(&self, _query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
-        Ok(None)
-    }
-
-    /// How many of a project's (or every project's) live entries wait for their vector
-    /// (cheap: what a search asks); `None` where this backend keeps no vectors.
-    fn vectors_waiting(&self, _project: Option<&str>) -> Result<Option<u64>> {
-        Ok(None)
-    }
-
-    /// How many of a project's (or every project's) entries have their vector; `None`
-    /// where this backend keeps no vectors.
-    fn vector_progress(&self, _project: Option<&str>) -> Result<Option<VectorProgress>> {
-        Ok(None)
-    }
-
-    /// Whether any vector is stored (in one project or any), `None` where this backend
-    /// keeps none: what decides whether a process loads the model at all, so it must be
-    /// cheap (the progress counts the queue, which grows while no indexer runs).
-    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
-        Ok(self.vector_progress(project)?.map(|p| p.stored > 0))
-    }
-
-    /// Give up to `limit` entries waiting for their vector one, made by `embed` (the bytes
-    /// of a quantized vector by `model`, or `None` when it cannot be made), newest first;
-    /// how many were stored (fewer when entries changed meanwhile: those wait for their
-    /// new text), or `None` where this backend keeps no vectors.
-    fn index_vectors(&self, _model: &str, _limit: u32, _embed: &Embedder<'_>) -> Result<Option<usize>> {
-        Ok(None)
-    }
-
-    /// Give up to `limit` live entries without a re-ranking vector by `model` one, made
-    /// by `embed`, newest first; how many were stored, or `None` where this backend keeps
-    /// none (team projects are not re-ranked).
-    fn index_rerank(&self, _model: &str, _limit: u32, _embed: &Embedder<'_>) -> Result<Option<usize>> {
-        Ok(None)
-    }
-
-    /// Live entries without a re-ranking vector by `model`; `None` where this backend
-    /// keeps none.
-    fn rerank_waiting(&self, _model: &str) -> Result<Option<u64>> {
-        Ok(None)
-    }
-
-    /// The re-ranking vector by `model` of each of `hits` (a project's slug and an entry's
-    /// id), in their order: `None` for one that has none.
-    fn rerank_vectors(&self, _model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
-        Ok(vec![None; hits.len()])
-    }
-
-    /// For each of `hits` (a project's slug and an entry's id), in their order, the id of
-    /// the entry written just before it in that project; `None` where there is none or
-    /// this backend keeps no order (hybrid search lets entries written together lend
-    /// each other a share of their scores: `search::fusion`).
-    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
-        Ok(vec![None; hits.len()])
-    }
-
-    /// Hold every project's vectors of `model` (`dim` values each) ready for search by
-    /// meaning; `Ok(())` where this backend keeps no vectors.
-    fn warm_vectors(&self, _model: &str, _dim: usize) -> Result<()> {
-        Ok(())
-    }
-
-    /// Tidy the keyword index a bounded step after writes (merging its segments: a search
-    /// seeks in every one); `Ok(())` where there is nothing to tidy.
-    fn tidy_index(&self) -> Result<()> {
-        Ok(())
-    }
-
     /// Lock the next version of a context topic (validated, scrubbed) if the project
     /// passes `check`, with a `context_locked` event; versions never collide, however
     /// many write at once.
@@ -309,15 +215,6 @@ pub trait MemoryBackend: Send + Sync {
         session: Option<&str>,
         check: ProjectCheck,
     ) -> Result<(String, LockRow)>;
-
-    /// A topic's latest version, or the one asked for.
-    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)>;
-
-    /// The latest version of every topic, most recent first.
-    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)>;
-
-    /// The captured-session entry of `slug` whose data names `key`, forgotten or not.
-    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)>;
 
     /// Store a captured session (kind `session`) under `key` if the project passes
     /// `check`: replace the live entry of that key in place, or add one (with the event
@@ -342,6 +239,125 @@ pub trait MemoryBackend: Send + Sync {
         fold: &Fold<'_>,
         check: ProjectCheck,
     ) -> Result<Option<(String, Folded)>>;
+}
+
+/// What reads a project's entries and locks as lists and single rows.
+pub trait MemoryReads: Send + Sync {
+    /// Whether the `written_by` of `slug`'s rows names a person of a team (a teammate, by
+    /// the name they joined with) rather than the client that wrote it.
+    fn authors_are_people(&self, _slug: &str) -> bool {
+        false
+    }
+
+    /// A page of a project's live entries, newest first.
+    fn memory_page(&self, slug: &str, filter: &PageFilter) -> Result<(String, Vec<MemoryRow>)>;
+
+    /// How many of a project's live entries of `kind` (and `status`) a newer one
+    /// superseded (`superseded`), or none did: what the preamble counts as left out, and
+    /// how many sessions are folded into digests.
+    fn count_live(
+        &self,
+        slug: &str,
+        kind: Kind,
+        status: Option<BlockerStatus>,
+        superseded: bool,
+    ) -> Result<u64>;
+
+    /// The live entry of `kind` nothing superseded that changed last (a session resumed
+    /// after it was folded is the last session again, whatever its id).
+    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>>;
+
+    /// Live entry `id` of `slug`, if there is one.
+    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)>;
+
+    /// A topic's latest version, or the one asked for.
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)>;
+
+    /// The latest version of every topic, most recent first.
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)>;
+
+    /// The captured-session entry of `slug` whose data names `key`, forgotten or not.
+    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)>;
+}
+
+/// What finds entries by words or by meaning, with what ranking needs beside.
+pub trait MemorySearch: Send + Sync {
+    /// Full-text search over live entries, best first.
+    fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>>;
+
+    /// The live entries nearest the query by meaning, best first, scored by cosine; `None`
+    /// where this backend keeps no vectors.
+    fn nearest_memory(&self, _query: &NearestQuery<'_>) -> Result<Option<Vec<RowHit>>> {
+        Ok(None)
+    }
+
+    /// How many of a project's (or every project's) live entries wait for their vector
+    /// (cheap: what a search asks); `None` where this backend keeps no vectors.
+    fn vectors_waiting(&self, _project: Option<&str>) -> Result<Option<u64>> {
+        Ok(None)
+    }
+
+    /// Whether any vector is stored (in one project or any), `None` where this backend
+    /// keeps none: what decides whether a process loads the model at all, so it must be
+    /// cheap (the progress counts the queue, which grows while no indexer runs).
+    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>>;
+
+    /// The re-ranking vector by `model` of each of `hits` (a project's slug and an entry's
+    /// id), in their order: `None` for one that has none.
+    fn rerank_vectors(&self, _model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
+        Ok(vec![None; hits.len()])
+    }
+
+    /// For each of `hits` (a project's slug and an entry's id), in their order, the id of
+    /// the entry written just before it in that project; `None` where there is none or
+    /// this backend keeps no order (hybrid search lets entries written together lend
+    /// each other a share of their scores: `search::fusion`).
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        Ok(vec![None; hits.len()])
+    }
+}
+
+/// What the hub's background work calls: vectors made and counted, the keyword index
+/// tidied, vectors held ready.
+pub trait MemoryUpkeep: Send + Sync {
+    /// How many of a project's (or every project's) entries have their vector; `None`
+    /// where this backend keeps no vectors.
+    fn vector_progress(&self, _project: Option<&str>) -> Result<Option<VectorProgress>> {
+        Ok(None)
+    }
+
+    /// Give up to `limit` entries waiting for their vector one, made by `embed` (the bytes
+    /// of a quantized vector by `model`, or `None` when it cannot be made), newest first;
+    /// how many were stored (fewer when entries changed meanwhile: those wait for their
+    /// new text), or `None` where this backend keeps no vectors.
+    fn index_vectors(&self, _model: &str, _limit: u32, _embed: &Embedder<'_>) -> Result<Option<usize>> {
+        Ok(None)
+    }
+
+    /// Give up to `limit` live entries without a re-ranking vector by `model` one, made
+    /// by `embed`, newest first; how many were stored, or `None` where this backend keeps
+    /// none (team projects are not re-ranked).
+    fn index_rerank(&self, _model: &str, _limit: u32, _embed: &Embedder<'_>) -> Result<Option<usize>> {
+        Ok(None)
+    }
+
+    /// Live entries without a re-ranking vector by `model`; `None` where this backend
+    /// keeps none.
+    fn rerank_waiting(&self, _model: &str) -> Result<Option<u64>> {
+        Ok(None)
+    }
+
+    /// Hold every project's vectors of `model` (`dim` values each) ready for search by
+    /// meaning; `Ok(())` where this backend keeps no vectors.
+    fn warm_vectors(&self, _model: &str, _dim: usize) -> Result<()> {
+        Ok(())
+    }
+
+    /// Tidy the keyword index a bounded step after writes (merging its segments: a search
+    /// seeks in every one); `Ok(())` where there is nothing to tidy.
+    fn tidy_index(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A week's digest, ready to store, and the sessions it folds.

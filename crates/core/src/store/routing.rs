@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::model::{BlockerStatus, Kind};
 use crate::store::backend::{
-    Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit,
-    SearchQuery, VectorProgress,
+    Embedder, Fold, Folded, MemoryBackend, MemoryReads, MemorySearch, MemoryUpkeep, MemoryWrites,
+    NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, VectorProgress,
 };
 use crate::store::rows::{LockRow, MemoryRow, NewMemoryRow};
 use crate::store::{Store, team_projects};
@@ -57,91 +57,44 @@ impl Routed {
     }
 }
 
-impl MemoryBackend for Routed {
+/// Methods answered by the backend holding project `slug`, the first argument of each.
+macro_rules! by_project {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(fn $name(&self, slug: &str, $($arg: $ty),*) -> Result<$ret> {
+            self.pick(slug)?.$name(slug, $($arg),*)
+        })*
+    };
+}
+
+impl MemoryWrites for Routed {
+    by_project! {
+        insert_memory(rows: &[NewMemoryRow<'_>], session: Option<&str>, check: ProjectCheck) -> (String, Vec<MemoryRow>);
+        resolve_memory(id: i64, data: &str, check: ProjectCheck, row_check: RowCheck) -> Option<(String, MemoryRow)>;
+        forget_memory(id: i64, check: ProjectCheck) -> Option<(String, MemoryRow)>;
+        supersede_memory(id: i64, by: Option<i64>, check: ProjectCheck) -> Option<(String, MemoryRow)>;
+        put_session(key: &str, row: &NewMemoryRow<'_>, check: ProjectCheck) -> Option<(String, MemoryRow)>;
+        fold_sessions(fold: &Fold<'_>, check: ProjectCheck) -> Option<(String, Folded)>;
+        lock_next(lock: &NewLock<'_>, session: Option<&str>, check: ProjectCheck) -> (String, LockRow);
+    }
+}
+
+impl MemoryReads for Routed {
     fn authors_are_people(&self, slug: &str) -> bool {
         self.pick(slug).is_ok_and(|b| b.authors_are_people(slug))
     }
 
-    fn insert_memory(
-        &self,
-        slug: &str,
-        rows: &[NewMemoryRow<'_>],
-        session: Option<&str>,
-        check: ProjectCheck,
-    ) -> Result<(String, Vec<MemoryRow>)> {
-        self.pick(slug)?.insert_memory(slug, rows, session, check)
+    by_project! {
+        memory_page(filter: &PageFilter) -> (String, Vec<MemoryRow>);
+        count_live(kind: Kind, status: Option<BlockerStatus>, superseded: bool) -> u64;
+        newest_changed(kind: Kind) -> Option<MemoryRow>;
+        memory_get(id: i64) -> (String, Option<MemoryRow>);
+        session_entry(key: &str) -> (String, Option<MemoryRow>);
+        lock_get(topic: &str, version: Option<i64>) -> (String, Option<LockRow>);
+        lock_topics() -> (String, Vec<LockRow>);
     }
+}
 
-    fn memory_page(&self, slug: &str, filter: &PageFilter) -> Result<(String, Vec<MemoryRow>)> {
-        self.pick(slug)?.memory_page(slug, filter)
-    }
-
-    fn resolve_memory(
-        &self,
-        slug: &str,
-        id: i64,
-        data: &str,
-        check: ProjectCheck,
-        row_check: RowCheck,
-    ) -> Result<Option<(String, MemoryRow)>> {
-        self.pick(slug)?.resolve_memory(slug, id, data, check, row_check)
-    }
-
-    fn forget_memory(&self, slug: &str, id: i64, check: ProjectCheck) -> Result<Option<(String, MemoryRow)>> {
-        self.pick(slug)?.forget_memory(slug, id, check)
-    }
-
-    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
-        self.pick(slug)?.memory_get(slug, id)
-    }
-
-    fn count_live(
-        &self,
-        slug: &str,
-        kind: Kind,
-        status: Option<BlockerStatus>,
-        superseded: bool,
-    ) -> Result<u64> {
-        self.pick(slug)?.count_live(slug, kind, status, superseded)
-    }
-
-    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>> {
-        self.pick(slug)?.newest_changed(slug, kind)
-    }
-
-    fn supersede_memory(
-        &self,
-        slug: &str,
-        id: i64,
-        by: Option<i64>,
-        check: ProjectCheck,
-    ) -> Result<Option<(String, MemoryRow)>> {
-        self.pick(slug)?.supersede_memory(slug, id, by, check)
-    }
-
-    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
-        self.pick(slug)?.session_entry(slug, key)
-    }
-
-    fn put_session(
-        &self,
-        slug: &str,
-        key: &str,
-        row: &NewMemoryRow<'_>,
-        check: ProjectCheck,
-    ) -> Result<Option<(String, MemoryRow)>> {
-        self.pick(slug)?.put_session(slug, key, row, check)
-    }
-
-    fn fold_sessions(
-        &self,
-        slug: &str,
-        fold: &Fold<'_>,
-        check: ProjectCheck,
-    ) -> Result<Option<(String, Folded)>> {
-        self.pick(slug)?.fold_sessions(slug, fold, check)
-    }
-
+impl MemorySearch for Routed {
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         if let Some(slug) = query.project {
             return self.pick(slug)?.search_memory(query);
@@ -200,6 +153,30 @@ impl MemoryBackend for Routed {
         }
     }
 
+    fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
+        let team_hit = self.team_hits(hits)?;
+        let asked: Vec<(&str, i64)> =
+            hits.iter().zip(&team_hit).filter(|(_, t)| !**t).map(|(h, _)| *h).collect();
+        let mut found = self.local.rerank_vectors(model, &asked)?.into_iter();
+        Ok(team_hit.iter().map(|&t| if t { None } else { found.next().flatten() }).collect())
+    }
+
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        let team_hit = self.team_hits(hits)?;
+        let pick = |team: bool| -> Vec<(&str, i64)> {
+            hits.iter().zip(&team_hit).filter(|(_, t)| **t == team).map(|(h, _)| *h).collect()
+        };
+        let mut local = self.local.previous_entries(&pick(false))?.into_iter();
+        let mut team = match &self.team {
+            Some(team) => team.previous_entries(&pick(true))?,
+            None => Vec::new(),
+        }
+        .into_iter();
+        Ok(team_hit.iter().map(|&t| if t { team.next().flatten() } else { local.next().flatten() }).collect())
+    }
+}
+
+impl MemoryUpkeep for Routed {
     fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
         match project {
             Some(slug) => self.pick(slug)?.vector_progress(project),
@@ -238,28 +215,6 @@ impl MemoryBackend for Routed {
         self.local.rerank_waiting(model)
     }
 
-    fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
-        let team_hit = self.team_hits(hits)?;
-        let asked: Vec<(&str, i64)> =
-            hits.iter().zip(&team_hit).filter(|(_, t)| !**t).map(|(h, _)| *h).collect();
-        let mut found = self.local.rerank_vectors(model, &asked)?.into_iter();
-        Ok(team_hit.iter().map(|&t| if t { None } else { found.next().flatten() }).collect())
-    }
-
-    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
-        let team_hit = self.team_hits(hits)?;
-        let pick = |team: bool| -> Vec<(&str, i64)> {
-            hits.iter().zip(&team_hit).filter(|(_, t)| **t == team).map(|(h, _)| *h).collect()
-        };
-        let mut local = self.local.previous_entries(&pick(false))?.into_iter();
-        let mut team = match &self.team {
-            Some(team) => team.previous_entries(&pick(true))?,
-            None => Vec::new(),
-        }
-        .into_iter();
-        Ok(team_hit.iter().map(|&t| if t { team.next().flatten() } else { local.next().flatten() }).collect())
-    }
-
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
         let local = self.local.index_vectors(model, limit, embed)?.unwrap_or(0);
         let Some(team) = self.team.as_ref().filter(|_| local < limit as usize) else {
@@ -274,24 +229,6 @@ impl MemoryBackend for Routed {
                 Ok(Some(local))
             }
         }
-    }
-
-    fn lock_next(
-        &self,
-        slug: &str,
-        lock: &NewLock<'_>,
-        session: Option<&str>,
-        check: ProjectCheck,
-    ) -> Result<(String, LockRow)> {
-        self.pick(slug)?.lock_next(slug, lock, session, check)
-    }
-
-    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
-        self.pick(slug)?.lock_get(slug, topic, version)
-    }
-
-    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
-        self.pick(slug)?.lock_topics(slug)
     }
 }
 

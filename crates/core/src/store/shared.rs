@@ -12,13 +12,13 @@ use crate::error::Result;
 use crate::humanize::now;
 use crate::model::{BlockerStatus, Kind};
 use crate::store::backend::{
-    Embedder, Fold, Folded, MemoryBackend, NearestQuery, NewLock, PageFilter, ProjectCheck, RowCheck, RowHit,
-    SearchQuery, VectorProgress, Word, added_event, folded_event,
+    Embedder, Fold, Folded, MemoryReads, MemorySearch, MemoryUpkeep, MemoryWrites, NearestQuery, NewLock,
+    PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event, folded_event,
 };
 use crate::store::rows::{LockRow, MemoryRow, NewMemoryRow};
 use crate::store::vector_index::Scan;
 
-impl MemoryBackend for Store {
+impl MemoryWrites for Store {
     fn insert_memory(
         &self,
         slug: &str,
@@ -63,19 +63,6 @@ impl MemoryBackend for Store {
         })
     }
 
-    fn memory_page(&self, slug: &str, f: &PageFilter) -> Result<(String, Vec<MemoryRow>)> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            let filter = Filter {
-                kind: f.kind.map(|k| k.as_str()),
-                status: f.status.map(|s| s.as_str()),
-                before: f.before,
-                limit: f.limit,
-            };
-            Ok((project.slug, q::list(c, project.id, &filter)?))
-        })
-    }
-
     fn resolve_memory(
         &self,
         slug: &str,
@@ -111,33 +98,6 @@ impl MemoryBackend for Store {
         })
     }
 
-    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            Ok((project.slug, live(c, project.id, id)?))
-        })
-    }
-
-    fn count_live(
-        &self,
-        slug: &str,
-        kind: Kind,
-        status: Option<BlockerStatus>,
-        superseded: bool,
-    ) -> Result<u64> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            q::count_live(c, project.id, kind.as_str(), status.map(|s| s.as_str()), superseded)
-        })
-    }
-
-    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            q::newest_changed(c, project.id, kind.as_str())
-        })
-    }
-
     fn supersede_memory(
         &self,
         slug: &str,
@@ -154,13 +114,6 @@ impl MemoryBackend for Store {
             let (event, detail) = crate::store::backend::supersede_event(&row, by);
             events::record(tx, project.id, &project.slug, event, &detail, &stamp)?;
             Ok(q::get(tx, project.id, id)?.map(|r| (project.slug, r)))
-        })
-    }
-
-    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            Ok((project.slug, q::session_by_key(c, project.id, key)?))
         })
     }
 
@@ -231,6 +184,93 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn lock_next(
+        &self,
+        slug: &str,
+        lock: &NewLock<'_>,
+        session: Option<&str>,
+        check: ProjectCheck,
+    ) -> Result<(String, LockRow)> {
+        self.write(|tx| {
+            let project = find_row(tx, "project", slug)?;
+            check(&project)?;
+            let stamp = now();
+            let version =
+                locks_q::insert_next(tx, project.id, lock.topic, lock.content, lock.tags, session, &stamp)?;
+            projects::mark_used(tx, project.id, &stamp)?;
+            let detail = json!({ "topic": lock.topic, "version": version });
+            events::record(tx, project.id, &project.slug, "context_locked", &detail, &stamp)?;
+            let row = locks_q::get(tx, project.id, lock.topic, Some(version))?
+                .ok_or_else(|| crate::error::Error::storage("the lock vanished"))?;
+            Ok((project.slug, row))
+        })
+    }
+}
+
+impl MemoryReads for Store {
+    fn memory_page(&self, slug: &str, f: &PageFilter) -> Result<(String, Vec<MemoryRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            let filter = Filter {
+                kind: f.kind.map(|k| k.as_str()),
+                status: f.status.map(|s| s.as_str()),
+                before: f.before,
+                limit: f.limit,
+            };
+            Ok((project.slug, q::list(c, project.id, &filter)?))
+        })
+    }
+
+    fn memory_get(&self, slug: &str, id: i64) -> Result<(String, Option<MemoryRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug, live(c, project.id, id)?))
+        })
+    }
+
+    fn count_live(
+        &self,
+        slug: &str,
+        kind: Kind,
+        status: Option<BlockerStatus>,
+        superseded: bool,
+    ) -> Result<u64> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            q::count_live(c, project.id, kind.as_str(), status.map(|s| s.as_str()), superseded)
+        })
+    }
+
+    fn newest_changed(&self, slug: &str, kind: Kind) -> Result<Option<MemoryRow>> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            q::newest_changed(c, project.id, kind.as_str())
+        })
+    }
+
+    fn session_entry(&self, slug: &str, key: &str) -> Result<(String, Option<MemoryRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug, q::session_by_key(c, project.id, key)?))
+        })
+    }
+
+    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug.clone(), locks_q::get(c, project.id, topic, version)?))
+        })
+    }
+
+    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
+        self.read(|c| {
+            let project = find_row(c, "project", slug)?;
+            Ok((project.slug.clone(), locks_q::latest_per_topic(c, project.id)?))
+        })
+    }
+}
+
+impl MemorySearch for Store {
     fn search_memory(&self, query: &SearchQuery<'_>) -> Result<Vec<RowHit>> {
         let terms = fts_terms(query.words, query.any);
         self.read_together(|c| {
@@ -382,18 +422,32 @@ impl MemoryBackend for Store {
         })
     }
 
+    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
+        self.read(|c| {
+            let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;
+            Ok(Some(vectors::any_stored(c, id)?))
+        })
+    }
+
+    fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
+        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
+        let mut found: std::collections::HashMap<i64, Vec<u8>> =
+            self.read(|c| rerank_vectors::of(c, model, &ids))?.into_iter().collect();
+        Ok(ids.iter().map(|id| found.remove(id)).collect())
+    }
+
+    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
+        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
+        self.read(|c| q::previous_in_project(c, &ids))
+    }
+}
+
+impl MemoryUpkeep for Store {
     fn vector_progress(&self, project: Option<&str>) -> Result<Option<VectorProgress>> {
         self.read(|c| {
             let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;
             let (waiting, stored) = vectors::progress(c, id)?;
             Ok(Some(VectorProgress { waiting, stored }))
-        })
-    }
-
-    fn has_vectors(&self, project: Option<&str>) -> Result<Option<bool>> {
-        self.read(|c| {
-            let id = project.map(|slug| find_row(c, "project", slug).map(|p| p.id)).transpose()?;
-            Ok(Some(vectors::any_stored(c, id)?))
         })
     }
 
@@ -417,54 +471,6 @@ impl MemoryBackend for Store {
 
     fn rerank_waiting(&self, model: &str) -> Result<Option<u64>> {
         self.read(|c| rerank_vectors::waiting(c, model)).map(Some)
-    }
-
-    fn rerank_vectors(&self, model: &str, hits: &[(&str, i64)]) -> Result<Vec<Option<Vec<u8>>>> {
-        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
-        let mut found: std::collections::HashMap<i64, Vec<u8>> =
-            self.read(|c| rerank_vectors::of(c, model, &ids))?.into_iter().collect();
-        Ok(ids.iter().map(|id| found.remove(id)).collect())
-    }
-
-    fn previous_entries(&self, hits: &[(&str, i64)]) -> Result<Vec<Option<i64>>> {
-        let ids: Vec<i64> = hits.iter().map(|h| h.1).collect();
-        self.read(|c| q::previous_in_project(c, &ids))
-    }
-
-    fn lock_next(
-        &self,
-        slug: &str,
-        lock: &NewLock<'_>,
-        session: Option<&str>,
-        check: ProjectCheck,
-    ) -> Result<(String, LockRow)> {
-        self.write(|tx| {
-            let project = find_row(tx, "project", slug)?;
-            check(&project)?;
-            let stamp = now();
-            let version =
-                locks_q::insert_next(tx, project.id, lock.topic, lock.content, lock.tags, session, &stamp)?;
-            projects::mark_used(tx, project.id, &stamp)?;
-            let detail = json!({ "topic": lock.topic, "version": version });
-            events::record(tx, project.id, &project.slug, "context_locked", &detail, &stamp)?;
-            let row = locks_q::get(tx, project.id, lock.topic, Some(version))?
-                .ok_or_else(|| crate::error::Error::storage("the lock vanished"))?;
-            Ok((project.slug, row))
-        })
-    }
-
-    fn lock_get(&self, slug: &str, topic: &str, version: Option<i64>) -> Result<(String, Option<LockRow>)> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            Ok((project.slug.clone(), locks_q::get(c, project.id, topic, version)?))
-        })
-    }
-
-    fn lock_topics(&self, slug: &str) -> Result<(String, Vec<LockRow>)> {
-        self.read(|c| {
-            let project = find_row(c, "project", slug)?;
-            Ok((project.slug.clone(), locks_q::latest_per_topic(c, project.id)?))
-        })
     }
 }
 

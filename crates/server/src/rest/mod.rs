@@ -220,7 +220,7 @@ pub struct SearchParams {
 /// `GET /search/status`: which search is in use (hybrid, or keyword and why) and how far
 /// the indexer has come.
 async fn search_status(State(api): State<Api>) -> Result<axum::Json<serde_json::Value>, ApiError> {
-    use mooring_core::store::backend::MemoryBackend as _;
+    use mooring_core::store::backend::MemoryUpkeep as _;
     let why = mooring_core::search::semantic::availability().why();
     let mode = if why.is_none() { "hybrid" } else { "keyword" };
     let progress = api.state.store.vector_progress(None)?;
