@@ -32,7 +32,7 @@ fn timed(label: &str, questions: &[String], mut f: impl FnMut(&str)) {
 /// entry many times over, nearly alike, so ranks are compared by score (an entry's copy
 /// with the same cosine counts as kept).
 fn shortlist_recall(store: &Store, asked: &[String]) {
-    use mooring_core::store::vector_index::Cache;
+    use mooring_core::store::index::vector_index::Cache;
     use mooring_core::store::vectors::Sqlite;
     let cache = Cache::default();
     let project = Registry::new(store).get("natural").unwrap().id;

@@ -65,7 +65,7 @@ pub struct PgStore {
     /// Since when the database has been out of reach, if it is.
     down_since: std::sync::Mutex<Option<String>>,
     /// Team projects' vectors held between searches by meaning.
-    vectors: mooring_core::store::vector_index::Cache,
+    vectors: mooring_core::store::index::vector_index::Cache,
 }
 
 impl PgStore {

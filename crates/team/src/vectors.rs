@@ -1,10 +1,10 @@
 //! Search by meaning in the team database (migration V8): entries waiting for their
 //! vector, claimed by one member's hub at a time; vectors ranked in Mooring, from each
-//! hub's copy in memory of a project's vectors (`mooring_core::store::vector_index`).
+//! hub's copy in memory of a project's vectors (`mooring_core::store::index::vector_index`).
 
 use mooring_core::Result;
 use mooring_core::store::backend::{Embedder, NearestQuery, RowHit, VectorProgress, meaning_snippet};
-use mooring_core::store::vector_index::{Scan, Source, Stored};
+use mooring_core::store::index::vector_index::{Scan, Source, Stored};
 
 use crate::errors::pool_error;
 use crate::projects::seen;

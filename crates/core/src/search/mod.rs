@@ -1,6 +1,6 @@
 //! Search over memory, in one project or all of them: by keyword (the words parsed and
 //! checked here, a question's stop words left out; the search itself by the backend:
-//! entries holding every word ranked by BM25 without IDF on SQLite, see `store::rank`,
+//! entries holding every word ranked by BM25 without IDF on SQLite, see `store::index::rank`,
 //! `ts_rank` on PostgreSQL; entries holding any word by BM25 with IDF), by meaning (the
 //! nearest vectors, see `semantic`), or both fused by their scores (the default, see
 //! `fusion`).

@@ -290,7 +290,7 @@ pub fn search_any(
     walk: u32,
 ) -> Result<Vec<Hit>> {
     // The weights and `least` are bound (?6, ?7): one statement for every search.
-    let weights = super::rank::phrase_weights(weights);
+    let weights = super::index::rank::phrase_weights(weights);
     let rank = "mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0, ?6, ?7)";
     search_newest(conn, fts, words, (kind, joined), limit, walk, (rank, Some((&weights, least))))
 }
@@ -338,7 +338,7 @@ pub const RANKED_BOUNDED: u32 = 20;
 /// newest ten thousand hold what a session looks for, and more words narrow it.
 pub const RANKED_AT_MOST: u32 = 10_000;
 
-/// The ranking: `mooring_rank` (see `store::rank`) with the columns' weights: title 5,
+/// The ranking: `mooring_rank` (see `store::index::rank`) with the columns' weights: title 5,
 /// content 1, tags 3, scope 0 (a filter, never a reason to rank).
 const RANK: &str = "mooring_rank(memory_fts, 5.0, 1.0, 3.0, 0.0)";
 
@@ -354,7 +354,7 @@ fn search_newest(
     // One walk from the newest match backwards ranks each match as it passes and stops
     // after `newest` of them; then the few that made the cut are joined and read (with
     // those in the ranked query SQLite read them for every match before sorting), and
-    // their passages are cut here (see `store::snippet`). Finding the `newest`-th match
+    // their passages are cut here (see `store::index::snippet`). Finding the `newest`-th match
     // first (a count forwards, a walk backwards) and ranking from there walked the
     // matches three times: 1.2 ms of an any-word search's 4.3 at 100,000 entries. Equal
     // ranks go to the older entry, as they did when the walk went forwards.
@@ -390,7 +390,7 @@ fn search_newest(
             .map(|(row, slug, rank)| Hit { snippet: String::new(), row, slug, rank })
             .collect());
     };
-    let tokenizer = super::snippet::Tokenizer::open(conn)?;
+    let tokenizer = super::index::snippet::Tokenizer::open(conn)?;
     let terms = tokenizer.terms(words);
     Ok(rows
         .into_iter()
@@ -412,14 +412,6 @@ pub fn previous_in_project(conn: &Connection, ids: &[i64]) -> Result<Vec<Option<
         found.insert(r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?);
     }
     Ok(ids.iter().map(|id| found.get(id).copied().flatten()).collect())
-}
-
-/// The words as an FTS5 query: each quoted (operators and punctuation stay plain text),
-/// all required, a prefix word with its `*`.
-pub fn fts_terms(words: &[Word], any: bool) -> String {
-    let quoted: Vec<String> =
-        words.iter().map(|w| format!("\"{}\"{}", w.text, if w.prefix { "*" } else { "" })).collect();
-    quoted.join(if any { " OR " } else { " " })
 }
 
 /// Merge the full-text index into one segment (a maintenance pass).

@@ -3,9 +3,9 @@
 
 pub mod backend;
 pub mod datadir;
+pub mod index;
 pub mod routing;
 pub mod rows;
-pub mod vector_index;
 
 mod checkpoint;
 pub mod choices;
@@ -18,18 +18,15 @@ pub mod memory;
 pub mod migrations;
 pub mod phone_messages;
 pub mod projects;
-mod rank;
 mod readers;
 pub mod recall_given;
 pub mod registry_version;
 pub mod rerank_vectors;
-mod sample;
 #[cfg(test)]
 mod scope_tests;
 pub mod sessions;
 pub mod settings;
 pub mod shared;
-mod snippet;
 pub mod team_projects;
 pub mod vectors;
 
@@ -86,9 +83,9 @@ pub struct Store {
     /// last connection, fold the log back into the database.
     _checkpointer: Option<checkpoint::Checkpointer>,
     /// Projects' vectors held between searches by meaning.
-    pub(crate) vectors: crate::store::vector_index::Cache,
+    pub(crate) vectors: crate::store::index::vector_index::Cache,
     /// Projects' word-count sample bounds held between searches.
-    samples: sample::SampleBounds,
+    samples: index::sample::SampleBounds,
 }
 
 impl Store {
@@ -143,8 +140,8 @@ impl Store {
             readers,
             path,
             _checkpointer: checkpointer,
-            vectors: crate::store::vector_index::Cache::default(),
-            samples: sample::SampleBounds::default(),
+            vectors: crate::store::index::vector_index::Cache::default(),
+            samples: index::sample::SampleBounds::default(),
         })
     }
 
@@ -292,7 +289,7 @@ fn configure(conn: &Connection) -> Result<()> {
     conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
     conn.pragma_update(None, "foreign_keys", true)?;
     conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
-    rank::register(conn)
+    index::rank::register(conn)
 }
 
 /// The schema version stored in a connection (`PRAGMA user_version`).

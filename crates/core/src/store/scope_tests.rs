@@ -3,8 +3,9 @@
 
 use rusqlite::params;
 
-use super::memory::{RANKED_BOUNDED, fts_terms, search_any};
-use super::sample::{COUNTED_BOUNDED, Scope, idf_in_scope, sample_bound};
+use super::index::fts_terms;
+use super::index::sample::{COUNTED_BOUNDED, Scope, idf_in_scope, sample_bound};
+use super::memory::{RANKED_BOUNDED, search_any};
 use super::{Cached as _, Store};
 use crate::store::backend::Word;
 

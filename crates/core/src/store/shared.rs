@@ -3,11 +3,13 @@
 
 use serde_json::json;
 
+use super::index::fts_terms;
+use super::index::sample;
 use super::locks as locks_q;
-use super::memory::{self as q, Filter, fts_terms};
+use super::memory::{self as q, Filter};
 use super::projects::find_row;
 use super::vectors::Which;
-use super::{Cached as _, Store, events, projects, rerank_vectors, sample, vectors};
+use super::{Cached as _, Store, events, projects, rerank_vectors, vectors};
 use crate::error::Result;
 use crate::humanize::now;
 use crate::model::{BlockerStatus, Kind};
@@ -15,8 +17,8 @@ use crate::store::backend::{
     Embedder, Fold, Folded, MemoryReads, MemorySearch, MemoryUpkeep, MemoryWrites, NearestQuery, NewLock,
     PageFilter, ProjectCheck, RowCheck, RowHit, SearchQuery, VectorProgress, Word, added_event, folded_event,
 };
+use crate::store::index::vector_index::Scan;
 use crate::store::rows::{LockRow, MemoryRow, NewMemoryRow};
-use crate::store::vector_index::Scan;
 
 impl MemoryWrites for Store {
     fn insert_memory(
@@ -344,7 +346,7 @@ impl MemorySearch for Store {
                 }
                 let least = query.least.clamp(1, kept.len().max(1) as u32);
                 let walk = if bounded { q::RANKED_BOUNDED } else { q::RANKED_ANY_AT_MOST };
-                // Entries holding too few of the words rank 0 (see `store::rank`): not hits.
+                // Entries holding too few of the words rank 0 (see `store::index::rank`): not hits.
                 // A write's check reads no passages.
                 let passages = (!bounded).then_some(&kept[..]);
                 let ranked = q::search_any(

@@ -5,7 +5,7 @@ use rusqlite::{Connection, OptionalExtension as _, params};
 
 use super::Cached as _;
 use crate::error::Result;
-use crate::store::vector_index::{Source, Stored};
+use crate::store::index::vector_index::{Source, Stored};
 
 /// An entry waiting for its vector.
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension as _, params};
 use crate::error::Result;
 use crate::store::Cached as _;
 use crate::store::backend::{COMMON_FROM, COMMON_SHARE, Word};
-use crate::store::memory::fts_terms;
+use crate::store::index::fts_terms;
 
 /// The newest entries of a project a question's words are counted in (see
 /// [`idf_in_scope`]).

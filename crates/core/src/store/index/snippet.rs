@@ -26,14 +26,14 @@ type Token = (String, Range<usize>);
 
 /// The keyword index's tokenizer (`porter unicode61`, as the table declares it), opened
 /// for one search's passages.
-pub(super) struct Tokenizer {
+pub(in crate::store) struct Tokenizer {
     methods: ffi::fts5_tokenizer,
     made: *mut ffi::Fts5Tokenizer,
 }
 
 impl Tokenizer {
     /// The tokenizer of `conn`'s FTS5.
-    pub(super) fn open(conn: &Connection) -> Result<Self> {
+    pub(in crate::store) fn open(conn: &Connection) -> Result<Self> {
         let unavailable =
             || Error::storage("FTS5 did not hand out its porter tokenizer; search cannot cut passages");
         // SAFETY: as `rank::register`: the statement lives only within this block, and
@@ -103,7 +103,7 @@ impl Tokenizer {
 
     /// What a token must be to match `words`: each word's tokens, and whether it is a
     /// prefix.
-    pub(super) fn terms(&self, words: &[Word]) -> Vec<(String, bool)> {
+    pub(in crate::store) fn terms(&self, words: &[Word]) -> Vec<(String, bool)> {
         let mut out = Vec::new();
         for w in words {
             let flags = ffi::FTS5_TOKENIZE_QUERY | if w.prefix { ffi::FTS5_TOKENIZE_PREFIX } else { 0 };
@@ -113,7 +113,7 @@ impl Tokenizer {
     }
 
     /// The passage of `content` for `terms` (see the module's note).
-    pub(super) fn passage(&self, content: &str, terms: &[(String, bool)]) -> String {
+    pub(in crate::store) fn passage(&self, content: &str, terms: &[(String, bool)]) -> String {
         let tokens = self.tokens(content, ffi::FTS5_TOKENIZE_DOCUMENT);
         let matched: Vec<Option<usize>> = tokens
             .iter()

@@ -14,7 +14,7 @@ use mooring_embed::{Quantized, dot_i8, dots_i8, dots_i8_at};
 
 use crate::error::Result;
 use crate::model::Kind;
-use crate::store::vector_index::centre::{CENTRED_FROM, Centre, Query};
+use crate::store::index::vector_index::centre::{CENTRED_FROM, Centre, Query};
 use sketch::{SKETCH_FROM, shortlist_len};
 
 /// Most vector bytes held over all projects (about 250,000 vectors of 256 dimensions);

@@ -30,7 +30,7 @@ const B: f64 = 0.75;
 const MAX_COLUMNS: usize = 16;
 
 /// Register `mooring_rank` on `conn` (auxiliary functions belong to a connection).
-pub(super) fn register(conn: &Connection) -> Result<()> {
+pub(in crate::store) fn register(conn: &Connection) -> Result<()> {
     // SAFETY: the API table is the one `conn`'s FTS5 handed out, valid while `conn` is.
     unsafe {
         let Some(api) = fts5_api(conn) else {
@@ -53,7 +53,7 @@ pub(super) fn register(conn: &Connection) -> Result<()> {
 ///
 /// # Safety
 /// The pointer is valid only while `conn` is open.
-pub(super) unsafe fn fts5_api(conn: &Connection) -> Option<*mut ffi::fts5_api> {
+pub(in crate::store) unsafe fn fts5_api(conn: &Connection) -> Option<*mut ffi::fts5_api> {
     // SAFETY: the handle stays valid while `conn` is borrowed; the statement is finalized
     // before returning; `api` is written by SQLite through the bound pointer during the
     // step and is only returned if it came back non-null.

@@ -10,7 +10,7 @@
 
 use mooring_embed::Quantized;
 
-use crate::store::vector_index::sketch;
+use crate::store::index::vector_index::sketch;
 
 /// Fewer vectors than this have no mean worth subtracting (with two, each is the other's
 /// opposite): they are compared as they are.
