@@ -1,6 +1,7 @@
 //! The phone, away from the desk: the hub keeps one transport per paired platform
 //! running (outbound connections only), restarting it when `remote.json` changes.
 
+mod backoff;
 pub mod http;
 pub mod relay;
 mod slack;

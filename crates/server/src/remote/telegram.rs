@@ -10,6 +10,7 @@ use mooring_core::remote::{Bot, Platform};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use super::backoff::Backoff;
 use super::http::{Api, CallError};
 use super::relay::{Incoming, Outgoing, Relay};
 use super::status::Health;
@@ -121,7 +122,7 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
     };
     let ticks = transport::ticks(tg.clone(), relay.clone(), health.clone(), cancel.clone());
     let mut offset: i64 = 0;
-    let mut backoff = Duration::from_secs(1);
+    let mut backoff = Backoff::default();
     while !cancel.is_cancelled() {
         let body = json!({ "offset": offset, "timeout": LONG_POLL, "allowed_updates": ["message", "callback_query"] });
         let polled = tokio::select! {
@@ -132,17 +133,13 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
             Ok(Value::Array(updates)) => updates,
             Ok(_) => Vec::new(),
             Err(e) => {
-                let wait = match &e {
-                    CallError::Refused { retry_after: Some(s), .. } => Duration::from_secs(*s),
-                    _ => backoff,
-                };
+                let wait = backoff.failed(&e);
                 health.failed(Platform::Telegram, &e.to_string(), Some(wait));
                 tokio::select! { _ = cancel.cancelled() => break, _ = tokio::time::sleep(wait) => {} }
-                backoff = (backoff * 2).min(Duration::from_secs(60));
                 continue;
             }
         };
-        backoff = Duration::from_secs(1);
+        backoff.reset();
         health.up(Platform::Telegram);
         for update in updates {
             if let Some(id) = update.get("update_id").and_then(Value::as_i64) {

@@ -10,6 +10,7 @@ use mooring_core::remote::{Platform, phone};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::backoff::Backoff;
 use super::http::CallError;
 use super::relay::{Incoming, Outgoing, Relay};
 use super::status::Health;
@@ -108,7 +109,7 @@ pub fn ticks<T: Transport>(
     cancel: CancellationToken,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let mut backoff = Duration::from_secs(1);
+        let mut backoff = Backoff::default();
         let mut resume = Instant::now();
         loop {
             tokio::select! {
@@ -125,15 +126,11 @@ pub fn ticks<T: Transport>(
             }
             match deliver(&*t, &relay, outs).await {
                 Ok(()) => {
-                    backoff = Duration::from_secs(1);
+                    backoff.reset();
                     health.up(T::PLATFORM);
                 }
                 Err(e) => {
-                    let wait = match &e {
-                        CallError::Refused { retry_after: Some(s), .. } => Duration::from_secs(*s),
-                        _ => backoff,
-                    };
-                    backoff = (backoff * 2).min(Duration::from_secs(60));
+                    let wait = backoff.failed(&e);
                     resume = Instant::now() + wait;
                     health.failed(T::PLATFORM, &e.to_string(), Some(wait));
                 }

@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
+use super::backoff::Backoff;
 use super::http::{Answer, Api, CallError};
 use super::relay::{Outgoing, Relay};
 use super::status::Health;
@@ -111,7 +112,7 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
     let (api, base) = (slack.api.clone(), slack.base.clone());
     let ticks = transport::ticks(slack.clone(), relay.clone(), health.clone(), cancel.clone());
     let mut seen = VecDeque::new();
-    let mut backoff = Duration::from_secs(1);
+    let mut backoff = Backoff::default();
     while !cancel.is_cancelled() {
         let opened = tokio::select! {
             _ = cancel.cancelled() => break,
@@ -120,7 +121,7 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
         let failed = match opened {
             Ok(mut ws) => match serve(&slack, &relay, &health, &mut ws, &mut seen, &cancel).await {
                 Ok(()) => {
-                    backoff = Duration::from_secs(1);
+                    backoff.reset();
                     continue;
                 }
                 Err(why) => (why, None),
@@ -133,10 +134,9 @@ pub async fn run(bot: Bot, relay: Arc<Relay>, health: Arc<Health>, cancel: Cance
                 (e.to_string(), after)
             }
         };
-        let wait = failed.1.unwrap_or(backoff);
+        let wait = backoff.failed_asking(failed.1);
         health.failed(P, &failed.0, Some(wait));
         tokio::select! { _ = cancel.cancelled() => break, _ = tokio::time::sleep(wait) => {} }
-        backoff = (backoff * 2).min(Duration::from_secs(60));
     }
     ticks.abort();
 }
