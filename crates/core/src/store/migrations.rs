@@ -19,6 +19,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0013_injections.sql"),
     include_str!("../../migrations/0014_memory_author.sql"),
     include_str!("../../migrations/0015_keyword_index_merges_by_level.sql"),
+    include_str!("../../migrations/0016_phone_posts.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

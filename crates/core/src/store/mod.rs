@@ -17,6 +17,7 @@ pub mod locks;
 pub mod memory;
 pub mod migrations;
 pub mod phone_messages;
+pub mod phone_posts;
 pub mod projects;
 mod readers;
 pub mod recall_given;

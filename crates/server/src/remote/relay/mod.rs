@@ -13,7 +13,10 @@ use crate::state::AppState;
 
 mod commands;
 mod pairing;
+mod posts;
 mod questions;
+#[cfg(test)]
+mod tests;
 
 /// Something the person did on the phone.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -109,6 +112,8 @@ struct Posted {
     /// (chat, message) per platform.
     messages: Vec<(Platform, String, String)>,
     toggled: BTreeSet<String>,
+    /// Platforms whose messages were read back at start: their buttons are drawn again.
+    restored: Vec<Platform>,
 }
 
 /// The relay a hub's transports share.
@@ -122,15 +127,10 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// A relay over the hub's state.
+    /// A relay over the hub's state, with the messages it posted before a restart.
     pub fn new(state: Arc<AppState>, data_dir: PathBuf) -> Arc<Self> {
-        Arc::new(Relay {
-            state,
-            data_dir,
-            posted: Mutex::default(),
-            presses: Mutex::default(),
-            misses: Mutex::default(),
-        })
+        let posted = Mutex::new(posts::restore(&state));
+        Arc::new(Relay { state, data_dir, posted, presses: Mutex::default(), misses: Mutex::default() })
     }
 
     fn config(&self) -> RemoteConfig {
@@ -268,6 +268,7 @@ impl Relay {
         for q in self.stale("c-", |id| open.iter().any(|i| i.id == id)) {
             out.extend(self.tick_one(&q, platform));
         }
+        out.extend(self.redraw_restored(platform, &paired.user));
         if config.away {
             let picks = self.state.picks.list();
             for id in self.stale("p-", |id| picks.iter().any(|p| p.id == id)) {
@@ -342,6 +343,7 @@ impl Relay {
         self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != id);
         let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
         let Some(p) = posted.get_mut(id) else { return Vec::new() };
+        self.forget_posts(id, platform);
         let (mine, others): (Vec<_>, Vec<_>) = p.messages.drain(..).partition(|m| m.0 == platform);
         p.messages = others;
         if p.messages.is_empty() {
@@ -414,6 +416,8 @@ impl Relay {
         let p = posted.entry(question.to_owned()).or_default();
         if !p.messages.iter().any(|(pl, c, m)| *pl == platform && c == chat && m == message) {
             p.messages.push((platform, chat.to_owned(), message.to_owned()));
+            drop(posted);
+            self.keep_post(platform, question, chat, message);
         }
     }
 }
