@@ -114,11 +114,11 @@ fn add(
         Platform::Slack => Some(read_bot_token(bot_token_file)?),
         Platform::Telegram => None,
     };
-    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let mut config = RemoteConfig::edit(&ctx.data_dir)?;
     let (mut bot, code) = Bot::new(token, api, Utc::now());
     bot.bot_token = bot_token;
     *config.bot_mut(platform) = Some(bot);
-    config.save(&ctx.data_dir)?;
+    config.save()?;
     if ctx.json {
         print_json(
             &json!({ "platform": platform.name(), "pairing_code": code, "minutes": mooring_core::remote::config::PAIRING_MINUTES }),
@@ -137,7 +137,7 @@ fn add(
 
 fn pair(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
     let platform = Platform::parse(platform)?;
-    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let mut config = RemoteConfig::edit(&ctx.data_dir)?;
     let Some(bot) = config.bot_mut(platform).as_mut() else {
         return Err(Error::not_found(
             "platform",
@@ -147,7 +147,7 @@ fn pair(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
     };
     bot.paired = None;
     let code = bot.new_code(Utc::now());
-    config.save(&ctx.data_dir)?;
+    config.save()?;
     if ctx.json {
         print_json(&json!({ "platform": platform.name(), "pairing_code": code }));
     } else {
@@ -207,11 +207,11 @@ fn status(ctx: &Ctx) -> Result<(), Failure> {
 
 fn remove(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
     let platform = Platform::parse(platform)?;
-    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let mut config = RemoteConfig::edit(&ctx.data_dir)?;
     if config.bot_mut(platform).take().is_none() {
         return Err(Error::not_found("platform", format!("no {} bot to remove", platform.name())).into());
     }
-    config.save(&ctx.data_dir)?;
+    config.save()?;
     if ctx.json {
         print_json(&json!({ "removed": platform.name() }));
     } else {
@@ -222,13 +222,13 @@ fn remove(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
 
 fn keep_off(ctx: &Ctx, slug: &str, off: bool) -> Result<(), Failure> {
     let project = mooring_core::Registry::new(&ctx.store()?).get(slug)?;
-    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let mut config = RemoteConfig::edit(&ctx.data_dir)?;
     if off {
         config.never_remote.insert(project.slug.clone());
     } else {
         config.never_remote.remove(&project.slug);
     }
-    config.save(&ctx.data_dir)?;
+    config.save()?;
     if ctx.json {
         print_json(&json!({ "project": project.slug, "remote": !off }));
     } else if off {
@@ -243,9 +243,9 @@ fn keep_off(ctx: &Ctx, slug: &str, off: bool) -> Result<(), Failure> {
 }
 
 fn away(ctx: &Ctx, away: bool) -> Result<(), Failure> {
-    let mut config = RemoteConfig::load(&ctx.data_dir)?;
+    let mut config = RemoteConfig::edit(&ctx.data_dir)?;
     config.away = away;
-    config.save(&ctx.data_dir)?;
+    config.save()?;
     if ctx.json {
         print_json(&json!({ "away": away }));
     } else if away {

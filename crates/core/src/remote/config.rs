@@ -2,17 +2,13 @@
 //! token): each platform's bot token, its pairing code (kept hashed, single-use, ten
 //! minutes) and, once paired, the one person it answers; and whether the person is away.
 
-use std::io::Write;
-use std::path::Path;
-
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 
-/// File name in the data directory.
-pub const FILE: &str = "remote.json";
+pub use super::config_file::{Edit, FILE};
 
 /// How long a pairing code stays good.
 pub const PAIRING_MINUTES: i64 = 10;
@@ -103,42 +99,6 @@ pub struct RemoteConfig {
 }
 
 impl RemoteConfig {
-    /// The settings in `dir` (none yet: empty).
-    pub fn load(dir: &Path) -> Result<Self> {
-        match std::fs::read_to_string(dir.join(FILE)) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| {
-                Error::invalid(
-                    "remote.json",
-                    format!(
-                        "{} is not readable ({e}); remove it and add the bots again",
-                        dir.join(FILE).display()
-                    ),
-                )
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(e) => Err(Error::storage(format!("cannot read {}: {e}", dir.join(FILE).display()))),
-        }
-    }
-
-    /// Write the settings: a new file, readable only by this user, moved into place.
-    pub fn save(&self, dir: &Path) -> Result<()> {
-        crate::store::datadir::ensure(dir)?;
-        let text = serde_json::to_string_pretty(self).map_err(|e| Error::storage(e.to_string()))?;
-        let tmp = dir.join(format!("{FILE}.tmp"));
-        let _ = std::fs::remove_file(&tmp);
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let write = |options: &std::fs::OpenOptions| -> std::io::Result<()> {
-            let mut f = options.open(&tmp)?;
-            f.write_all(text.as_bytes())?;
-            f.sync_all()?;
-            std::fs::rename(&tmp, dir.join(FILE))
-        };
-        write(&options).map_err(|e| Error::storage(format!("cannot write {}: {e}", dir.join(FILE).display())))
-    }
-
     /// Whether the person is away with a paired phone.
     pub fn away_with_phone(&self) -> bool {
         self.away && Platform::ALL.into_iter().any(|p| self.bot(p).is_some_and(|b| b.paired.is_some()))

@@ -45,7 +45,7 @@ pub async fn patch(
     super::body::Body(p): super::body::Body<Patch>,
 ) -> Result<Json<Value>, ApiError> {
     let dir = data_dir(&api)?;
-    let mut config = RemoteConfig::load(&dir)?;
+    let mut config = RemoteConfig::edit(&dir)?;
     if let Some(slugs) = p.kept_off {
         let registry = Registry::new(&api.state.store);
         for slug in &slugs {
@@ -58,7 +58,8 @@ pub async fn patch(
     if let Some(away) = p.away {
         config.away = away;
     }
-    config.save(&dir)?;
+    config.save()?;
+    drop(config);
     api.state.surfaces.waiting_changed();
     Ok(Json(view(&dir)?))
 }

@@ -3,7 +3,7 @@
 
 use chrono::Utc;
 use mooring_core::memory::{self, NewEntry};
-use mooring_core::remote::{Command, phone};
+use mooring_core::remote::{Command, RemoteConfig, phone};
 use mooring_core::{ProjectStatus, Registry};
 
 use mooring_core::remote::inbox;
@@ -176,9 +176,10 @@ impl Relay {
     }
 
     fn set_away(&self, away: bool) -> Result<String, String> {
-        let mut config = self.config();
+        let mut config = RemoteConfig::edit(&self.data_dir).map_err(|e| e.message)?;
         config.away = away;
-        config.save(&self.data_dir).map_err(|e| e.message)?;
+        config.save().map_err(|e| e.message)?;
+        drop(config);
         self.state.surfaces.waiting_changed();
         Ok(if away {
             "🚶 Away: questions come here until you type `back`.".to_owned()

@@ -146,7 +146,7 @@ impl Relay {
         let mut config = self.config();
         let Some(bot) = config.bot_mut(platform).as_mut() else { return Vec::new() };
         if !bot.is_paired_user(&msg.user) {
-            return self.stranger(platform, &msg, config);
+            return self.stranger(platform, &msg);
         }
         // The paired person writing elsewhere (a group the bot is in): others would read
         // the answer there, so Mooring answers in the paired chat only — a command said

@@ -2,6 +2,7 @@
 //! with the bot, is heard; a few wrong codes spend the open code.
 
 use chrono::Utc;
+use mooring_core::remote::config::Edit;
 use mooring_core::remote::{Command, Platform, RemoteConfig};
 
 use super::{Incoming, Outgoing, Relay};
@@ -11,12 +12,16 @@ pub const PAIRING_TRIES: u32 = 5;
 
 impl Relay {
     /// A message from someone other than the paired person; the reply, if they paired.
-    pub(super) fn stranger(
-        &self,
-        platform: Platform,
-        msg: &Incoming,
-        mut config: RemoteConfig,
-    ) -> Vec<Outgoing> {
+    /// The settings are read again under their lock: what this changes (a pairing, a
+    /// spent code) is made to the latest, never to a copy another writer has replaced.
+    pub(super) fn stranger(&self, platform: Platform, msg: &Incoming) -> Vec<Outgoing> {
+        let mut config = match RemoteConfig::edit(&self.data_dir) {
+            Ok(config) => config,
+            Err(e) => {
+                tracing::warn!(error = %e.message, "remote settings unreadable");
+                return Vec::new();
+            }
+        };
         let Some(bot) = config.bot_mut(platform).as_mut() else { return Vec::new() };
         let had_code = bot.pairing.is_some();
         // Only a pairing code from someone is heard; nobody else gets an answer.
@@ -29,7 +34,7 @@ impl Relay {
             && bot.paired.is_none()
             && bot.try_pair(&code, &msg.user, &msg.chat, Utc::now())
         {
-            let saved = config.save(&self.data_dir);
+            let saved = config.save();
             if let Err(e) = saved {
                 tracing::warn!(error = %e.message, "could not keep the pairing");
                 return Vec::new();
@@ -45,7 +50,7 @@ impl Relay {
         }
         // A code that matched too late is spent: keep that; anything else wrote nothing.
         if config.bot(platform).is_some_and(|b| b.pairing.is_none() && b.paired.is_none()) && had_code {
-            let _ = config.save(&self.data_dir);
+            let _ = config.save();
         } else if said_a_code && had_code {
             self.missed(platform, &mut config);
         }
@@ -57,7 +62,7 @@ impl Relay {
     }
 
     /// One more wrong pairing code: after [`PAIRING_TRIES`] the open code is spent.
-    fn missed(&self, platform: Platform, config: &mut RemoteConfig) {
+    fn missed(&self, platform: Platform, config: &mut Edit) {
         let Some(bot) = config.bot_mut(platform).as_mut() else { return };
         let Some((hash, _)) = bot.pairing.clone() else { return };
         let mut misses = self.misses.lock().unwrap_or_else(|e| e.into_inner());
@@ -68,7 +73,7 @@ impl Relay {
         }
         misses.remove(&hash);
         bot.pairing = None;
-        if let Err(e) = config.save(&self.data_dir) {
+        if let Err(e) = config.save() {
             tracing::warn!(error = %e.message, "could not spend the pairing code");
         }
         tracing::warn!(
