@@ -31,62 +31,39 @@ pub fn run(ctx: &Ctx, args: RemoteArgs) -> Result<(), Failure> {
 }
 
 fn read_token(file: Option<&Path>, platform: Platform) -> Result<String, Failure> {
-    let prompt = match platform {
-        Platform::Telegram => "The Telegram bot's token (from @BotFather)",
-        Platform::Slack => "The Slack app's app-level token (xapp-…)",
-    };
-    let Some(token) = super::secret_input::read(file, "token_file", prompt)? else {
+    let spec = platform.spec();
+    let Some(token) = super::secret_input::read(file, "token_file", spec.token_prompt)? else {
         return Err(Error::invalid(
             "token_file",
             "no token: give --token-file FILE (or - for standard input)",
         )
         .into());
     };
-    let looks_right = match platform {
-        // <bot id>:<secret>, as BotFather gives it.
-        Platform::Telegram => token
-            .split_once(':')
-            .is_some_and(|(id, s)| id.bytes().all(|b| b.is_ascii_digit()) && !id.is_empty() && s.len() >= 20),
-        Platform::Slack => token.starts_with("xapp-"),
-    };
-    if !looks_right {
-        let want = match platform {
-            Platform::Telegram => "a Telegram bot token looks like 123456789:AA… (from @BotFather)",
-            Platform::Slack => {
-                "Slack's Socket Mode needs the app-level token, xapp-… (Basic Information → App-Level Tokens, scope connections:write)"
-            }
-        };
-        return Err(
-            Error::invalid("token", format!("that is not a {} token: {want}", platform.name())).into()
-        );
+    if !(spec.token_ok)(&token) {
+        return Err(Error::invalid(
+            "token",
+            format!("that is not a {} token: {}", platform.name(), spec.token_shape),
+        )
+        .into());
     }
     Ok(token)
 }
 
-/// Slack posts with the bot token (OAuth & Permissions → Bot User OAuth Token).
-fn read_bot_token(file: Option<&Path>) -> Result<String, Failure> {
-    let token = super::secret_input::read(file, "bot_token_file", "The Slack app's bot token (xoxb-…)")?;
-    match token {
-        Some(t) if t.starts_with("xoxb-") => Ok(t),
-        Some(_) => Err(Error::invalid(
-            "bot_token",
-            "that is not a Slack bot token: it starts with xoxb- (OAuth & Permissions → Bot User OAuth Token)",
-        )
-        .into()),
+/// The second token a platform posts with (Slack's bot token), read when it has one.
+fn read_bot_token(file: Option<&Path>, platform: Platform) -> Result<Option<String>, Failure> {
+    let Some(second) = &platform.spec().bot_token else { return Ok(None) };
+    let title = platform.spec().title;
+    match super::secret_input::read(file, "bot_token_file", second.prompt)? {
+        Some(t) if t.starts_with(second.prefix) => Ok(Some(t)),
+        Some(_) => {
+            Err(Error::invalid("bot_token", format!("that is not a {title} bot token: {}", second.shape))
+                .into())
+        }
         None => Err(Error::invalid(
             "bot_token_file",
-            "Slack needs its bot token too: give --bot-token-file FILE (or - for standard input)",
+            format!("{title} needs its bot token too: give --bot-token-file FILE (or - for standard input)"),
         )
         .into()),
-    }
-}
-
-/// What the person sends the bot to pair, on this platform: Slack's app would take
-/// `/start` for a slash command it does not have.
-fn pairing_words(platform: Platform, code: &str) -> String {
-    match platform {
-        Platform::Telegram => format!("/start {code}"),
-        Platform::Slack => format!("pair {code}"),
     }
 }
 
@@ -106,14 +83,11 @@ fn add(
         )
         .into());
     }
-    if platform == Platform::Telegram && bot_token_file.is_some() {
+    if platform.spec().bot_token.is_none() && bot_token_file.is_some() {
         return Err(Error::invalid("bot_token_file", "only Slack has a second token; leave it out").into());
     }
     let token = read_token(token_file, platform)?;
-    let bot_token = match platform {
-        Platform::Slack => Some(read_bot_token(bot_token_file)?),
-        Platform::Telegram => None,
-    };
+    let bot_token = read_bot_token(bot_token_file, platform)?;
     let mut config = RemoteConfig::edit(&ctx.data_dir)?;
     let (mut bot, code) = Bot::new(token, api, Utc::now());
     bot.bot_token = bot_token;
@@ -128,7 +102,7 @@ fn add(
             "Added the {} bot. From your phone, send it{}:\n\n    {}\n\nThe code works once, for {} minutes, while Mooring runs (the tray app or `mooring serve`).",
             platform.name(),
             if platform == Platform::Slack { " in a direct message" } else { "" },
-            pairing_words(platform, &code),
+            platform.pairing_words(&code),
             mooring_core::remote::config::PAIRING_MINUTES
         );
     }
@@ -151,7 +125,7 @@ fn pair(ctx: &Ctx, platform: &str) -> Result<(), Failure> {
     if ctx.json {
         print_json(&json!({ "platform": platform.name(), "pairing_code": code }));
     } else {
-        println!("From your phone, send the {} bot: {}", platform.name(), pairing_words(platform, &code));
+        println!("From your phone, send the {} bot: {}", platform.name(), platform.pairing_words(&code));
     }
     Ok(())
 }

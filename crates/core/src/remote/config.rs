@@ -29,10 +29,7 @@ impl Platform {
 
     /// Its name on the command line and in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            Platform::Telegram => "telegram",
-            Platform::Slack => "slack",
-        }
+        self.spec().name
     }
 
     /// From the command line's word.
@@ -44,10 +41,7 @@ impl Platform {
 
     /// Where its API lives unless the settings say otherwise.
     pub fn default_api(self) -> &'static str {
-        match self {
-            Platform::Telegram => "https://api.telegram.org",
-            Platform::Slack => "https://slack.com/api",
-        }
+        self.spec().api
     }
 }
 

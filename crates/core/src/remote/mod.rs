@@ -9,6 +9,7 @@ pub mod idle;
 pub mod inbox;
 pub mod permission;
 pub mod phone;
+pub mod spec;
 pub mod turn_end;
 
 pub use commands::{Command, parse};

@@ -102,11 +102,8 @@ impl Relay {
                     for o in &req.options {
                         buttons.push(vec![(o.label.clone(), handle(Action::Pick(o.id.clone())))]);
                     }
-                    // Slack has no forced reply: a reply there is one in the message's thread.
-                    text.push_str(match platform {
-                        Platform::Telegram => "\n✍ Reply to this message to answer in words.",
-                        Platform::Slack => "\n✍ Reply in this message's thread to answer in words.",
-                    });
+                    text.push('\n');
+                    text.push_str(platform.spec().reply_hint);
                 }
             }
             if req.allow_cancel != Some(false) {
