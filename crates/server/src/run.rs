@@ -149,16 +149,16 @@ pub async fn start_serving<H: rmcp::ServerHandler + Send + 'static>(
     let socket = if config.write_endpoint_file { bind_socket(&config.data_dir) } else { None };
     let served = serve_on_threads(listener, socket, state.clone(), app, stop, config.limits)
         .map_err(|e| StartError::Other(format!("cannot start the HTTP thread: {e}")))?;
-    tokio::spawn(pause_idle_projects(state.clone(), cancel.clone()));
-    tokio::spawn(import_clients_memory(state.clone(), cancel.clone()));
+    tokio::spawn(crate::jobs::idle::pause_idle_projects(state.clone(), cancel.clone()));
+    tokio::spawn(crate::jobs::import::import_clients_memory(state.clone(), cancel.clone()));
     let db = config.data_dir.join(mooring_core::store::DB_FILE);
-    tokio::spawn(crate::other_writers::watch(db, state.clone(), cancel.clone()));
+    tokio::spawn(crate::jobs::other_writers::watch(db, state.clone(), cancel.clone()));
     tokio::spawn(crate::transport::idle_trim::run(state.store.clone(), cancel.clone()));
-    tokio::spawn(crate::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
+    tokio::spawn(crate::jobs::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
     if let Some(team) = team {
-        crate::team_changes::follow(state.clone(), team, cancel.clone());
+        crate::jobs::team_changes::follow(state.clone(), team, cancel.clone());
     }
-    let watcher = start_watcher(&state).await;
+    let watcher = crate::jobs::watcher::start_watcher(&state).await;
     // The phone's platforms belong to the hub of a data directory, not to each stdio server.
     if config.write_endpoint_file {
         crate::remote::start(state.clone(), config.data_dir.clone(), cancel.clone());
@@ -196,87 +196,6 @@ pub async fn start_serving<H: rmcp::ServerHandler + Send + 'static>(
     }
     tracing::info!(%url, "Mooring MCP server listening");
     Ok(RunningServer { url, addr, state, cancel, served, endpoint_dir, note, _watcher: watcher })
-}
-
-/// The code-path watcher; without it (no inotify left, say) resolution still works, it
-/// just stops following moves.
-async fn start_watcher(state: &Arc<AppState>) -> Option<mooring_core::projects::watch::PathWatcher> {
-    let (store, surfaces) = (state.store.clone(), state.surfaces.clone());
-    let started = tokio::task::spawn_blocking(move || {
-        mooring_core::projects::watch::PathWatcher::start(
-            store,
-            Box::new(move || surfaces.projects_changed()),
-        )
-    })
-    .await;
-    match started {
-        Ok(Ok(w)) => {
-            tracing::info!(watches = w.watch_count(), "watching code directories");
-            Some(w)
-        }
-        Ok(Err(e)) => {
-            tracing::warn!(error = %e, "not watching code directories; moved ones will need `mooring projects SLUG --add-code-path`");
-            None
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "the watcher failed to start");
-            None
-        }
-    }
-}
-
-/// Pause projects unused for `auto_pause_days` and fold old captured sessions into weekly
-/// digests (`fold_after_days`), at start and then hourly.
-async fn pause_idle_projects(state: Arc<AppState>, cancel: CancellationToken) {
-    let mut ticks = crate::ticks::Ticks::new(std::time::Duration::from_secs(3600), cancel);
-    while ticks.next().await {
-        match mooring_core::projects::lifecycle::auto_pause(&state.store, chrono::Utc::now()) {
-            Ok(paused) if !paused.is_empty() => {
-                tracing::info!(?paused, "paused projects unused for a while");
-                state.surfaces.projects_changed();
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "could not check for idle projects"),
-        }
-        let (store, memory) = (state.store.clone(), state.memory.clone());
-        let folded = tokio::task::spawn_blocking(move || {
-            mooring_core::capture::digest::roll_up_all(&store, memory.as_ref(), None, chrono::Utc::now())
-        })
-        .await;
-        match folded {
-            Ok(Ok(done)) if !done.is_empty() => {
-                tracing::info!(?done, "folded old sessions into weekly digests")
-            }
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => tracing::warn!(error = %e, "could not fold old sessions"),
-            Err(e) => tracing::warn!(error = %e, "the roll-up stopped"),
-        }
-    }
-}
-
-/// With `import_clients_memory` on, bring the clients' own memory of every project's
-/// checkouts in every 5 minutes (what `mooring import` does when asked).
-async fn import_clients_memory(state: Arc<AppState>, cancel: CancellationToken) {
-    let mut ticks = crate::ticks::Ticks::new(std::time::Duration::from_secs(300), cancel);
-    while ticks.next().await {
-        let (store, memory) = (state.store.clone(), state.memory.clone());
-        let done = tokio::task::spawn_blocking(move || {
-            let home = std::env::var_os("HOME").map(std::path::PathBuf::from).unwrap_or_default();
-            let homes = mooring_core::memory::adopt::Homes::from_env(&home);
-            mooring_core::memory::adopt::import_all(&store, memory.as_ref(), &homes, &home)
-        })
-        .await;
-        match done {
-            Ok(Ok(done)) => {
-                for (slug, d) in &done {
-                    tracing::info!(project = %slug, added = d.added, "brought in the clients' memory");
-                    state.project_changed(slug);
-                }
-            }
-            Ok(Err(e)) => tracing::warn!(error = %e, "could not bring the clients' memory in"),
-            Err(e) => tracing::warn!(error = %e, "the import stopped"),
-        }
-    }
 }
 
 /// Serve HTTP on threads of its own, each with a single-threaded runtime, whatever

@@ -93,7 +93,7 @@ fn data_dir(ctx: &Ctx) -> Vec<Check> {
         (dir.join(DB_FILE), 0o600),
         (dir.join("token"), 0o600),
         (dir.join("secret"), 0o600),
-        (dir.join(mooring_core::remote::config::FILE), 0o600),
+        (dir.join(mooring_core::remote::config_file::FILE), 0o600),
     ] {
         if let Some(mode) = mode_of(&path)
             && mode & 0o077 != 0

@@ -8,8 +8,6 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 
-pub use super::config_file::{Edit, FILE};
-
 /// How long a pairing code stays good.
 pub const PAIRING_MINUTES: i64 = 10;
 
@@ -199,28 +197,5 @@ mod tests {
         let (mut late, code) = Bot::new("t".into(), "a".into(), now);
         assert!(!late.try_pair(&code, "42", "42", now + Duration::minutes(PAIRING_MINUTES + 1)));
         assert!(late.paired.is_none() && late.pairing.is_none());
-    }
-
-    #[test]
-    fn the_file_is_private_and_keeps_no_code_in_clear() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut config = RemoteConfig::default();
-        let (bot, code) =
-            Bot::new("123:secret-token".into(), Platform::Telegram.default_api().into(), Utc::now());
-        config.telegram = Some(bot);
-        config.save(dir.path()).unwrap();
-        let text = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
-        assert!(!text.contains(&code));
-        assert_eq!(RemoteConfig::load(dir.path()).unwrap(), config);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(dir.path().join(FILE)).unwrap().permissions().mode();
-            assert_eq!(mode & 0o777, 0o600);
-        }
-        std::fs::write(dir.path().join(FILE), "{nope").unwrap();
-        let err = RemoteConfig::load(dir.path()).unwrap_err();
-        assert_eq!(err.field.as_deref(), Some("remote.json"));
-        assert!(Platform::parse("irc").unwrap_err().message.contains("telegram or slack"));
     }
 }

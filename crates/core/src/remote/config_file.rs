@@ -121,7 +121,33 @@ fn write(config: &RemoteConfig, dir: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use chrono::Utc;
+
     use super::*;
+    use crate::remote::{Bot, Platform};
+
+    #[test]
+    fn the_file_is_private_and_keeps_no_code_in_clear() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = RemoteConfig::default();
+        let (bot, code) =
+            Bot::new("123:secret-token".into(), Platform::Telegram.default_api().into(), Utc::now());
+        config.telegram = Some(bot);
+        config.save(dir.path()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(FILE)).unwrap();
+        assert!(!text.contains(&code));
+        assert_eq!(RemoteConfig::load(dir.path()).unwrap(), config);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.path().join(FILE)).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        std::fs::write(dir.path().join(FILE), "{nope").unwrap();
+        let err = RemoteConfig::load(dir.path()).unwrap_err();
+        assert_eq!(err.field.as_deref(), Some("remote.json"));
+        assert!(Platform::parse("irc").unwrap_err().message.contains("telegram or slack"));
+    }
 
     #[test]
     fn changes_made_at_once_all_land() {

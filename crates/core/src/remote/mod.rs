@@ -4,7 +4,7 @@
 
 pub mod commands;
 pub mod config;
-mod config_file;
+pub mod config_file;
 pub mod idle;
 pub mod inbox;
 pub mod permission;

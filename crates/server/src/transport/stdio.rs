@@ -157,7 +157,7 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
     // ms), gives new entries theirs, and merges the keyword index a bounded step after
     // writes (unmerged, each search's setup over many segments cost 0.2 ms a query).
     let cancel = tokio_util::sync::CancellationToken::new();
-    tokio::spawn(crate::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
+    tokio::spawn(crate::jobs::indexer::run(state.memory.clone(), state.store.clone(), cancel.clone()));
     // A session's server lives as long as the session: after a busy stretch it gives
     // back what the stretch alone needed, as the hub does.
     tokio::spawn(super::idle_trim::run(state.store.clone(), cancel.clone()));

@@ -2,7 +2,7 @@
 //! with the bot, is heard; a few wrong codes spend the open code.
 
 use chrono::Utc;
-use mooring_core::remote::config::Edit;
+use mooring_core::remote::config_file::Edit;
 use mooring_core::remote::{Command, Platform, RemoteConfig};
 
 use super::{Incoming, Outgoing, Relay};

@@ -31,7 +31,7 @@ pub async fn run(memory: Arc<dyn MemoryBackend>, settings: Arc<Store>, cancel: C
         Err(e) => tracing::warn!(error = %e, "holding vectors ahead stopped"),
         Ok(Ok(())) => {}
     }
-    let mut ticks = crate::ticks::Ticks::new(EVERY, cancel);
+    let mut ticks = crate::jobs::ticks::Ticks::new(EVERY, cancel);
     // Finding what lacks a re-ranking vector reads every entry (50 ms at 100,000), so it
     // is looked for only when there may be some: at start, after entries were indexed
     // (new or changed ones pass through search by meaning's queue first), when the

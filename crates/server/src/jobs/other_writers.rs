@@ -23,7 +23,7 @@ pub async fn watch(db: PathBuf, state: Arc<AppState>, cancel: CancellationToken)
             return;
         }
     };
-    let mut ticks = crate::ticks::Ticks::new(EVERY, cancel);
+    let mut ticks = crate::jobs::ticks::Ticks::new(EVERY, cancel);
     while ticks.next().await {
         if seen.changed().unwrap_or(false) {
             state.everything_changed();
