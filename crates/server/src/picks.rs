@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use mooring_core::Error;
+use mooring_core::projects::decided_by::DecidedBy;
 use serde::Serialize;
 use tokio::sync::oneshot;
 
@@ -34,9 +35,9 @@ pub struct PickInfo {
 pub struct Picked {
     /// The project.
     pub slug: String,
-    /// Where it was picked: `picker` (the desktop's window, the page, the tray) or `app`
-    /// (Mooring's app in the conversation).
-    pub via: &'static str,
+    /// Where it was picked: the picker (the desktop's window, the page, the tray), the
+    /// phone or Mooring's app in the conversation.
+    pub via: DecidedBy,
 }
 
 /// Waiting picks.
@@ -85,11 +86,11 @@ impl Picks {
 
     /// Answer one pick in the picker.
     pub fn answer(&self, id: &str, token: &str, slug: &str) -> Result<(), Error> {
-        self.answer_via(id, token, slug, "picker")
+        self.answer_via(id, token, slug, DecidedBy::Picker)
     }
 
     /// Answer one pick from `via`.
-    pub fn answer_via(&self, id: &str, token: &str, slug: &str, via: &'static str) -> Result<(), Error> {
+    pub fn answer_via(&self, id: &str, token: &str, slug: &str, via: DecidedBy) -> Result<(), Error> {
         self.get(id, token)?;
         if let Some((_, tx)) = self.lock().remove(id) {
             let _ = tx.send(Picked { slug: slug.to_owned(), via });
@@ -102,7 +103,7 @@ impl Picks {
         let all: Vec<_> = self.lock().drain().collect();
         let n = all.len();
         for (_, (_, tx)) in all {
-            let _ = tx.send(Picked { slug: slug.to_owned(), via: "picker" });
+            let _ = tx.send(Picked { slug: slug.to_owned(), via: DecidedBy::Picker });
         }
         n
     }

@@ -42,7 +42,8 @@ async fn a_projects_questions_are_the_ones_its_sessions_asked() {
     srv.project("Other", &[]);
     let facts = ClientFacts { transport: "http", ..Default::default() };
     session::touch(&srv.store, "s-billing", &facts).unwrap();
-    session::bind(&srv.store, "s-billing", &slug, "session").unwrap();
+    session::bind(&srv.store, "s-billing", &slug, mooring_core::projects::resolve::Level::Session.into())
+        .unwrap();
     let request: ChoiceRequest = serde_json::from_value(json!({
         "title": "Which currency?",
         "prompt": "Invoices in EUR or USD?",

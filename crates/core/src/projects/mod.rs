@@ -4,6 +4,7 @@
 //! agent sessions, and a project's lifecycle and history in words.
 
 pub mod decide;
+pub mod decided_by;
 pub mod event_words;
 pub mod git;
 pub mod lifecycle;

@@ -6,6 +6,7 @@ use serde_json::json;
 use crate::error::{Error, Result};
 use crate::humanize::{format_ts, now};
 use crate::model::{Project, ProjectStatus};
+use crate::projects::decided_by::DecidedBy;
 use crate::store::projects::find_row;
 use crate::store::sessions::{self, AgentSession, ClientFacts};
 use crate::store::{Store, events, projects};
@@ -47,7 +48,7 @@ pub fn get(store: &Store, id: &str) -> Result<Option<AgentSession>> {
 }
 
 /// Bind a session to a project; archived projects cannot be chosen.
-pub fn bind(store: &Store, id: &str, slug: &str, decided_by: &str) -> Result<Project> {
+pub fn bind(store: &Store, id: &str, slug: &str, decided_by: DecidedBy) -> Result<Project> {
     store.write(|tx| {
         let project = find_row(tx, "project", slug)?;
         if project.status == ProjectStatus::Archived {
@@ -60,7 +61,7 @@ pub fn bind(store: &Store, id: &str, slug: &str, decided_by: &str) -> Result<Pro
         let row = sessions::get(tx, id)?;
         let client = row.as_ref().and_then(|s| s.client_name.clone());
         let before = row.and_then(|s| s.project);
-        sessions::set_project(tx, id, Some(project.id), Some(decided_by), &stamp)?;
+        sessions::set_project(tx, id, Some(project.id), Some(decided_by.as_str()), &stamp)?;
         projects::mark_used(tx, project.id, &stamp)?;
         if before.as_deref() != Some(project.slug.as_str()) {
             events::record(
@@ -69,7 +70,7 @@ pub fn bind(store: &Store, id: &str, slug: &str, decided_by: &str) -> Result<Pro
                 &project.slug,
                 "session_bound",
                 // The client by name: the audit log never keeps a session id (a secret).
-                &json!({ "client": client, "decided_by": decided_by }),
+                &json!({ "client": client, "decided_by": decided_by.as_str() }),
                 &stamp,
             )?;
         }

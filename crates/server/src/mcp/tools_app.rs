@@ -19,6 +19,7 @@ use super::results::{fail, ok};
 use crate::access::sealed::{Issued, NO_IDENTITY, Purpose};
 use crate::caller::Caller;
 use crate::state::AppState;
+use mooring_core::projects::decided_by::DecidedBy;
 
 /// The question app's tool.
 pub const ANSWER: &str = "answer_question_in_app";
@@ -206,13 +207,13 @@ pub fn pick(state: &AppState, caller: &Caller, p: PickProject) -> CallToolResult
         match pick {
             Some(w) => {
                 redeem(state, token, me.as_deref(), |subject| subject == issued.subject)?;
-                state.picks.answer_via(&w.id, &w.token, &slug, "app").map_err(on_token)?
+                state.picks.answer_via(&w.id, &w.token, &slug, DecidedBy::App).map_err(on_token)?
             }
             None => {
                 redeem(state, token, me.as_deref(), |subject| subject == "session")?;
                 if let Some(id) = &me {
                     super::gate::session_of(state, caller)?;
-                    mooring_core::projects::session::bind(&state.store, id, &slug, "app")?;
+                    mooring_core::projects::session::bind(&state.store, id, &slug, DecidedBy::App)?;
                     state.surfaces.projects_changed();
                 }
             }

@@ -16,7 +16,7 @@ pub struct Scope {
     /// Slug.
     pub project: String,
     /// How it was decided.
-    pub decided_by: String,
+    pub decided_by: mooring_core::projects::decided_by::DecidedBy,
     /// Note for the agent.
     pub note: Option<String>,
     /// The calling session.
@@ -28,9 +28,12 @@ pub struct Scope {
 impl Scope {
     fn reply<T: serde::Serialize>(self, result: CoreResult<T>) -> CallToolResult {
         match result {
-            Ok(result) => {
-                ok(&Scoped { project: self.project, decided_by: self.decided_by, note: self.note, result })
-            }
+            Ok(result) => ok(&Scoped {
+                project: self.project,
+                decided_by: self.decided_by.to_string(),
+                note: self.note,
+                result,
+            }),
             Err(e) => fail(&e),
         }
     }

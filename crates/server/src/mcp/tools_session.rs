@@ -11,6 +11,7 @@ use super::params;
 use super::results::{fail, ok};
 use crate::caller::Caller;
 use crate::state::AppState;
+use mooring_core::projects::decided_by::DecidedBy;
 
 fn run<T: serde::Serialize>(f: impl FnOnce() -> CoreResult<T>) -> CallToolResult {
     match f() {
@@ -38,7 +39,7 @@ pub async fn active(
                 ));
             }
             (Some(Some(slug)), Some(id)) => {
-                let project = session::bind(&state.store, id, slug, "session")?;
+                let project = session::bind(&state.store, id, slug, Level::Session.into())?;
                 state.surfaces.projects_changed();
                 Some(format!("This session now works in '{}'.", project.slug))
             }
@@ -97,7 +98,7 @@ pub async fn resolve(
 
 /// `select_project_for_session`: choose, and get the last handover back.
 pub fn select(state: &AppState, caller: &Caller, p: params::SelectProject) -> CallToolResult {
-    select_as(state, caller, p, "session")
+    select_as(state, caller, p, Level::Session.into())
 }
 
 /// `select_project_for_session`, recording who decided (`session`: the agent; `picker`
@@ -106,7 +107,7 @@ pub fn select_as(
     state: &AppState,
     caller: &Caller,
     p: params::SelectProject,
-    decided_by: &str,
+    decided_by: DecidedBy,
 ) -> CallToolResult {
     run(|| {
         let project = match &caller.session_id {

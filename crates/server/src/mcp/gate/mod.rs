@@ -18,6 +18,7 @@ use super::selection::{candidates, contrary, recommend, selection_required};
 use crate::access::sealed::Purpose;
 use crate::caller::Caller;
 use crate::state::AppState;
+use mooring_core::projects::decided_by::DecidedBy;
 
 /// What a project pick's sealed `requestState` names.
 const PICK_SUBJECT: &str = "session";
@@ -31,7 +32,7 @@ pub enum Gate {
         /// Slug.
         project: String,
         /// Which level or mechanism decided.
-        decided_by: String,
+        decided_by: DecidedBy,
         /// Something to tell the agent (auto-selection, the person's pick).
         note: Option<String>,
     },
@@ -141,8 +142,8 @@ pub async fn require_project(
         }
     };
     match answer {
-        Some(Answer::Form(slug)) => bind(state, caller, &slug, "elicitation", "you chose it when asked"),
-        Some(Answer::Picker(p)) => bind(state, caller, &p.slug, p.via, picked_where(p.via)),
+        Some(Answer::Form(slug)) => bind(state, caller, &slug, DecidedBy::Elicitation),
+        Some(Answer::Picker(p)) => bind(state, caller, &p.slug, p.via),
         None => Ok(Gate::Stop(selection_required(state, caller, resolution.as_ref(), &offers, unanswered)?)),
     }
 }
@@ -169,7 +170,7 @@ pub async fn decide(
             ));
         }
         if let Some(slug) = picked_slug(answer) {
-            return bind(state, caller, &slug, "elicitation", "you chose it when asked").map(Decision::Gate);
+            return bind(state, caller, &slug, DecidedBy::Elicitation).map(Decision::Gate);
         }
         // A declined or cancelled form (Claude Code in -p declines at once): the desktop's
         // picker can still answer while this call waits.
@@ -202,7 +203,7 @@ pub async fn decide(
         return Ok(Decision::Gate(match Registry::new(&state.store).get(slug) {
             Ok(p) => {
                 mark_used(state, &p.slug);
-                Gate::Ready { project: p.slug, decided_by: Level::Explicit.as_str().to_owned(), note: None }
+                Gate::Ready { project: p.slug, decided_by: Level::Explicit.into(), note: None }
             }
             Err(e) => Gate::Stop(results::fail(&e).into()),
         }));
@@ -224,7 +225,7 @@ pub async fn decide(
         mark_used(state, project);
         return Ok(Decision::Gate(Gate::Ready {
             project: project.clone(),
-            decided_by: level.as_str().to_owned(),
+            decided_by: level.into(),
             note: None,
         }));
     }
@@ -236,14 +237,7 @@ pub async fn decide(
     }
     if candidates.len() == 1 && !contrary(&resolution) {
         let only = candidates[0].slug.clone();
-        return bind(
-            state,
-            caller,
-            &only,
-            "auto_single",
-            "it is the only active project, so it was selected automatically",
-        )
-        .map(Decision::Gate);
+        return bind(state, caller, &only, DecidedBy::AutoSingle).map(Decision::Gate);
     }
     let recommended = recommend(&candidates, caller, Some(&resolution));
     if caller.elicitation && !caller.legacy {
@@ -295,17 +289,13 @@ async fn decide_reading(state: &Arc<AppState>, hints: Hints) -> CoreResult<Decid
     }
 }
 
-/// Why a pick decided, for the note: where the person made it.
-pub fn picked_where(via: &str) -> &'static str {
-    match via {
-        "app" => "you chose it in the conversation",
-        "phone" => "you chose it on your phone",
-        _ => "you chose it in the Mooring window",
-    }
-}
-
 /// Remember a choice for the session (when it has an identity) and proceed.
-fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: &str, why: &str) -> CoreResult<Gate> {
+/// Bind `slug` to the caller's session (or only use it, without one), as settled by
+/// `decided_by`: the person's choice, or the only active project.
+fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: DecidedBy) -> CoreResult<Gate> {
+    let why = decided_by
+        .chosen_where()
+        .unwrap_or("it is the only active project, so it was selected automatically");
     let project = match &caller.session_id {
         Some(id) => session::bind(&state.store, id, slug, decided_by)?.slug,
         None => {
@@ -326,11 +316,7 @@ fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: &str, why: &s
     } else {
         format!("This client has no session: pass \"project\": \"{project}\" on later calls.")
     };
-    Ok(Gate::Ready {
-        note: Some(format!("Working in '{project}': {why}. {remember}")),
-        project,
-        decided_by: decided_by.to_owned(),
-    })
+    Ok(Gate::Ready { note: Some(format!("Working in '{project}': {why}. {remember}")), project, decided_by })
 }
 
 fn mark_used(state: &AppState, slug: &str) {

@@ -80,7 +80,7 @@ fn json_of(r: &rmcp::model::CallToolResponse) -> Value {
 
 fn ready(d: Decision) -> (String, String, Option<String>) {
     match d {
-        Decision::Gate(Gate::Ready { project, decided_by, note }) => (project, decided_by, note),
+        Decision::Gate(Gate::Ready { project, decided_by, note }) => (project, decided_by.to_string(), note),
         Decision::Gate(Gate::Stop(r)) => panic!("stopped: {}", json_of(&r)),
         Decision::Ask { how, .. } => panic!("asks ({how:?})"),
     }

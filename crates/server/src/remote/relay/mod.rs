@@ -10,6 +10,7 @@ use mooring_core::choice::{Broker, ChoiceStatus, Submission};
 use mooring_core::remote::{Platform, RemoteConfig, phone};
 
 use crate::state::AppState;
+use mooring_core::projects::decided_by::DecidedBy;
 
 mod commands;
 mod pairing;
@@ -198,7 +199,8 @@ impl Relay {
         };
         match press.action {
             Action::Project(token, slug) => {
-                let text = match self.state.picks.answer_via(&press.question, &token, &slug, "phone") {
+                let text = match self.state.picks.answer_via(&press.question, &token, &slug, DecidedBy::Phone)
+                {
                     Ok(()) => format!("📁 The session works in {slug} now."),
                     Err(_) => "That session stopped waiting.".to_owned(),
                 };
