@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use chrono::Utc;
 
 use super::*;
-use crate::choice::request::{ChoiceOption, ChoiceRequest, check};
+use crate::choice::request::{ChoiceOption, ChoiceRequest, SelectionMode, check};
 
 fn request(mode: SelectionMode) -> ChoiceRequest {
     let opt = |id: &str, rec: bool| ChoiceOption {
