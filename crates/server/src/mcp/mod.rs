@@ -7,6 +7,7 @@
 pub mod apps;
 mod ask;
 pub mod catalog;
+mod choice_form;
 pub mod gate;
 pub mod outputs;
 pub mod params;
