@@ -25,9 +25,9 @@ pub mod registry_version;
 pub mod rerank_vectors;
 #[cfg(test)]
 mod scope_tests;
+pub mod seam;
 pub mod sessions;
 pub mod settings;
-pub mod shared;
 pub mod team_projects;
 pub mod vectors;
 
