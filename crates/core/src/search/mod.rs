@@ -345,7 +345,7 @@ fn found_by(mut hits: Vec<Hit>, by: Mode) -> Vec<Hit> {
 /// Merge the full-text index into one segment (a maintenance pass; seconds on a million
 /// entries).
 pub fn optimize_index(store: &Store) -> Result<()> {
-    store.write(|tx| crate::store::memory::optimize_fts(tx))
+    store.write(|tx| crate::store::index::keyword::optimize_fts(tx))
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 use rusqlite::params;
 
 use super::index::fts_terms;
+use super::index::keyword::{RANKED_BOUNDED, search_any};
 use super::index::sample::{COUNTED_BOUNDED, Scope, idf_in_scope, sample_bound};
-use super::memory::{RANKED_BOUNDED, search_any};
 use super::{Cached as _, Store};
 use crate::store::backend::Word;
 

@@ -3,6 +3,7 @@
 //! the words asked (`snippet`), and each project's vectors held in memory
 //! (`vector_index`). The tables these read are the store's query modules.
 
+pub mod keyword;
 pub(crate) mod rank;
 pub(crate) mod sample;
 pub(crate) mod snippet;

@@ -3,9 +3,9 @@
 
 use crate::error::Result;
 use crate::store::backend::{MemorySearch, NearestQuery, RowHit, SearchQuery, Word};
-use crate::store::index::fts_terms;
 use crate::store::index::sample;
 use crate::store::index::vector_index::Scan;
+use crate::store::index::{fts_terms, keyword};
 use crate::store::memory as q;
 use crate::store::projects::find_row;
 use crate::store::vectors::Which;
@@ -84,11 +84,11 @@ impl MemorySearch for Store {
                     weights.extend(rare.iter().map(|_| 0.0));
                 }
                 let least = query.least.clamp(1, kept.len().max(1) as u32);
-                let walk = if bounded { q::RANKED_BOUNDED } else { q::RANKED_ANY_AT_MOST };
+                let walk = if bounded { keyword::RANKED_BOUNDED } else { keyword::RANKED_ANY_AT_MOST };
                 // Entries holding too few of the words rank 0 (see `store::index::rank`): not hits.
                 // A write's check reads no passages.
                 let passages = (!bounded).then_some(&kept[..]);
-                let ranked = q::search_any(
+                let ranked = keyword::search_any(
                     c,
                     &scoped(words),
                     passages,
@@ -101,7 +101,7 @@ impl MemorySearch for Store {
                 )?;
                 ranked.into_iter().filter(|h| h.rank < 0.0).collect()
             } else {
-                q::search(c, &scoped(in_columns(&terms)), query.words, query.kind, query.limit)?
+                keyword::search(c, &scoped(in_columns(&terms)), query.words, query.kind, query.limit)?
             };
             Ok(hits
                 .into_iter()

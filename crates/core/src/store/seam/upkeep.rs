@@ -3,7 +3,6 @@
 
 use crate::error::Result;
 use crate::store::backend::{Embedder, MemoryUpkeep, VectorProgress};
-use crate::store::memory as q;
 use crate::store::projects::find_row;
 use crate::store::{Store, rerank_vectors, vectors};
 
@@ -21,7 +20,7 @@ impl MemoryUpkeep for Store {
     }
 
     fn tidy_index(&self) -> Result<()> {
-        self.write(|tx| q::merge_index(tx))
+        self.write(|tx| crate::store::index::keyword::merge_index(tx))
     }
 
     fn index_vectors(&self, model: &str, limit: u32, embed: &Embedder<'_>) -> Result<Option<usize>> {
