@@ -40,14 +40,15 @@ impl DecidedBy {
         Level::ORDER.into_iter().map(Self::Level).chain(other).find(|d| d.as_str() == name)
     }
 
-    /// Where the person chose, for the note a bound session gets (`None`: nobody chose).
-    pub fn chosen_where(self) -> Option<&'static str> {
+    /// Why it settled the project, for the note a session bound by it gets.
+    pub fn reason(self) -> &'static str {
         match self {
-            Self::Elicitation => Some("you chose it when asked"),
-            Self::Picker => Some("you chose it in the Mooring window"),
-            Self::Phone => Some("you chose it on your phone"),
-            Self::App => Some("you chose it in the conversation"),
-            Self::Level(_) | Self::AutoSingle => None,
+            Self::Level(level) => level.label(),
+            Self::AutoSingle => "it is the only active project, so it was selected automatically",
+            Self::Elicitation => "you chose it when asked",
+            Self::Picker => "you chose it in the Mooring window",
+            Self::Phone => "you chose it on your phone",
+            Self::App => "you chose it in the conversation",
         }
     }
 }

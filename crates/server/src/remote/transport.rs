@@ -38,11 +38,9 @@ pub fn refused_note(out: &Outgoing, e: &CallError, platform: Platform) -> Outgoi
         CallError::Network(why) => phone::cut(why, 80),
     };
     let what = if out.question.is_some() { "A question" } else { "A message" };
-    let name = platform.name();
     let text = format!(
-        "⚠ {what} could not be shown here ({}{} said: {why}). Open it at the desk.",
-        name[..1].to_uppercase(),
-        &name[1..]
+        "⚠ {what} could not be shown here ({} said: {why}). Open it at the desk.",
+        platform.spec().title
     );
     Outgoing { text, buttons: Vec::new(), wants_reply: false, ..out.clone() }
 }

@@ -293,9 +293,6 @@ async fn decide_reading(state: &Arc<AppState>, hints: Hints) -> CoreResult<Decid
 /// Bind `slug` to the caller's session (or only use it, without one), as settled by
 /// `decided_by`: the person's choice, or the only active project.
 fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: DecidedBy) -> CoreResult<Gate> {
-    let why = decided_by
-        .chosen_where()
-        .unwrap_or("it is the only active project, so it was selected automatically");
     let project = match &caller.session_id {
         Some(id) => session::bind(&state.store, id, slug, decided_by)?.slug,
         None => {
@@ -316,7 +313,11 @@ fn bind(state: &AppState, caller: &Caller, slug: &str, decided_by: DecidedBy) ->
     } else {
         format!("This client has no session: pass \"project\": \"{project}\" on later calls.")
     };
-    Ok(Gate::Ready { note: Some(format!("Working in '{project}': {why}. {remember}")), project, decided_by })
+    Ok(Gate::Ready {
+        note: Some(format!("Working in '{project}': {}. {remember}", decided_by.reason())),
+        project,
+        decided_by,
+    })
 }
 
 fn mark_used(state: &AppState, slug: &str) {

@@ -57,7 +57,7 @@ impl Relay {
     }
 
     /// Posted questions (`c-`) or picks (`p-`) that are no longer waiting.
-    pub(super) fn stale(&self, prefix: &str, waiting: impl Fn(&str) -> bool) -> Vec<String> {
+    fn stale(&self, prefix: &str, waiting: impl Fn(&str) -> bool) -> Vec<String> {
         let posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
         posted.keys().filter(|k| k.starts_with(prefix) && !waiting(k)).cloned().collect()
     }
@@ -75,8 +75,8 @@ impl Relay {
                 "✅ Answered here: {}",
                 i.response.as_ref().map_or("", |r| r.selection.summary.as_str())
             ),
-            (ChoiceStatus::Answered, Some(s)) if Platform::parse(s).is_ok() => {
-                format!("✅ Answered on {}{}.", s[..1].to_uppercase(), &s[1..])
+            (ChoiceStatus::Answered, Some(s)) if let Ok(p) = Platform::parse(s) => {
+                format!("✅ Answered on {}.", p.spec().title)
             }
             (ChoiceStatus::Answered, s) => format!("✅ Answered on the {}.", s.unwrap_or("desktop")),
             (ChoiceStatus::Cancelled, _) => "✖ Cancelled.".to_owned(),
@@ -93,12 +93,7 @@ impl Relay {
     }
 
     /// As [`Relay::close`], with the words fit for each platform's message.
-    pub(super) fn close_each(
-        &self,
-        id: &str,
-        text: impl Fn(Platform) -> String,
-        platform: Platform,
-    ) -> Vec<Outgoing> {
+    fn close_each(&self, id: &str, text: impl Fn(Platform) -> String, platform: Platform) -> Vec<Outgoing> {
         self.presses.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| p.question != id);
         let mut posted = self.posted.lock().unwrap_or_else(|e| e.into_inner());
         let Some(p) = posted.get_mut(id) else { return Vec::new() };
