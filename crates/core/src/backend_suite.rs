@@ -290,6 +290,7 @@ fn a_captured_session_is_one_entry_replaced_in_place(h: &dyn Host) {
         data: Some(r#"{"key":"claude-code:abc","read_to":10}"#.into()),
         author: None,
         written_by: None,
+        key: None,
     };
     let check = crate::memory::check_writable;
     let (_, first) =
@@ -401,6 +402,7 @@ fn old_sessions_fold_into_a_weekly_digest_once(h: &dyn Host) {
         data: None,
         author: None,
         written_by: None,
+        key: None,
     };
     let fold = Fold { key: "digest:1999-W01", digest: &new, sessions: &[other] };
     assert_eq!(store.fold_sessions("alpha", &fold, check).unwrap().unwrap().1.newly, 0);

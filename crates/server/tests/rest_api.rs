@@ -438,6 +438,7 @@ async fn the_dashboards_glance_has_the_dot_the_last_session_and_who_is_live() {
         data: None,
         author: Some(mooring_core::model::Author::Captured),
         written_by: None,
+        key: None,
     };
     use mooring_core::store::backend::MemoryWrites as _;
     srv.store.insert_memory("leader-election", &[row], None, |_| Ok(())).unwrap();

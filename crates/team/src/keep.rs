@@ -70,9 +70,12 @@ impl PgStore {
                 else {
                     continue;
                 };
+                let mut ids = std::collections::HashMap::with_capacity(copy.entries.len());
                 for e in &copy.entries {
-                    memory::insert_copy(tx, *local_id, e)?;
+                    ids.insert(e.id, memory::insert_copy(tx, *local_id, e)?);
                 }
+                // The links named the team's ids.
+                memory::relink(tx, *local_id, &ids)?;
                 for l in &copy.locks {
                     locks::insert_copy(tx, *local_id, l)?;
                 }

@@ -1,7 +1,7 @@
 //! Rows of the team database as the domain's types.
 
 use mooring_core::humanize::ago;
-use mooring_core::store::rows::MemoryRow;
+use mooring_core::store::rows::{Links, MemoryRow};
 use mooring_core::{Project, ProjectStats, ProjectStatus};
 use tokio_postgres::Row;
 
@@ -54,8 +54,15 @@ pub(crate) const MEMORY_COLUMNS: &str = concat!(
     ts!("m.updated_at"),
     ", ",
     ts!("m.forgotten_at"),
-    ", m.author"
+    ", m.author, m.superseded_by, ",
+    ts!("m.superseded_at"),
+    ", m.folded_into, ",
+    ts!("m.folded_at"),
+    ", m.key"
 );
+
+/// How many columns [`MEMORY_COLUMNS`] names: a query's own columns follow from here.
+pub(crate) const MEMORY_COLUMN_COUNT: usize = 18;
 
 /// A memory row.
 pub(crate) fn memory(r: &Row) -> MemoryRow {
@@ -73,5 +80,12 @@ pub(crate) fn memory(r: &Row) -> MemoryRow {
         updated_at: r.get(10),
         forgotten_at: r.get(11),
         author: r.get(12),
+        links: Links {
+            superseded_by: r.get(13),
+            superseded_at: r.get(14),
+            folded_into: r.get(15),
+            folded_at: r.get(16),
+        },
+        key: r.get(17),
     }
 }

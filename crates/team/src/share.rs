@@ -14,9 +14,13 @@ use crate::errors::pool_error;
 use crate::projects::record;
 use crate::rows::{PROJECT_COLUMNS, project};
 use crate::{PgStore, db_error, sql};
+use mooring_core::store::rows::Links;
 
 /// One stored entry, as it crosses over.
 struct Moving {
+    id: i64,
+    links: Links,
+    key: Option<String>,
     kind: String,
     title: String,
     content: String,
@@ -39,11 +43,20 @@ impl PgStore {
                 return Err(Error::conflict("project", format!("'{}' is a team project already", p.slug)));
             }
             let mut stmt = c.prepare_cached(
-                "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at, author
+                "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at, author,
+                        id, superseded_by, superseded_at, folded_into, folded_at, key
                  FROM memory WHERE project_id = ?1 ORDER BY id",
             )?;
             let rows = stmt.query_map([p.id], |r| {
                 Ok(Moving {
+                    id: r.get(10)?,
+                    links: Links {
+                        superseded_by: r.get(11)?,
+                        superseded_at: r.get(12)?,
+                        folded_into: r.get(13)?,
+                        folded_at: r.get(14)?,
+                    },
+                    key: r.get(15)?,
                     kind: r.get(0)?,
                     title: r.get(1)?,
                     content: r.get(2)?,
@@ -107,16 +120,16 @@ impl PgStore {
             sql::exec(&tx, "INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, 'owner')", &[&id, &me])
                 .await?;
             let col = |f: fn(&Moving) -> Option<&str>| entries.iter().map(f).collect::<Vec<_>>();
-            sql::exec(
+            let inserted = sql::rows(
                 &tx,
                 "INSERT INTO memory (project_id, kind, title, content, tags, status, data, written_by, person_id,
-                                     created_at, updated_at, forgotten_at, author)
+                                     created_at, updated_at, forgotten_at, author, key)
                  SELECT $1, kind, title, content, tags, status, data::jsonb, NULL, $2,
-                        created::timestamptz, updated::timestamptz, forgotten::timestamptz, author
+                        created::timestamptz, updated::timestamptz, forgotten::timestamptz, author, key
                  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                             $10::text[], $11::text[], $12::text[]) WITH ORDINALITY
-                      AS n(kind, title, content, tags, status, data, created, updated, forgotten, author, ord)
-                 ORDER BY ord",
+                             $10::text[], $11::text[], $12::text[], $13::text[]) WITH ORDINALITY
+                      AS n(kind, title, content, tags, status, data, created, updated, forgotten, author, key, ord)
+                 ORDER BY ord RETURNING id",
                 &[
                     &id,
                     &me,
@@ -130,9 +143,15 @@ impl PgStore {
                     &col(|m| Some(&m.updated_at)),
                     &col(|m| m.forgotten_at.as_deref()),
                     &col(|m| m.author.as_deref()),
+                    &col(|m| m.key.as_deref()),
                 ],
             )
             .await?;
+            // Ids are drawn in the order the rows went in: the n-th smallest is the n-th
+            // entry's. Links name this machine's ids, so they follow in a second step.
+            let mut ids: Vec<i64> = inserted.iter().map(|r| r.get(0)).collect();
+            ids.sort_unstable();
+            relink(&tx, &entries, &ids).await?;
             // What happened on this machine (its paths, sessions, focus) stays in its log.
             for e in log.iter().filter(|e| events::is_shared(&e.kind)) {
                 sql::exec(
@@ -169,4 +188,38 @@ impl PgStore {
         })?;
         Ok((shared, moved))
     }
+}
+
+/// Set the links of the shared entries (`entries`, now the rows `ids` in their order),
+/// each pointing at the team's id of the entry it named here; a link to an entry that
+/// did not move goes.
+async fn relink(tx: &deadpool_postgres::Transaction<'_>, entries: &[Moving], ids: &[i64]) -> Result<()> {
+    let team_id: std::collections::HashMap<i64, i64> =
+        entries.iter().map(|m| m.id).zip(ids.iter().copied()).collect();
+    let linked: Vec<(i64, &Links)> = ids
+        .iter()
+        .zip(entries)
+        .filter(|(_, m)| m.links != Links::default())
+        .map(|(id, m)| (*id, &m.links))
+        .collect();
+    if linked.is_empty() {
+        return Ok(());
+    }
+    let mapped = |id: Option<i64>| id.and_then(|i| team_id.get(&i).copied());
+    let rows: Vec<i64> = linked.iter().map(|(id, _)| *id).collect();
+    let by: Vec<Option<i64>> = linked.iter().map(|(_, l)| mapped(l.superseded_by)).collect();
+    let by_at: Vec<Option<&str>> = linked.iter().map(|(_, l)| l.superseded_at.as_deref()).collect();
+    let into: Vec<Option<i64>> = linked.iter().map(|(_, l)| mapped(l.folded_into)).collect();
+    let into_at: Vec<Option<&str>> = linked.iter().map(|(_, l)| l.folded_at.as_deref()).collect();
+    sql::exec(
+        tx,
+        "UPDATE memory m SET superseded_by = n.sup,
+                 superseded_at = CASE WHEN n.sup IS NULL THEN NULL ELSE n.sup_at::timestamptz END,
+                 folded_into = n.fold, folded_at = n.fold_at::timestamptz
+         FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::text[]) AS n(id, sup, sup_at, fold, fold_at)
+         WHERE m.id = n.id",
+        &[&rows, &by, &by_at, &into, &into_at],
+    )
+    .await?;
+    Ok(())
 }

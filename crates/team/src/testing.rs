@@ -209,3 +209,17 @@ impl Drop for Postgres {
         };
     }
 }
+
+/// Bring the database at `url` (a [`Postgres::fresh_db`]) up to schema version `version`
+/// only: for a test of what a later migration does to rows written before it.
+pub fn migrate_to(url: &str, version: i32) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let mut config: tokio_postgres::Config = url.parse().unwrap();
+        config.password(PASSWORD);
+        let (mut client, conn) = config.connect(tokio_postgres::NoTls).await.unwrap();
+        tokio::spawn(conn);
+        let target = refinery::Target::Version(version);
+        crate::migrations::runner().set_target(target).run_async(&mut client).await.unwrap();
+    });
+}

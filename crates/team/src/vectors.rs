@@ -8,7 +8,7 @@ use mooring_core::store::index::vector_index::{Scan, Source, Stored};
 
 use crate::errors::pool_error;
 use crate::projects::seen;
-use crate::rows::{MEMORY_COLUMNS, memory};
+use crate::rows::{MEMORY_COLUMN_COUNT, MEMORY_COLUMNS, memory};
 use crate::{PgStore, db_error, sql};
 
 /// The text an entry is embedded from (as on SQLite: title, content and tags, a line each).
@@ -166,7 +166,7 @@ impl PgStore {
             if let Some(r) = rows.iter().find(|r| r.get::<_, i64>(0) == id) {
                 let row = memory(r);
                 let snippet = meaning_snippet(&row.content);
-                hits.push(RowHit { row, slug: r.get(13), snippet, score: f64::from(score) });
+                hits.push(RowHit { row, slug: r.get(MEMORY_COLUMN_COUNT), snippet, score: f64::from(score) });
             }
         }
         Ok(Some(hits))

@@ -5,7 +5,7 @@
 use mooring_core::NewProject;
 use mooring_core::memory::{NewEntry, remember};
 use mooring_team::PgStore;
-use mooring_team::testing::{PASSWORD, Postgres};
+use mooring_team::testing::{PASSWORD, Postgres, migrate_to};
 
 /// Run `work` on a raw connection (no Mooring in between) naming `person`, or no one.
 fn raw<T>(url: &str, person: Option<&str>, work: impl AsyncFnOnce(&tokio_postgres::Client) -> T) -> T {
@@ -95,4 +95,62 @@ fn announcements_heard_by_everyone_carry_no_project_detail() {
     assert!(heard.contains("\"project\"") && heard.contains("context_locked"), "{heard}");
     assert!(!heard.contains("acquisition"), "a listener outside the project heard the topic: {heard}");
     drop(listening);
+}
+
+#[test]
+fn links_kept_in_data_move_to_their_columns_though_row_security_hides_the_rows() {
+    let pg = Postgres::start();
+    let url = pg.fresh_db();
+    migrate_to(&url, 10);
+    // Written by a member before V11: links inside `data`, as that version kept them.
+    raw(&url, Some("Ada"), async |c| {
+        c.batch_execute(
+            r#"INSERT INTO people (name) VALUES ('Ada');
+               INSERT INTO projects (slug, name, owner_id) SELECT 'billing', 'Billing', id FROM people;
+               INSERT INTO members (project_id, person_id, role) SELECT p.id, pe.id, 'owner' FROM projects p, people pe;
+               INSERT INTO memory (project_id, kind, title, content, data)
+                 SELECT id, 'decision', 'New', 'invoices on the fifteenth', NULL FROM projects;"#,
+        )
+        .await
+        .unwrap();
+        let new: i64 = c.query_one("SELECT id FROM memory", &[]).await.unwrap().get(0);
+        c.execute(
+            "INSERT INTO memory (project_id, kind, title, content, data)
+             SELECT id, 'decision', 'Old', 'invoices on the first',
+                    jsonb_build_object('superseded_by', $1::bigint, 'superseded_at', '2026-02-01T10:00:00Z')
+             FROM projects",
+            &[&new],
+        )
+        .await
+        .unwrap();
+        c.batch_execute(
+            r#"INSERT INTO memory (project_id, kind, title, content, data)
+                 SELECT id, 'session', 'A session', 'asked: retries', '{"key":"claude-code:a","client":"claude-code"}'
+                 FROM projects;"#,
+        )
+        .await
+        .unwrap();
+    });
+    let ada = PgStore::connect(&url, Some(PASSWORD), "Ada").unwrap();
+    let page = mooring_core::memory::list(&ada, "billing", &Default::default()).unwrap();
+    let old = page.entries.iter().find(|e| e.title == "Old").unwrap();
+    let new = page.entries.iter().find(|e| e.title == "New").unwrap();
+    assert_eq!(old.superseded_by, Some(new.id), "the link moved to its column");
+    let (data, key): (Option<String>, Option<String>) = raw(&url, Some("Ada"), async |c| {
+        let r = c
+            .query_one(
+                "SELECT (SELECT data::text FROM memory WHERE title = 'Old'), (SELECT key FROM memory WHERE kind = 'session')",
+                &[],
+            )
+            .await
+            .unwrap();
+        (r.get(0), r.get(1))
+    });
+    assert_eq!(data.as_deref(), Some("{}"), "and left data");
+    assert_eq!(key.as_deref(), Some("claude-code:a"));
+    // Capture finds the session by its key column: the next turn rewrites it in place.
+    let (_, found) =
+        mooring_core::store::backend::MemoryReads::session_entry(&ada, "billing", "claude-code:a").unwrap();
+    assert_eq!(found.map(|r| r.title).as_deref(), Some("A session"));
+    assert_eq!(visible(&url, None, "memory"), 0, "row security is forced again");
 }

@@ -11,11 +11,19 @@ fn note(kind: &str, content: &str) -> NewEntry {
     NewEntry { kind: kind.into(), content: content.into(), ..Default::default() }
 }
 
+/// Each entry's content, status, time and what supersedes it (by its content: the ids
+/// differ between the stores).
 fn contents(
     store: &dyn mooring_core::store::backend::MemoryBackend,
-) -> Vec<(String, Option<String>, String)> {
+) -> Vec<(String, Option<String>, String, Option<String>)> {
     let page = list(store, "scratch", &ListQuery { limit: Some(50), ..Default::default() }).unwrap();
-    page.entries.into_iter().map(|e| (e.content, e.status, e.created_at)).collect()
+    let content_of = |id: i64| page.entries.iter().find(|e| e.id == id).map(|e| e.content.clone());
+    page.entries
+        .iter()
+        .map(|e| {
+            (e.content.clone(), e.status.clone(), e.created_at.clone(), e.superseded_by.and_then(content_of))
+        })
+        .collect()
 }
 
 #[test]
@@ -28,16 +36,21 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     remember(&local, "scratch", &note("decision", "use sqlite locally"), None).unwrap();
     let blocker = remember(&local, "scratch", &note("blocker", "flaky watcher"), None).unwrap();
     resolve_blocker(&local, "scratch", blocker.id, Some("waited for the callback")).unwrap();
+    // A superseded note, its link naming this machine's id, which the team's differs from.
+    let old = remember(&local, "scratch", &note("note", "retry three times"), None).unwrap();
     let gone = remember(&local, "scratch", &note("note", "a passing thought"), None).unwrap();
+    let new = remember(&local, "scratch", &note("note", "retry five times"), None).unwrap();
+    mooring_core::memory::supersede::supersede(&local, "scratch", new.id, &[old.id]).unwrap();
     forget(&local, "scratch", gone.id).unwrap();
     locks::lock(&local, "scratch", "api", "v1 shape", &[], None).unwrap();
     locks::lock(&local, "scratch", "api", "v2 shape", &[], None).unwrap();
     let before = contents(&local);
+    assert!(before.iter().any(|c| c.0 == "retry three times" && c.3.as_deref() == Some("retry five times")));
     let local_counts = Registry::new(&local).get("scratch").unwrap().stats;
 
     // Shared: the team has it all, and the local copies are gone.
     let (_, moved) = ada.share(&local, "scratch").unwrap();
-    assert_eq!(moved, 3, "the forgotten entry moves too, still forgotten");
+    assert_eq!(moved, 5, "the forgotten entry moves too, still forgotten");
     assert_eq!(contents(&ada), before);
     let api = locks::read(&ada, "scratch", "api", None).unwrap();
     assert_eq!((api.version, api.content.as_str()), (2, "v2 shape"));
@@ -45,13 +58,13 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     // The team keeps the listing's counts as SQLite does, through every kind of change.
     let counts = || ada.stats().unwrap().remove("scratch").unwrap();
     assert_eq!(counts(), local_counts);
-    assert_eq!(counts(), ProjectStats { decisions: 1, open_blockers: 0, context_locks: 1, memory_total: 2 });
+    assert_eq!(counts(), ProjectStats { decisions: 1, open_blockers: 0, context_locks: 1, memory_total: 4 });
     remember(&ada, "scratch", &note("decision", "written in the team"), None).unwrap();
     let open = remember(&ada, "scratch", &note("blocker", "team blocker"), None).unwrap();
     let passing = remember(&ada, "scratch", &note("decision", "soon forgotten"), None).unwrap();
     locks::lock(&ada, "scratch", "schema", "s1", &[], None).unwrap();
     locks::lock(&ada, "scratch", "api", "v3 shape", &[], None).unwrap();
-    assert_eq!(counts(), ProjectStats { decisions: 3, open_blockers: 1, context_locks: 2, memory_total: 5 });
+    assert_eq!(counts(), ProjectStats { decisions: 3, open_blockers: 1, context_locks: 2, memory_total: 7 });
     resolve_blocker(&ada, "scratch", open.id, Some("done")).unwrap();
     forget(&ada, "scratch", passing.id).unwrap();
     forget(&ada, "scratch", open.id).unwrap();
@@ -59,13 +72,16 @@ fn a_shared_project_kept_on_leaving_comes_back_whole() {
     let team_counts = counts();
     assert_eq!(
         team_counts,
-        ProjectStats { decisions: 2, open_blockers: 0, context_locks: 2, memory_total: 3 }
+        ProjectStats { decisions: 2, open_blockers: 0, context_locks: 2, memory_total: 5 }
     );
     let in_team = contents(&ada);
 
+    // Another project's entry here, so the ids kept entries get are not the team's.
+    Registry::new(&local).create(NewProject { name: "Other".into(), ..Default::default() }).unwrap();
+    remember(&local, "other", &note("note", "elsewhere"), None).unwrap();
     // Kept: one's own project again, as the team had it, the team's author included.
     let kept = ada.keep(&local).unwrap();
-    assert_eq!(kept, [("scratch".to_owned(), 6)]);
+    assert_eq!(kept, [("scratch".to_owned(), 8)]);
     assert!(!mooring_team::routed::is_team(&local, "scratch").unwrap());
     assert_eq!(contents(&local), in_team);
     assert_eq!(Registry::new(&local).get("scratch").unwrap().stats, team_counts);

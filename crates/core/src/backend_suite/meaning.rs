@@ -78,6 +78,7 @@ pub(super) fn a_paraphrase_is_found_by_meaning_in_its_project_only(h: &dyn Host)
         data: Some(r#"{"key":"k1"}"#.into()),
         author: None,
         written_by: None,
+        key: None,
     };
     store.put_session("alpha", "k1", &session, crate::memory::check_writable).unwrap();
     assert_eq!(index(store, 10), 1);

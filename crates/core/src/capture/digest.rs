@@ -73,9 +73,10 @@ pub fn roll_up(memory: &dyn MemoryBackend, slug: &str, days: u32, now: DateTime<
     }
     let cutoff = now - Duration::days(i64::from(days));
     let mut weeks: BTreeMap<String, (NaiveDate, Vec<Old>)> = BTreeMap::new();
-    let mut live = BTreeSet::new();
+    // The digests a live session was folded into.
+    let mut holding = BTreeSet::new();
     for row in all(memory, slug, Kind::Session)? {
-        live.insert(row.id);
+        holding.extend(row.links.folded_into);
         let Some(old) = old_session(&row, cutoff) else { continue };
         let day = old.record.started_at.as_deref().unwrap_or(&row.created_at);
         let Some(day) = DateTime::parse_from_rfc3339(day).ok().map(|d| d.date_naive()) else { continue };
@@ -84,13 +85,13 @@ pub fn roll_up(memory: &dyn MemoryBackend, slug: &str, days: u32, now: DateTime<
     }
     let mut kept: BTreeMap<String, (String, String)> = BTreeMap::new();
     for r in all(memory, slug, Kind::ContextCarry)? {
-        let Some(k) = kept_of(&r) else { continue };
+        let Some(key) = r.key.as_deref().filter(|k| k.starts_with("digest:")) else { continue };
         // Every session of a week forgotten: what the digest still says of them goes too.
-        if !weeks.contains_key(&k.key) && !k.sessions.iter().any(|id| live.contains(id)) {
+        if !weeks.contains_key(key) && !holding.contains(&r.id) {
             memory.forget_memory(slug, r.id, check_writable)?;
             continue;
         }
-        kept.insert(k.key, (r.title, r.content));
+        kept.insert(key.to_owned(), (r.title, r.content));
     }
     for (key, (monday, mut sessions)) in weeks {
         sessions.sort_by(|a, b| (&a.record.started_at, a.id).cmp(&(&b.record.started_at, b.id)));
@@ -152,34 +153,19 @@ fn all(memory: &dyn MemoryBackend, slug: &str, kind: Kind) -> Result<Vec<MemoryR
     }
 }
 
-/// What a stored digest's data says: its week's key and the sessions it covers.
-#[derive(serde::Deserialize)]
-struct Kept {
-    key: String,
-    #[serde(default)]
-    sessions: Vec<i64>,
-}
-
-/// A stored digest's data, read once; none for an entry of the kind that is no digest.
-fn kept_of(row: &MemoryRow) -> Option<Kept> {
-    let kept: Kept = serde_json::from_str(row.data.as_deref()?).ok()?;
-    kept.key.starts_with("digest:").then_some(kept)
-}
-
 /// `row` as a session old enough to fold (its last turn before `cutoff`); none for a
 /// newer one, or one another entry (not a digest) supersedes.
 fn old_session(row: &MemoryRow, cutoff: DateTime<Utc>) -> Option<Old> {
-    let data: serde_json::Value = serde_json::from_str(row.data.as_deref()?).ok()?;
-    let last = data.get("last_at").and_then(|v| v.as_str()).unwrap_or(&row.updated_at);
+    let record: SessionRecord = serde_json::from_str(row.data.as_deref()?).ok()?;
+    let last = record.last_at.as_deref().unwrap_or(&row.updated_at);
     let last = DateTime::parse_from_rfc3339(last).ok()?.with_timezone(&Utc);
     if last >= cutoff {
         return None;
     }
-    let folded = data.get("folded_at").is_some();
-    if data.get("superseded_by").is_some() && !folded {
+    let folded = row.links.folded_at.is_some();
+    if row.links.superseded_by.is_some() && !folded {
         return None;
     }
-    let record: SessionRecord = serde_json::from_value(data).ok()?;
     Some(Old { id: row.id, record, folded })
 }
 
@@ -188,7 +174,6 @@ fn old_session(row: &MemoryRow, cutoff: DateTime<Utc>) -> Option<Old> {
 struct Data<'a> {
     key: &'a str,
     week_of: String,
-    sessions: Vec<i64>,
     requests: usize,
     files: usize,
     commits: usize,
@@ -286,14 +271,8 @@ fn build(key: &str, monday: NaiveDate, sessions: &[Old]) -> NewMemoryRow<'static
     let ids: Vec<i64> = sessions.iter().map(|s| s.id).collect();
     line("Sessions", ids.iter().map(|id| format!("#{id}")).collect(), 0);
     let (content, _) = crate::guard::redact::scrub(&trim(&text, MAX_CHARS));
-    let data = Data {
-        key,
-        week_of: monday.to_string(),
-        sessions: ids,
-        requests,
-        files: files.len(),
-        commits: commits.len(),
-    };
+    let data =
+        Data { key, week_of: monday.to_string(), requests, files: files.len(), commits: commits.len() };
     NewMemoryRow {
         kind: Kind::ContextCarry.as_str().into(),
         title: format!("Sessions of the week of {} ({})", monday.format("%-d %b %Y"), records.len()).into(),
@@ -303,6 +282,7 @@ fn build(key: &str, monday: NaiveDate, sessions: &[Old]) -> NewMemoryRow<'static
         data: Some(serde_json::to_string(&data).unwrap_or_default().into()),
         author: Some(crate::model::Author::Mooring),
         written_by: None,
+        key: Some(key.to_owned().into()),
     }
 }
 

@@ -256,6 +256,7 @@ pub fn entry(record: &mut SessionRecord) -> Result<(NewMemoryRow<'static>, usize
         data: Some(data.into()),
         author: Some(crate::model::Author::Captured),
         written_by: None,
+        key: Some(record.key.clone().into()),
     };
     Ok((row, redacted))
 }

@@ -488,7 +488,7 @@ fn imported(
             if let Some(k) = i.get("key").and_then(|k| k.as_str()) {
                 keys.insert(k.to_owned());
             }
-            if data.get("superseded_by").is_none()
+            if r.links.superseded_by.is_none()
                 && let Some(p) = i.get("place").and_then(|p| p.as_str())
             {
                 places.entry(p.to_owned()).or_insert(r.id);

@@ -142,6 +142,7 @@ pub fn save(
         // Handovers are saved over MCP only: an agent's.
         author: Some(crate::model::Author::Agent),
         written_by: None,
+        key: None,
     };
     let (slug, rows) = store.insert_memory(slug, &[row], session_id, crate::memory::check_writable)?;
     let row =

@@ -112,11 +112,7 @@ pub fn received(store: &Store, memory: &dyn MemoryBackend, slug: &str, ids: &[i6
     for &id in ids {
         let (s, row) = memory.memory_get(slug, id)?;
         project = s;
-        let key = row
-            .filter(|r| r.kind == "session")
-            .and_then(|r| r.data)
-            .and_then(|d| serde_json::from_str::<serde_json::Value>(&d).ok())
-            .and_then(|d| Some(d.get("key")?.as_str()?.to_owned()));
+        let key = row.filter(|r| r.kind == "session").and_then(|r| r.key);
         if let Some(key) = key {
             keys.push((id, key));
         }

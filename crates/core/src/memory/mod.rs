@@ -94,7 +94,6 @@ impl Entry {
         let data = row.data.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
         let resolution =
             data.as_ref().and_then(|v| v.get("resolution").and_then(|r| r.as_str()).map(str::to_owned));
-        let superseded_by = data.as_ref().and_then(|v| v.get("superseded_by")?.as_i64());
         let source = data
             .as_ref()
             .and_then(|v| v.pointer("/import/place")?.as_str()?.split('\0').nth(1).map(str::to_owned));
@@ -107,7 +106,7 @@ impl Entry {
             tags: row.tags.split_whitespace().map(str::to_owned).collect(),
             status: row.status,
             resolution,
-            superseded_by,
+            superseded_by: row.links.superseded_by,
             written_by: row.written_by,
             author: row.author.as_deref().and_then(crate::model::Author::parse),
             source,
@@ -290,6 +289,7 @@ impl Prepared {
             data: None,
             author: self.author,
             written_by: self.client.as_deref().map(Into::into),
+            key: None,
         }
     }
 }

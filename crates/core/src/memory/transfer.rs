@@ -13,7 +13,7 @@ use crate::model::{PathState, ProjectStatus};
 use crate::projects::registry::find;
 use crate::store::memory::{self as mq, Filter};
 use crate::store::projects::{self, NewProjectRow};
-use crate::store::rows::NewMemoryRow;
+use crate::store::rows::{Links, NewMemoryRow};
 use crate::store::{Store, code_paths, events, locks};
 use crate::{paths, projects::slug as slugs};
 
@@ -49,6 +49,19 @@ struct EntryMeta {
     /// Shown for people; an import never trusts it for anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     written_by: Option<String>,
+    /// Its id where it was exported, when another entry's links name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    id: Option<i64>,
+    /// What a captured session or a week's digest is found by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key: Option<String>,
+    /// How it stood to the other exported entries.
+    #[serde(default, skip_serializing_if = "links_none")]
+    links: Links,
+}
+
+fn links_none(l: &Links) -> bool {
+    *l == Links::default()
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -133,6 +146,9 @@ pub fn export(store: &Store, slug: &str, dir: &Path) -> Result<Vec<String>> {
         let body = format!("{people}\n### Description\n\n{}", p.description);
         let mut files = vec![("project.md".to_owned(), block(&meta, &p.name, &body))];
         let all = mq::list(c, p.id, &Filter { limit: u32::MAX, ..Filter::default() })?;
+        // An entry carries its id only when another one's link names it.
+        let named: std::collections::HashSet<i64> =
+            all.iter().flat_map(|r| [r.links.superseded_by, r.links.folded_into]).flatten().collect();
         for (kind, file, heading) in KIND_FILES {
             let mut text = format!("# {heading} — {}\n\n", p.name);
             for row in all.iter().rev().filter(|r| r.kind == kind) {
@@ -143,6 +159,9 @@ pub fn export(store: &Store, slug: &str, dir: &Path) -> Result<Vec<String>> {
                     status: row.status.clone(),
                     data: row.data.as_deref().and_then(|d| serde_json::from_str(d).ok()),
                     written_by: row.written_by.clone(),
+                    id: named.contains(&row.id).then_some(row.id),
+                    key: row.key.clone(),
+                    links: row.links.clone(),
                 };
                 text.push_str(&block(&meta, &row.title, &row.content));
             }
@@ -256,6 +275,13 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
         .into_iter()
         .map(|(mut m, title, body)| {
             m.data = m.data.take().and_then(|d| serde_json::from_str(&redacted.clean(&d.to_string())).ok());
+            // A folder exported before links had their own fields kept them in `data`,
+            // naming ids it did not carry: nothing they could point at here.
+            if let Some(Value::Object(d)) = &mut m.data {
+                for legacy in ["superseded_by", "superseded_at", "folded_at"] {
+                    d.remove(legacy);
+                }
+            }
             (m, redacted.clean(&title), redacted.clean(&body))
         })
         .collect();
@@ -296,6 +322,7 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
             let state = if n.exists { PathState::Present } else { PathState::Missing };
             code_paths::insert(tx, id, n.as_str(), state, &pm.created_at)?;
         }
+        let mut copied = std::collections::HashMap::new();
         for (m, title, body) in &entries {
             let data = m.data.as_ref().map(Value::to_string);
             let row = NewMemoryRow {
@@ -307,10 +334,18 @@ pub fn import(store: &Store, dir: &Path) -> Result<String> {
                 data: data.as_deref().map(Into::into),
                 author: Some(crate::model::Author::Import),
                 written_by: None,
+                key: m.key.as_deref().map(Into::into),
             };
             // Imported entries belong to no session: a file cannot name one.
-            mq::insert(tx, id, &row, None, &m.created_at)?;
+            let new = mq::insert(tx, id, &row, None, &m.created_at)?;
+            if let Some(old) = m.id {
+                copied.insert(old, new);
+            }
+            if m.links != Links::default() {
+                mq::set_links(tx, new, &m.links)?;
+            }
         }
+        mq::relink(tx, id, &copied)?;
         for (m, body) in &lock_rows {
             let v = locks::insert_next(tx, id, &m.topic, body, &m.tags.join(" "), None, &m.created_at)?;
             if v != m.version {

@@ -153,6 +153,8 @@ mod tests {
                 created_at: format!("2026-11-27T10:{minute:02}:00Z"),
                 updated_at: String::new(),
                 forgotten_at: None,
+                links: Default::default(),
+                key: None,
             },
             slug: "p".into(),
             snippet: String::new(),

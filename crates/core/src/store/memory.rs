@@ -4,11 +4,15 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use crate::error::Result;
-use crate::store::rows::{MemoryRow, NewMemoryRow};
+use crate::store::rows::{Links, MemoryRow, NewMemoryRow};
 
 pub(crate) const COLUMNS: &str = "m.id, m.project_id, m.kind, m.title, m.content, m.tags, m.status, m.data, \
                        COALESCE(m.written_by, (SELECT s.client_name FROM sessions s WHERE s.id = m.session_id)), \
-                       m.created_at, m.updated_at, m.forgotten_at, m.author";
+                       m.created_at, m.updated_at, m.forgotten_at, m.author, \
+                       m.superseded_by, m.superseded_at, m.folded_into, m.folded_at, m.key";
+
+/// How many columns [`COLUMNS`] names: a query's own columns follow from here.
+pub(crate) const COLUMN_COUNT: usize = 18;
 
 pub(crate) fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
     Ok(MemoryRow {
@@ -25,6 +29,13 @@ pub(crate) fn from_row(r: &Row<'_>) -> rusqlite::Result<MemoryRow> {
         updated_at: r.get(10)?,
         forgotten_at: r.get(11)?,
         author: r.get(12)?,
+        links: Links {
+            superseded_by: r.get(13)?,
+            superseded_at: r.get(14)?,
+            folded_into: r.get(15)?,
+            folded_at: r.get(16)?,
+        },
+        key: r.get(17)?,
     })
 }
 
@@ -38,8 +49,8 @@ pub fn insert(
 ) -> Result<i64> {
     let mut stmt = conn.prepare_cached(
         "INSERT INTO memory (project_id, kind, title, content, tags, status, data, session_id, created_at, updated_at,
-                             author, written_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
+                             author, written_by, key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12)",
     )?;
     stmt.execute(params![
         project_id,
@@ -53,17 +64,20 @@ pub fn insert(
         now,
         m.author.map(|a| a.as_str()),
         m.written_by.as_deref(),
+        m.key.as_deref(),
     ])?;
     Ok(conn.last_insert_rowid())
 }
 
 /// Insert a row copied from another store as it was there (author, times, forgotten or
-/// not); returns the new id.
+/// not, its key and links); returns the new id. The links name the other store's ids:
+/// [`relink`] maps them once every row of the copy is in.
 pub fn insert_copy(conn: &Connection, project_id: i64, m: &MemoryRow) -> Result<i64> {
     let mut stmt = conn.prepare_cached(
         "INSERT INTO memory (project_id, kind, title, content, tags, status, data, written_by,
-                             created_at, updated_at, forgotten_at, author)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                             created_at, updated_at, forgotten_at, author,
+                             superseded_by, superseded_at, folded_into, folded_at, key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
     )?;
     stmt.execute(params![
         project_id,
@@ -77,9 +91,45 @@ pub fn insert_copy(conn: &Connection, project_id: i64, m: &MemoryRow) -> Result<
         m.created_at,
         m.updated_at,
         m.forgotten_at,
-        m.author
+        m.author,
+        m.links.superseded_by,
+        m.links.superseded_at,
+        m.links.folded_into,
+        m.links.folded_at,
+        m.key,
     ])?;
     Ok(conn.last_insert_rowid())
+}
+
+/// Point project `project_id`'s links at the ids its rows were copied to (`ids`: the
+/// other store's id, and the new one); a link to a row that was not copied goes.
+pub fn relink(conn: &Connection, project_id: i64, ids: &std::collections::HashMap<i64, i64>) -> Result<()> {
+    let linked: Vec<(i64, Option<i64>, Option<i64>)> = conn
+        .prepare(
+            "SELECT id, superseded_by, folded_into FROM memory
+             WHERE project_id = ?1 AND (superseded_by IS NOT NULL OR folded_into IS NOT NULL)",
+        )?
+        .query_map([project_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut set = conn.prepare_cached(
+        "UPDATE memory SET superseded_by = ?2, superseded_at = CASE WHEN ?2 IS NULL THEN NULL ELSE superseded_at END,
+                           folded_into = ?3
+         WHERE id = ?1",
+    )?;
+    let mapped = |old: Option<i64>| old.and_then(|o| ids.get(&o).copied());
+    for (id, by, into) in linked {
+        set.execute(params![id, mapped(by), mapped(into)])?;
+    }
+    Ok(())
+}
+
+/// Set a copied row's links as they were where it came from (see [`relink`]).
+pub fn set_links(conn: &Connection, id: i64, links: &Links) -> Result<()> {
+    conn.exec(
+        "UPDATE memory SET superseded_by = ?2, superseded_at = ?3, folded_into = ?4, folded_at = ?5 WHERE id = ?1",
+        params![id, links.superseded_by, links.superseded_at, links.folded_into, links.folded_at],
+    )?;
+    Ok(())
 }
 
 /// One row of a project, forgotten or not.
@@ -100,7 +150,7 @@ pub fn get_many_with_slug(
          WHERE m.id IN (SELECT value FROM json_each(?1))"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([id_list(ids)], |r| Ok((from_row(r)?, r.get::<_, String>(13)?)))?;
+    let rows = stmt.query_map([id_list(ids)], |r| Ok((from_row(r)?, r.get::<_, String>(COLUMN_COUNT)?)))?;
     let mut out = std::collections::HashMap::with_capacity(ids.len());
     for row in rows {
         let (row, slug) = row?;
@@ -152,7 +202,7 @@ pub fn count_live(
     let mut stmt = conn.prepare_cached(
         "SELECT COUNT(*) FROM memory m
          WHERE m.project_id = ?1 AND m.kind = ?2 AND m.forgotten_at IS NULL AND (?3 IS NULL OR m.status = ?3)
-           AND (json_extract(m.data, '$.superseded_by') IS NOT NULL) = ?4",
+           AND (m.superseded_by IS NOT NULL) = ?4",
     )?;
     Ok(stmt.query_row(params![project_id, kind, status, superseded], |r| r.get::<_, i64>(0))? as u64)
 }
@@ -163,7 +213,7 @@ pub fn newest_changed(conn: &Connection, project_id: i64, kind: &str) -> Result<
     let sql = format!(
         "SELECT {COLUMNS} FROM memory m
          WHERE m.project_id = ?1 AND m.kind = ?2 AND m.forgotten_at IS NULL
-           AND json_extract(m.data, '$.superseded_by') IS NULL
+           AND m.superseded_by IS NULL
          ORDER BY json_extract(m.data, '$.last_at') DESC NULLS LAST, m.updated_at DESC, m.id DESC LIMIT 1"
     );
     Ok(conn.row(&sql, params![project_id, kind], from_row).optional()?)
@@ -185,13 +235,11 @@ pub fn resolve(conn: &Connection, id: i64, data: &str, now: &str) -> Result<()> 
     Ok(())
 }
 
-/// Record in entry `id`'s data which entry supersedes it (`None`: none any more). Only
-/// `data` changes, so neither vector is redone.
+/// Record which entry supersedes entry `id` (`None`: none any more). Its text stays, so
+/// neither its index entry nor its vectors are redone.
 pub fn set_superseded(conn: &Connection, id: i64, by: Option<i64>, now: &str) -> Result<()> {
     conn.exec(
-        "UPDATE memory SET data = CASE WHEN ?2 IS NULL
-             THEN json_remove(coalesce(data, '{}'), '$.superseded_by', '$.superseded_at')
-             ELSE json_set(coalesce(data, '{}'), '$.superseded_by', ?2, '$.superseded_at', ?3) END,
+        "UPDATE memory SET superseded_by = ?2, superseded_at = CASE WHEN ?2 IS NULL THEN NULL ELSE ?3 END,
          updated_at = ?3 WHERE id = ?1",
         params![id, by, now],
     )?;
@@ -203,35 +251,38 @@ pub fn session_by_key(conn: &Connection, project_id: i64, key: &str) -> Result<O
     by_key(conn, project_id, "session", key)
 }
 
-/// A project's row of `kind` whose data names `key` (a captured session, a week's
-/// digest), forgotten or not.
+/// A project's row of `kind` found by `key` (a captured session, a week's digest),
+/// forgotten or not.
 pub fn by_key(conn: &Connection, project_id: i64, kind: &str, key: &str) -> Result<Option<MemoryRow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM memory m
-         WHERE m.project_id = ?1 AND m.kind = ?3 AND json_extract(m.data, '$.key') = ?2
+         WHERE m.project_id = ?1 AND m.kind = ?3 AND m.key = ?2
          ORDER BY m.id DESC LIMIT 1"
     );
     Ok(conn.prepare_cached(&sql)?.query_row(params![project_id, key, kind], from_row).optional()?)
 }
 
-/// Mark captured session `id` folded into digest `by` (superseded by it, and `folded_at`,
-/// which bringing it back leaves, so it is not folded again) when it is live, not
-/// superseded and never folded; whether it was.
+/// Mark captured session `id` folded into digest `by` (superseded by it, and folded
+/// into it, which bringing it back leaves, so it is not folded again) when it is live,
+/// not superseded and never folded; whether it was.
 pub fn fold_into(conn: &Connection, project_id: i64, id: i64, by: i64, now: &str) -> Result<bool> {
     let changed = conn.exec(
-        "UPDATE memory SET data = json_set(coalesce(data, '{}'), '$.superseded_by', ?3,
-                                           '$.superseded_at', ?4, '$.folded_at', ?4)
+        "UPDATE memory SET superseded_by = ?3, superseded_at = ?4, folded_into = ?3, folded_at = ?4
          WHERE id = ?1 AND project_id = ?2 AND kind = 'session' AND forgotten_at IS NULL
-           AND json_extract(data, '$.superseded_by') IS NULL AND json_extract(data, '$.folded_at') IS NULL",
+           AND superseded_by IS NULL AND folded_at IS NULL",
         params![id, project_id, by, now],
     )?;
     Ok(changed > 0)
 }
 
-/// Replace a row's text and data in place (a captured session brought up to date).
+/// Replace a row's text and data in place (a captured session brought up to date, a
+/// week's digest rebuilt). It is current again: a folded session that resumes folds
+/// again once it is old (its digest stays the one it was folded into).
 pub fn replace(conn: &Connection, id: i64, m: &NewMemoryRow<'_>, now: &str) -> Result<()> {
     conn.exec(
-        "UPDATE memory SET title = ?2, content = ?3, tags = ?4, data = ?5, updated_at = ?6 WHERE id = ?1",
+        "UPDATE memory SET title = ?2, content = ?3, tags = ?4, data = ?5, updated_at = ?6,
+             superseded_by = NULL, superseded_at = NULL, folded_at = NULL
+         WHERE id = ?1",
         params![id, &*m.title, &*m.content, &*m.tags, m.data.as_deref(), now],
     )?;
     Ok(())

@@ -276,6 +276,8 @@ mod tests {
             created_at: String::new(),
             updated_at: String::new(),
             forgotten_at: None,
+            links: Default::default(),
+            key: None,
         };
         RowHit { row, slug: slug.into(), snippet: String::new(), score }
     }

@@ -26,6 +26,9 @@ pub struct NewMemoryRow<'a> {
     pub author: Option<crate::model::Author>,
     /// The writing client's name when no session names it (a session-less MCP client).
     pub written_by: Option<Cow<'a, str>>,
+    /// What the entry is found by, for a kind kept one per key (a captured session's
+    /// key, a week's digest's).
+    pub key: Option<Cow<'a, str>>,
 }
 
 impl NewMemoryRow<'_> {
@@ -40,6 +43,7 @@ impl NewMemoryRow<'_> {
             data: self.data.map(|d| Cow::Owned(d.into_owned())),
             author: self.author,
             written_by: self.written_by.map(|w| Cow::Owned(w.into_owned())),
+            key: self.key.map(|k| Cow::Owned(k.into_owned())),
         }
     }
 }
@@ -73,6 +77,27 @@ pub struct MemoryRow {
     pub updated_at: String,
     /// When it was forgotten, if it was.
     pub forgotten_at: Option<String>,
+    /// How it stands to other entries.
+    #[serde(default)]
+    pub links: Links,
+    /// What it is found by (see [`NewMemoryRow::key`]).
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// How an entry stands to other entries: columns of their own in both stores, so no
+/// decision reads them out of an entry's `data`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Links {
+    /// The newer entry that supersedes it.
+    pub superseded_by: Option<i64>,
+    /// When it was superseded (RFC 3339).
+    pub superseded_at: Option<String>,
+    /// The weekly digest a captured session was folded into; kept when the session is
+    /// brought back, so it is not folded again.
+    pub folded_into: Option<i64>,
+    /// When it was folded (RFC 3339).
+    pub folded_at: Option<String>,
 }
 
 /// A stored lock version.

@@ -83,7 +83,7 @@ impl MemoryReads for PgStore {
                 &client,
                 "SELECT COUNT(*) FROM memory m
                  WHERE m.project_id = $1 AND m.kind = $2 AND m.forgotten_at IS NULL
-                   AND ($3::text IS NULL OR m.status = $3) AND coalesce(m.data ? 'superseded_by', false) = $4",
+                   AND ($3::text IS NULL OR m.status = $3) AND (m.superseded_by IS NOT NULL) = $4",
                 &[&project.id, &kind, &status, &superseded],
             )
             .await?;
@@ -99,7 +99,7 @@ impl MemoryReads for PgStore {
             let sql = format!(
                 "SELECT {MEMORY_COLUMNS} FROM memory m
                  WHERE m.project_id = $1 AND m.kind = $2 AND m.forgotten_at IS NULL
-                   AND NOT coalesce(m.data ? 'superseded_by', false)
+                   AND m.superseded_by IS NULL
                  ORDER BY m.data->>'last_at' DESC NULLS LAST, m.updated_at DESC, m.id DESC LIMIT 1"
             );
             let row = sql::row_opt(&client, &sql, &[&project.id, &kind.as_str()]).await?;
@@ -114,7 +114,7 @@ impl MemoryReads for PgStore {
             let project = seen(&client, &slug, me, false).await?.project;
             let sql = format!(
                 "SELECT {MEMORY_COLUMNS} FROM memory m
-                 WHERE m.project_id BETWEEN $1 AND $1 AND m.kind = 'session' AND m.data->>'key' = $2
+                 WHERE m.project_id BETWEEN $1 AND $1 AND m.kind = 'session' AND m.key = $2
                  ORDER BY m.project_id, m.id DESC LIMIT 1"
             );
             let row = sql::row_opt(&client, &sql, &[&project.id, &key]).await?;

@@ -8,7 +8,7 @@ use mooring_core::store::backend::{
 
 use crate::errors::pool_error;
 use crate::projects::seen;
-use crate::rows::{MEMORY_COLUMNS, memory};
+use crate::rows::{MEMORY_COLUMN_COUNT, MEMORY_COLUMNS, memory};
 use crate::{PgStore, sql};
 
 impl MemorySearch for PgStore {
@@ -36,7 +36,12 @@ impl MemorySearch for PgStore {
             };
             Ok(rows
                 .iter()
-                .map(|r| RowHit { row: memory(r), slug: r.get(13), snippet: r.get(14), score: r.get(15) })
+                .map(|r| RowHit {
+                    row: memory(r),
+                    slug: r.get(MEMORY_COLUMN_COUNT),
+                    snippet: r.get(MEMORY_COLUMN_COUNT + 1),
+                    score: r.get(MEMORY_COLUMN_COUNT + 2),
+                })
                 .collect())
         })
     }

@@ -37,10 +37,10 @@ impl MemoryWrites for PgStore {
             // per write (each is a loopback or network hop inside the row lock).
             let sql = format!(
                 "WITH new AS (
-                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, data, written_by, person_id, author)
-                   SELECT $1, kind, title, content, tags, status, data::jsonb, $7, $8, author
-                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::text[], $10::text[])
-                        WITH ORDINALITY AS n(kind, title, content, tags, status, data, author, ord)
+                   INSERT INTO memory AS m (project_id, kind, title, content, tags, status, data, written_by, person_id, author, key)
+                   SELECT $1, kind, title, content, tags, status, data::jsonb, $7, $8, author, key
+                   FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $9::text[], $10::text[], $11::text[])
+                        WITH ORDINALITY AS n(kind, title, content, tags, status, data, author, key, ord)
                    ORDER BY ord
                    RETURNING {MEMORY_COLUMNS}),
                  touched AS (UPDATE projects SET last_used_at = now() WHERE id = $1)
@@ -59,6 +59,7 @@ impl MemoryWrites for PgStore {
                         &me,
                         &column(|r| r.data.as_deref()),
                         &column(|r| r.author.map(|a| a.as_str())),
+                        &column(|r| r.key.as_deref()),
                     ],
                 )
                 .await?;
@@ -124,11 +125,8 @@ impl MemoryWrites for PgStore {
         self.change(slug, id, check, move |tx, project, row| {
             Box::pin(async move {
                 let sql = format!(
-                    "UPDATE memory AS m SET data = CASE WHEN $2::bigint IS NULL
-                         THEN coalesce(data, '{{}}'::jsonb) - 'superseded_by' - 'superseded_at'
-                         ELSE coalesce(data, '{{}}'::jsonb)
-                              || jsonb_build_object('superseded_by', $2::bigint, 'superseded_at', now()) END,
-                     updated_at = now()
+                    "UPDATE memory AS m SET superseded_by = $2::bigint,
+                         superseded_at = CASE WHEN $2::bigint IS NULL THEN NULL ELSE now() END, updated_at = now()
                      WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
                 );
                 let updated = sql::row(tx, &sql, &[&id, &by]).await?;
@@ -155,7 +153,7 @@ impl MemoryWrites for PgStore {
             let found = sql::row_opt(
                 &tx,
                 "SELECT id, forgotten_at IS NOT NULL FROM memory
-                 WHERE project_id BETWEEN $1 AND $1 AND kind = 'session' AND data->>'key' = $2
+                 WHERE project_id BETWEEN $1 AND $1 AND kind = 'session' AND key = $2
                  ORDER BY project_id, id DESC LIMIT 1",
                 &[&project.id, &key],
             )
@@ -168,18 +166,18 @@ impl MemoryWrites for PgStore {
                 Some((id, false)) => {
                     let sql = format!(
                         "UPDATE memory AS m SET title = $2, content = $3, tags = $4, data = $5::text::jsonb,
-                                updated_at = now()
+                                updated_at = now(), superseded_by = NULL, superseded_at = NULL, folded_at = NULL
                          WHERE id = $1 RETURNING {MEMORY_COLUMNS}"
                     );
                     memory(&sql::row(&tx, &sql, &[&id, &title, &content, &tags, &data]).await?)
                 }
                 None => {
                     let sql = format!(
-                        "INSERT INTO memory AS m (project_id, kind, title, content, tags, data, written_by, person_id, author)
-                         VALUES ($1, 'session', $2, $3, $4, $5::text::jsonb, $6, $7, 'captured') RETURNING {MEMORY_COLUMNS}"
+                        "INSERT INTO memory AS m (project_id, kind, title, content, tags, data, written_by, person_id, author, key)
+                         VALUES ($1, 'session', $2, $3, $4, $5::text::jsonb, $6, $7, 'captured', $8) RETURNING {MEMORY_COLUMNS}"
                     );
-                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
-                        [&project.id, &title, &content, &tags, &data, &person, &me];
+                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] =
+                        [&project.id, &title, &content, &tags, &data, &person, &me, &key];
                     let added = memory(&sql::row(&tx, &sql, &params).await?);
                     record(&tx, &project, "memory_added", &json!({ "id": added.id, "kind": "session" }), me).await?;
                     added
@@ -209,7 +207,7 @@ impl MemoryWrites for PgStore {
             let found = sql::row_opt(
                 &tx,
                 "SELECT id, forgotten_at IS NOT NULL FROM memory
-                 WHERE project_id BETWEEN $1 AND $1 AND kind = $2 AND data->>'key' = $3
+                 WHERE project_id BETWEEN $1 AND $1 AND kind = $2 AND key = $3
                  ORDER BY project_id, id DESC LIMIT 1",
                 &[&project.id, &kind, &key],
             )
@@ -219,7 +217,8 @@ impl MemoryWrites for PgStore {
                 Some((id, false)) => {
                     let n = sql::exec(
                         &tx,
-                        "UPDATE memory SET title = $2, content = $3, tags = $4, data = $5::text::jsonb, updated_at = now()
+                        "UPDATE memory SET title = $2, content = $3, tags = $4, data = $5::text::jsonb, updated_at = now(),
+                                superseded_by = NULL, superseded_at = NULL, folded_at = NULL
                          WHERE id = $1 AND (title IS DISTINCT FROM $2 OR content IS DISTINCT FROM $3
                                             OR data IS DISTINCT FROM $5::text::jsonb)",
                         &[&id, &title, &content, &tags, &data],
@@ -228,12 +227,12 @@ impl MemoryWrites for PgStore {
                     (id, n > 0)
                 }
                 None => {
-                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] =
-                        [&project.id, &kind, &title, &content, &tags, &data, &person, &me];
+                    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 9] =
+                        [&project.id, &kind, &title, &content, &tags, &data, &person, &me, &key];
                     let row = sql::row(
                         &tx,
-                        "INSERT INTO memory (project_id, kind, title, content, tags, data, written_by, person_id, author)
-                         VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, 'mooring') RETURNING id",
+                        "INSERT INTO memory (project_id, kind, title, content, tags, data, written_by, person_id, author, key)
+                         VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7, $8, 'mooring', $9) RETURNING id",
                         &params,
                     )
                     .await?;
@@ -242,11 +241,9 @@ impl MemoryWrites for PgStore {
             };
             let newly = sql::exec(
                 &tx,
-                "UPDATE memory SET data = coalesce(data, '{}'::jsonb)
-                     || jsonb_build_object('superseded_by', $3::bigint, 'superseded_at', now(), 'folded_at', now())
+                "UPDATE memory SET superseded_by = $3, superseded_at = now(), folded_into = $3, folded_at = now()
                  WHERE id = ANY($2) AND project_id BETWEEN $1 AND $1 AND kind = 'session' AND forgotten_at IS NULL
-                   AND NOT (coalesce(data, '{}'::jsonb) ? 'superseded_by')
-                   AND NOT (coalesce(data, '{}'::jsonb) ? 'folded_at')",
+                   AND superseded_by IS NULL AND folded_at IS NULL",
                 &[&project.id, &sessions, &id],
             )
             .await? as usize;

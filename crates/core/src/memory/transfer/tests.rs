@@ -141,3 +141,30 @@ fn an_imported_folder_carrying_secrets_is_stored_redacted() {
     assert!(!all.contains(&key) && !all.contains(&token), "{all}");
     assert!(all.contains("[redacted:stripe-access-token]") && all.contains("[redacted:github-pat]"), "{all}");
 }
+
+#[test]
+fn a_supersede_link_survives_export_and_import_pointing_at_the_imported_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = Store::open_in_memory().unwrap();
+    Registry::new(&a).create(NewProject { name: "Billing".into(), ..Default::default() }).unwrap();
+    let n =
+        |content: &str| NewEntry { kind: "decision".into(), content: content.into(), ..Default::default() };
+    // A forgotten entry first, so the ids of the store imported into differ.
+    let gone = remember(&a, "billing", &n("A draft"), None).unwrap();
+    forget(&a, "billing", gone.id).unwrap();
+    let old = remember(&a, "billing", &n("Invoices go out on the first"), None).unwrap();
+    let new = remember(&a, "billing", &n("Invoices go out on the fifteenth"), None).unwrap();
+    crate::memory::supersede::supersede(&a, "billing", new.id, &[old.id]).unwrap();
+    let out = tmp.path().join("billing");
+    export(&a, "billing", &out).unwrap();
+
+    let b = Store::open_in_memory().unwrap();
+    import(&b, &out).unwrap();
+    let page = crate::memory::list(&b, "billing", &Default::default()).unwrap();
+    let by_content = |c: &str| page.entries.iter().find(|e| e.content == c).unwrap().clone();
+    let (old_b, new_b) =
+        (by_content("Invoices go out on the first"), by_content("Invoices go out on the fifteenth"));
+    assert_ne!(new_b.id, new.id, "imported under other ids");
+    assert_eq!(old_b.superseded_by, Some(new_b.id), "the link names the imported entry");
+    assert_eq!(new_b.superseded_by, None);
+}

@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use crate::error::Result;
 use crate::store::Cached as _;
 use crate::store::backend::Word;
-use crate::store::memory::{COLUMNS, from_row};
+use crate::store::memory::{COLUMN_COUNT, COLUMNS, from_row};
 use crate::store::rows::MemoryRow;
 
 /// A search hit.
@@ -147,8 +147,9 @@ fn search_newest(
     if let Some((weights, least)) = &weighed {
         bound.extend([weights as &dyn rusqlite::ToSql, least]);
     }
-    let rows =
-        stmt.query_map(&*bound, |r| Ok((from_row(r)?, r.get::<_, String>(13)?, r.get::<_, f64>(14)?)))?;
+    let rows = stmt.query_map(&*bound, |r| {
+        Ok((from_row(r)?, r.get::<_, String>(COLUMN_COUNT)?, r.get::<_, f64>(COLUMN_COUNT + 1)?))
+    })?;
     let rows = rows.collect::<rusqlite::Result<Vec<_>>>()?;
     let Some(words) = words.filter(|_| !rows.is_empty()) else {
         return Ok(rows

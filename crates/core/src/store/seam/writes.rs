@@ -50,6 +50,8 @@ impl MemoryWrites for Store {
                     created_at: stamp.clone(),
                     updated_at: stamp.clone(),
                     forgotten_at: None,
+                    links: Default::default(),
+                    key: r.key.as_deref().map(str::to_owned),
                 });
             }
             let (event, detail) = added_event(&stored);
@@ -131,7 +133,8 @@ impl MemoryWrites for Store {
                     old.id
                 }
                 None => {
-                    let id = q::insert(tx, project.id, row, None, &stamp)?;
+                    let keyed = NewMemoryRow { key: Some(key.into()), ..row.clone() };
+                    let id = q::insert(tx, project.id, &keyed, None, &stamp)?;
                     let detail = json!({ "id": id, "kind": "session" });
                     events::record(tx, project.id, &project.slug, "memory_added", &detail, &stamp)?;
                     id
@@ -164,7 +167,10 @@ impl MemoryWrites for Store {
                     }
                     (old.id, !same)
                 }
-                None => (q::insert(tx, project.id, d, None, &stamp)?, true),
+                None => {
+                    let keyed = NewMemoryRow { key: Some(fold.key.into()), ..d.clone() };
+                    (q::insert(tx, project.id, &keyed, None, &stamp)?, true)
+                }
             };
             let mut newly = 0;
             for &session in fold.sessions {
