@@ -65,7 +65,7 @@ fn arrows_and_enter_answer_a_single_choice() {
     let r = answer_of(&sb, &id);
     assert_eq!(r.action_status, ActionStatus::Selected);
     assert_eq!(r.selection.selected_ids, ["consul"]);
-    assert_eq!(r.surface.as_deref(), Some("terminal"));
+    assert_eq!(r.surface, Some(mooring_core::model::Surface::Terminal));
 
     // Single-use: a second attach is refused.
     let mut again = spawn(&sb, &id, None);

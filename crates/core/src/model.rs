@@ -6,6 +6,9 @@ use std::str::FromStr;
 
 use crate::error::Error;
 
+mod surface;
+pub use surface::{Platform, Surface};
+
 /// Lifecycle of a project; archiving keeps every record.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

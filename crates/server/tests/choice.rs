@@ -78,7 +78,11 @@ async fn terminal_hand_off_then_follow_up() {
     // The terminal answers (as `mooring choice answer` does, through the broker).
     let broker = Broker::new(&srv.store);
     broker
-        .submit(&id, &Submission { selected_ids: Some(vec!["zk".into()]), ..Default::default() }, "terminal")
+        .submit(
+            &id,
+            &Submission { selected_ids: Some(vec!["zk".into()]), ..Default::default() },
+            mooring_core::model::Surface::Terminal,
+        )
         .unwrap();
     let r = ok(&call(&c, "provide_choice", json!({ "session_id": handle })).await);
     assert_eq!(r["action_status"], "selected");
@@ -109,7 +113,9 @@ async fn pending_past_the_wait_limit_and_after_a_restart() {
     srv.restart().await;
     let again = ok(&call(&c, "provide_choice", json!({ "session_id": handle })).await);
     assert_eq!(again["action_status"], "pending", "the question survived the restart");
-    Broker::new(&srv.store).submit(&id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
+    Broker::new(&srv.store)
+        .submit(&id, &Submission { cancel: true, ..Default::default() }, mooring_core::model::Surface::Web)
+        .unwrap();
     let done = ok(&call(&c, "provide_choice", json!({ "session_id": handle })).await);
     assert_eq!(done["action_status"], "cancelled");
     c.cancel().await.unwrap();
@@ -138,8 +144,8 @@ async fn two_sessions_answered_in_reverse_order() {
     assert_eq!(open.len(), 2, "both questions wait side by side");
     let id_of = |title: &str| open.iter().find(|i| i.checked.request.title == title).unwrap().id.clone();
     let pick = |id: &str| Submission { selected_ids: Some(vec![id.into()]), ..Default::default() };
-    broker.submit(&id_of("Question B"), &pick("consul"), "web").unwrap();
-    broker.submit(&id_of("Question A"), &pick("zk"), "web").unwrap();
+    broker.submit(&id_of("Question B"), &pick("consul"), mooring_core::model::Surface::Web).unwrap();
+    broker.submit(&id_of("Question A"), &pick("zk"), mooring_core::model::Surface::Web).unwrap();
     let rb = tasks.pop().unwrap().await.unwrap();
     let ra = tasks.pop().unwrap().await.unwrap();
     assert_eq!(ra["selection"]["selected_ids"], json!(["zk"]));
@@ -184,7 +190,7 @@ async fn a_question_from_a_session_in_a_project_is_listed_in_that_project_with_i
     let r = ok(&call(&c, "provide_choice", q).await);
     let id = r["selection"]["session_id"].as_str().unwrap().split_once('.').unwrap().0.to_owned();
     let pick = Submission { selected_ids: Some(vec!["consul".into()]), ..Default::default() };
-    Broker::new(&srv.store).submit(&id, &pick, "terminal").unwrap();
+    Broker::new(&srv.store).submit(&id, &pick, mooring_core::model::Surface::Terminal).unwrap();
     let broker = Broker::new(&srv.store);
     let asked = broker.asked_in("alpha", 10).unwrap();
     assert_eq!(asked.len(), 1);

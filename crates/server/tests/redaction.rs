@@ -79,7 +79,7 @@ async fn a_question_answer_keeps_no_secret_from_the_notes() {
         global_annotation: Some(format!("old key was {}", aws_key())),
         ..Default::default()
     };
-    let r = broker.submit(&i.id, &sub, "web").unwrap();
+    let r = broker.submit(&i.id, &sub, mooring_core::model::Surface::Web).unwrap();
     let stored = serde_json::to_string(&broker.get(&i.id).unwrap().response).unwrap();
     assert!(!stored.contains(&github_token()) && !stored.contains(&aws_key()), "{stored}");
     assert!(r.warnings.iter().any(|w| w.contains("secret")), "{:?}", r.warnings);

@@ -76,7 +76,7 @@ fn ask_and_wait(
         if let Some(words) = heard() {
             let said = Submission { custom_input: Some(words), ..Submission::default() };
             // Answered meanwhile on the phone itself: that answer stands.
-            let _ = broker.submit(&asked.id, &said, "phone");
+            let _ = broker.submit(&asked.id, &said, mooring_core::model::Surface::Phone);
             return broker.get(&asked.id).map_err(|e| e.message);
         }
         std::thread::sleep(Duration::from_millis(200));

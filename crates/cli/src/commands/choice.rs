@@ -130,7 +130,7 @@ fn answer(ctx: &Ctx, id: &str, token: Option<&str>) -> Result<(), Failure> {
     }
     let settings = ChoiceSettings::load(&ctx.data_dir).unwrap_or_default();
     let sub = ask(&i, &settings)?;
-    let response = broker.submit(&i.id, &sub, "terminal")?;
+    let response = broker.submit(&i.id, &sub, mooring_core::model::Surface::Terminal)?;
     if ctx.json {
         print_json(&response);
     } else {

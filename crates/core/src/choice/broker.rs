@@ -12,7 +12,7 @@ use answer::{ordered, summarize};
 use super::request::{ActionStatus, Checked, ChoiceResponse, Selection};
 use crate::error::{Error, Result};
 use crate::humanize::format_ts;
-use crate::model::ChoiceStatus;
+use crate::model::{ChoiceStatus, Surface};
 use crate::store::Store;
 use crate::store::choices::{self, ChoiceRow, NewChoice};
 
@@ -63,7 +63,7 @@ pub struct Interaction {
     /// Where it stands.
     pub status: ChoiceStatus,
     /// Which surface answered.
-    pub surface: Option<String>,
+    pub surface: Option<Surface>,
     /// Asked at (RFC 3339).
     pub created_at: String,
     /// Authoritative deadline (RFC 3339).
@@ -171,7 +171,7 @@ impl<'a> Broker<'a> {
 
     /// Record the person's answer (or cancel) from `surface`; returns the final response.
     /// Secrets in the typed answer and the notes are redacted (the response says so).
-    pub fn submit(&self, id: &str, sub: &Submission, surface: &str) -> Result<ChoiceResponse> {
+    pub fn submit(&self, id: &str, sub: &Submission, surface: Surface) -> Result<ChoiceResponse> {
         let i = self.get(id)?;
         if !i.status.is_pending() {
             return Err(Error::conflict("session_id", format!("interaction '{id}' is already {}", i.status)));
@@ -230,8 +230,8 @@ impl<'a> Broker<'a> {
                 }
                 _ => "No answer in time; nothing was chosen.".to_owned(),
             };
-            let response = finish(&i, ActionStatus::Timeout, selection, "timeout", summary);
-            self.store_final(&i.id, ChoiceStatus::TimedOut, "timeout", &response)?;
+            let response = finish(&i, ActionStatus::Timeout, selection, Surface::Timeout, summary);
+            self.store_final(&i.id, ChoiceStatus::TimedOut, Surface::Timeout, &response)?;
         }
         Ok(count)
     }
@@ -240,7 +240,7 @@ impl<'a> Broker<'a> {
         &self,
         id: &str,
         status: ChoiceStatus,
-        surface: &str,
+        surface: Surface,
         response: &ChoiceResponse,
     ) -> Result<()> {
         let json = serde_json::to_string(response).map_err(|e| Error::storage(e.to_string()))?;
@@ -295,7 +295,7 @@ fn finish(
     i: &Interaction,
     status: ActionStatus,
     mut selection: Selection,
-    surface: &str,
+    surface: Surface,
     summary: String,
 ) -> ChoiceResponse {
     selection.session_id = i.id.clone();
@@ -303,7 +303,7 @@ fn finish(
     ChoiceResponse {
         action_status: status,
         selection,
-        surface: Some(surface.to_owned()),
+        surface: Some(surface),
         warnings: i.checked.warnings.clone(),
     }
 }

@@ -154,7 +154,8 @@ pub struct ChoiceResponse {
     /// The answer.
     pub selection: Selection,
     /// Which surface answered (`web`, `terminal`, `elicitation`, `native`, `timeout`).
-    pub surface: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub surface: Option<crate::model::Surface>,
     /// Things the agent should know (an ignored flag).
     pub warnings: Vec<String>,
 }

@@ -6,42 +6,10 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::error::{Error, Result};
-
 /// How long a pairing code stays good.
 pub const PAIRING_MINUTES: i64 = 10;
 
-/// A chat platform Mooring can reach the person on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Platform {
-    /// Telegram's Bot API, long-polled.
-    Telegram,
-    /// Slack's Socket Mode.
-    Slack,
-}
-
-impl Platform {
-    /// Every platform, in display order.
-    pub const ALL: [Platform; 2] = [Platform::Telegram, Platform::Slack];
-
-    /// Its name on the command line and in messages.
-    pub fn name(self) -> &'static str {
-        self.spec().name
-    }
-
-    /// From the command line's word.
-    pub fn parse(word: &str) -> Result<Self> {
-        Platform::ALL.into_iter().find(|p| p.name() == word).ok_or_else(|| {
-            Error::invalid("platform", format!("unknown platform '{word}'; use telegram or slack"))
-        })
-    }
-
-    /// Where its API lives unless the settings say otherwise.
-    pub fn default_api(self) -> &'static str {
-        self.spec().api
-    }
-}
+pub use crate::model::Platform;
 
 /// The one person a bot answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

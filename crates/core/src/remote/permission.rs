@@ -179,7 +179,7 @@ pub fn verdict(i: &Interaction) -> Option<Verdict> {
         return None;
     }
     let chose = i.response.as_ref().map(|r| r.selection.selected_ids.clone()).unwrap_or_default();
-    let by = i.surface.as_deref().unwrap_or("the phone");
+    let by = i.surface.map_or("the phone", |s| s.as_str());
     Some(match (i.status, chose.as_slice()) {
         (ChoiceStatus::Answered, [id]) if id == ALLOW => Verdict::Allow,
         (ChoiceStatus::Answered, [id]) if id == ALLOW_SESSION => Verdict::AllowSession,
@@ -299,7 +299,7 @@ mod tests {
             .submit(
                 &i.id,
                 &Submission { selected_ids: Some(vec![ALLOW.into()]), ..Default::default() },
-                "telegram",
+                crate::model::Surface::Chat(crate::model::Platform::Telegram),
             )
             .unwrap();
         assert_eq!(verdict(&broker.get(&i.id).unwrap()), Some(Verdict::Allow));
@@ -308,7 +308,7 @@ mod tests {
             .submit(
                 &i.id,
                 &Submission { selected_ids: Some(vec![DENY.into()]), ..Default::default() },
-                "slack",
+                crate::model::Surface::Chat(crate::model::Platform::Slack),
             )
             .unwrap();
         assert!(

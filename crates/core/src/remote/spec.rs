@@ -1,4 +1,4 @@
-//! Each chat platform's facts in one row: its name and title, where its API lives, the
+//! Each chat platform's facts in one row (its name is the enum's, in `model`): its title, where its API lives, the
 //! tokens it needs and what they look like, the words that pair a phone, and how a
 //! person answers a question in words there. A new platform is a new row here and its
 //! transport in the server.
@@ -8,8 +8,6 @@ use super::config::Platform;
 /// One platform's facts.
 #[derive(Debug)]
 pub struct Spec {
-    /// Its name on the command line, in settings and in messages (`telegram`).
-    pub name: &'static str,
     /// Its name for people (`Telegram`).
     pub title: &'static str,
     /// Where its API lives unless the settings say otherwise.
@@ -41,7 +39,6 @@ pub struct SecondToken {
 
 /// Telegram: the Bot API, long-polled, one token from @BotFather.
 const TELEGRAM: Spec = Spec {
-    name: "telegram",
     title: "Telegram",
     api: "https://api.telegram.org",
     token_prompt: "The Telegram bot's token (from @BotFather)",
@@ -60,7 +57,6 @@ const TELEGRAM: Spec = Spec {
 /// Slack: Socket Mode with the app-level token, posting with the bot token. Its app would
 /// take `/start` for a slash command it does not have, so pairing says `pair`.
 const SLACK: Spec = Spec {
-    name: "slack",
     title: "Slack",
     api: "https://slack.com/api",
     token_prompt: "The Slack app's app-level token (xapp-…)",
@@ -83,6 +79,11 @@ impl Platform {
             Platform::Telegram => &TELEGRAM,
             Platform::Slack => &SLACK,
         }
+    }
+
+    /// Where its API lives unless the settings say otherwise.
+    pub fn default_api(self) -> &'static str {
+        self.spec().api
     }
 
     /// What the person sends the bot to pair with `code`.
@@ -109,7 +110,7 @@ mod tests {
         assert_eq!(Platform::Slack.pairing_words("1234 5678"), "pair 1234 5678");
         assert_eq!(Platform::Telegram.pairing_words("1234 5678"), "/start 1234 5678");
         for p in Platform::ALL {
-            assert_eq!(Platform::parse(p.spec().name).unwrap(), p);
+            assert_eq!(Platform::parse(p.name()).unwrap(), p);
         }
     }
 }

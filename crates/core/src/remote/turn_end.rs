@@ -61,10 +61,16 @@ mod tests {
         assert_eq!(instruction(&i), None);
         let said =
             Submission { custom_input: Some("  now write the changelog ".into()), ..Default::default() };
-        broker.submit(&i.id, &said, "telegram").unwrap();
+        broker.submit(&i.id, &said, crate::model::Surface::Chat(crate::model::Platform::Telegram)).unwrap();
         assert_eq!(instruction(&broker.get(&i.id).unwrap()).as_deref(), Some("now write the changelog"));
         let i = ask();
-        broker.submit(&i.id, &Submission { cancel: true, ..Default::default() }, "telegram").unwrap();
+        broker
+            .submit(
+                &i.id,
+                &Submission { cancel: true, ..Default::default() },
+                crate::model::Surface::Chat(crate::model::Platform::Telegram),
+            )
+            .unwrap();
         assert_eq!(instruction(&broker.get(&i.id).unwrap()), None);
     }
 }

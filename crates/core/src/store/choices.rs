@@ -5,7 +5,7 @@ use crate::store::Cached as _;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::error::Result;
-use crate::model::ChoiceStatus;
+use crate::model::{ChoiceStatus, Surface};
 
 // The one place a question's status meets SQL: stored by its name, an unknown name an
 // error naming the value (never read as some other status).
@@ -16,6 +16,21 @@ impl rusqlite::ToSql for ChoiceStatus {
 }
 
 impl rusqlite::types::FromSql for ChoiceStatus {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let name = value.as_str()?;
+        name.parse()
+            .map_err(|e: crate::error::Error| rusqlite::types::FromSqlError::Other(e.to_string().into()))
+    }
+}
+
+// A surface likewise, by its name.
+impl rusqlite::ToSql for Surface {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(self.as_str().into())
+    }
+}
+
+impl rusqlite::types::FromSql for Surface {
     fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
         let name = value.as_str()?;
         name.parse()
@@ -37,7 +52,7 @@ pub struct ChoiceRow {
     /// Where it stands.
     pub status: ChoiceStatus,
     /// Which surface answered.
-    pub surface: Option<String>,
+    pub surface: Option<Surface>,
     /// Asked at (RFC 3339).
     pub created_at: String,
     /// The deadline (RFC 3339).
@@ -161,7 +176,7 @@ pub fn close(
     conn: &Connection,
     id: &str,
     status: ChoiceStatus,
-    surface: &str,
+    surface: Surface,
     response: &str,
     at: &str,
 ) -> Result<()> {

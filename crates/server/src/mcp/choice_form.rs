@@ -94,5 +94,5 @@ pub(super) fn submit_elicited(
         }
         _ => Submission { cancel: true, ..Submission::default() },
     };
-    broker.submit(&i.id, &sub, "elicitation")
+    broker.submit(&i.id, &sub, mooring_core::model::Surface::Elicitation)
 }

@@ -117,7 +117,7 @@ pub fn answer(state: &AppState, caller: &Caller, p: AnswerQuestion) -> CallToolR
     let run = || -> Result<Value> {
         if let (Some(token), Some(answer)) = (&p.token, &p.answer) {
             let issued = redeem(state, token, me, |_| true)?;
-            let response = broker.submit(&issued.subject, answer, "app")?;
+            let response = broker.submit(&issued.subject, answer, mooring_core::model::Surface::App)?;
             state.answered.notify_waiters();
             state.surfaces.waiting_changed();
             return Ok(json!({ "answered": true, "response": response }));

@@ -320,7 +320,7 @@ fn terminal_launch(state: &AppState, i: &Interaction, handle: &str) -> ChoiceRes
             session_id: handle.to_owned(),
             ..Selection::default()
         },
-        surface: Some("terminal".into()),
+        surface: Some(mooring_core::model::Surface::Terminal),
         warnings: i.checked.warnings.clone(),
     }
 }

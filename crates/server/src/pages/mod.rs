@@ -202,7 +202,7 @@ async fn answer(
     Json(sub): Json<Submission>,
 ) -> Result<Json<Value>, ApiError> {
     open(&state, &id, &q.t)?;
-    let response = Broker::new(&state.store).submit(&id, &sub, "web")?;
+    let response = Broker::new(&state.store).submit(&id, &sub, mooring_core::model::Surface::Web)?;
     state.answered.notify_waiters();
     Ok(Json(json!(response)))
 }

@@ -20,7 +20,7 @@ pub struct Asked {
     /// The answer in a sentence, once there is one.
     pub answer: Option<String>,
     /// Which surface answered.
-    pub surface: Option<String>,
+    pub surface: Option<crate::model::Surface>,
 }
 
 impl Broker<'_> {
@@ -37,7 +37,7 @@ impl Broker<'_> {
                 Ok(Asked {
                     title: i.checked.request.title.clone(),
                     answer: i.response.as_ref().map(|r| r.selection.summary.clone()),
-                    surface: i.surface.clone(),
+                    surface: i.surface,
                     status: i.status,
                     created_at: i.created_at,
                     id: i.id,

@@ -125,16 +125,25 @@ fn interactions_persist_answer_once_and_time_out() {
         .unwrap();
     assert_eq!(broker.open_list().unwrap().len(), 2, "questions wait side by side");
     // Answered in reverse order, each keeps its own answer.
-    let rb =
-        broker.submit(&b.id, &Submission { selected_ids: ids(&["b"]), ..Default::default() }, "web").unwrap();
+    let rb = broker
+        .submit(
+            &b.id,
+            &Submission { selected_ids: ids(&["b"]), ..Default::default() },
+            crate::model::Surface::Web,
+        )
+        .unwrap();
     let ra = broker
-        .submit(&a.id, &Submission { selected_ids: ids(&["c"]), ..Default::default() }, "terminal")
+        .submit(
+            &a.id,
+            &Submission { selected_ids: ids(&["c"]), ..Default::default() },
+            crate::model::Surface::Terminal,
+        )
         .unwrap();
     assert_eq!((rb.selection.selected_ids[0].as_str(), ra.selection.selected_ids[0].as_str()), ("b", "c"));
     assert_eq!(ra.selection.session_id, a.id);
     assert_eq!(broker.get(&a.id).unwrap().response.unwrap(), ra);
     assert_eq!(
-        broker.submit(&a.id, &Submission::default(), "web").unwrap_err().code,
+        broker.submit(&a.id, &Submission::default(), crate::model::Surface::Web).unwrap_err().code,
         crate::ErrorCode::Conflict
     );
     assert_eq!(broker.get_with_token(&a.id, "wrong").unwrap_err().field.as_deref(), Some("token"));
@@ -163,7 +172,9 @@ fn deadlines_move_within_bounds() {
     let moved = broker.set_remaining(&i.id, 3600).unwrap();
     assert!(moved.remaining(Utc::now()) > 3500);
     assert_eq!(broker.set_remaining(&i.id, 5).unwrap_err().field.as_deref(), Some("remaining_seconds"));
-    let cancelled = broker.submit(&i.id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
+    let cancelled = broker
+        .submit(&i.id, &Submission { cancel: true, ..Default::default() }, crate::model::Surface::Web)
+        .unwrap();
     assert_eq!(cancelled.action_status, ActionStatus::Cancelled);
 }
 
@@ -188,10 +199,13 @@ fn a_question_belongs_to_the_asking_sessions_project_and_is_listed_there_with_it
         .unwrap();
     broker.open(check(request(SelectionMode::Single)).unwrap(), None, TimeoutAction::Cancel).unwrap();
     let sub = Submission { selected_ids: ids(&["b"]), ..Default::default() };
-    broker.submit(&asked.id, &sub, "web").unwrap();
+    broker.submit(&asked.id, &sub, crate::model::Surface::Web).unwrap();
     let listed = broker.asked_in("alpha", 10).unwrap();
     assert_eq!(listed.len(), 1, "only the question asked from Alpha's session");
-    assert_eq!((listed[0].status, listed[0].surface.as_deref()), (ChoiceStatus::Answered, Some("web")));
+    assert_eq!(
+        (listed[0].status, listed[0].surface),
+        (ChoiceStatus::Answered, Some(crate::model::Surface::Web))
+    );
     assert!(listed[0].answer.as_deref().is_some_and(|a| a.contains('B')), "{:?}", listed[0].answer);
     assert!(broker.asked_in("beta", 10).unwrap().is_empty());
     assert!(broker.asked_in("nope", 10).is_err());
@@ -216,7 +230,9 @@ fn a_status_is_stored_and_shown_by_the_names_rows_already_hold() {
         })
     };
     assert_eq!(stored(&asked.id).unwrap(), "pending");
-    broker.submit(&asked.id, &Submission { cancel: true, ..Default::default() }, "web").unwrap();
+    broker
+        .submit(&asked.id, &Submission { cancel: true, ..Default::default() }, crate::model::Surface::Web)
+        .unwrap();
     assert_eq!(stored(&asked.id).unwrap(), "cancelled");
     assert_eq!(broker.get(&asked.id).unwrap().status, ChoiceStatus::Cancelled);
 }

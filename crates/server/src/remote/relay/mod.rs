@@ -246,7 +246,11 @@ impl Relay {
     }
 
     fn submit(&self, platform: Platform, chat: &str, question: &str, sub: &Submission) -> Vec<Outgoing> {
-        match Broker::new(&self.state.store).submit(question, sub, platform.name()) {
+        match Broker::new(&self.state.store).submit(
+            question,
+            sub,
+            mooring_core::model::Surface::Chat(platform),
+        ) {
             Ok(_) => {
                 self.state.answered.notify_waiters();
                 self.state.surfaces.waiting_changed();

@@ -165,7 +165,7 @@ async fn a_question_answered_while_the_hub_was_down_has_its_message_rewritten_at
     phone.take();
     drop(first);
     let yes = mooring_core::choice::Submission { selected_ids: Some(vec!["y".into()]), ..Default::default() };
-    Broker::new(&state.store).submit(&id, &yes, "web").unwrap();
+    Broker::new(&state.store).submit(&id, &yes, mooring_core::model::Surface::Web).unwrap();
 
     let second = Relay::new(state.clone(), dir.path().to_owned());
     deliver(&phone, &second, second.tick(Platform::Telegram)).await.unwrap();

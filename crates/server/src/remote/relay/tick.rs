@@ -70,15 +70,17 @@ impl Relay {
             return Vec::new();
         }
         let title = &i.checked.request.title;
-        let how = |on: Platform| match (i.status, i.surface.as_deref()) {
-            (ChoiceStatus::Answered, Some(s)) if s == on.name() => format!(
+        let how = |on: Platform| match (i.status, i.surface) {
+            (ChoiceStatus::Answered, Some(s)) if s.platform() == Some(on) => format!(
                 "✅ Answered here: {}",
                 i.response.as_ref().map_or("", |r| r.selection.summary.as_str())
             ),
-            (ChoiceStatus::Answered, Some(s)) if let Ok(p) = Platform::parse(s) => {
+            (ChoiceStatus::Answered, Some(s)) if let Some(p) = s.platform() => {
                 format!("✅ Answered on {}.", p.spec().title)
             }
-            (ChoiceStatus::Answered, s) => format!("✅ Answered on the {}.", s.unwrap_or("desktop")),
+            (ChoiceStatus::Answered, s) => {
+                format!("✅ Answered on the {}.", s.map_or("desktop", |s| s.as_str()))
+            }
             (ChoiceStatus::Cancelled, _) => "✖ Cancelled.".to_owned(),
             _ => "⌛ Timed out before an answer.".to_owned(),
         };
