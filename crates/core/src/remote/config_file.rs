@@ -83,6 +83,48 @@ impl DerefMut for Edit {
     }
 }
 
+/// `dir`'s remote settings for a reader that asks often (the relay, at every tick of a
+/// third of a second): read again only when the file is another one or has changed
+/// (every write moves a new file into place), else handed out as last read.
+#[derive(Debug)]
+pub struct Watched {
+    dir: PathBuf,
+    held: std::sync::Mutex<Option<(Stamp, RemoteConfig)>>,
+}
+
+/// What tells one version of the file from another without reading it.
+type Stamp = Option<(u64, u64, std::time::SystemTime)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some((inode, m.len(), m.modified().ok()?))
+}
+
+impl Watched {
+    /// The settings in `dir`, read at the first [`Watched::get`].
+    pub fn new(dir: &Path) -> Self {
+        Self { dir: dir.to_owned(), held: std::sync::Mutex::new(None) }
+    }
+
+    /// The settings as they are on disk now.
+    pub fn get(&self) -> Result<RemoteConfig> {
+        let now = stamp(&self.dir.join(FILE));
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, config)) = held.as_ref()
+            && *at == now
+        {
+            return Ok(config.clone());
+        }
+        let config = RemoteConfig::load(&self.dir)?;
+        *held = Some((now, config.clone()));
+        Ok(config)
+    }
+}
+
 /// The exclusive lock on `dir`'s remote settings (waits for another holder).
 fn lock(dir: &Path) -> Result<File> {
     crate::store::datadir::ensure(dir)?;
@@ -173,5 +215,35 @@ mod tests {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn a_watched_reader_sees_every_write_and_reads_only_after_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let watched = Watched::new(dir.path());
+        assert_eq!(watched.get().unwrap(), RemoteConfig::default(), "no file yet");
+        let mut config = RemoteConfig::default();
+        config.save(dir.path()).unwrap();
+        for away in [true, false, true] {
+            let mut edit = RemoteConfig::edit(dir.path()).unwrap();
+            edit.away = away;
+            edit.save().unwrap();
+            drop(edit);
+            assert_eq!(watched.get().unwrap().away, away, "the write is seen at once");
+        }
+        config.away = true;
+        // The same file, length and time: not read again (its bytes, spoilt in place
+        // with the time put back, would not parse).
+        let path = dir.path().join(FILE);
+        let (len, at) =
+            (std::fs::metadata(&path).unwrap().len(), std::fs::metadata(&path).unwrap().modified().unwrap());
+        let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        (&f).write_all(&vec![b'x'; len as usize]).unwrap();
+        f.set_modified(at).unwrap();
+        drop(f);
+        assert_eq!(watched.get().unwrap(), config);
+        assert!(RemoteConfig::load(dir.path()).is_err(), "the file itself is spoilt");
+        std::fs::remove_file(dir.path().join(FILE)).unwrap();
+        assert_eq!(watched.get().unwrap(), RemoteConfig::default(), "removed: none");
     }
 }

@@ -51,8 +51,9 @@ pub fn start(state: Arc<AppState>, data_dir: PathBuf, cancel: CancellationToken)
     let health = Arc::new(status::Health::new(data_dir.clone()));
     tokio::spawn(async move {
         let mut running: HashMap<&'static str, (Bot, CancellationToken)> = HashMap::new();
+        let settings = mooring_core::remote::config_file::Watched::new(&data_dir);
         loop {
-            let config = RemoteConfig::load(&data_dir).unwrap_or_default();
+            let config = settings.get().unwrap_or_default();
             for p in Platform::ALL {
                 let want = config.bot(p).filter(|b| http::safe_base(&b.api)).cloned();
                 let same = match (running.get(p.name()), &want) {

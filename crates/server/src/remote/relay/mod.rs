@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use mooring_core::choice::{Broker, Submission};
+use mooring_core::remote::config_file::Watched;
 use mooring_core::remote::{Platform, RemoteConfig, phone};
 
 use crate::state::AppState;
@@ -122,6 +123,8 @@ struct Posted {
 pub struct Relay {
     state: Arc<AppState>,
     data_dir: PathBuf,
+    /// `remote.json`, read again only when it changed (asked at every tick).
+    settings: Watched,
     posted: Mutex<HashMap<String, Posted>>,
     presses: Mutex<HashMap<String, Press>>,
     /// Wrong codes sent per open pairing code (by its hash): the code is spent after a few.
@@ -132,11 +135,19 @@ impl Relay {
     /// A relay over the hub's state, with the messages it posted before a restart.
     pub fn new(state: Arc<AppState>, data_dir: PathBuf) -> Arc<Self> {
         let posted = Mutex::new(posts::restore(&state));
-        Arc::new(Relay { state, data_dir, posted, presses: Mutex::default(), misses: Mutex::default() })
+        let settings = Watched::new(&data_dir);
+        Arc::new(Relay {
+            state,
+            data_dir,
+            settings,
+            posted,
+            presses: Mutex::default(),
+            misses: Mutex::default(),
+        })
     }
 
     fn config(&self) -> RemoteConfig {
-        RemoteConfig::load(&self.data_dir).unwrap_or_else(|e| {
+        self.settings.get().unwrap_or_else(|e| {
             tracing::warn!(error = %e.message, "remote settings unreadable");
             RemoteConfig::default()
         })
