@@ -37,70 +37,7 @@ impl PgStore {
     /// Move the local project `slug` into the team (you own it there); how many memory
     /// entries moved.
     pub fn share(&self, local: &Store, slug: &str) -> Result<(Project, usize)> {
-        let (mine, entries, log) = local.read(|c| {
-            let p = find_row(c, "project", slug)?;
-            if team_projects::is_team(c, &p.slug)? {
-                return Err(Error::conflict("project", format!("'{}' is a team project already", p.slug)));
-            }
-            let mut stmt = c.prepare_cached(
-                "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at, author,
-                        id, superseded_by, superseded_at, folded_into, folded_at, key
-                 FROM memory WHERE project_id = ?1 ORDER BY id",
-            )?;
-            let rows = stmt.query_map([p.id], |r| {
-                Ok(Moving {
-                    id: r.get(10)?,
-                    links: Links {
-                        superseded_by: r.get(11)?,
-                        superseded_at: r.get(12)?,
-                        folded_into: r.get(13)?,
-                        folded_at: r.get(14)?,
-                    },
-                    key: r.get(15)?,
-                    kind: r.get(0)?,
-                    title: r.get(1)?,
-                    content: r.get(2)?,
-                    tags: r.get(3)?,
-                    status: r.get(4)?,
-                    data: r.get(5)?,
-                    created_at: r.get(6)?,
-                    updated_at: r.get(7)?,
-                    forgotten_at: r.get(8)?,
-                    author: r.get(9)?,
-                })
-            })?;
-            let entries = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-            let log = events::for_project(c, p.id)?;
-            let versions = locks::all_versions(c, p.id)?;
-            Ok((p, entries, (log, versions)))
-        })?;
-        let (mut log, mut versions) = log;
-        let mut entries = entries;
-        let mut mine = mine;
-        // Everything leaves this machine through the scanner as it is today: rows kept
-        // before a rule existed are scanned again on their way to every member.
-        let mut found = mooring_core::guard::redact::Redactions::default();
-        for m in &mut entries {
-            m.title = found.clean(&m.title);
-            m.content = found.clean(&m.content);
-            m.data = m.data.take().map(|d| match serde_json::from_str::<serde_json::Value>(&d) {
-                Ok(mut v) => {
-                    found.clean_json(&mut v, &[]);
-                    v.to_string()
-                }
-                Err(_) => found.clean(&d),
-            });
-        }
-        for l in &mut versions {
-            l.content = found.clean(&l.content);
-        }
-        for e in &mut log {
-            found.clean_json(&mut e.detail, &[]);
-        }
-        mine.description = found.clean(&mine.description);
-        if found.count > 0 {
-            tracing::info!(kinds = ?found.kinds, count = found.count, "secrets taken out of a project on its way to the team");
-        }
+        let Leaving { project: mine, entries, log, versions } = scrubbed(read_local(local, slug)?);
         let me = self.me()?;
         let moved = entries.len();
         let (slug, name, description, repo_url) =
@@ -222,4 +159,82 @@ async fn relink(tx: &deadpool_postgres::Transaction<'_>, entries: &[Moving], ids
     )
     .await?;
     Ok(())
+}
+
+/// A project on its way out of this machine: its row, every entry, its history and its
+/// context locks' versions.
+struct Leaving {
+    project: Project,
+    entries: Vec<Moving>,
+    log: Vec<mooring_core::Event>,
+    versions: Vec<mooring_core::store::rows::LockRow>,
+}
+
+/// The local project `slug` as it leaves (refused when it is a team project already).
+fn read_local(local: &Store, slug: &str) -> Result<Leaving> {
+    local.read(|c| {
+        let p = find_row(c, "project", slug)?;
+        if team_projects::is_team(c, &p.slug)? {
+            return Err(Error::conflict("project", format!("'{}' is a team project already", p.slug)));
+        }
+        let mut stmt = c.prepare_cached(
+            "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at, author,
+                    id, superseded_by, superseded_at, folded_into, folded_at, key
+             FROM memory WHERE project_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([p.id], |r| {
+            Ok(Moving {
+                id: r.get(10)?,
+                links: Links {
+                    superseded_by: r.get(11)?,
+                    superseded_at: r.get(12)?,
+                    folded_into: r.get(13)?,
+                    folded_at: r.get(14)?,
+                },
+                key: r.get(15)?,
+                kind: r.get(0)?,
+                title: r.get(1)?,
+                content: r.get(2)?,
+                tags: r.get(3)?,
+                status: r.get(4)?,
+                data: r.get(5)?,
+                created_at: r.get(6)?,
+                updated_at: r.get(7)?,
+                forgotten_at: r.get(8)?,
+                author: r.get(9)?,
+            })
+        })?;
+        let entries = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        let log = events::for_project(c, p.id)?;
+        let versions = locks::all_versions(c, p.id)?;
+        Ok(Leaving { project: p, entries, log, versions })
+    })
+}
+
+/// `leaving` through the secret scanner as it is today: rows kept before a rule existed
+/// are scanned again on their way to every member.
+fn scrubbed(mut leaving: Leaving) -> Leaving {
+    let mut found = mooring_core::guard::redact::Redactions::default();
+    for m in &mut leaving.entries {
+        m.title = found.clean(&m.title);
+        m.content = found.clean(&m.content);
+        m.data = m.data.take().map(|d| match serde_json::from_str::<serde_json::Value>(&d) {
+            Ok(mut v) => {
+                found.clean_json(&mut v, &[]);
+                v.to_string()
+            }
+            Err(_) => found.clean(&d),
+        });
+    }
+    for l in &mut leaving.versions {
+        l.content = found.clean(&l.content);
+    }
+    for e in &mut leaving.log {
+        found.clean_json(&mut e.detail, &[]);
+    }
+    leaving.project.description = found.clean(&leaving.project.description);
+    if found.count > 0 {
+        tracing::info!(kinds = ?found.kinds, count = found.count, "secrets taken out of a project on its way to the team");
+    }
+    leaving
 }
