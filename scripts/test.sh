@@ -15,6 +15,7 @@ python3 scripts/check-layers.py
 python3 scripts/check-client-dialects.py --self-test
 python3 scripts/check-client-dialects.py
 python3 scripts/check-doc-paths.py
+python3 scripts/check-sizes.py
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 echo "== unit and integration tests"
