@@ -16,6 +16,8 @@ python3 scripts/check-client-dialects.py --self-test
 python3 scripts/check-client-dialects.py
 python3 scripts/check-doc-paths.py
 python3 scripts/check-sizes.py
+python3 scripts/check-invariants.py --self-test
+python3 scripts/check-invariants.py
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 echo "== unit and integration tests"
