@@ -51,6 +51,8 @@ pub enum Setting {
     Recall,
     /// Whether searches are re-ordered by the sentence encoder.
     Rerank,
+    /// Quiet minutes after which an agent session is no longer live.
+    LiveQuietMinutes,
 }
 
 const fn spec(key: &'static str, default: u32, min: u32, max: u32, about: &'static str) -> Spec {
@@ -59,7 +61,7 @@ const fn spec(key: &'static str, default: u32, min: u32, max: u32, about: &'stat
 
 impl Setting {
     /// Every setting, in the order people see them.
-    pub const ALL: [Setting; 14] = [
+    pub const ALL: [Setting; 15] = [
         Self::AutoPauseDays,
         Self::PreambleMaxDecisions,
         Self::PreambleMaxBlockers,
@@ -74,6 +76,7 @@ impl Setting {
         Self::ImportClientsMemory,
         Self::Recall,
         Self::Rerank,
+        Self::LiveQuietMinutes,
     ];
 
     /// Its key, default, range and meaning.
@@ -162,6 +165,14 @@ impl Setting {
                 1,
                 "1 re-orders searches by a sentence encoder (90 MB, scripts/fetch-model.sh --reranker): \
                  better top 5, about 20 ms a search, and about 40 ms of one core to encode each entry once; 0 never",
+            ),
+            Self::LiveQuietMinutes => spec(
+                "live_quiet_minutes",
+                30,
+                1,
+                1440,
+                "minutes an agent session may go without a hook before it is no longer live (its claims on files go \
+                 with it; a session's end or its process gone ends it at once)",
             ),
         }
     }

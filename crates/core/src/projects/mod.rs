@@ -3,6 +3,7 @@
 //! (`decide`), markers and git in a checkout, the watcher that keeps paths current,
 //! agent sessions, and a project's lifecycle and history in words.
 
+pub mod claims;
 pub mod decide;
 pub mod decided_by;
 pub mod event_words;

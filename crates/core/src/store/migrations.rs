@@ -21,6 +21,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0015_keyword_index_merges_by_level.sql"),
     include_str!("../../migrations/0016_phone_posts.sql"),
     include_str!("../../migrations/0017_memory_links.sql"),
+    include_str!("../../migrations/0018_live_sessions_and_claims.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

@@ -9,10 +9,12 @@ pub mod rows;
 
 mod checkpoint;
 pub mod choices;
+pub mod claims;
 pub mod code_paths;
 pub mod commits_seen;
 pub mod events;
 pub mod injections;
+pub mod live_sessions;
 pub mod locks;
 pub mod memory;
 pub mod migrations;
