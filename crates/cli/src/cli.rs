@@ -245,6 +245,12 @@ pub struct SessionsArgs {
     /// Most sessions shown
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub limit: u32,
+    /// The sessions working in the project now, with what each holds
+    #[arg(long)]
+    pub live: bool,
+    /// What a write into a file another live session holds meets in this project
+    #[arg(long, value_parser = ["ask", "deny", "warn", "off"])]
+    pub claims: Option<String>,
 }
 
 /// `export`.

@@ -118,6 +118,17 @@ pub fn permission_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
     Some((d.permission_entry?)(&command_at(client, spec, d.permission_path?)))
 }
 
+/// Where a client's pre-edit hook lives (claims are checked before a write).
+pub fn pre_edit_path(client: Client) -> Option<&'static [&'static str]> {
+    client.dialect()?.pre_edit_path
+}
+
+/// Mooring's pre-edit hook group: the client's file-writing tools.
+pub fn pre_edit_entry(client: Client, spec: &ShimSpec) -> Option<Value> {
+    let d = client.dialect()?;
+    Some((d.pre_edit_entry?)(&command_at(client, spec, d.pre_edit_path?)))
+}
+
 /// The seconds the client gives the permission hook.
 pub const PERMISSION_TIMEOUT: u64 = 120;
 

@@ -209,6 +209,13 @@ fn hook_edit(
         };
         doc.upsert_in_array(path, |v| entry::is_mooring_hook(client, v), permission.as_ref(), file)?;
     }
+    if let Some(path) = entry::pre_edit_path(client) {
+        let pre_edit = match action {
+            Action::Install => entry::pre_edit_entry(client, spec),
+            Action::Remove => None,
+        };
+        doc.upsert_in_array(path, |v| entry::is_mooring_hook(client, v), pre_edit.as_ref(), file)?;
+    }
     Ok(finish(file, before, doc.text()))
 }
 

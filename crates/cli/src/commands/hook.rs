@@ -175,7 +175,17 @@ fn answer(
     // A client that reads a hook's answer only at a tool call (Cline) gets the context there.
     let first_tool =
         event == Event::ToolUse(true) && client.dialect().is_some_and(|d| d.context_at_first_tool);
-    if !matches!(event, Event::Start | Event::Prompt) && !event.captures() && !recorded && !first_tool {
+    // A tool about to write a file: the file is claimed first.
+    let edit = match (event, &input.tool, client.dialect()) {
+        (Event::ToolUse(true), Some(tool), Some(d)) => (d.edited_file)(tool),
+        _ => None,
+    };
+    if !matches!(event, Event::Start | Event::Prompt)
+        && !event.captures()
+        && !recorded
+        && !first_tool
+        && edit.is_none()
+    {
         return Ok(None);
     }
     // A start without readable input still gets the preamble of the shell's directory; a
@@ -197,6 +207,17 @@ fn answer(
     let Some(slug) = decided.resolution.project.clone() else {
         return Ok(None);
     };
+    if let Some(key) = session_key(client, input) {
+        if let Some(file) = &edit {
+            return super::hook_claims::before_edit(&store, client, &slug, &key, input, file);
+        }
+        if let Err(why) = super::hook_claims::note(&store, client, &slug, &key, input) {
+            log(ctx, &format!("{client}: the live session was not noted: {why}"));
+        }
+    }
+    if edit.is_some() {
+        return Ok(None);
+    }
     if event.captures() || recorded {
         let stop = started + deadline(event).saturating_sub(CAPTURE_MARGIN);
         super::hook_capture::capture(ctx, client, &store, &memory, input, stop, &decided)?;

@@ -26,6 +26,12 @@ pub fn run(ctx: &Ctx, args: SessionsArgs) -> Result<(), Failure> {
             }
         },
     };
+    if let Some(mode) = &args.claims {
+        return super::sessions_live::set_mode(ctx, &store, &slug, mode);
+    }
+    if args.live {
+        return super::sessions_live::show(ctx, &store, &slug);
+    }
     let q = ListQuery { kind: Some("session".into()), limit: Some(args.limit), ..ListQuery::default() };
     let page = list(&memory, &slug, &q)?;
     if ctx.json {

@@ -35,8 +35,25 @@ pub(super) const DIALECT: Dialect = Dialect {
     permission_entry: Some(
         |command| json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
     ),
+    // Claims are checked before the file tools write (the client's own ask shows the
+    // reason when the project asks).
+    pre_edit_path: Some(&["hooks", "PreToolUse"]),
+    pre_edit_entry: Some(
+        |command| json!({ "matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [{ "type": "command", "command": command, "timeout": 10 }] }),
+    ),
+    edited_file,
     ..Dialect::BASE
 };
+
+/// The file Write, Edit, MultiEdit and NotebookEdit are about to write.
+fn edited_file(tool: &super::Tool) -> Option<String> {
+    let key = match tool.name.as_str() {
+        "Write" | "Edit" | "MultiEdit" => "file_path",
+        "NotebookEdit" => "notebook_path",
+        _ => return None,
+    };
+    text(&tool.input, key)
+}
 
 /// Its event names, which Codex uses too.
 pub(super) fn event(name: Option<&str>) -> Event {

@@ -73,7 +73,7 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
         Reply::Context(text) => {
             json!({ "contextModification": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
         }
-        Reply::Continue(_) | Reply::Permission(_) => Value::Null,
+        Reply::Continue(_) | Reply::Permission(_) | Reply::Guard(_) => Value::Null,
     }
 }
 

@@ -91,5 +91,7 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
         Reply::Permission(Decision::Deny(message)) => {
             json!({ "permissionDecision": "deny", "permissionDecisionReason": message })
         }
+        // No pre-edit entry is installed for it yet (claims: Claude Code's hooks).
+        Reply::Guard(_) => Value::Null,
     }
 }

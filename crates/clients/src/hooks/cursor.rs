@@ -97,6 +97,8 @@ fn reply(input: &Input, reply: &Reply) -> Value {
         Reply::Permission(Decision::Deny(message)) => {
             json!({ "permission": "deny", "agent_message": message })
         }
+        // No pre-edit entry is installed for it yet (claims: Claude Code's hooks).
+        Reply::Guard(_) => Value::Null,
     }
 }
 

@@ -146,6 +146,19 @@ pub enum Reply {
     Continue(String),
     /// The person's answer to a permission prompt.
     Permission(Decision),
+    /// Before a tool writes a file another session holds: what the client does with it.
+    Guard(Guard),
+}
+
+/// What a write into a file another agent session holds meets (the project's setting).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Guard {
+    /// The client asks the person, showing why.
+    Ask(String),
+    /// The tool does not run; the agent is told why.
+    Deny(String),
+    /// The tool runs; the agent is told who holds the file.
+    Warn(String),
 }
 
 /// What a client's hooks can do beyond capture.
@@ -245,6 +258,14 @@ pub struct Dialect {
     pub permission_path: Option<&'static [&'static str]>,
     /// The permission entry, running `command`.
     pub permission_entry: Option<fn(&str) -> Value>,
+    /// Where the pre-edit entry goes (claims are checked before the write), for a client
+    /// whose hooks can stop a tool before it runs.
+    pub pre_edit_path: Option<&'static [&'static str]>,
+    /// The pre-edit entry, running `command`.
+    pub pre_edit_entry: Option<fn(&str) -> Value>,
+    /// The file a tool is about to write, as the client names it (relative to the
+    /// session's folder or absolute); `None` for a tool that writes no file it names.
+    pub edited_file: fn(&Tool) -> Option<String>,
 }
 
 /// A client's hook scripts: one file per event, `EVENT` + `ext`, each running this Mooring.
@@ -288,6 +309,9 @@ impl Dialect {
         capture_entry: None,
         permission_path: None,
         permission_entry: None,
+        pre_edit_path: None,
+        pre_edit_entry: None,
+        edited_file: |_| None,
     };
 }
 
@@ -355,6 +379,14 @@ fn claude_shaped(input: &Input, reply: &Reply) -> Value {
             };
             json!({ "hookSpecificOutput": { "hookEventName": input.event_name, "decision": decision } })
         }
+        // Checked against the pinned 2.1.330: PreToolUse takes `permissionDecision` (allow,
+        // deny, ask) with its reason, or `additionalContext` alone.
+        Reply::Guard(Guard::Ask(why)) => json!({ "hookSpecificOutput": {
+            "hookEventName": input.event_name, "permissionDecision": "ask", "permissionDecisionReason": why } }),
+        Reply::Guard(Guard::Deny(why)) => json!({ "hookSpecificOutput": {
+            "hookEventName": input.event_name, "permissionDecision": "deny", "permissionDecisionReason": why } }),
+        Reply::Guard(Guard::Warn(why)) => json!({ "hookSpecificOutput": {
+            "hookEventName": input.event_name, "additionalContext": why } }),
     }
 }
 

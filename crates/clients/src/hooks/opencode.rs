@@ -88,6 +88,8 @@ pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
         Reply::Permission(Decision::Allow | Decision::AllowWithRules(_)) => json!({ "reply": "once" }),
         Reply::Permission(Decision::Deny(message)) => json!({ "reply": "reject", "message": message }),
         Reply::Continue(text) => json!({ "continue": text }),
+        // No pre-edit hook is written for it yet (claims: Claude Code's hooks).
+        Reply::Guard(_) => Value::Null,
     }
 }
 

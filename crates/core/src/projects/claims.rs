@@ -185,14 +185,14 @@ pub struct Session<'a> {
 }
 
 /// The oldest `last_at` a live session may have at `now`.
-fn cutoff(c: &rusqlite::Connection, now: DateTime<Utc>) -> Result<String> {
+pub(super) fn cutoff(c: &rusqlite::Connection, now: DateTime<Utc>) -> Result<String> {
     let quiet = Setting::LiveQuietMinutes.read(c)?;
     Ok(crate::humanize::format_ts(now - Duration::minutes(i64::from(quiet))))
 }
 
 /// Whether process `pid` still runs (where this system can tell; elsewhere only the
 /// quiet period ends a silent session).
-fn running(pid: Option<i64>) -> bool {
+pub(super) fn running(pid: Option<i64>) -> bool {
     match pid {
         #[cfg(target_os = "linux")]
         Some(pid) => std::path::Path::new("/proc").join(pid.to_string()).exists(),
@@ -331,75 +331,6 @@ pub fn release(store: &Store, key: &str, which: Option<(Kind, &str)>) -> Result<
         None => None,
     };
     store.write(|tx| q::remove(tx, key, which.as_ref().map(|(k, w)| (k.as_str(), w.as_str()))))
-}
-
-/// A live session of a project, as the project view, the tray, the phone and agents
-/// see it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Working {
-    /// The client.
-    pub client: String,
-    /// The checkout or worktree it works in.
-    pub checkout: String,
-    /// Its branch.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub branch: Option<String>,
-    /// When it started (RFC 3339).
-    pub started_at: String,
-    /// When its hooks last reported it.
-    pub last_at: String,
-    /// What it was last asked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub request: Option<String>,
-    /// What it holds, as people read it.
-    pub claims: Vec<String>,
-    /// Writes it met another session's claim on.
-    pub conflicts: i64,
-    /// Its key (a hash), to tell sessions apart.
-    pub key: String,
-}
-
-/// The live sessions of `slug` at `now`, first started first.
-pub fn working(store: &Store, slug: &str, now: DateTime<Utc>) -> Result<Vec<Working>> {
-    store.read(|c| {
-        let project = find_row(c, "project", slug)?;
-        let since = cutoff(c, now)?;
-        let mut out = Vec::new();
-        for row in live::of_project(c, project.id, &since)? {
-            if !running(row.pid) {
-                continue;
-            }
-            let claims = q::of_session(c, &row.key)?.iter().map(|c| shown(&c.kind, &c.what)).collect();
-            out.push(Working {
-                client: row.client,
-                checkout: row.checkout,
-                branch: row.branch,
-                started_at: row.started_at,
-                last_at: row.last_at,
-                request: row.request,
-                claims,
-                conflicts: row.conflicts,
-                key: row.key,
-            });
-        }
-        Ok(out)
-    })
-}
-
-/// Set `slug`'s mode for writes into what another session holds.
-pub fn set_mode(store: &Store, slug: &str, mode: Mode) -> Result<()> {
-    store.write(|tx| {
-        let project = find_row(tx, "project", slug)?;
-        live::set_claims_mode(tx, project.id, mode.as_str())
-    })
-}
-
-/// `slug`'s mode.
-pub fn mode(store: &Store, slug: &str) -> Result<Mode> {
-    store.read(|c| {
-        let project = find_row(c, "project", slug)?;
-        Mode::parse(&live::claims_mode(c, project.id)?)
-    })
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::projects::live::{mode, set_mode, working};
 use crate::{NewProject, Registry};
 
 fn store() -> Store {

@@ -9,6 +9,7 @@ pub mod decided_by;
 pub mod event_words;
 pub mod git;
 pub mod lifecycle;
+pub mod live;
 pub mod live_index;
 pub mod markers;
 pub mod recommend;

@@ -1,0 +1,108 @@
+//! The hooks' part in claims across agents (`mooring_core::projects::claims`): every hook
+//! of a session renews it as live (with its latest request), its end lets go of what it
+//! held, and a client's pre-edit hook claims the file before the write, answering what
+//! the project's setting says when another live session of the checkout holds it.
+
+use std::path::{Path, PathBuf};
+
+use mooring_clients::Client;
+use mooring_clients::hooks::{Event, Guard, Input, Reply};
+use mooring_core::Store;
+use mooring_core::projects::claims::{self, Kind, Mode, Outcome, Session};
+
+/// What this hook tells about its session: renewed, or ended.
+pub fn note(store: &Store, client: Client, slug: &str, key: &str, input: &Input) -> Result<(), String> {
+    if input.event == Event::SessionEnd {
+        return claims::ended(store, key).map_err(|e| e.message);
+    }
+    let dir = input.cwd.as_deref().map(PathBuf::from);
+    let (checkout, branch) =
+        mooring_core::projects::live::checkout_of(dir.as_deref().unwrap_or(Path::new(".")));
+    let request = input.prompt.as_deref().filter(|_| input.event == Event::Prompt && input.from_person);
+    let s = session(client, key, &checkout, branch.as_deref(), request);
+    claims::seen(store, slug, &s).map_err(|e| e.message)
+}
+
+/// Before a tool writes `file`: claim it, and the hook's answer when another session holds it.
+pub fn before_edit(
+    store: &Store,
+    client: Client,
+    slug: &str,
+    key: &str,
+    input: &Input,
+    file: &str,
+) -> Result<Option<String>, String> {
+    let base = input.cwd.as_deref().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let path = base.join(file);
+    let dir = path.parent().filter(|d| d.is_dir()).unwrap_or(&base);
+    let (checkout, branch) = mooring_core::projects::live::checkout_of(dir);
+    let full = absolute(&path);
+    let Some(rel) = full.strip_prefix(&checkout).ok().map(|r| r.to_string_lossy().replace('\\', "/")) else {
+        // A file outside the session's checkout is no one's to hold here.
+        return Ok(None);
+    };
+    let s = session(client, key, &checkout, branch.as_deref(), None);
+    let outcome = claims::claim(store, slug, &s, Kind::File, &rel, None).map_err(|e| e.message)?;
+    let Some(why) = outcome.message(&rel) else { return Ok(None) };
+    let Outcome::Taken { mode, .. } = outcome else { return Ok(None) };
+    let guard = match mode {
+        Mode::Ask => Guard::Ask(why),
+        Mode::Deny => Guard::Deny(why),
+        Mode::Warn => Guard::Warn(why),
+        Mode::Off => return Ok(None),
+    };
+    Ok(Some(client.hook_reply(input, &Reply::Guard(guard))))
+}
+
+fn session<'a>(
+    client: Client,
+    key: &'a str,
+    checkout: &'a str,
+    branch: Option<&'a str>,
+    request: Option<&'a str>,
+) -> Session<'a> {
+    Session { key, client: client.name(), checkout, branch, pid: client_pid(), request }
+}
+
+/// `path` made absolute through its nearest folder that exists (symbolic links resolved,
+/// so it compares with the checkout's top).
+fn absolute(path: &Path) -> PathBuf {
+    let mut rest = Vec::new();
+    let mut at = path.to_path_buf();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(&at) {
+            return rest.iter().rev().fold(real, |p, part: &std::ffi::OsString| p.join(part));
+        }
+        match (at.file_name().map(|n| n.to_owned()), at.parent().map(Path::to_path_buf)) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                at = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// The client's process: the hook's parent, or its grandparent when the client ran the
+/// hook through a shell (Linux; elsewhere none, and only the quiet period ends a silent
+/// session).
+fn client_pid() -> Option<i64> {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = |pid: &str| -> Option<String> {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // The command's name is in parentheses and may hold spaces: read past it.
+            stat.rsplit_once(')')?.1.split_whitespace().nth(1).map(str::to_owned)
+        };
+        let name = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        let mut pid = parent("self")?;
+        if matches!(name(&pid).trim(), "sh" | "bash" | "dash" | "zsh" | "fish") {
+            pid = parent(&pid)?;
+        }
+        pid.parse().ok().filter(|p| *p > 1)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}

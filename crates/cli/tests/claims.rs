@@ -1,0 +1,103 @@
+//! Several agent sessions on one checkout, through the real `mooring hook claude-code`
+//! fed what Claude Code's hooks send: the second writer to a file another live session
+//! holds is asked or refused by the project's setting, the holder is untouched, a
+//! worktree of the same clone never meets the others, and a session's end lets go.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::Sandbox;
+use serde_json::{Value, json};
+
+fn hook(sb: &Sandbox, input: Value) -> Option<Value> {
+    let mut cmd = sb.cmd();
+    cmd.env("MOORING_HOOK_DEADLINE_MS", "4500");
+    let out = cmd.args(["hook", "claude-code"]).write_stdin(input.to_string()).output().unwrap();
+    assert!(out.status.success(), "the hook never fails the client: {out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    (!text.trim().is_empty()).then(|| serde_json::from_str(&text).unwrap())
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=T", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn prompt(session: &str, cwd: &Path, words: &str) -> Value {
+    json!({ "hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": cwd, "prompt": words,
+            "transcript_path": cwd.join("none.jsonl") })
+}
+
+fn write(session: &str, cwd: &Path, tool: &str, file: &str) -> Value {
+    json!({ "hook_event_name": "PreToolUse", "session_id": session, "cwd": cwd, "tool_name": tool,
+            "tool_input": { "file_path": file, "content": "x" }, "transcript_path": cwd.join("none.jsonl") })
+}
+
+fn decision(out: &Option<Value>) -> Option<&str> {
+    out.as_ref()?["hookSpecificOutput"]["permissionDecision"].as_str()
+}
+
+#[test]
+fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_never_blocks() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/billing");
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
+    let tree = sb.home.join("work/billing-feature");
+    git(&work, &["worktree", "add", "-q", "-b", "feature", tree.to_str().unwrap()]);
+    sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+
+    hook(&sb, prompt("A", &work, "split invoices by customer"));
+    hook(&sb, prompt("B", &work, "rename the customer fields"));
+    assert_eq!(hook(&sb, write("A", &work, "Write", "src/billing.rs")), None, "free: claimed, nothing said");
+    // B names it absolutely; the same file.
+    let asked = hook(&sb, write("B", &work, "Edit", work.join("src/billing.rs").to_str().unwrap()));
+    assert_eq!(decision(&asked), Some("ask"), "{asked:?}");
+    let why = asked.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(
+        why.starts_with("src/billing.rs is being edited by the claude-code session started")
+            && why.contains("'split invoices by customer'")
+            && why.ends_with("work elsewhere or ask the person."),
+        "{why}"
+    );
+    assert_eq!(hook(&sb, write("A", &work, "Edit", "src/billing.rs")), None, "the holder is untouched");
+
+    sb.json_ok(&["sessions", "billing", "--claims", "deny"], None);
+    let refused = hook(&sb, write("B", &work, "MultiEdit", "src/billing.rs"));
+    assert_eq!(decision(&refused), Some("deny"), "{refused:?}");
+    // Another worktree of the clone is another checkout.
+    assert_eq!(hook(&sb, write("C", &tree, "Write", "src/billing.rs")), None);
+    // A tool that writes no file is not checked.
+    let read = json!({ "hook_event_name": "PreToolUse", "session_id": "B", "cwd": work, "tool_name": "Read",
+                       "tool_input": { "file_path": "src/billing.rs" } });
+    assert_eq!(hook(&sb, read), None);
+
+    let live = sb.json_ok(&["sessions", "billing", "--live"], None);
+    assert_eq!(live["claims"], "deny", "{live}");
+    let sessions = live["live"].as_array().unwrap();
+    assert_eq!(sessions.len(), 3, "{live}");
+    let a = sessions.iter().find(|s| s["request"] == "split invoices by customer").unwrap();
+    assert_eq!(
+        (a["claims"].clone(), a["branch"].clone()),
+        (json!(["src/billing.rs"]), json!("main")),
+        "{live}"
+    );
+    let b = sessions.iter().find(|s| s["request"] == "rename the customer fields").unwrap();
+    assert_eq!(b["conflicts"], 2, "{live}");
+    assert!(sessions.iter().any(|s| s["branch"] == "feature"), "{live}");
+
+    // A's session ends: what it held goes, and B may write.
+    let end = json!({ "hook_event_name": "SessionEnd", "session_id": "A", "cwd": work, "reason": "exit",
+                      "transcript_path": work.join("none.jsonl") });
+    hook(&sb, end);
+    assert_eq!(hook(&sb, write("B", &work, "Edit", "src/billing.rs")), None);
+    let after = sb.json_ok(&["sessions", "billing", "--live"], None);
+    assert_eq!(after["live"].as_array().unwrap().len(), 2, "{after}");
+}

@@ -1,0 +1,90 @@
+//! The agent sessions working in a project now, as the project view, the tray, the
+//! phone, agents (`who_is_working`) and `mooring sessions --live` show them; the
+//! project's setting for what a write into another's claim meets; and which checkout a
+//! folder is in.
+
+use chrono::{DateTime, Utc};
+
+use super::claims::{Mode, cutoff, running, shown};
+use crate::error::Result;
+use crate::store::claims as q;
+use crate::store::live_sessions as live;
+use crate::store::{Store, projects::find_row};
+
+/// A live session of a project, as the project view, the tray, the phone and agents
+/// see it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Working {
+    /// The client.
+    pub client: String,
+    /// The checkout or worktree it works in.
+    pub checkout: String,
+    /// Its branch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+    /// When its hooks last reported it.
+    pub last_at: String,
+    /// What it was last asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+    /// What it holds, as people read it.
+    pub claims: Vec<String>,
+    /// Writes it met another session's claim on.
+    pub conflicts: i64,
+    /// Its key (a hash), to tell sessions apart.
+    pub key: String,
+}
+
+/// The live sessions of `slug` at `now`, first started first.
+pub fn working(store: &Store, slug: &str, now: DateTime<Utc>) -> Result<Vec<Working>> {
+    store.read(|c| {
+        let project = find_row(c, "project", slug)?;
+        let since = cutoff(c, now)?;
+        let mut out = Vec::new();
+        for row in live::of_project(c, project.id, &since)? {
+            if !running(row.pid) {
+                continue;
+            }
+            let claims = q::of_session(c, &row.key)?.iter().map(|c| shown(&c.kind, &c.what)).collect();
+            out.push(Working {
+                client: row.client,
+                checkout: row.checkout,
+                branch: row.branch,
+                started_at: row.started_at,
+                last_at: row.last_at,
+                request: row.request,
+                claims,
+                conflicts: row.conflicts,
+                key: row.key,
+            });
+        }
+        Ok(out)
+    })
+}
+
+/// The checkout (the worktree's top folder) and branch `dir` is in; a folder outside any
+/// repository is its own checkout.
+pub fn checkout_of(dir: &std::path::Path) -> (String, Option<String>) {
+    let Ok(repo) = gix::discover(dir) else { return (dir.display().to_string(), None) };
+    let top = repo.workdir().map(|t| std::fs::canonicalize(t).unwrap_or_else(|_| t.to_path_buf()));
+    let branch = repo.head_name().ok().flatten().map(|n| n.shorten().to_string());
+    (top.unwrap_or_else(|| dir.to_path_buf()).display().to_string(), branch)
+}
+
+/// Set `slug`'s mode for writes into what another session holds.
+pub fn set_mode(store: &Store, slug: &str, mode: Mode) -> Result<()> {
+    store.write(|tx| {
+        let project = find_row(tx, "project", slug)?;
+        live::set_claims_mode(tx, project.id, mode.as_str())
+    })
+}
+
+/// `slug`'s mode.
+pub fn mode(store: &Store, slug: &str) -> Result<Mode> {
+    store.read(|c| {
+        let project = find_row(c, "project", slug)?;
+        Mode::parse(&live::claims_mode(c, project.id)?)
+    })
+}
