@@ -210,3 +210,33 @@ async fn every_project_scoped_result_says_what_decided() {
         c.cancel().await.unwrap();
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn who_is_working_shows_the_live_sessions_and_what_they_hold_never_their_keys() {
+    use mooring_core::projects::claims::{Kind, Session, claim};
+    let srv = TestServer::start().await;
+    srv.project("Billing", &[]);
+    let a = connect(&srv.url, Gen::Modern, TestClient::default(), &[]).await;
+    let none = ok(&call(&a, "who_is_working", json!({ "project": "billing" })).await);
+    assert_eq!((none["sessions"].as_array().unwrap().len(), none["claims"].as_str()), (0, Some("ask")));
+    // A Codex session's hook claimed a file before writing it.
+    let codex = Session {
+        key: "codex:secret-key-hash",
+        client: "codex",
+        checkout: "/w/billing",
+        branch: Some("main"),
+        pid: None,
+        request: Some("split invoices"),
+    };
+    claim(&srv.store, "billing", &codex, Kind::File, "src/billing.rs", None).unwrap();
+    let now = ok(&call(&a, "who_is_working", json!({ "project": "billing" })).await);
+    let s = &now["sessions"][0];
+    assert_eq!(
+        (s["client"].as_str(), s["request"].as_str()),
+        (Some("codex"), Some("split invoices")),
+        "{now}"
+    );
+    assert_eq!(s["claims"], json!(["src/billing.rs"]));
+    assert!(!now.to_string().contains("secret-key-hash"), "a session's key is never shown: {now}");
+    assert_eq!(now["message"], "One agent session is working in 'billing' now.");
+}

@@ -13,7 +13,7 @@ use crate::store::{Store, projects::find_row};
 
 /// A live session of a project, as the project view, the tray, the phone and agents
 /// see it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Working {
     /// The client.
     pub client: String,
@@ -33,7 +33,8 @@ pub struct Working {
     pub claims: Vec<String>,
     /// Writes it met another session's claim on.
     pub conflicts: i64,
-    /// Its key (a hash), to tell sessions apart.
+    /// Its key (a hash): never shown, so no session can name another's.
+    #[serde(skip)]
     pub key: String,
 }
 

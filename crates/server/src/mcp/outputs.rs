@@ -177,3 +177,14 @@ pub struct Recalled {
     /// Every topic's latest version (without a topic).
     pub topics: Vec<Lock>,
 }
+
+/// `who_is_working`'s result.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Working {
+    /// The sessions working in the project now, first started first.
+    pub sessions: Vec<mooring_core::projects::live::Working>,
+    /// What a write into a file another session holds meets: ask, deny, warn or off.
+    pub claims: String,
+    /// One line for the agent.
+    pub message: String,
+}

@@ -138,6 +138,15 @@ pub struct GetLastHandover {
     pub project: Option<String>,
 }
 
+/// `who_is_working`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WhoIsWorking {
+    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    #[serde(default)]
+    pub project: Option<String>,
+}
+
 /// `remember`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -134,7 +134,8 @@ project_arg!(
     params::SearchMemory,
     params::LockContext,
     params::RecallContext,
-    params::ProjectContext
+    params::ProjectContext,
+    params::WhoIsWorking
 );
 
 impl Call<'_> {
@@ -230,8 +231,7 @@ pub static TOOLS: &[ToolDef] = &[
     },
     ToolDef {
         name: "create_project",
-        description: "Create a project. The slug is made from the name when omitted. Code paths must be \
-         absolute; they decide the project for sessions working inside them.",
+        description: "Create a project. Its code paths decide the project for sessions working inside them.",
         hints: WRITE,
         project: Needs::Nothing,
         writes: false,
@@ -241,8 +241,7 @@ pub static TOOLS: &[ToolDef] = &[
     },
     ToolDef {
         name: "edit_project",
-        description: "Edit a project: name, description, code paths to add or remove, notes path, repository, \
-         status (active, paused, archived). All changes land together or none do.",
+        description: "Edit a project. All changes land together or none do.",
         hints: WRITE,
         project: Needs::Nothing,
         writes: false,
@@ -388,8 +387,8 @@ pub static TOOLS: &[ToolDef] = &[
     },
     ToolDef {
         name: "forget",
-        description: "Hide a memory entry from lists, search and the context preamble. The audit log keeps \
-         a record that it existed.",
+        description: "Hide a memory entry from lists, search and the preamble; the audit log keeps that it \
+         existed.",
         hints: ToolHints { read_only: false, destructive: true, idempotent: false },
         project: Needs::Project,
         writes: true,
@@ -399,8 +398,8 @@ pub static TOOLS: &[ToolDef] = &[
     },
     ToolDef {
         name: "search_memory",
-        description: "Search memory by words and meaning, ranked, with snippets. In the session's \
-         project, or in all projects with all_projects=true (each hit names its project).",
+        description: "Search memory by words and meaning, ranked, with snippets; all_projects=true searches \
+         every project (each hit names its own).",
         hints: READ,
         project: Needs::ProjectUnlessAll,
         writes: false,
@@ -465,10 +464,19 @@ pub static TOOLS: &[ToolDef] = &[
         }),
     },
     ToolDef {
+        name: "who_is_working",
+        description: "Agent sessions working in the project now: checkout, branch, request, files held.",
+        hints: READ,
+        project: Needs::Project,
+        writes: false,
+        apps: ForApps::SAME,
+        schema: tool::<params::WhoIsWorking, outputs::Scoped<outputs::Working>>,
+        run: runner!(|c| c.scoped(tools_session::who_is_working).await),
+    },
+    ToolDef {
         name: "project_context",
-        description: "The project's context preamble: description, open blockers, recent decisions, the last \
-         handover, context-lock topics and an index of the other projects, within a token \
-         budget (default 4000), saying what was left out and how to get it.",
+        description: "The project's context preamble (description, open blockers, recent decisions, last \
+         handover, lock topics, other projects) within a token budget (default 4000).",
         hints: READ,
         project: Needs::Project,
         writes: false,

@@ -204,3 +204,32 @@ pub fn set_workspace(state: &AppState, caller: &Caller, p: params::SetWorkspace)
         Ok(WorkspaceSet { workspace: dir.as_str().to_owned(), project: resolution.project, message })
     })
 }
+
+/// `who_is_working` in a decided project.
+pub fn who_is_working(
+    state: &AppState,
+    s: super::tools_memory::Scope,
+    _p: params::WhoIsWorking,
+) -> CallToolResult {
+    use mooring_core::projects::live;
+    let project = s.project.as_str();
+    let found = live::working(&state.store, project, chrono::Utc::now())
+        .and_then(|w| Ok((w, live::mode(&state.store, project)?)));
+    match found {
+        Ok((sessions, mode)) => {
+            let n = sessions.len();
+            let said = match n {
+                0 => format!("No agent session is working in '{project}' now."),
+                1 => format!("One agent session is working in '{project}' now."),
+                n => format!("{n} agent sessions are working in '{project}' now."),
+            };
+            ok(&super::outputs::Scoped {
+                project: project.to_owned(),
+                decided_by: s.decided_by.to_string(),
+                note: s.note,
+                result: super::outputs::Working { sessions, claims: mode.as_str().to_owned(), message: said },
+            })
+        }
+        Err(e) => fail(&e),
+    }
+}
