@@ -29,6 +29,8 @@ pub struct GitFacts {
     pub remote_url: Option<String>,
     /// The same URL normalized for comparison ([`normalize_remote`]).
     pub remote_key: Option<String>,
+    /// The branch the checkout is on (none when detached).
+    pub branch: Option<String>,
 }
 
 type Cache = Mutex<HashMap<PathBuf, (Instant, Option<GitFacts>)>>;
@@ -85,8 +87,8 @@ fn read_facts(dir: &Path) -> Option<GitFacts> {
         return None;
     }
     let meta = std::fs::symlink_metadata(&dot_git).ok()?;
-    let (common_dir, main_checkout) = if meta.is_dir() {
-        (dot_git.clone(), None)
+    let (common_dir, main_checkout, branch) = if meta.is_dir() {
+        (dot_git.clone(), None, branch_in(&dot_git))
     } else {
         // A FIFO, a device or a huge file named .git is someone's trap: skip it, say so once.
         if let Err(why) = crate::guard::untrusted::read_text(&dot_git, MAX_FILE) {
@@ -98,7 +100,8 @@ fn read_facts(dir: &Path) -> Option<GitFacts> {
         let commondir = git_dir.join("commondir");
         if !regular_small(&commondir, MAX_FILE) {
             // A `.git` file without commondir: a submodule's checkout, not a worktree.
-            return Some(with_remote(checkout, None, &git_dir));
+            let branch = branch_in(&git_dir);
+            return Some(GitFacts { branch, ..with_remote(checkout, None, &git_dir) });
         }
         let common = gix_discover::path::from_plain_file_relative_to_file(&commondir)?.ok()?;
         let common = std::fs::canonicalize(common).ok()?;
@@ -106,15 +109,26 @@ fn read_facts(dir: &Path) -> Option<GitFacts> {
         let main = (common.file_name() == Some(std::ffi::OsStr::new(".git")))
             .then(|| common.parent().map(Path::to_path_buf))
             .flatten();
-        (common, main)
+        (common, main, branch_in(&git_dir))
     };
-    Some(with_remote(checkout, main_checkout, &common_dir))
+    Some(GitFacts { branch, ..with_remote(checkout, main_checkout, &common_dir) })
+}
+
+/// The branch a git directory's `HEAD` names (`ref: refs/heads/NAME`); none when detached.
+fn branch_in(git_dir: &Path) -> Option<String> {
+    let head = git_dir.join("HEAD");
+    if !regular_small(&head, MAX_FILE) {
+        return None;
+    }
+    let text = std::fs::read_to_string(head).ok()?;
+    let name = text.trim().strip_prefix("ref: refs/heads/")?;
+    (!name.is_empty() && !name.chars().any(char::is_control)).then(|| name.to_owned())
 }
 
 fn with_remote(checkout: PathBuf, main_checkout: Option<PathBuf>, common_dir: &Path) -> GitFacts {
     let remote_url = read_remote(&common_dir.join("config"));
     let remote_key = remote_url.as_deref().and_then(normalize_remote);
-    GitFacts { checkout, main_checkout, remote_url, remote_key }
+    GitFacts { checkout, main_checkout, remote_url, remote_key, branch: None }
 }
 
 /// The nearest directory at or above `dir` holding a `.git` entry, and that entry.

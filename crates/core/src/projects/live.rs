@@ -65,13 +65,14 @@ pub fn working(store: &Store, slug: &str, now: DateTime<Utc>) -> Result<Vec<Work
     })
 }
 
-/// The checkout (the worktree's top folder) and branch `dir` is in; a folder outside any
-/// repository is its own checkout.
+/// The checkout (the worktree's top folder) and branch `dir` is in, from the git facts
+/// resolution already read (cached); a folder outside any repository is its own checkout.
 pub fn checkout_of(dir: &std::path::Path) -> (String, Option<String>) {
-    let Ok(repo) = gix::discover(dir) else { return (dir.display().to_string(), None) };
-    let top = repo.workdir().map(|t| std::fs::canonicalize(t).unwrap_or_else(|_| t.to_path_buf()));
-    let branch = repo.head_name().ok().flatten().map(|n| n.shorten().to_string());
-    (top.unwrap_or_else(|| dir.to_path_buf()).display().to_string(), branch)
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match super::git::facts(&dir) {
+        Some(f) => (f.checkout.display().to_string(), f.branch),
+        None => (dir.display().to_string(), None),
+    }
 }
 
 /// Set `slug`'s mode for writes into what another session holds.

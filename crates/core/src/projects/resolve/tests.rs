@@ -79,6 +79,7 @@ fn each_level_decides_when_it_is_the_highest_given() {
             main_checkout: Some(f.root.join("a/b")),
             remote_url: Some("git@host.example:me/gamma.git".into()),
             remote_key: normalize_remote("git@host.example:me/gamma.git"),
+            branch: None,
         }),
     };
     let expect = [
@@ -205,6 +206,7 @@ fn a_remote_shared_by_two_projects_is_ambiguous_and_archived_ones_do_not_count()
         main_checkout: None,
         remote_url: Some("ssh://git@HOST.example/me/app/".into()),
         remote_key: normalize_remote("ssh://git@HOST.example/me/app/"),
+        branch: None,
     };
     let r = resolve(&f.index, &Hints { git: Some(git), ..Hints::default() });
     assert_eq!(r.project, None);
