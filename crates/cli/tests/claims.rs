@@ -11,6 +11,8 @@ use std::process::Command;
 use common::Sandbox;
 use serde_json::{Value, json};
 
+const RECORDED: &str = include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl");
+
 fn hook(sb: &Sandbox, input: Value) -> Option<Value> {
     let mut cmd = sb.cmd();
     cmd.env("MOORING_HOOK_DEADLINE_MS", "4500");
@@ -93,10 +95,20 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
     assert_eq!(b["conflicts"], 2, "{live}");
     assert!(sessions.iter().any(|s| s["branch"] == "feature"), "{live}");
 
-    // A's session ends: what it held goes, and B may write.
+    // B's turn ends: its record says which writes met another's claim.
+    let transcript = sb.home.join("t.jsonl");
+    std::fs::write(&transcript, RECORDED.replace("/tmp/rec/work", work.to_str().unwrap())).unwrap();
+    let stop =
+        json!({ "hook_event_name": "Stop", "session_id": "B", "cwd": work, "transcript_path": transcript });
+    hook(&sb, stop);
+    // A's session ends: its record lists what it held, then what it held goes, and B may write.
     let end = json!({ "hook_event_name": "SessionEnd", "session_id": "A", "cwd": work, "reason": "exit",
-                      "transcript_path": work.join("none.jsonl") });
+                      "transcript_path": transcript });
     hook(&sb, end);
+    let records = sb.json_ok(&["memory", "list", "billing", "--kind", "session"], None)["entries"].clone();
+    let text = records.to_string();
+    assert!(text.contains("**Held:** src/billing.rs"), "A's record lists its claim: {records}");
+    assert!(text.contains("**Met:** 2 writes into what another live session held"), "{records}");
     assert_eq!(hook(&sb, write("B", &work, "Edit", "src/billing.rs")), None);
     let after = sb.json_ok(&["sessions", "billing", "--live"], None);
     assert_eq!(after["live"].as_array().unwrap().len(), 2, "{after}");

@@ -207,20 +207,32 @@ fn answer(
     let Some(slug) = decided.resolution.project.clone() else {
         return Ok(None);
     };
-    if let Some(key) = session_key(client, input) {
-        if let Some(file) = &edit {
-            return super::hook_claims::before_edit(&store, client, &slug, &key, input, file);
-        }
-        if let Err(why) = super::hook_claims::note(&store, client, &slug, &key, input) {
-            log(ctx, &format!("{client}: the live session was not noted: {why}"));
-        }
+    let key = session_key(client, input);
+    if let (Some(key), Some(file)) = (&key, &edit) {
+        return super::hook_claims::before_edit(&store, client, &slug, key, input, file);
     }
     if edit.is_some() {
         return Ok(None);
     }
+    // Noted before the capture, so the record lists what the session holds; a session's
+    // end lets go only once its record is kept.
+    let noted = |ctx: &Ctx| {
+        if let Some(key) = &key
+            && let Err(why) = super::hook_claims::note(&store, client, &slug, key, input)
+        {
+            log(ctx, &format!("{client}: the live session was not noted: {why}"));
+        }
+    };
+    if event != Event::SessionEnd {
+        noted(ctx);
+    }
     if event.captures() || recorded {
         let stop = started + deadline(event).saturating_sub(CAPTURE_MARGIN);
-        super::hook_capture::capture(ctx, client, &store, &memory, input, stop, &decided)?;
+        let kept = super::hook_capture::capture(ctx, client, &store, &memory, input, stop, &decided);
+        if event == Event::SessionEnd {
+            noted(ctx);
+        }
+        kept?;
         return Ok(None);
     }
     if first_tool {
@@ -229,29 +241,39 @@ fn answer(
         return Ok(text.map(|text| client.hook_reply(input, &Reply::Context(text))));
     }
     if event == Event::Prompt {
-        // The project's context when the session has had none, then what the person sent
-        // from the phone, then what memory recalls.
-        let key = session_key(client, input);
-        let sent = match &key {
-            Some(k) => mooring_core::remote::inbox::take(&store, &slug, k).map_err(|e| e.message)?,
-            None => None,
-        };
-        // A client that may not run its start hook (Qwen Code headless) hands the
-        // project's context over with the session's first prompt instead.
-        let context = match &key {
-            Some(k) if client.dialect().is_some_and(|d| d.start_may_not_fire) && input.from_person => {
-                context_once(client, &store, &memory, &slug, k, input)?
-            }
-            _ => None,
-        };
-        let recalled = recall(client, &store, &memory, &slug, input)?;
-        let text = [context, sent, recalled].into_iter().flatten().collect::<Vec<_>>().join("\n");
-        if text.is_empty() {
-            return Ok(None);
-        }
-        return Ok(Some(client.hook_reply(input, &Reply::Context(text))));
+        return prompt(client, &store, &memory, &slug, input);
     }
     let text = context(client, &store, &memory, &slug, input)?;
+    Ok(Some(client.hook_reply(input, &Reply::Context(text))))
+}
+
+/// A prompt's answer: the project's context when the session has had none, then what
+/// the person sent from the phone, then what memory recalls.
+fn prompt(
+    client: Client,
+    store: &mooring_core::Store,
+    memory: &dyn mooring_core::store::backend::MemoryBackend,
+    slug: &str,
+    input: &Input,
+) -> Result<Option<String>, String> {
+    let key = session_key(client, input);
+    let sent = match &key {
+        Some(k) => mooring_core::remote::inbox::take(store, slug, k).map_err(|e| e.message)?,
+        None => None,
+    };
+    // A client that may not run its start hook (Qwen Code headless) hands the project's
+    // context over with the session's first prompt instead.
+    let context = match &key {
+        Some(k) if client.dialect().is_some_and(|d| d.start_may_not_fire) && input.from_person => {
+            context_once(client, store, memory, slug, k, input)?
+        }
+        _ => None,
+    };
+    let recalled = recall(client, store, memory, slug, input)?;
+    let text = [context, sent, recalled].into_iter().flatten().collect::<Vec<_>>().join("\n");
+    if text.is_empty() {
+        return Ok(None);
+    }
     Ok(Some(client.hook_reply(input, &Reply::Context(text))))
 }
 

@@ -39,6 +39,8 @@ pub(super) fn capture(
         return Err("the hook input names no session_id or transcript_path; nothing captured".into());
     };
     let code_path = code_path_of(store, dir);
+    let key = mooring_core::capture::key(client.name(), session);
+    let (held, conflicts) = mooring_core::projects::live::held(store, &key).map_err(|e| e.message)?;
     let turn = mooring_core::capture::Turn {
         cwd: Some(&cwd),
         code_path: code_path.as_deref().and_then(Path::to_str),
@@ -46,6 +48,7 @@ pub(super) fn capture(
         ended: input.end_reason.as_deref(),
         deadline: Some(stop),
         event: input.record.as_ref().map(|v| (v, input.event.captures())),
+        claims: (&held, conflicts),
         ..mooring_core::capture::Turn::new(client, session, transcript)
     };
     match mooring_core::capture::capture(memory, slug, &turn).map_err(|e| e.message)? {

@@ -142,6 +142,8 @@ pub struct Turn<'a> {
     /// instead of a transcript, and whether it ends the turn (only then does git tell
     /// what else changed).
     pub event: Option<(&'a serde_json::Value, bool)>,
+    /// What the session holds in its checkout now, and the claims its writes met.
+    pub claims: (&'a [String], u32),
 }
 
 impl<'a> Turn<'a> {
@@ -157,6 +159,7 @@ impl<'a> Turn<'a> {
             ended: None,
             deadline: None,
             event: None,
+            claims: (&[], 0),
         }
     }
 }
@@ -208,6 +211,7 @@ pub fn capture(memory: &dyn MemoryBackend, slug: &str, turn: &Turn<'_>) -> Resul
     }
     let stored = existing.and_then(|r| r.data).and_then(|d| serde_json::from_str::<SessionRecord>(&d).ok());
     let mut record = stored.unwrap_or_else(|| SessionRecord::new(turn.client.name(), &key));
+    record.claims(turn.claims.0, turn.claims.1);
     let root = checkout_root(turn);
     let place = Place { root: root.as_deref().and_then(Path::to_str), cwd: turn.cwd };
     let mut redacted = 0;

@@ -193,6 +193,13 @@ pub struct SessionRecord {
     /// Why the session ended, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
+    /// What it claimed in its checkout while it worked (files before their edits,
+    /// folders, globs, tasks), as people read them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<String>,
+    /// Writes it met another live session's claim on.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub conflicts: u32,
     /// How far the client's transcript has been read (bytes): the next turn reads on
     /// from here. Kept with the record so the two never disagree.
     #[serde(default)]
@@ -430,6 +437,18 @@ impl SessionRecord {
     }
 
     /// Whether anything worth keeping happened.
+    /// Note what the session holds now and the claims it met so far (what it held
+    /// earlier stays listed: the record says what it touched).
+    pub fn claims(&mut self, held: &[String], conflicts: u32) {
+        for h in held {
+            if !self.held.contains(h) && self.held.len() < MOST_HELD {
+                self.held.push(h.clone());
+            }
+        }
+        self.conflicts = self.conflicts.max(conflicts);
+    }
+
+    /// Whether nothing of the session is known yet.
     pub fn is_empty(&self) -> bool {
         self.requests.is_empty()
             && self.files.is_empty()
@@ -441,3 +460,10 @@ impl SessionRecord {
 }
 
 pub use super::place::{Place, shown_path};
+
+/// Claims a record lists at most.
+const MOST_HELD: usize = 40;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}

@@ -122,6 +122,11 @@ impl SessionRecord {
         line("Done", list(&done));
         let tools: Vec<String> = self.mooring_tools.iter().map(|(t, n)| format!("{t} ×{n}")).collect();
         line("Mooring tools", tools.join(", "));
+        line("Held", self.held.join(", "));
+        if self.conflicts > 0 {
+            let s = if self.conflicts == 1 { "" } else { "s" };
+            line("Met", format!("{} write{s} into what another live session held", self.conflicts));
+        }
         line("Before compaction", self.context_carry.clone().unwrap_or_default());
         line("Last word", self.last_message.as_ref().map(|m| format!("\"{m}\"")).unwrap_or_default());
         let mut facts = vec![self.client.clone()];

@@ -75,6 +75,16 @@ pub fn checkout_of(dir: &std::path::Path) -> (String, Option<String>) {
     }
 }
 
+/// What session `key` holds now (as people read it) and how many writes of it met
+/// another's claim: what its captured record lists.
+pub fn held(store: &Store, key: &str) -> Result<(Vec<String>, u32)> {
+    store.read(|c| {
+        let held = q::of_session(c, key)?.iter().map(|c| shown(&c.kind, &c.what)).collect();
+        let conflicts = live::get(c, key)?.map_or(0, |r| u32::try_from(r.conflicts).unwrap_or(u32::MAX));
+        Ok((held, conflicts))
+    })
+}
+
 /// Set `slug`'s mode for writes into what another session holds.
 pub fn set_mode(store: &Store, slug: &str, mode: Mode) -> Result<()> {
     store.write(|tx| {
