@@ -105,6 +105,15 @@ pub fn live_line(live: &[crate::store::sessions::AgentSession], slug: &str) -> O
     Some(cut(&parts.join(" · "), 120))
 }
 
+/// A live session holding files or tasks, in a line: its client, branch and what it holds.
+fn holds_line(w: &crate::projects::live::Working) -> String {
+    let branch = w.branch.as_deref().map(|b| format!(" on {b}")).unwrap_or_default();
+    let shown: Vec<&str> = w.claims.iter().take(3).map(String::as_str).collect();
+    let more = w.claims.len().saturating_sub(shown.len());
+    let more = if more > 0 { format!(" (+{more})") } else { String::new() };
+    cut(&format!("{}{branch} holds {}{more}", w.client, shown.join(", ")), 160)
+}
+
 /// The newest captured session's line: its last word, else what it was asked.
 pub fn last_session(memory: &dyn MemoryBackend, slug: &str) -> Result<Option<String>> {
     let page = memory::list(
@@ -177,6 +186,7 @@ pub fn project(
     memory: &dyn MemoryBackend,
     p: &Project,
     live: &[crate::store::sessions::AgentSession],
+    working: &[crate::projects::live::Working],
     now: DateTime<Utc>,
 ) -> Result<String> {
     let mut out = format!("{} {} — {}\n", dot(p, now), p.name, p.last_used);
@@ -214,6 +224,9 @@ pub fn project(
     }
     if let Some(line) = live_line(live, &p.slug) {
         out.push_str(&format!("Live now: {line}\n"));
+    }
+    for w in working.iter().filter(|w| !w.claims.is_empty()).take(5) {
+        out.push_str(&format!("✋ {}\n", holds_line(w)));
     }
     if p.status == ProjectStatus::Archived {
         out.push_str(&format!("\nArchived. `resume {}` brings it back.", p.slug));
@@ -260,10 +273,33 @@ mod tests {
         assert!(text.contains("🟢 leader-election — "), "{text}");
         assert!(text.contains("🚧 1 blocker · 📌 1 decision"), "{text}");
         assert!(!text.contains('|'), "no tables: {text}");
-        let view = project(&store, &reg.get("leader-election").unwrap(), &[], Utc::now()).unwrap();
+        let view = project(&store, &reg.get("leader-election").unwrap(), &[], &[], Utc::now()).unwrap();
         assert!(view.contains("🚧 #1 Waiting on SRE"), "{view}");
         assert!(view.contains("📌 etcd 3.5"), "{view}");
         assert!(!view.contains("ghp_0123456789"), "a secret left for the phone: {view}");
+        // A live session holding files shows on the card, what it holds cut to three.
+        let codex = crate::projects::claims::Session {
+            key: "k",
+            client: "codex",
+            checkout: "/w/le",
+            branch: Some("main"),
+            pid: None,
+            request: None,
+        };
+        for f in ["a.rs", "b.rs", "c.rs", "d.rs"] {
+            crate::projects::claims::claim(
+                &store,
+                "leader-election",
+                &codex,
+                crate::projects::claims::Kind::File,
+                f,
+                None,
+            )
+            .unwrap();
+        }
+        let working = crate::projects::live::working(&store, "leader-election", Utc::now()).unwrap();
+        let view = project(&store, &reg.get("leader-election").unwrap(), &[], &working, Utc::now()).unwrap();
+        assert!(view.contains("✋ codex on main holds a.rs, b.rs, c.rs (+1)"), "{view}");
     }
 
     #[test]

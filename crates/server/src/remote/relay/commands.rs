@@ -62,7 +62,8 @@ impl Relay {
                 let cutoff = phone::live_cutoff(now);
                 let live =
                     store.read(|c| mooring_core::store::sessions::live_since(c, &cutoff)).map_err(err)?;
-                phone::project(memory, &registry.get(&slug).map_err(err)?, &live, now).map_err(err)
+                let working = mooring_core::projects::live::working(store, &slug, now).map_err(err)?;
+                phone::project(memory, &registry.get(&slug).map_err(err)?, &live, &working, now).map_err(err)
             }
             Command::Decide { slug, text } | Command::Blocker { slug, text }
                 if self.archived(&registry, &slug) =>
