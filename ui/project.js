@@ -374,6 +374,19 @@ async function connected() {
   if (!here.length) $("connected").append(el("li", "No agent session is in this project now.", "hint"));
 }
 
+async function working() {
+  const { live, claims } = await api(`/projects/${at}/live`);
+  $("working").replaceChildren(...live.map((w) => {
+    const branch = w.branch ? ` on ${w.branch}` : "";
+    const asked = w.request ? ` · asked “${w.request}”` : "";
+    const holds = w.claims.length ? ` · holds ${w.claims.join(", ")}` : "";
+    const met = w.conflicts ? ` · met another's claim ${w.conflicts}×` : "";
+    return el("li", `${w.client}${branch} in ${w.checkout} · since ${day(w.started_at)}${asked}${holds}${met}`);
+  }));
+  if (!live.length) $("working").append(el("li", "No agent session is working here now.", "hint"));
+  $("working").append(el("li", `A write into a file another session holds: ${claims} (mooring sessions ${slug} --claims ask|deny|warn|off).`, "hint"));
+}
+
 async function questions() {
   const { questions: asked } = await api(`/projects/${at}/questions`);
   $("questions").replaceChildren(...asked.map((q) => {
@@ -446,7 +459,7 @@ api("/settings").then((s) => ($("path-choose").hidden = s.start_at_login === nul
 
 async function refresh() {
   $("error").textContent = "";
-  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), questions(), events(true)]);
+  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), working(), questions(), events(true)]);
 }
 
 try {

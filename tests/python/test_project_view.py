@@ -190,6 +190,24 @@ async def test_each_session_shows_what_memory_handed_it_and_the_project_totals(p
     ])
 
 
+@pytest.mark.anyio
+async def test_the_view_shows_which_session_works_on_what_and_the_claims_it_met(project):
+    t, base, data, code = project["token"], project["base"], project["data"], str(project["code"])
+    hook(data, {"session_id": "s1", "cwd": code, "hook_event_name": "UserPromptSubmit",
+                "prompt": "split the ledger by customer"})
+    write = lambda s: {"session_id": s, "cwd": code, "hook_event_name": "PreToolUse", "tool_name": "Edit",
+                       "tool_input": {"file_path": "ledger.py"}}
+    assert hook(data, write("s1")) == "", "free: claimed before the edit"
+    asked = json.loads(hook(data, write("s2")))["hookSpecificOutput"]
+    assert asked["permissionDecision"] == "ask", asked
+    await drive(f"{base}/project/numbat-ledger?token={t}", [
+        {"expectText": ["working", "asked “split the ledger by customer” · holds ledger.py"]},
+        {"expectText": ["working", "met another's claim 1×"]},
+        {"expectText": ["working", "A write into a file another session holds: ask"]},
+        {"axe": "project-with-claims"},
+    ])
+
+
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "transcripts"
 
 

@@ -495,3 +495,29 @@ async fn the_phones_settings_change_away_and_the_kept_off_list_and_never_show_a_
     let (s, _) = api.call(Method::PATCH, "/api/v1/remote", Some(json!({ "token": "x" }))).await;
     assert!(s.is_client_error());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_project_view_reads_who_is_working_and_what_each_holds() {
+    use mooring_core::projects::claims::{Kind, Session, claim};
+    let srv = TestServer::start().await;
+    srv.project("Billing", &[]);
+    let api = Api::new(&srv);
+    let (status, none) = api.call(Method::GET, "/api/v1/projects/billing/live", None).await;
+    assert_eq!(
+        (status, none["live"].as_array().map(Vec::len), none["claims"].as_str()),
+        (StatusCode::OK, Some(0), Some("ask"))
+    );
+    let s = Session {
+        key: "k",
+        client: "codex",
+        checkout: "/w/billing",
+        branch: Some("main"),
+        pid: None,
+        request: Some("split invoices"),
+    };
+    claim(&srv.store, "billing", &s, Kind::Dir, "src/billing", Some("moving it")).unwrap();
+    let (_, now) = api.call(Method::GET, "/api/v1/projects/billing/live", None).await;
+    assert_eq!(now["live"][0]["claims"], json!(["src/billing/"]), "{now}");
+    assert_eq!(now["live"][0]["request"], "split invoices");
+    assert!(now["live"][0].get("key").is_none(), "no session key leaves: {now}");
+}

@@ -293,3 +293,12 @@ pub async fn questions(State(api): State<Api>, Path(slug): Path<String>) -> ApiR
     let asked = mooring_core::choice::Broker::new(&api.state.store).asked_in(&slug, 50)?;
     Ok(Json(json!({ "project": slug, "questions": asked })))
 }
+
+/// The agent sessions working in the project now (from their hooks), with what each
+/// holds, and the project's setting for a write into another's claim.
+pub async fn live(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Value>> {
+    let now = chrono::Utc::now();
+    let working = mooring_core::projects::live::working(&api.state.store, &slug, now)?;
+    let mode = mooring_core::projects::live::mode(&api.state.store, &slug)?;
+    Ok(Json(json!({ "project": slug, "claims": mode.as_str(), "live": working })))
+}
