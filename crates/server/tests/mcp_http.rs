@@ -36,7 +36,8 @@ async fn tools_are_listed_with_schemas_on_both_generations() {
                 "save_handover",
                 "search_memory",
                 "select_project_for_session",
-                "set_workspace_id"
+                "set_workspace_id",
+                "who_is_working"
             ],
             "{generation:?}"
         );

@@ -199,6 +199,7 @@ async fn every_project_scoped_result_says_what_decided() {
             ("lock_context", json!({ "topic": "api", "content": "GET /leader" })),
             ("recall_context", json!({ "topic": "api" })),
             ("project_context", json!({})),
+            ("who_is_working", json!({})),
         ];
         for tool in mooring_server::mcp::catalog::project_scoped() {
             let (_, args) =
