@@ -52,6 +52,13 @@ rooms = [m for cfg, m in declared if not cfg and (ROOT / "crates/core/src" / m).
 absent = [r for r in rooms if f"`{r}/`" not in layout]
 for room in absent:
     print(f"docs/architecture.md's layout does not name core's room `{room}/`")
-if missing or unnamed or absent:
+# Every crate of the workspace, and the desktop, in CONTRIBUTING's layout.
+contributing = (ROOT / "CONTRIBUTING.md").read_text().split("## Layout", 1)[1].split("\n## ", 1)[0]
+crates = sorted(p.parent.relative_to(ROOT).as_posix() for p in (ROOT / "crates").glob("*/Cargo.toml"))
+unlisted = [c for c in crates + ["src-tauri", "bench"] if f"`{c}`" not in contributing and f"`{c}/`" not in contributing]
+for c in unlisted:
+    print(f"CONTRIBUTING.md's layout does not name `{c}`")
+if missing or unnamed or absent or unlisted:
     sys.exit(1)
-print("docs/architecture.md: every path and test in the table exists, every table and room is named")
+print("docs/architecture.md: every path and test in the table exists, every table and room is named; "
+      "CONTRIBUTING.md's layout names every crate")
