@@ -224,7 +224,16 @@ fn touch(tx: &rusqlite::Connection, project_id: i64, s: &Session<'_>) -> Result<
 
 /// Session `key` ended: it is no longer live, and its claims go.
 pub fn ended(store: &Store, key: &str) -> Result<()> {
-    store.write(|tx| live::end(tx, key, &crate::humanize::now()))
+    store.write(|tx| end(tx, key, Utc::now()))
+}
+
+/// How long a session's row is kept after it was last heard from.
+const KEPT_DAYS: i64 = 30;
+
+/// End `key` at `now` (see [`live::end`]).
+fn end(tx: &rusqlite::Connection, key: &str, now: DateTime<Utc>) -> Result<()> {
+    let forget_before = crate::humanize::format_ts(now - Duration::days(KEPT_DAYS));
+    live::end(tx, key, &crate::humanize::format_ts(now), &forget_before)
 }
 
 /// Session `s` of `slug` claims `what` (a `kind`), checked against every other live
@@ -259,7 +268,7 @@ pub fn claim(
             let Some(holder) = live::get(tx, &other.session_key)? else { continue };
             if holder.ended_at.is_some() || holder.last_at < since || !running(holder.pid) {
                 // Gone quiet or gone: its claims go now.
-                live::end(tx, &holder.key, &stamp)?;
+                end(tx, &holder.key, now)?;
                 continue;
             }
             live::conflicted(tx, s.key)?;

@@ -125,3 +125,23 @@ fn globs_tasks_and_folders_overlap_as_people_mean_them() {
     assert_eq!(release(&store, "a", Some((Kind::Task, "split invoices"))).unwrap(), 1);
     assert_eq!(release(&store, "a", None).unwrap(), 0);
 }
+
+#[test]
+fn a_session_unheard_of_for_a_month_leaves_no_row_behind() {
+    let store = store();
+    seen(&store, "billing", &session("old", "/w/billing", None)).unwrap();
+    store
+        .write(|tx| {
+            tx.execute(
+                "UPDATE live_sessions SET last_at = '2000-01-01T00:00:00.000Z' WHERE key = 'old'",
+                [],
+            )?;
+            Ok(())
+        })
+        .unwrap();
+    seen(&store, "billing", &session("new", "/w/billing", None)).unwrap();
+    ended(&store, "new").unwrap();
+    let rows: i64 =
+        store.read(|c| Ok(c.query_row("SELECT count(*) FROM live_sessions", [], |r| r.get(0))?)).unwrap();
+    assert_eq!(rows, 1, "the month-old row went; the one just ended stays");
+}

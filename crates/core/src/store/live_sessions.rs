@@ -86,13 +86,15 @@ pub fn touch(conn: &Connection, s: &Seen<'_>, now: &str) -> Result<()> {
     Ok(())
 }
 
-/// End session `key` at `now`; its claims go.
-pub fn end(conn: &Connection, key: &str, now: &str) -> Result<()> {
+/// End session `key` at `now`; its claims go, and so do the rows of sessions not heard
+/// from since `forget_before` (their records keep what they did).
+pub fn end(conn: &Connection, key: &str, now: &str, forget_before: &str) -> Result<()> {
     conn.exec(
         "UPDATE live_sessions SET ended_at = ?2 WHERE key = ?1 AND ended_at IS NULL",
         params![key, now],
     )?;
     conn.exec("DELETE FROM claims WHERE session_key = ?1", [key])?;
+    conn.exec("DELETE FROM live_sessions WHERE last_at < ?1", [forget_before])?;
     Ok(())
 }
 
