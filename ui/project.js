@@ -383,8 +383,9 @@ async function working() {
     const met = w.conflicts ? ` · met another's claim ${w.conflicts}×` : "";
     return el("li", `${w.client}${branch} in ${w.checkout} · since ${day(w.started_at)}${asked}${holds}${met}`);
   }));
-  if (!live.length) $("working").append(el("li", "No agent session is working here now.", "hint"));
   $("working").append(el("li", `A write into a file another session holds: ${claims} (mooring sessions ${slug} --claims ask|deny|warn|off).`, "hint"));
+  // Only while sessions work here: the page stays one a person can take in.
+  $("working").closest("section").hidden = !live.length;
 }
 
 async function questions() {

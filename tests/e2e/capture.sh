@@ -126,7 +126,12 @@ text = entries[0]["content"]
 for want in ['**Asked:** "/review the auth module"', "created assets/app.js", "lib/helper.js (subagent)",
              "`git pull -q`", "\"Add the app script\""]:
     assert want in text, f"{want!r} not in the record:\n{text}"
-for refused_or_pulled in ["README.md", "rm -rf", "Teammate's change", "(failed)"]:
+line = lambda label: next((l for l in text.splitlines() if l.startswith(f"**{label}:**")), "")
+# The refused edit changed nothing; it was claimed all the same, before Claude Code
+# refused it (the pre-edit hook runs first), and the record says what the session held.
+assert "README.md" not in line("Changed"), f"the refused edit is in the record:\n{text}"
+assert "README.md" in line("Held") and "assets/app.js" in line("Held"), f"claims not in the record:\n{text}"
+for refused_or_pulled in ["rm -rf", "Teammate's change", "(failed)"]:
     assert refused_or_pulled not in text, f"{refused_or_pulled!r} in the record:\n{text}"
 print("real-world record:", text.replace("\n", " | ")[:400])
 PY

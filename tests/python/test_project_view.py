@@ -237,7 +237,8 @@ async def test_a_month_of_real_sessions_reads_as_structure_not_a_database_dump(p
         {"expectText": ["timeline", "Week of "]},
         {"pageHasNo": "**"}, {"pageHasNo": "context_carry"}, {"pageHasNo": "Supersedes #"},
         {"expectText": ["timeline", "Folds "]},
-        {"maxHeight": 4600},
+        # (the four sessions' hooks just ran: they are live, and their card shows too)
+        {"maxHeight": 4800},
         {"shot": "project-month-of-real-sessions"},
         {"axe": "project-month-of-real-sessions"},
         {"viewport": [360, 740]}, {"fitsWidth": True},
