@@ -189,7 +189,7 @@ fn clean(path: &Path) -> PathBuf {
 
 /// Canonicalize the deepest existing ancestor and append the rest, so a path that does
 /// not exist yet still lands where its parent's symlinks point.
-fn canonical_prefix(path: &Path) -> (PathBuf, bool) {
+pub fn canonical_prefix(path: &Path) -> (PathBuf, bool) {
     if let Ok(canon) = path.canonicalize() {
         return (canon, true);
     }

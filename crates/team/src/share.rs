@@ -6,7 +6,7 @@
 //! which the owner's own view of the history still reads.
 
 use mooring_core::store::projects::find_row;
-use mooring_core::store::{Cached as _, events, locks, team_projects};
+use mooring_core::store::{Cached as _, events, locks, memory, team_projects};
 use mooring_core::{Error, Project, Result, Store};
 use serde_json::json;
 
@@ -14,24 +14,7 @@ use crate::errors::pool_error;
 use crate::projects::record;
 use crate::rows::{PROJECT_COLUMNS, project};
 use crate::{PgStore, db_error, sql};
-use mooring_core::store::rows::Links;
-
-/// One stored entry, as it crosses over.
-struct Moving {
-    id: i64,
-    links: Links,
-    key: Option<String>,
-    kind: String,
-    title: String,
-    content: String,
-    tags: String,
-    status: Option<String>,
-    data: Option<String>,
-    created_at: String,
-    updated_at: String,
-    forgotten_at: Option<String>,
-    author: Option<String>,
-}
+use mooring_core::store::rows::{Links, MemoryRow};
 
 impl PgStore {
     /// Move the local project `slug` into the team (you own it there); how many memory
@@ -56,7 +39,7 @@ impl PgStore {
             let id = team_project.id;
             sql::exec(&tx, "INSERT INTO members (project_id, person_id, role) VALUES ($1, $2, 'owner')", &[&id, &me])
                 .await?;
-            let col = |f: fn(&Moving) -> Option<&str>| entries.iter().map(f).collect::<Vec<_>>();
+            let col = |f: fn(&MemoryRow) -> Option<&str>| entries.iter().map(f).collect::<Vec<_>>();
             let inserted = sql::rows(
                 &tx,
                 "INSERT INTO memory (project_id, kind, title, content, tags, status, data, written_by, person_id,
@@ -130,7 +113,7 @@ impl PgStore {
 /// Set the links of the shared entries (`entries`, now the rows `ids` in their order),
 /// each pointing at the team's id of the entry it named here; a link to an entry that
 /// did not move goes.
-async fn relink(tx: &deadpool_postgres::Transaction<'_>, entries: &[Moving], ids: &[i64]) -> Result<()> {
+async fn relink(tx: &deadpool_postgres::Transaction<'_>, entries: &[MemoryRow], ids: &[i64]) -> Result<()> {
     let team_id: std::collections::HashMap<i64, i64> =
         entries.iter().map(|m| m.id).zip(ids.iter().copied()).collect();
     let linked: Vec<(i64, &Links)> = ids
@@ -165,7 +148,7 @@ async fn relink(tx: &deadpool_postgres::Transaction<'_>, entries: &[Moving], ids
 /// context locks' versions.
 struct Leaving {
     project: Project,
-    entries: Vec<Moving>,
+    entries: Vec<MemoryRow>,
     log: Vec<mooring_core::Event>,
     versions: Vec<mooring_core::store::rows::LockRow>,
 }
@@ -177,34 +160,7 @@ fn read_local(local: &Store, slug: &str) -> Result<Leaving> {
         if team_projects::is_team(c, &p.slug)? {
             return Err(Error::conflict("project", format!("'{}' is a team project already", p.slug)));
         }
-        let mut stmt = c.prepare_cached(
-            "SELECT kind, title, content, tags, status, data, created_at, updated_at, forgotten_at, author,
-                    id, superseded_by, superseded_at, folded_into, folded_at, key
-             FROM memory WHERE project_id = ?1 ORDER BY id",
-        )?;
-        let rows = stmt.query_map([p.id], |r| {
-            Ok(Moving {
-                id: r.get(10)?,
-                links: Links {
-                    superseded_by: r.get(11)?,
-                    superseded_at: r.get(12)?,
-                    folded_into: r.get(13)?,
-                    folded_at: r.get(14)?,
-                },
-                key: r.get(15)?,
-                kind: r.get(0)?,
-                title: r.get(1)?,
-                content: r.get(2)?,
-                tags: r.get(3)?,
-                status: r.get(4)?,
-                data: r.get(5)?,
-                created_at: r.get(6)?,
-                updated_at: r.get(7)?,
-                forgotten_at: r.get(8)?,
-                author: r.get(9)?,
-            })
-        })?;
-        let entries = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        let entries = memory::every_row(c, p.id)?;
         let log = events::for_project(c, p.id)?;
         let versions = locks::all_versions(c, p.id)?;
         Ok(Leaving { project: p, entries, log, versions })

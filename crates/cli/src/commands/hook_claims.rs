@@ -36,15 +36,16 @@ pub fn before_edit(
     let path = base.join(file);
     let dir = path.parent().filter(|d| d.is_dir()).unwrap_or(&base);
     let (checkout, branch) = mooring_core::projects::live::checkout_of(dir);
-    let full = absolute(&path);
+    // Absolute through its nearest folder that exists, symbolic links resolved, so it
+    // compares with the checkout's top.
+    let (full, _) = mooring_core::paths::canonical_prefix(&path);
     let Some(rel) = full.strip_prefix(&checkout).ok().map(|r| r.to_string_lossy().replace('\\', "/")) else {
         // A file outside the session's checkout is no one's to hold here.
         return Ok(None);
     };
     let s = session(client, key, &checkout, branch.as_deref(), None);
     let outcome = claims::claim(store, slug, &s, Kind::File, &rel, None).map_err(|e| e.message)?;
-    let Some(why) = outcome.message(&rel) else { return Ok(None) };
-    let Outcome::Taken { mode, .. } = outcome else { return Ok(None) };
+    let (Outcome::Taken { mode, .. }, Some(why)) = (&outcome, outcome.message(&rel)) else { return Ok(None) };
     let guard = match mode {
         Mode::Ask => Guard::Ask(why),
         Mode::Deny => Guard::Deny(why),
@@ -62,25 +63,6 @@ fn session<'a>(
     request: Option<&'a str>,
 ) -> Session<'a> {
     Session { key, client: client.name(), checkout, branch, pid: client_pid(), request }
-}
-
-/// `path` made absolute through its nearest folder that exists (symbolic links resolved,
-/// so it compares with the checkout's top).
-fn absolute(path: &Path) -> PathBuf {
-    let mut rest = Vec::new();
-    let mut at = path.to_path_buf();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(&at) {
-            return rest.iter().rev().fold(real, |p, part: &std::ffi::OsString| p.join(part));
-        }
-        match (at.file_name().map(|n| n.to_owned()), at.parent().map(Path::to_path_buf)) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                at = parent;
-            }
-            _ => return path.to_path_buf(),
-        }
-    }
 }
 
 /// The client's process: the hook's parent, or its grandparent when the client ran the

@@ -251,7 +251,7 @@ pub fn claim(
     store.write(|tx| {
         let project = find_row(tx, "project", slug)?;
         touch(tx, project.id, s)?;
-        let mode = Mode::parse(&live::claims_mode(tx, project.id)?).unwrap_or(Mode::Ask);
+        let mode = Mode::parse(&crate::store::projects::claims_mode(tx, project.id)?).unwrap_or(Mode::Ask);
         if mode == Mode::Off && kind == Kind::File {
             return Ok(Outcome::Held);
         }

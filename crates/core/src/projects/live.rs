@@ -89,7 +89,7 @@ pub fn held(store: &Store, key: &str) -> Result<(Vec<String>, u32)> {
 pub fn set_mode(store: &Store, slug: &str, mode: Mode) -> Result<()> {
     store.write(|tx| {
         let project = find_row(tx, "project", slug)?;
-        live::set_claims_mode(tx, project.id, mode.as_str())
+        crate::store::projects::set_claims_mode(tx, project.id, mode.as_str())
     })
 }
 
@@ -97,6 +97,6 @@ pub fn set_mode(store: &Store, slug: &str, mode: Mode) -> Result<()> {
 pub fn mode(store: &Store, slug: &str) -> Result<Mode> {
     store.read(|c| {
         let project = find_row(c, "project", slug)?;
-        Mode::parse(&live::claims_mode(c, project.id)?)
+        Mode::parse(&crate::store::projects::claims_mode(c, project.id)?)
     })
 }

@@ -121,15 +121,3 @@ pub fn conflicted(conn: &Connection, key: &str) -> Result<()> {
     conn.exec("UPDATE live_sessions SET conflicts = conflicts + 1 WHERE key = ?1", [key])?;
     Ok(())
 }
-
-/// Project `project_id`'s setting for a write into a file another session holds
-/// (`ask`, `deny`, `warn` or `off`).
-pub fn claims_mode(conn: &Connection, project_id: i64) -> Result<String> {
-    Ok(conn.row("SELECT claims FROM projects WHERE id = ?1", [project_id], |r| r.get(0))?)
-}
-
-/// Set project `project_id`'s setting (see [`claims_mode`]).
-pub fn set_claims_mode(conn: &Connection, project_id: i64, mode: &str) -> Result<()> {
-    conn.exec("UPDATE projects SET claims = ?2 WHERE id = ?1", params![project_id, mode])?;
-    Ok(())
-}

@@ -132,6 +132,15 @@ pub fn set_links(conn: &Connection, id: i64, links: &Links) -> Result<()> {
     Ok(())
 }
 
+/// Every row of a project, forgotten or not, oldest first (a project moving to another
+/// store).
+pub fn every_row(conn: &Connection, project_id: i64) -> Result<Vec<MemoryRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM memory m WHERE m.project_id = ?1 ORDER BY m.id");
+    let rows =
+        conn.prepare_cached(&sql)?.query_map([project_id], from_row)?.collect::<rusqlite::Result<_>>()?;
+    Ok(rows)
+}
+
 /// One row of a project, forgotten or not.
 pub fn get(conn: &Connection, project_id: i64, id: i64) -> Result<Option<MemoryRow>> {
     let sql = format!("SELECT {COLUMNS} FROM memory m WHERE m.project_id = ?1 AND m.id = ?2");
