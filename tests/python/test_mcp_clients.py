@@ -12,7 +12,7 @@ EXPECTED_TOOLS = {
     "list_memory", "list_projects", "lock_context", "project_context", "provide_choice", "recall_context",
     "remember",
     "resolve_blocker", "resolve_project", "save_handover", "search_memory", "select_project_for_session",
-    "set_workspace_id", "who_is_working",
+    "set_workspace_id", "who_is_working", "claim", "tell_session",
 }
 
 

@@ -113,3 +113,80 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
     let after = sb.json_ok(&["sessions", "billing", "--live"], None);
     assert_eq!(after["live"].as_array().unwrap().len(), 2, "{after}");
 }
+
+/// The prompt hook's `additionalContext`, if it said anything.
+fn context_of(out: &Option<Value>) -> String {
+    out.as_ref()
+        .map(|o| o["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or_default().to_owned())
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_claims_a_folder_and_leaves_a_note_through_mooring_stdio_as_its_own_session() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/billing");
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
+    sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+    // Both sessions' hooks and the shim below are this test's children: the shim's client
+    // process is this test, whose latest-heard session is A (as a client runs one).
+    hook(&sb, prompt("B", &work, "rename the customer fields"));
+    hook(&sb, prompt("A", &work, "split invoices by customer"));
+
+    let claimed = common::agent_call(
+        &sb,
+        &work,
+        &[],
+        &[],
+        "claim",
+        json!({ "what": "src/billing", "kind": "dir", "reason": "moving invoices" }),
+    )
+    .await;
+    assert_eq!(claimed["held"], true, "{claimed}");
+    let asked = hook(&sb, write("B", &work, "Write", "src/billing/invoice.rs"));
+    assert_eq!(decision(&asked), Some("ask"), "{asked:?}");
+    let why = asked.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(why.contains("which holds src/billing/ (moving invoices)"), "{why}");
+
+    // Through the hub too: A (heard from last again) tells B, by the handle
+    // who_is_working gives.
+    hook(&sb, prompt("A", &work, "carry on with the split"));
+    let _hub = sb.start_hub();
+    let working = common::agent_call(&sb, &work, &[], &[], "who_is_working", json!({})).await;
+    let b = working["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["request"] == "rename the customer fields")
+        .unwrap();
+    let to = b["handle"].as_str().unwrap().to_owned();
+    let told = common::agent_call(
+        &sb,
+        &work,
+        &[],
+        &[],
+        "tell_session",
+        json!({ "to": to, "text": "I own src/billing/ until the split lands" }),
+    )
+    .await;
+    assert!(told["to"].as_str().unwrap().contains("'rename the customer fields'"), "{told}");
+    // B's next prompt gets it, once, as another agent's words; A's does not.
+    let said = context_of(&hook(&sb, prompt("B", &work, "go on")));
+    assert!(said.contains("Another agent session of this project left this"), "{said}");
+    assert!(said.contains("I own src/billing/ until the split lands"), "{said}");
+    assert!(!context_of(&hook(&sb, prompt("B", &work, "and now"))).contains("I own src/billing/"), "once");
+    assert!(!context_of(&hook(&sb, prompt("A", &work, "next"))).contains("I own src/billing/"));
+    assert_eq!(
+        common::agent_call(
+            &sb,
+            &work,
+            &[],
+            &[],
+            "claim",
+            json!({ "what": "src/billing/", "kind": "dir", "release": true })
+        )
+        .await["message"],
+        "Let go of src/billing/."
+    );
+    assert_eq!(hook(&sb, write("B", &work, "Write", "src/billing/invoice.rs")), None, "free once let go");
+}

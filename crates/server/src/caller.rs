@@ -14,6 +14,8 @@ pub const H_WORKSPACE: &str = "x-workspace-id";
 pub const H_CWD: &str = "x-mooring-cwd";
 /// Header with the shim's `MOORING_PROJECT`.
 pub const H_PROJECT: &str = "x-mooring-project";
+/// Header with the client's process id (the shim's parent).
+pub const H_CLIENT_PID: &str = "x-mooring-client-pid";
 /// The MCP protocol session header.
 pub const H_MCP_SESSION: &str = "mcp-session-id";
 
@@ -30,6 +32,8 @@ pub struct Caller {
     pub cwd: Option<String>,
     /// `MOORING_PROJECT` of the agent's process.
     pub env_project: Option<String>,
+    /// The client's process, when the connection came through `mooring stdio`.
+    pub client_pid: Option<i64>,
     /// Whether the client speaks a protocol with `initialize` (server→client requests allowed).
     pub legacy: bool,
     /// Whether the client declared form elicitation.
@@ -101,12 +105,19 @@ impl Caller {
             caller.workspace = header(H_WORKSPACE);
             caller.cwd = header(H_CWD);
             caller.env_project = header(H_PROJECT);
+            // Only a shim says which process it serves.
+            caller.client_pid = caller
+                .transport
+                .eq("hub-stdio")
+                .then(|| header(H_CLIENT_PID)?.parse::<i64>().ok().filter(|p| *p > 1))
+                .flatten();
         } else if let Some(local) = local {
             caller.transport = local.transport;
             caller.session_id = Some(local.session_id.clone());
             caller.workspace = local.workspace.clone();
             caller.cwd = local.cwd.clone();
             caller.env_project = local.env_project.clone();
+            caller.client_pid = local.client_pid;
         } else {
             caller.transport = "stdio";
         }

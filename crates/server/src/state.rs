@@ -28,6 +28,8 @@ pub struct LocalContext {
     pub cwd: Option<String>,
     /// `MOORING_PROJECT`.
     pub env_project: Option<String>,
+    /// The client's process, as the shim found it.
+    pub client_pid: Option<i64>,
 }
 
 /// Everything the MCP handler and HTTP routes share.

@@ -19,6 +19,7 @@ async fn tools_are_listed_with_schemas_on_both_generations() {
             names,
             [
                 "active_project",
+                "claim",
                 "create_project",
                 "edit_project",
                 "forget",
@@ -37,6 +38,7 @@ async fn tools_are_listed_with_schemas_on_both_generations() {
                 "search_memory",
                 "select_project_for_session",
                 "set_workspace_id",
+                "tell_session",
                 "who_is_working"
             ],
             "{generation:?}"

@@ -2,8 +2,11 @@
 //! tool — what Claude Code sends its model up front) stays within its token budget,
 //! counted with the o200k tokenizer.
 
-/// The budget for the model-visible part of the tool list, in o200k tokens.
-const BUDGET: usize = 3_000;
+/// The budget for the model-visible part of the tool list, in o200k tokens. It was
+/// 3,000 for 20 tools; `claim` and `tell_session` (sessions sharing a checkout) cost 243
+/// tokens, of which trimming what the other tools' schemas already said won back 142
+/// (the project argument's note on sessionless clients, said once in the instructions).
+const BUDGET: usize = 3_150;
 
 #[test]
 fn the_model_visible_tool_list_stays_within_its_budget() {

@@ -8,8 +8,7 @@
 //! in the client's environment silences it for that session.
 
 use std::io::{Read, Write};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::{sync::mpsc, time::Duration};
 
 use mooring_clients::Client;
 use mooring_clients::hooks::{Event, Input, Reply};
@@ -247,8 +246,8 @@ fn answer(
     Ok(Some(client.hook_reply(input, &Reply::Context(text))))
 }
 
-/// A prompt's answer: the project's context when the session has had none, then what
-/// the person sent from the phone, then what memory recalls.
+/// A prompt's answer: the project's context when the session has had none, the phone's
+/// words and the notes left for this session, then what memory recalls.
 fn prompt(
     client: Client,
     store: &mooring_core::Store,
@@ -257,9 +256,13 @@ fn prompt(
     input: &Input,
 ) -> Result<Option<String>, String> {
     let key = session_key(client, input);
-    let sent = match &key {
-        Some(k) => mooring_core::remote::inbox::take(store, slug, k).map_err(|e| e.message)?,
-        None => None,
+    // Notes for it: from the phone, another live session, or the person at the desk.
+    let (sent, noted) = match &key {
+        Some(k) => (
+            mooring_core::remote::inbox::take(store, slug, k).map_err(|e| e.message)?,
+            mooring_core::projects::session_notes::take(store, slug, k).map_err(|e| e.message)?,
+        ),
+        None => (None, None),
     };
     // A client that may not run its start hook (Qwen Code headless) hands the project's
     // context over with the session's first prompt instead.
@@ -270,7 +273,7 @@ fn prompt(
         _ => None,
     };
     let recalled = recall(client, store, memory, slug, input)?;
-    let text = [context, sent, recalled].into_iter().flatten().collect::<Vec<_>>().join("\n");
+    let text = [context, sent, noted, recalled].into_iter().flatten().collect::<Vec<_>>().join("\n");
     if text.is_empty() {
         return Ok(None);
     }

@@ -62,29 +62,12 @@ fn session<'a>(
     branch: Option<&'a str>,
     request: Option<&'a str>,
 ) -> Session<'a> {
-    Session { key, client: client.name(), checkout, branch, pid: client_pid(), request }
-}
-
-/// The client's process: the hook's parent, or its grandparent when the client ran the
-/// hook through a shell (Linux; elsewhere none, and only the quiet period ends a silent
-/// session).
-fn client_pid() -> Option<i64> {
-    #[cfg(target_os = "linux")]
-    {
-        let parent = |pid: &str| -> Option<String> {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // The command's name is in parentheses and may hold spaces: read past it.
-            stat.rsplit_once(')')?.1.split_whitespace().nth(1).map(str::to_owned)
-        };
-        let name = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-        let mut pid = parent("self")?;
-        if matches!(name(&pid).trim(), "sh" | "bash" | "dash" | "zsh" | "fish") {
-            pid = parent(&pid)?;
-        }
-        pid.parse().ok().filter(|p| *p > 1)
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        None
+    Session {
+        key,
+        client: client.name(),
+        checkout,
+        branch,
+        pid: mooring_core::projects::live::client_pid(),
+        request,
     }
 }

@@ -22,6 +22,7 @@ pub fn run(ctx: &Ctx, args: StdioArgs) -> Result<(), Failure> {
         workspace,
         cwd: Some(ctx.cwd.display().to_string()),
         env_project: std::env::var(ENV_PROJECT).ok().filter(|v| !v.trim().is_empty()),
+        client_pid: mooring_core::projects::live::client_pid(),
     };
     let session_id = new_session_id();
     ctx.single_thread_runtime()?.block_on(async {

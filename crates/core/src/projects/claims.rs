@@ -75,7 +75,13 @@ impl Kind {
         }
     }
 
-    fn parse(word: &str) -> Option<Self> {
+    /// The kind a caller named.
+    pub fn parse(word: &str) -> Result<Self> {
+        Self::named(word.trim())
+            .ok_or_else(|| Error::invalid("kind", format!("'{word}' is not one of file, dir, glob, task")))
+    }
+
+    fn named(word: &str) -> Option<Self> {
         [Kind::File, Kind::Dir, Kind::Glob, Kind::Task].into_iter().find(|k| k.as_str() == word)
     }
 }
@@ -261,7 +267,7 @@ pub fn claim(
             if other.session_key == s.key {
                 continue;
             }
-            let Some(k) = Kind::parse(&other.kind) else { continue };
+            let Some(k) = Kind::named(&other.kind) else { continue };
             if !overlap((kind, &what), (k, &other.what)) {
                 continue;
             }
@@ -287,6 +293,30 @@ pub fn claim(
         )?;
         Ok(Outcome::Held)
     })
+}
+
+/// Live session `key` of `slug` claims `what`, in the checkout its hooks last reported
+/// (an agent's own `claim` call); a key no hook reported is refused.
+pub fn claim_as(
+    store: &Store,
+    slug: &str,
+    key: &str,
+    kind: Kind,
+    what: &str,
+    reason: Option<&str>,
+) -> Result<Outcome> {
+    let Some(row) = store.read(|c| live::get(c, key))? else {
+        return Err(Error::invalid("session", "no hook of this session has reported it to Mooring yet"));
+    };
+    let s = Session {
+        key: &row.key,
+        client: &row.client,
+        checkout: &row.checkout,
+        branch: row.branch.as_deref(),
+        pid: row.pid,
+        request: None,
+    };
+    claim(store, slug, &s, kind, what, reason)
 }
 
 fn holder_of(row: &LiveRow, claim: &ClaimRow) -> Holder {

@@ -15,6 +15,9 @@ use crate::store::{Store, projects::find_row};
 /// see it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Working {
+    /// How to name it to `tell_session` or the project view (a hash of its key, never
+    /// the key).
+    pub handle: String,
     /// The client.
     pub client: String,
     /// The checkout or worktree it works in.
@@ -50,6 +53,7 @@ pub fn working(store: &Store, slug: &str, now: DateTime<Utc>) -> Result<Vec<Work
             }
             let claims = q::of_session(c, &row.key)?.iter().map(|c| shown(&c.kind, &c.what)).collect();
             out.push(Working {
+                handle: super::session_notes::handle(&row.key),
                 client: row.client,
                 checkout: row.checkout,
                 branch: row.branch,
@@ -62,6 +66,21 @@ pub fn working(store: &Store, slug: &str, now: DateTime<Utc>) -> Result<Vec<Work
             });
         }
         Ok(out)
+    })
+}
+
+/// The key of the live session of `slug` whose client is process `pid` (the one heard
+/// from last when the process runs several): what ties an MCP connection made through
+/// `mooring stdio` (whose parent is the client) to the session its hooks report.
+pub fn session_of_process(store: &Store, slug: &str, pid: i64, now: DateTime<Utc>) -> Result<Option<String>> {
+    store.read(|c| {
+        let project = find_row(c, "project", slug)?;
+        let since = cutoff(c, now)?;
+        Ok(live::of_project(c, project.id, &since)?
+            .into_iter()
+            .filter(|r| r.pid == Some(pid))
+            .max_by(|a, b| a.last_at.cmp(&b.last_at))
+            .map(|r| r.key))
     })
 }
 
@@ -99,4 +118,28 @@ pub fn mode(store: &Store, slug: &str) -> Result<Mode> {
         let project = find_row(c, "project", slug)?;
         Mode::parse(&crate::store::projects::claims_mode(c, project.id)?)
     })
+}
+
+/// The client's process: this process's parent, or its grandparent when the client ran
+/// it through a shell (a hook, or `mooring stdio`). Linux only; elsewhere none, and only
+/// the quiet period ends a silent session.
+pub fn client_pid() -> Option<i64> {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = |pid: &str| -> Option<String> {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // The command's name is in parentheses and may hold spaces: read past it.
+            stat.rsplit_once(')')?.1.split_whitespace().nth(1).map(str::to_owned)
+        };
+        let name = |pid: &str| std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        let mut pid = parent("self")?;
+        if matches!(name(&pid).trim(), "sh" | "bash" | "dash" | "zsh" | "fish") {
+            pid = parent(&pid)?;
+        }
+        pid.parse().ok().filter(|p| *p > 1)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }

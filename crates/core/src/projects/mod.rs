@@ -16,5 +16,6 @@ pub mod recommend;
 pub mod registry;
 pub mod resolve;
 pub mod session;
+pub mod session_notes;
 pub mod slug;
 pub mod watch;

@@ -22,6 +22,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0016_phone_posts.sql"),
     include_str!("../../migrations/0017_memory_links.sql"),
     include_str!("../../migrations/0018_live_sessions_and_claims.sql"),
+    include_str!("../../migrations/0019_session_notes.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).

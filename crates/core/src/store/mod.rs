@@ -28,6 +28,7 @@ pub mod rerank_vectors;
 #[cfg(test)]
 mod scope_tests;
 pub mod seam;
+pub mod session_notes;
 pub mod sessions;
 pub mod settings;
 pub mod team_projects;

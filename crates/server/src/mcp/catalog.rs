@@ -43,7 +43,7 @@ mod tests {
     #[test]
     fn every_tool_has_a_description_and_both_schemas() {
         let tools = tools();
-        assert_eq!(tools.len(), 20);
+        assert_eq!(tools.len(), 22);
         for t in tools {
             assert!(t.description.as_deref().is_some_and(|d| d.len() > 20), "{}", t.name);
             assert_eq!(t.input_schema.get("type").and_then(|v| v.as_str()), Some("object"), "{}", t.name);

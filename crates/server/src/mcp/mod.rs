@@ -19,6 +19,7 @@ mod selection;
 pub mod tools;
 mod tools_app;
 mod tools_choice;
+mod tools_claims;
 mod tools_handover;
 mod tools_memory;
 mod tools_projects;

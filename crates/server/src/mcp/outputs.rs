@@ -188,3 +188,21 @@ pub struct Working {
     /// One line for the agent.
     pub message: String,
 }
+
+/// What a `claim` call came to.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Claimed {
+    /// Whether this session holds it now.
+    pub held: bool,
+    /// One line for the agent.
+    pub message: String,
+}
+
+/// A note left for another session.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Told {
+    /// The session it went to.
+    pub to: String,
+    /// One line for the agent.
+    pub message: String,
+}

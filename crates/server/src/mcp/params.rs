@@ -114,7 +114,7 @@ pub struct SetWorkspace {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SaveHandover {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// What was done in this session.
@@ -133,7 +133,7 @@ pub struct SaveHandover {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GetLastHandover {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
 }
@@ -142,16 +142,48 @@ pub struct GetLastHandover {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WhoIsWorking {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
+}
+
+/// `claim`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Project slug; default: the session's.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// A path from the checkout's top, a glob, or a task's name.
+    pub what: String,
+    /// file, dir, glob or task.
+    pub kind: String,
+    /// Why, for the others.
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// Let go instead.
+    #[serde(default)]
+    pub release: bool,
+}
+
+/// `tell_session`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TellSession {
+    /// Project slug; default: the session's.
+    #[serde(default)]
+    pub project: Option<String>,
+    /// Its handle.
+    pub to: String,
+    /// The note.
+    pub text: String,
 }
 
 /// `remember`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Remember {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// decision, blocker, summary or note.
@@ -173,7 +205,7 @@ pub struct Remember {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListMemory {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Only this kind: decision, blocker, summary, note, handover, context_carry, session.
@@ -194,7 +226,7 @@ pub struct ListMemory {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveBlocker {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Id of the blocker.
@@ -208,7 +240,7 @@ pub struct ResolveBlocker {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forget {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Id of the entry.
@@ -221,7 +253,7 @@ pub struct Forget {
 pub struct SearchMemory {
     /// Words or a question.
     pub query: String,
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Search every project instead of one.
@@ -242,12 +274,12 @@ pub struct SearchMemory {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LockContext {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Topic, e.g. "api-contract".
     pub topic: String,
-    /// The agreed text; locking again adds a version.
+    /// The agreed text.
     pub content: String,
     /// Tags.
     #[serde(default)]
@@ -258,7 +290,7 @@ pub struct LockContext {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecallContext {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Topic; omit to list the topics.
@@ -273,7 +305,7 @@ pub struct RecallContext {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProjectContext {
-    /// Project slug; default: the session's (sessionless clients pass it on every call).
+    /// Project slug; default: the session's.
     #[serde(default)]
     pub project: Option<String>,
     /// Token budget, 200 to 200000 (default 4000).

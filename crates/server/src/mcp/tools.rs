@@ -19,8 +19,8 @@ use super::gate::Gate;
 use super::schema::{READ, SET, ToolHints, WRITE, app_tool, tool};
 use super::tools_memory::Scope;
 use super::{
-    MooringMcp, outputs, params, results, roots, tools_app, tools_choice, tools_handover, tools_memory,
-    tools_projects, tools_session,
+    MooringMcp, outputs, params, results, roots, tools_app, tools_choice, tools_claims, tools_handover,
+    tools_memory, tools_projects, tools_session,
 };
 use crate::caller::Caller;
 use crate::resource_uris;
@@ -135,7 +135,9 @@ project_arg!(
     params::LockContext,
     params::RecallContext,
     params::ProjectContext,
-    params::WhoIsWorking
+    params::WhoIsWorking,
+    params::Claim,
+    params::TellSession
 );
 
 impl Call<'_> {
@@ -168,7 +170,8 @@ impl Call<'_> {
         match self.mcp.gate(self.caller, self.ctx, explicit, self.request).await? {
             Gate::Ready { project, decided_by, note } => {
                 let (session, client) = (self.caller.session_id.clone(), self.caller.client_name.clone());
-                Ok(Scope { project, decided_by, note, session, client })
+                let client_pid = self.caller.client_pid;
+                Ok(Scope { project, decided_by, note, session, client, client_pid })
             }
             Gate::Stop(response) => Err(Stop::Answer(Box::new(response))),
         }
@@ -333,7 +336,7 @@ pub static TOOLS: &[ToolDef] = &[
         name: "save_handover",
         description: "Save a handover for the next session: what was done, the next steps, open questions \
          and the files that matter. Secrets are stored redacted and <private>…</private> \
-         not at all; the result says what was taken out.",
+         not at all.",
         hints: WRITE,
         project: Needs::Project,
         writes: true,
@@ -366,8 +369,7 @@ pub static TOOLS: &[ToolDef] = &[
     },
     ToolDef {
         name: "list_memory",
-        description: "List the project's memory, newest first, optionally by kind and status. Pages with \
-         `before` = the previous page's next_before.",
+        description: "List the project's memory, newest first, optionally by kind and status, a page at a time.",
         hints: READ,
         project: Needs::Project,
         writes: false,
@@ -399,7 +401,7 @@ pub static TOOLS: &[ToolDef] = &[
     ToolDef {
         name: "search_memory",
         description: "Search memory by words and meaning, ranked, with snippets; all_projects=true searches \
-         every project (each hit names its own).",
+         every project.",
         hints: READ,
         project: Needs::ProjectUnlessAll,
         writes: false,
@@ -472,6 +474,27 @@ pub static TOOLS: &[ToolDef] = &[
         apps: ForApps::SAME,
         schema: tool::<params::WhoIsWorking, outputs::Scoped<outputs::Working>>,
         run: runner!(|c| c.scoped(tools_session::who_is_working).await),
+    },
+    ToolDef {
+        name: "claim",
+        description: "Claim a file, folder, glob or task in this checkout: other live sessions' edits \
+         there are checked. Edited files are claimed already.",
+        hints: ToolHints { read_only: false, destructive: false, idempotent: true },
+        project: Needs::Project,
+        writes: true,
+        apps: ForApps::SAME,
+        schema: tool::<params::Claim, outputs::Scoped<outputs::Claimed>>,
+        run: runner!(|c| c.scoped(tools_claims::claim).await),
+    },
+    ToolDef {
+        name: "tell_session",
+        description: "Leave a note for a live session (handle from who_is_working), given at its next prompt.",
+        hints: ToolHints { read_only: false, destructive: false, idempotent: false },
+        project: Needs::Project,
+        writes: true,
+        apps: ForApps::SAME,
+        schema: tool::<params::TellSession, outputs::Scoped<outputs::Told>>,
+        run: runner!(|c| c.scoped(tools_claims::tell).await),
     },
     ToolDef {
         name: "project_context",

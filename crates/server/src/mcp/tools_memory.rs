@@ -23,6 +23,8 @@ pub struct Scope {
     pub session: Option<String>,
     /// The calling client's name (its `clientInfo`), when it gave one.
     pub client: Option<String>,
+    /// The client's process, when the connection came through `mooring stdio`.
+    pub client_pid: Option<i64>,
 }
 
 impl Scope {

@@ -41,6 +41,9 @@ pub struct Hello {
     pub workspace: Option<String>,
     /// `MOORING_PROJECT`.
     pub project: Option<String>,
+    /// The client's process (the shim's parent); absent from older shims.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_pid: Option<i64>,
 }
 
 impl Hello {
@@ -52,6 +55,7 @@ impl Hello {
             cwd: hints.cwd.clone(),
             workspace: hints.workspace.clone(),
             project: hints.env_project.clone(),
+            client_pid: hints.client_pid,
         }
     }
 
@@ -226,6 +230,7 @@ mod unix {
             workspace: hello.workspace,
             cwd: hello.cwd,
             env_project: hello.project,
+            client_pid: hello.client_pid,
         });
         let service = MooringMcp::for_connection(state, local)
             .serve((read, write))
@@ -275,10 +280,15 @@ mod tests {
             cwd: Some("/home/me/code".into()),
             workspace: None,
             env_project: Some("le".into()),
+            client_pid: Some(4242),
         };
         let h = Hello::new(&id(), &hints);
         let line = serde_json::to_string(&h).unwrap();
         assert_eq!(Hello::parse(&format!("{line}\n")).unwrap(), h);
+        // A shim from before the client's process was sent still says hello.
+        let older = line.replace(",\"client_pid\":4242", "");
+        assert_ne!(older, line);
+        assert_eq!(Hello::parse(&older).unwrap().client_pid, None);
         let weak = Hello { session: "msh_1".into(), ..h.clone() };
         assert!(Hello::parse(&serde_json::to_string(&weak).unwrap()).unwrap_err().starts_with("session"));
         let long = Hello { cwd: Some("x".repeat(5000)), ..h.clone() };

@@ -14,7 +14,7 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, Transport};
 
-use crate::caller::{H_CWD, H_PROJECT, H_SESSION, H_WORKSPACE};
+use crate::caller::{H_CLIENT_PID, H_CWD, H_PROJECT, H_SESSION, H_WORKSPACE};
 use crate::endpoint;
 use crate::mcp::MooringMcp;
 use crate::state::{AppState, LocalContext};
@@ -29,6 +29,9 @@ pub struct ShimHints {
     pub cwd: Option<String>,
     /// `MOORING_PROJECT`.
     pub env_project: Option<String>,
+    /// The client's process (this shim's parent): ties the connection to the session the
+    /// client's hooks report, for the tools that act as that session (`claim`).
+    pub client_pid: Option<i64>,
 }
 
 /// A fresh session id for this process.
@@ -65,6 +68,9 @@ pub fn hub_headers(
     }
     if let Some(p) = &hints.env_project {
         put(H_PROJECT, p);
+    }
+    if let Some(pid) = hints.client_pid {
+        put(H_CLIENT_PID, &pid.to_string());
     }
     h
 }
@@ -139,6 +145,7 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
         workspace: hints.workspace,
         cwd: hints.cwd,
         env_project: hints.env_project,
+        client_pid: hints.client_pid,
     };
     let data_dir = store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf());
     let mut state = AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(Arc::new(local)));
