@@ -374,6 +374,40 @@ async function connected() {
   if (!here.length) $("connected").append(el("li", "No agent session is in this project now.", "hint"));
 }
 
+// What the person is writing to a session survives the card's redraws.
+const noteDrafts = new Map();
+
+/** A note for live session `w`, handed to it once at its next prompt as the person's words:
+ * one small button until the person opens it, so the card stays short. */
+function noteControl(w) {
+  const box = el("div", undefined, "actions");
+  box.hidden = !noteDrafts.has(w.handle);
+  const open = button("Note…", `note-open-${w.handle}`, async () => {
+    box.hidden = false;
+    open.hidden = true;
+    input.focus();
+  }, `Leave a note for the ${w.client} session`);
+  open.hidden = !box.hidden;
+  const input = el("input");
+  input.type = "text";
+  input.placeholder = "A note for this session's next prompt";
+  input.dataset.testid = `note-${w.handle}`;
+  input.setAttribute("aria-label", `A note for the ${w.client} session`);
+  input.style.flex = "1";
+  input.value = noteDrafts.get(w.handle) ?? "";
+  input.addEventListener("input", () => noteDrafts.set(w.handle, input.value));
+  const said = el("span", undefined, "hint");
+  said.setAttribute("role", "status");
+  box.append(input, button("Leave note", `leave-note-${w.handle}`, async () => {
+    if (!input.value.trim()) return;
+    await api(`/projects/${at}/live/${encodeURIComponent(w.handle)}/note`, "POST", { text: input.value.trim() });
+    noteDrafts.delete(w.handle);
+    input.value = "";
+    said.textContent = "Left: it reads it at its next prompt.";
+  }, `Leave the note for the ${w.client} session`), said);
+  return [open, box];
+}
+
 async function working() {
   const { live, claims } = await api(`/projects/${at}/live`);
   $("working").replaceChildren(...live.map((w) => {
@@ -381,7 +415,9 @@ async function working() {
     const asked = w.request ? ` · asked “${w.request}”` : "";
     const holds = w.claims.length ? ` · holds ${w.claims.join(", ")}` : "";
     const met = w.conflicts ? ` · met another's claim ${w.conflicts}×` : "";
-    return el("li", `${w.client}${branch} in ${w.checkout} · since ${day(w.started_at)}${asked}${holds}${met}`);
+    const item = el("li", `${w.client}${branch} in ${w.checkout} · since ${day(w.started_at)}${asked}${holds}${met}`);
+    item.append(" ", ...noteControl(w));
+    return item;
   }));
   $("working").append(el("li", `A write into a file another session holds: ${claims} (mooring sessions ${slug} --claims ask|deny|warn|off).`, "hint"));
   // Only while sessions work here: the page stays one a person can take in.

@@ -206,6 +206,24 @@ async def test_the_view_shows_which_session_works_on_what_and_the_claims_it_met(
         {"expectText": ["working", "A write into a file another session holds: ask"]},
         {"axe": "project-with-claims"},
     ])
+    # The person leaves s1 a note from the card: s1's next prompt gets it once, as theirs.
+    req = urllib.request.Request(f"{base}/api/v1/projects/numbat-ledger/live",
+                                 headers={"Authorization": f"Bearer {t}"})
+    live = json.loads(urllib.request.urlopen(req).read())["live"]
+    s1 = next(w["handle"] for w in live if w.get("request") == "split the ledger by customer")
+    await drive(f"{base}/project/numbat-ledger?token={t}", [
+        {"click": f"note-open-{s1}"},
+        {"fill": [f"note-{s1}", "leave ledger.py to the other session"]},
+        {"click": f"leave-note-{s1}"},
+        {"expectText": ["working", "Left: it reads it at its next prompt."]},
+        {"axe": "project-with-a-note"},
+    ])
+    prompt = lambda words: {"session_id": "s1", "cwd": code, "hook_event_name": "UserPromptSubmit",
+                            "prompt": words}
+    said = json.loads(hook(data, prompt("go on")))["hookSpecificOutput"]["additionalContext"]
+    assert "The person left this for this session" in said and "leave ledger.py to the other session" in said
+    again = hook(data, prompt("and then"))
+    assert "leave ledger.py" not in again, "delivered once"
 
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "transcripts"

@@ -520,4 +520,21 @@ async fn the_project_view_reads_who_is_working_and_what_each_holds() {
     assert_eq!(now["live"][0]["claims"], json!(["src/billing/"]), "{now}");
     assert_eq!(now["live"][0]["request"], "split invoices");
     assert!(now["live"][0].get("key").is_none(), "no session key leaves: {now}");
+    // The person's note, by the handle the view got: kept for the session's next prompt.
+    let handle = now["live"][0]["handle"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/projects/billing/live/{handle}/note");
+    let (status, left) = api.call(Method::POST, &path, Some(json!({ "text": "wait for me" }))).await;
+    assert_eq!(status, StatusCode::OK, "{left}");
+    assert!(left["to"].as_str().unwrap().starts_with("the codex session started"), "{left}");
+    let note = mooring_core::projects::session_notes::take(&srv.store, "billing", "k").unwrap().unwrap();
+    assert!(note.contains("The person left this") && note.contains("wait for me"), "{note}");
+    let bad = "/api/v1/projects/billing/live/00000000/note";
+    let (status, e) = api.call(Method::POST, bad, Some(json!({ "text": "hi" }))).await;
+    assert_eq!((status, e["error"]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("to")), "{e}");
+    let (status, e) = api.call(Method::POST, &path, Some(json!({ "txt": "hi" }))).await;
+    assert_eq!(
+        (status, e["error"]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("txt")),
+        "{e}"
+    );
 }

@@ -302,3 +302,22 @@ pub async fn live(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult
     let mode = mooring_core::projects::live::mode(&api.state.store, &slug)?;
     Ok(Json(json!({ "project": slug, "claims": mode.as_str(), "live": working })))
 }
+
+/// `POST /projects/{slug}/live/{handle}/note` body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoteBody {
+    text: String,
+}
+
+/// `POST /projects/{slug}/live/{handle}/note`: the person leaves a note for a live
+/// session (by the handle `live` gives), handed to it once at its next prompt.
+pub async fn note(
+    State(api): State<Api>,
+    Path((slug, handle)): Path<(String, String)>,
+    super::body::Body(b): super::body::Body<NoteBody>,
+) -> ApiResult<Json<Value>> {
+    use mooring_core::projects::session_notes::{Writer, leave};
+    let to = leave(&api.state.store, &slug, Writer::Person, &handle, &b.text, chrono::Utc::now())?;
+    Ok(Json(json!({ "project": slug, "to": to })))
+}
