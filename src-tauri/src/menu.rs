@@ -27,6 +27,8 @@ pub const AWAY: &str = "remote:away";
 pub const PROJECT_PREFIX: &str = "project:";
 /// Menu id prefix of "open this project's view in the dashboard".
 pub const OPEN_PREFIX: &str = "open:";
+/// Menu id prefix of a project where several sessions work (opens its view too).
+pub const WORKING_PREFIX: &str = "working:";
 
 /// One entry of the menu, independent of Tauri so it can be tested.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +73,15 @@ pub struct Toggles {
     pub phone_trouble: Option<String>,
 }
 
+/// Who is at work: connected sessions, and the projects where several work at once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AtWork {
+    /// MCP sessions that made a request lately.
+    pub sessions: u64,
+    /// Projects with more than one live agent session.
+    pub crowded: Vec<mooring_core::projects::live::Crowded>,
+}
+
 /// The menu for these projects, focus project, server status and waiting items.
 pub fn menu_model(
     projects: &[Project],
@@ -78,9 +89,10 @@ pub fn menu_model(
     focus: Option<&str>,
     server: &Status,
     waiting: &[Waiting],
-    sessions: u64,
+    at_work: &AtWork,
     toggles: Toggles,
 ) -> Vec<Entry> {
+    let sessions = at_work.sessions;
     let active: Vec<&Project> = projects.iter().filter(|p| p.status == ProjectStatus::Active).collect();
     let count = match active.len() {
         0 => "No active projects".to_owned(),
@@ -95,6 +107,8 @@ pub fn menu_model(
         header.push_str(&format!(" · {} waiting", waiting.len()));
     }
     let mut entries = vec![Entry::Label(header)];
+    // Several agents on one project: a line each, opening the view of who holds what.
+    entries.extend(at_work.crowded.iter().map(crowded_entry));
     if !waiting.is_empty() {
         entries.push(Entry::Label(format!("Waiting for you ({})", waiting.len())));
         entries.extend(
@@ -158,6 +172,28 @@ pub fn menu_model(
     entries
 }
 
+/// "Billing: 3 sessions at work (claude-code ×2, codex) · 1 write met a claim".
+fn crowded_entry(p: &mooring_core::projects::live::Crowded) -> Entry {
+    let mut clients: Vec<(String, usize)> = Vec::new();
+    for c in &p.clients {
+        match clients.iter_mut().find(|(name, _)| name == c) {
+            Some((_, n)) => *n += 1,
+            None => clients.push((c.clone(), 1)),
+        }
+    }
+    let who: Vec<String> =
+        clients.iter().map(|(c, n)| if *n > 1 { format!("{c} ×{n}") } else { c.clone() }).collect();
+    let met = match p.conflicts {
+        0 => String::new(),
+        1 => " · 1 write met a claim".to_owned(),
+        n => format!(" · {n} writes met a claim"),
+    };
+    Entry::Open {
+        id: format!("{WORKING_PREFIX}{}", p.slug),
+        label: format!("{}: {} sessions at work ({}){met}", p.name, p.clients.len(), who.join(", ")),
+    }
+}
+
 /// "Leader Election — 12 locks · 2 hours ago" ("— team · …" for a team project),
 /// checked when it is the focus project.
 fn project_entry(p: &Project, team: &[String], focus: Option<&str>) -> Entry {
@@ -216,7 +252,7 @@ mod tests {
             Some("zeta"),
             &Status::Serving("http://127.0.0.1:7423/mcp".into()),
             &waiting,
-            1,
+            &AtWork { sessions: 1, ..AtWork::default() },
             Toggles { questions_paused: true, autostart: false, ..Toggles::default() },
         );
         assert_eq!(model[0], Entry::Label("2 active projects · 1 session · 1 waiting".into()));
@@ -285,6 +321,32 @@ mod tests {
     }
 
     #[test]
+    fn a_project_where_several_sessions_work_gets_a_line_that_opens_its_view() {
+        use mooring_core::projects::live::Crowded;
+        let crowded = |clients: &[&str], conflicts| Crowded {
+            slug: "billing".into(),
+            name: "Billing".into(),
+            clients: clients.iter().map(|c| c.to_string()).collect(),
+            conflicts,
+        };
+        let at_work =
+            AtWork { sessions: 3, crowded: vec![crowded(&["claude-code", "codex", "claude-code"], 2)] };
+        let model = menu_model(&[], &[], None, &Status::Starting, &[], &at_work, Toggles::default());
+        assert_eq!(
+            model[1],
+            Entry::Open {
+                id: "working:billing".into(),
+                label: "Billing: 3 sessions at work (claude-code ×2, codex) · 2 writes met a claim".into()
+            }
+        );
+        let Entry::Open { label, .. } = crowded_entry(&crowded(&["codex", "cursor"], 0)) else { panic!() };
+        assert_eq!(label, "Billing: 2 sessions at work (codex, cursor)");
+        let quiet =
+            menu_model(&[], &[], None, &Status::Starting, &[], &AtWork::default(), Toggles::default());
+        assert!(!quiet.iter().any(|e| matches!(e, Entry::Open { id, .. } if id.starts_with(WORKING_PREFIX))));
+    }
+
+    #[test]
     fn empty_registry_still_offers_quit() {
         let model = menu_model(
             &[],
@@ -292,7 +354,7 @@ mod tests {
             None,
             &Status::Failed("port 7423 is in use".into()),
             &[],
-            0,
+            &AtWork::default(),
             Toggles::default(),
         );
         assert!(
@@ -311,7 +373,7 @@ mod tests {
             phone_trouble: Some("Phone: telegram unreachable, retrying".into()),
             ..Toggles::default()
         };
-        let model = menu_model(&[], &[], None, &Status::Starting, &[], 0, toggles);
+        let model = menu_model(&[], &[], None, &Status::Starting, &[], &AtWork::default(), toggles);
         let at = model.iter().position(|e| {
             *e == Entry::Toggle { id: AWAY, label: "Away: questions go to my phone".into(), on: true }
         });

@@ -8,8 +8,8 @@ use mooring_core::choice::{Broker, Interaction};
 use mooring_core::{Project, Registry, Store};
 
 use crate::menu::{
-    AUTOSTART, AWAY, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, OPEN_PREFIX,
-    PAUSE_QUESTIONS, PROJECT_PREFIX, QUIT, Toggles, Waiting, menu_model,
+    AUTOSTART, AWAY, AtWork, CLEAR_FOCUS, COPY_STDIO, COPY_URL, DASHBOARD, Entry, NEW_PROJECT, OPEN_PREFIX,
+    PAUSE_QUESTIONS, PROJECT_PREFIX, QUIT, Toggles, WORKING_PREFIX, Waiting, menu_model,
 };
 use crate::server::{self, Status};
 use tauri::image::Image;
@@ -101,8 +101,8 @@ fn on_menu(app: &AppHandle<Wry>, store: &Store, server: &server::Handle, id: &st
             crate::phone::toggle_away(server);
             Ok(())
         }
-        other if other.starts_with(OPEN_PREFIX) => {
-            let slug = &other[OPEN_PREFIX.len()..];
+        other if other.starts_with(OPEN_PREFIX) || other.starts_with(WORKING_PREFIX) => {
+            let slug = other.split_once(':').map_or(other, |(_, slug)| slug);
             let name = registry.get(slug).map(|p| p.name).unwrap_or_else(|_| slug.to_owned());
             open_page(app, server, &format!("/project/{slug}"), "", &format!("Mooring — {name}"));
             return;
@@ -159,6 +159,10 @@ fn snapshot(
     // Sessions that made a request in the last 10 minutes count as connected.
     let since = mooring_core::humanize::format_ts(chrono::Utc::now() - chrono::Duration::minutes(10));
     let sessions = store.read(|c| mooring_core::store::sessions::active_since(c, &since)).unwrap_or(0);
+    let crowded = mooring_core::projects::live::crowded(store, chrono::Utc::now()).unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "could not read the live sessions for the tray");
+        Vec::new()
+    });
     let (away, phone_trouble) = crate::phone::state(server);
     let toggles = Toggles {
         questions_paused: crate::windows::questions_paused(),
@@ -172,7 +176,7 @@ fn snapshot(
         focus.as_deref(),
         &server.status(),
         &waiting(server, &now.open),
-        sessions,
+        &AtWork { sessions, crowded },
         toggles,
     );
     let signature = format!("{entries:?}");

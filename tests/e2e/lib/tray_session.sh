@@ -97,6 +97,19 @@ if [ -n "${MOORING_SCREENSHOTS:-}" ]; then
   import -window "$win" "$MOORING_SCREENSHOTS/desktop-project-view.png" 2>/dev/null || true
 fi
 
+# Two agent sessions at work in one project (their prompt hooks ran): a tray line says
+# so, and opens the project's view of who holds what.
+mkdir -p "$HOME/gamma"
+for s in one two; do
+  printf '{"hook_event_name":"UserPromptSubmit","session_id":"%s","cwd":"%s","prompt":"work %s"}' "$s" "$HOME/gamma" "$s" \
+    | MOORING_PROJECT=gamma-three "$m" hook claude-code >/dev/null
+done
+wait_for 'items | grep -q $'"'"'\tGamma Three: 2 sessions at work (claude-code ×2)\t'"'"'' \
+  || fail "no tray line for the two sessions at work in Gamma Three"
+click "Gamma Three: 2 sessions at work" || fail "could not click the sessions-at-work line"
+wait_for 'xwininfo -root -tree | grep -q "\"Mooring — Gamma Three\": (\"mooring-desktop\""' \
+  || fail "the sessions-at-work line did not open Gamma Three's view"
+
 # The phone in the tray: no item until a phone is paired; then away on and off by a click,
 # on its own after the desktop's idle time (read from the session's idle monitor over
 # D-Bus, here a stand-in of GNOME's), back at the person's return; a line when the

@@ -145,3 +145,24 @@ fn a_session_unheard_of_for_a_month_leaves_no_row_behind() {
         store.read(|c| Ok(c.query_row("SELECT count(*) FROM live_sessions", [], |r| r.get(0))?)).unwrap();
     assert_eq!(rows, 1, "the month-old row went; the one just ended stays");
 }
+
+#[test]
+fn only_a_project_with_more_than_one_live_session_is_crowded() {
+    use crate::projects::live::crowded;
+    let store = store();
+    Registry::new(&store).create(NewProject { name: "Quiet".into(), ..Default::default() }).unwrap();
+    seen(&store, "billing", &session("a", "/w/billing", None)).unwrap();
+    seen(&store, "quiet", &session("q", "/w/quiet", None)).unwrap();
+    assert_eq!(crowded(&store, Utc::now()).unwrap(), []);
+    let b = Session { client: "codex", ..session("b", "/w/billing", None) };
+    claim(&store, "billing", &session("a", "/w/billing", None), Kind::File, "x.rs", None).unwrap();
+    claim(&store, "billing", &b, Kind::File, "x.rs", None).unwrap();
+    let now = crowded(&store, Utc::now()).unwrap();
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert_eq!(
+        (now[0].slug.as_str(), now[0].name.as_str(), now[0].clients.clone(), now[0].conflicts),
+        ("billing", "Billing", vec!["claude-code".to_owned(), "codex".to_owned()], 1)
+    );
+    ended(&store, "b").unwrap();
+    assert_eq!(crowded(&store, Utc::now()).unwrap(), [], "an ended session is not at work");
+}

@@ -69,6 +69,47 @@ pub fn working(store: &Store, slug: &str, now: DateTime<Utc>) -> Result<Vec<Work
     })
 }
 
+/// A project where several sessions work at once, as the tray lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crowded {
+    /// The project's slug.
+    pub slug: String,
+    /// Its name.
+    pub name: String,
+    /// Each live session's client, first started first.
+    pub clients: Vec<String>,
+    /// Writes its sessions made into what another held.
+    pub conflicts: i64,
+}
+
+/// The projects with more than one live session at `now` (one read over every project's
+/// live rows).
+pub fn crowded(store: &Store, now: DateTime<Utc>) -> Result<Vec<Crowded>> {
+    store.read(|c| {
+        let since = cutoff(c, now)?;
+        let mut out: Vec<(i64, Crowded)> = Vec::new();
+        for row in live::all_live(c, &since)?.into_iter().filter(|r| running(r.pid)) {
+            match out.last_mut() {
+                Some((id, p)) if *id == row.project_id => {
+                    p.clients.push(row.client);
+                    p.conflicts += row.conflicts;
+                }
+                _ => {
+                    let Some(project) = crate::store::projects::by_id(c, row.project_id)? else { continue };
+                    let crowded = Crowded {
+                        slug: project.slug,
+                        name: project.name,
+                        clients: vec![row.client],
+                        conflicts: row.conflicts,
+                    };
+                    out.push((row.project_id, crowded));
+                }
+            }
+        }
+        Ok(out.into_iter().map(|(_, p)| p).filter(|p| p.clients.len() > 1).collect())
+    })
+}
+
 /// The key of the live session of `slug` whose client is process `pid` (the one heard
 /// from last when the process runs several): what ties an MCP connection made through
 /// `mooring stdio` (whose parent is the client) to the session its hooks report.

@@ -116,6 +116,18 @@ pub fn of_project(conn: &Connection, project_id: i64, since: &str) -> Result<Vec
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every project's sessions not ended and heard from since `since`, by project then
+/// first started first.
+pub fn all_live(conn: &Connection, since: &str) -> Result<Vec<LiveRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM live_sessions
+         WHERE ended_at IS NULL AND last_at >= ?1 ORDER BY project_id, started_at, key"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([since], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Count a write session `key` met another's claim on.
 pub fn conflicted(conn: &Connection, key: &str) -> Result<()> {
     conn.exec("UPDATE live_sessions SET conflicts = conflicts + 1 WHERE key = ?1", [key])?;
