@@ -404,7 +404,7 @@ function noteControl(w) {
     noteDrafts.delete(w.handle);
     input.value = "";
     said.textContent = "Left: it reads it at its next prompt.";
-  }, `Leave the note for the ${w.client} session`), said);
+  }, `Leave note for the ${w.client} session`), said);
   return [open, box];
 }
 
@@ -422,6 +422,21 @@ async function working() {
   $("working").append(el("li", `A write into a file another session holds: ${claims} (mooring sessions ${slug} --claims ask|deny|warn|off).`, "hint"));
   // Only while sessions work here: the page stays one a person can take in.
   $("working").closest("section").hidden = !live.length;
+}
+
+/** Which captured session changed which file, with the request that led to it (folded:
+ * the page stays one a person can take in). */
+async function files() {
+  const { files: changed } = await api(`/projects/${at}/files`);
+  const action = (a) => ({ seen_by_git: "changed (seen by git)" })[a] || a;
+  $("files").replaceChildren(...changed.map((f) => {
+    const why = f.request ? ` for “${f.request}”` : "";
+    const by = f.subagent ? `${f.client} (a subagent)` : f.client;
+    return el("li", `${f.path} — ${action(f.action)} by the ${by} session of ${day(f.at)}${why}`);
+  }));
+  const paths = new Set(changed.map((f) => f.path)).size;
+  $("files-summary").textContent = `${paths} file${paths === 1 ? "" : "s"} the latest sessions changed`;
+  $("files").closest("section").hidden = !changed.length;
 }
 
 async function questions() {
@@ -496,7 +511,7 @@ api("/settings").then((s) => ($("path-choose").hidden = s.start_at_login === nul
 
 async function refresh() {
   $("error").textContent = "";
-  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), working(), questions(), events(true)]);
+  await Promise.all([header(), activity(), blockers(true), timeline(true), decisions(true), browse(true), preamble(), locks(), connected(), working(), files(), questions(), events(true)]);
 }
 
 try {

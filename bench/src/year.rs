@@ -161,7 +161,13 @@ pub fn session(i: usize, at: chrono::DateTime<chrono::Utc>) -> mooring_core::cap
             s.replace(' ', "_"),
             ["mod", "store", "api", "tests", "config", "flag"][f]
         );
-        r.files.push(FileTouch { path, action: FileAction::Edited, from: None, subagent: false });
+        r.files.push(FileTouch {
+            path,
+            action: FileAction::Edited,
+            from: None,
+            subagent: false,
+            asked: None,
+        });
     }
     for k in 0..8 {
         r.commands_total += 1;

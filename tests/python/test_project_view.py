@@ -183,10 +183,21 @@ async def test_each_session_shows_what_memory_handed_it_and_the_project_totals(p
     assert [g["what"] for g in given] == ["preamble"], got
     assert given[0]["tokens"] > 50 and len(given[0]["ids"]) >= 3, got
     assert got["totals"]["sessions"] == 1 and got["totals"]["preamble_tokens"] == given[0]["tokens"], got
+    req = urllib.request.Request(f"{base}/api/v1/projects/numbat-ledger/files",
+                                 headers={"authorization": f"Bearer {t}"})
+    files = json.loads(urllib.request.urlopen(req, timeout=10).read())["files"]
+    assert [(f["path"], f["client"], f.get("request")) for f in files] == [
+        ("retry.py", "claude-code", "Add a retry helper and keep a todo list")], files
     await drive(f"{base}/project/numbat-ledger?token={t}", [
         {"expectText": [f"received-{session}", f"Received {given[0]['tokens']:,} tokens: preamble"]},
         {"expectText": ["received-totals", "Memory handed to 1 session on this machine"]},
         {"axe": "project-with-received"},
+        # Which session changed which file, and for which request (folded until opened).
+        {"expectText": ["files-summary", "1 file the latest sessions changed"]},
+        {"click": "files-summary"},
+        {"expectText": ["files", "retry.py — created by the claude-code session of "]},
+        {"expectText": ["files", "for “Add a retry helper and keep a todo list”"]},
+        {"axe": "project-with-files"},
     ])
 
 
@@ -255,8 +266,9 @@ async def test_a_month_of_real_sessions_reads_as_structure_not_a_database_dump(p
         {"expectText": ["timeline", "Week of "]},
         {"pageHasNo": "**"}, {"pageHasNo": "context_carry"}, {"pageHasNo": "Supersedes #"},
         {"expectText": ["timeline", "Folds "]},
-        # (the four sessions' hooks just ran: they are live, and their card shows too)
-        {"maxHeight": 4800},
+        # (the four sessions' hooks just ran: they are live, and their card shows too; so
+        # does the folded card of which session changed which file)
+        {"maxHeight": 4900},
         {"shot": "project-month-of-real-sessions"},
         {"axe": "project-month-of-real-sessions"},
         {"viewport": [360, 740]}, {"fitsWidth": True},

@@ -34,12 +34,14 @@ fn session(store: &Store, n: usize, at: DateTime<Utc>) -> i64 {
         action: FileAction::Edited,
         from: None,
         subagent: false,
+        asked: None,
     });
     r.files.push(FileTouch {
         path: format!("src/batch_{}.rs", n % 7),
         action: FileAction::Written,
         from: None,
         subagent: false,
+        asked: None,
     });
     r.add_todo(&format!("check batch {n}"), None);
     if n.is_multiple_of(4) {

@@ -31,7 +31,8 @@ impl SessionRecord {
         if self.files.len() == KEEP_FILES {
             return None;
         }
-        self.files.push(FileTouch { path: path.to_owned(), action, from: None, subagent });
+        let asked = (self.requests_total > 0).then_some(self.requests_total);
+        self.files.push(FileTouch { path: path.to_owned(), action, from: None, subagent, asked });
         Some(self.files.len() - 1)
     }
 

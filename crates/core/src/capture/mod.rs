@@ -25,6 +25,7 @@ mod render;
 pub mod shell;
 mod text;
 pub mod transcript;
+pub mod who_changed;
 mod windsurf;
 pub mod worktree;
 

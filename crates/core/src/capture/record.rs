@@ -63,6 +63,10 @@ pub struct FileTouch {
     /// Whether a subagent of the session did it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub subagent: bool,
+    /// Which of the person's requests (1 for the first) was the latest when the file was
+    /// first touched: the request that led to it (see [`SessionRecord::asked`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<usize>,
 }
 
 /// A commit made in the checkout during the session.
@@ -279,6 +283,19 @@ impl SessionRecord {
             self.started_at = Some(at.to_owned());
         }
         self.last_at = Some(at.to_owned());
+    }
+
+    /// The text of request number `n` (1 for the first), while the record keeps it (the
+    /// first and the latest few are kept).
+    pub fn asked(&self, n: usize) -> Option<&str> {
+        let kept = self.requests.len();
+        let i = match n {
+            0 => return None,
+            1 => 0,
+            n if n > self.requests_total => return None,
+            n => (kept + n).checked_sub(self.requests_total + 1).filter(|&i| i >= 1)?,
+        };
+        self.requests.get(i).map(String::as_str)
     }
 
     /// Note one of the person's requests, as the client's reader decided it is one.

@@ -47,6 +47,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/v1/projects/{slug}/activity"),
     ("GET", "/api/v1/projects/{slug}/questions"),
     ("GET", "/api/v1/projects/{slug}/live"),
+    ("GET", "/api/v1/projects/{slug}/files"),
     ("POST", "/api/v1/projects/{slug}/live/{handle}/note"),
     ("GET", "/api/v1/projects/{slug}/events"),
     ("GET", "/api/v1/projects/{slug}/context"),
@@ -91,6 +92,7 @@ pub fn router(state: Arc<AppState>, token: String) -> Router {
         .route("/projects/{slug}/activity", get(projects::activity))
         .route("/projects/{slug}/questions", get(projects::questions))
         .route("/projects/{slug}/live", get(projects::live))
+        .route("/projects/{slug}/files", get(projects::files))
         .route("/projects/{slug}/live/{handle}/note", axum::routing::post(projects::note))
         .route("/projects/{slug}/events", get(projects::events))
         .route("/projects/{slug}/context", get(memory::context))

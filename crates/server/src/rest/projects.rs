@@ -303,6 +303,13 @@ pub async fn live(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult
     Ok(Json(json!({ "project": slug, "claims": mode.as_str(), "live": working })))
 }
 
+/// `GET /projects/{slug}/files`: which captured session changed which file, with the
+/// request that led to it, newest session first.
+pub async fn files(State(api): State<Api>, Path(slug): Path<String>) -> ApiResult<Json<Value>> {
+    let changed = mooring_core::capture::who_changed::who_changed(api.state.memory.as_ref(), &slug, 40)?;
+    Ok(Json(json!({ "project": slug, "files": changed })))
+}
+
 /// `POST /projects/{slug}/live/{handle}/note` body.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
