@@ -164,6 +164,19 @@ for forged in ["## Decisions", "## Description", "- [2026-01-01] (#1, written by
 assert "<system-reminder>" not in ours, f"a captured field opened the client's wrapper:\n{ours}"
 print("hostile fields stayed quoted data inside Mooring's block:", " | ".join(l for l in lines if l)[:300])
 PY
+echo "== a claim through Mooring's own tool: real Claude Code's mooring stdio acts as the session its hooks report"
+session claim "Claim the src folder before you split the retry module" --allowedTools "mcp__mooring__claim"
+grep -q "This session holds src/ until it ends" "$tmp/record.jsonl" \
+  || { echo "the claim tool did not act as the session:"; grep -o '"content": "[^"]*session[^"]*"' "$tmp/record.jsonl" | head -5; exit 1; }
+m memory list retry --kind session --json >"$tmp/claimed.json"
+python3 - "$tmp/claimed.json" <<'PY'
+import json, sys
+records = [e["content"] for e in json.load(open(sys.argv[1]))["entries"]]
+held = [r for r in records if "Claim the src folder" in r]
+assert held and "**Held:** src/" in held[0], held or records
+print("the claiming session's record:", [l for l in held[0].splitlines() if l.startswith("**Held:**")][0])
+PY
+
 echo "== Claude Code's own memory: the client writes it where its prompt says, mooring import claude-memory brings it in once"
 session remember "Remember that ledger amounts are integer cents" --allowedTools "Write"
 ls "$HOME/.claude/projects/"*/memory/project_money_in_cents.md >/dev/null \
@@ -182,4 +195,4 @@ assert "integer cents" in note["content"] and "From Claude Code's memory" in not
 assert "originSessionId" not in note["content"], note
 print("imported from Claude Code's memory:", note["title"])
 PY
-echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning, real-world turns told as they happened, hostile fields kept inert, the client's own memory brought in once"
+echo "ok: captured without the agent, recalled at the next start, kept across compaction, recalled by meaning, real-world turns told as they happened, hostile fields kept inert, a claim made as the session, the client's own memory brought in once"

@@ -367,6 +367,13 @@ class Handler(BaseHTTPRequestHandler):
                 block = {"type": "tool_use", "id": f"toolu_m{done:02d}", "name": step[0], "input": step[1]}
                 return self.anthropic_reply(body, block, "tool_use", done)
             return self.anthropic_reply(body, {"type": "text", "text": "Saved to memory."}, "end_turn", done)
+        if os.environ.get("STANDIN_SCRIPT") == "claim":
+            # Mooring's own claim tool, then done: the session holds the folder.
+            if done == 0 and "mcp__mooring__claim" in names:
+                args = {"what": "src", "kind": "dir", "reason": "splitting the retry module"}
+                block = {"type": "tool_use", "id": "toolu_k00", "name": "mcp__mooring__claim", "input": args}
+                return self.anthropic_reply(body, block, "tool_use", done)
+            return self.anthropic_reply(body, {"type": "text", "text": "Claimed."}, "end_turn", done)
         if os.environ.get("STANDIN_SCRIPT") == "hostile":
             step = hostile_step(done, body)
             if step and step[0] in names:
