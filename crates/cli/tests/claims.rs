@@ -159,6 +159,10 @@ async fn an_agent_claims_a_folder_and_leaves_a_note_through_mooring_stdio_as_its
         .iter()
         .find(|s| s["request"] == "rename the customer fields")
         .unwrap();
+    // The claim made before the hub started is held there too: claims live in the database.
+    let sessions = working["sessions"].as_array().unwrap();
+    let a = sessions.iter().find(|s| s["request"] == "carry on with the split").unwrap();
+    assert_eq!(a["claims"], json!(["src/billing/"]), "{working}");
     let to = b["handle"].as_str().unwrap().to_owned();
     let told = common::agent_call(
         &sb,
