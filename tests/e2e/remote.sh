@@ -274,8 +274,23 @@ phone press "Which one gets this" "part one" >/dev/null
 wait "$held"
 python3 -c "import json,sys; o=json.load(open(sys.argv[1])); assert o['decision']=='block' and 'then update the docs' in o['reason'], o" "$tmp/hold.out" \
   || { echo "a session holding at its turn end did not get the words sent for it"; cat "$tmp/hold.out"; exit 1; }
+echo "== a write into a file another live session holds: the phone's permission question says who holds it"
+edit() {  # edit EVENT SESSION FILE: Claude Code's hook for a Write of FILE, in the App checkout
+  python3 -c 'import json,sys; e,s,c,f=sys.argv[1:5]; print(json.dumps({"hook_event_name": e, "session_id": s, "cwd": c, "tool_name": "Write", "tool_input": {"file_path": f, "content": "x"}, "permission_suggestions": []}))' \
+    "$1" "sess-$2" "$tmp/code/app" "$3" | (cd "$tmp/code/app" && "$tmp/bin/mooring" --data-dir "$data" hook claude-code)
+}
+edit PreToolUse one src/ledger.py >/dev/null
+edit PreToolUse two src/ledger.py >"$tmp/pre-two.out"
+grep -q '"permissionDecision":"ask"' "$tmp/pre-two.out" || { echo "the second writer was not asked"; cat "$tmp/pre-two.out"; exit 1; }
+edit PermissionRequest two src/ledger.py >"$tmp/perm-two.out" &
+asker=$!
+phone press "Allow Write?" "Deny" >"$tmp/held-asked.json"
+wait "$asker"
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'write src/ledger.py' in a['text'] and 'src/ledger.py is being edited by the claude-code session started' in a['text'], a['text']" "$tmp/held-asked.json" \
+  || { echo "the phone's question did not say who holds the file"; exit 1; }
+grep -q '"behavior":"deny"' "$tmp/perm-two.out" || { echo "Deny from the phone did not refuse the write"; cat "$tmp/perm-two.out"; exit 1; }
 phone say back
-echo "ok: with several live sessions the phone asked which; the words reached that one, at its prompt or while it held"
+echo "ok: with several live sessions the phone asked which; the words reached that one, at its prompt or while it held; a write into another's claim asked on the phone with who holds it"
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }
 for secret in "${token#*:}" "$app_token" "$bot_token"; do

@@ -1,7 +1,8 @@
 //! The hooks in away mode. At the desk they answer nothing and the client does as it
 //! always does; with the person away and a phone paired:
 //! - a permission prompt (Claude Code's `PermissionRequest`) becomes a question the hub
-//!   posts to the phone, and the hook waits for Allow or Deny; no answer in time is a
+//!   posts to the phone (naming the live session that holds the file, for a write into
+//!   another's claim), and the hook waits for Allow or Deny; no answer in time is a
 //!   deny that says the person was away;
 //! - a turn's end (`Stop`; Gemini CLI's `AfterAgent`) tells the phone the agent
 //!   finished, with its last word, and holds for a reply that becomes the agent's next
@@ -101,7 +102,15 @@ pub fn permission(ctx: &Ctx, client: Client, input: &Input) -> Result<Option<Str
     } else {
         Vec::new()
     };
-    let asked = permission::request(tool, &tool_input, &place, wait, &rules);
+    let mut asked = permission::request(tool, &tool_input, &place, wait, &rules);
+    // A write into a file another live session holds: the person reads who holds it.
+    let file = input.tool.as_ref().and_then(|t| (client.dialect()?.edited_file)(t));
+    let key = input.session.as_deref().map(|s| mooring_core::capture::key(client.name(), s));
+    if let (Some(file), Some(key)) = (file, key)
+        && let Some(held) = super::hook_claims::held_note(&store, &key, input, &file)
+    {
+        asked.prompt.push_str(&format!("\n{held}"));
+    }
     let ended = ask_and_wait(&store, slug.as_deref(), asked, wait, &mut || None)?;
     let verdict = permission::verdict(&ended).unwrap_or_else(|| Verdict::Deny(permission::away()));
     if let Some(slug) = &slug {

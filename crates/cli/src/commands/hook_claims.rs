@@ -32,14 +32,7 @@ pub fn before_edit(
     input: &Input,
     file: &str,
 ) -> Result<Option<String>, String> {
-    let base = input.cwd.as_deref().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
-    let path = base.join(file);
-    let dir = path.parent().filter(|d| d.is_dir()).unwrap_or(&base);
-    let (checkout, branch) = mooring_core::projects::live::checkout_of(dir);
-    // Absolute through its nearest folder that exists, symbolic links resolved, so it
-    // compares with the checkout's top.
-    let (full, _) = mooring_core::paths::canonical_prefix(&path);
-    let Some(rel) = full.strip_prefix(&checkout).ok().map(|r| r.to_string_lossy().replace('\\', "/")) else {
+    let Some((checkout, branch, rel)) = in_checkout(input, file) else {
         // A file outside the session's checkout is no one's to hold here.
         return Ok(None);
     };
@@ -53,6 +46,26 @@ pub fn before_edit(
         Mode::Off => return Ok(None),
     };
     Ok(Some(client.hook_reply(input, &Reply::Guard(guard))))
+}
+
+/// Who else holds `file`, for a permission prompt about writing it (nothing is claimed).
+pub fn held_note(store: &Store, key: &str, input: &Input, file: &str) -> Option<String> {
+    let (checkout, _, rel) = in_checkout(input, file)?;
+    claims::held_by_another(store, key, &checkout, &rel).ok().flatten()
+}
+
+/// The checkout `file` (as the tool named it, from the session's folder) is in, its
+/// branch, and the file's path inside it; `None` outside it.
+fn in_checkout(input: &Input, file: &str) -> Option<(String, Option<String>, String)> {
+    let base = input.cwd.as_deref().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let path = base.join(file);
+    let dir = path.parent().filter(|d| d.is_dir()).unwrap_or(&base);
+    let (checkout, branch) = mooring_core::projects::live::checkout_of(dir);
+    // Absolute through its nearest folder that exists, symbolic links resolved, so it
+    // compares with the checkout's top.
+    let (full, _) = mooring_core::paths::canonical_prefix(&path);
+    let rel = full.strip_prefix(&checkout).ok()?.to_string_lossy().replace('\\', "/");
+    Some((checkout, branch, rel))
 }
 
 fn session<'a>(

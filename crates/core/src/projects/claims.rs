@@ -319,6 +319,29 @@ pub fn claim_as(
     claim(store, slug, &s, kind, what, reason)
 }
 
+/// What another live session of `checkout` holds over file `path` (relative to it), as
+/// the sentence an agent or the person reads; nothing is claimed (a permission prompt's
+/// question names who holds the file it is about).
+pub fn held_by_another(store: &Store, key: &str, checkout: &str, path: &str) -> Result<Option<String>> {
+    let path = normalize(Kind::File, path)?;
+    let now = Utc::now();
+    store.read(|c| {
+        let since = cutoff(c, now)?;
+        for other in q::in_checkout(c, checkout)? {
+            let Some(k) = Kind::named(&other.kind) else { continue };
+            if other.session_key == key || !overlap((Kind::File, &path), (k, &other.what)) {
+                continue;
+            }
+            let Some(row) = live::get(c, &other.session_key)? else { continue };
+            if row.ended_at.is_none() && row.last_at >= since && running(row.pid) {
+                let taken = Outcome::Taken { mode: Mode::Ask, holder: holder_of(&row, &other) };
+                return Ok(taken.message(&path));
+            }
+        }
+        Ok(None)
+    })
+}
+
 fn holder_of(row: &LiveRow, claim: &ClaimRow) -> Holder {
     Holder {
         client: row.client.clone(),

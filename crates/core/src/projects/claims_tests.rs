@@ -166,3 +166,36 @@ fn only_a_project_with_more_than_one_live_session_is_crowded() {
     ended(&store, "b").unwrap();
     assert_eq!(crowded(&store, Utc::now()).unwrap(), [], "an ended session is not at work");
 }
+
+#[test]
+fn who_else_holds_a_file_is_read_without_claiming_it() {
+    let store = store();
+    let a = session("a", "/w/billing", Some("split invoices"));
+    claim(&store, "billing", &a, Kind::Dir, "src/billing", Some("moving it")).unwrap();
+    let said = held_by_another(&store, "b", "/w/billing", "./src/billing/mod.rs").unwrap().unwrap();
+    assert!(
+        said.starts_with("src/billing/mod.rs is being edited by the claude-code session started"),
+        "{said}"
+    );
+    assert!(said.contains("which holds src/billing/ (moving it)"), "{said}");
+    assert_eq!(held_by_another(&store, "a", "/w/billing", "src/billing/mod.rs").unwrap(), None, "its own");
+    assert_eq!(
+        held_by_another(&store, "b", "/w/billing-tree", "src/billing/mod.rs").unwrap(),
+        None,
+        "another tree"
+    );
+    assert_eq!(held_by_another(&store, "b", "/w/billing", "src/other.rs").unwrap(), None);
+    let b = session("b", "/w/billing", None);
+    assert_eq!(
+        claim(&store, "billing", &b, Kind::File, "src/other.rs", None).unwrap(),
+        Outcome::Held,
+        "nothing was claimed for b by asking"
+    );
+    assert_eq!(working(&store, "billing", Utc::now()).unwrap()[1].claims, ["src/other.rs"]);
+    ended(&store, "a").unwrap();
+    assert_eq!(
+        held_by_another(&store, "b", "/w/billing", "src/billing/mod.rs").unwrap(),
+        None,
+        "an ended holder"
+    );
+}
