@@ -41,6 +41,16 @@ pub fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// "the codex session started 10:42 for 'split invoices'": how a sentence names a live
+/// session, by its client, its start (local time) and its latest request after `doing`.
+pub fn session_named(client: &str, started_at: &str, request: Option<&str>, doing: &str) -> String {
+    let when = DateTime::parse_from_rfc3339(started_at)
+        .map(|t| t.with_timezone(&chrono::Local).format("%H:%M").to_string())
+        .unwrap_or_default();
+    let asked = request.map(|r| format!(" {doing} '{}'", clip(r.trim(), 80))).unwrap_or_default();
+    format!("the {client} session started {when}{asked}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

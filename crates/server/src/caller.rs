@@ -106,11 +106,10 @@ impl Caller {
             caller.cwd = header(H_CWD);
             caller.env_project = header(H_PROJECT);
             // Only a shim says which process it serves.
-            caller.client_pid = caller
-                .transport
-                .eq("hub-stdio")
-                .then(|| header(H_CLIENT_PID)?.parse::<i64>().ok().filter(|p| *p > 1))
-                .flatten();
+            if caller.transport == "hub-stdio" {
+                caller.client_pid =
+                    header(H_CLIENT_PID).and_then(|p| p.parse::<i64>().ok()).filter(|p| *p > 1);
+            }
         } else if let Some(local) = local {
             caller.transport = local.transport;
             caller.session_id = Some(local.session_id.clone());

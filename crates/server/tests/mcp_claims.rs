@@ -10,20 +10,25 @@ use mooring_core::projects::claims::{Kind, Outcome, Session, claim, seen};
 use mooring_core::projects::session_notes::{handle, take};
 use serde_json::json;
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_session_claims_releases_and_leaves_a_note_as_itself() {
-    let srv = TestServer::start().await;
-    srv.project("Billing", &[]);
-    // Session A's hooks reported it with its client's process: this test's own, which runs.
-    let pid = i64::from(std::process::id());
-    let a = Session {
+/// Session A of project Billing, as its hooks reported it with its client's process:
+/// this test's own, which runs.
+fn session_a() -> Session<'static> {
+    Session {
         key: "claude-code:a",
         client: "claude-code",
         checkout: "/w/billing",
         branch: Some("main"),
-        pid: Some(pid),
+        pid: Some(i64::from(std::process::id())),
         request: Some("split invoices"),
-    };
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_claims_releases_and_leaves_a_note_as_itself() {
+    let srv = TestServer::start().await;
+    srv.project("Billing", &[]);
+    let pid = i64::from(std::process::id());
+    let a = session_a();
     let b = Session {
         key: "codex:b",
         client: "codex",
@@ -45,6 +50,7 @@ async fn a_session_claims_releases_and_leaves_a_note_as_itself() {
     )
     .await);
     assert_eq!(held["held"], true, "{held}");
+    assert!(held["message"].as_str().unwrap().starts_with("This session holds src/billing/ until"), "{held}");
     // B's edit inside the folder meets A's claim, with A's reason.
     let met = claim(&srv.store, "billing", &b, Kind::File, "src/billing/mod.rs", None).unwrap();
     let said = met.message("src/billing/mod.rs").unwrap();
@@ -110,15 +116,7 @@ async fn a_connection_that_names_no_client_process_cannot_claim_or_speak_for_a_s
     let srv = TestServer::start().await;
     srv.project("Billing", &[]);
     let pid = i64::from(std::process::id());
-    let a = Session {
-        key: "claude-code:a",
-        client: "claude-code",
-        checkout: "/w/billing",
-        branch: None,
-        pid: Some(pid),
-        request: None,
-    };
-    seen(&srv.store, "billing", &a).unwrap();
+    seen(&srv.store, "billing", &session_a()).unwrap();
     let pid_text = pid.to_string();
     // A plain HTTP client, even one that sends a pid header, is no shim: no session.
     let c =

@@ -151,22 +151,16 @@ impl Outcome {
     /// The sentence an agent gets: who holds it and what to do (`what`: the path or task).
     pub fn message(&self, what: &str) -> Option<String> {
         let Outcome::Taken { holder, .. } = self else { return None };
-        let when = DateTime::parse_from_rfc3339(&holder.started_at)
-            .map(|t| t.with_timezone(&chrono::Local).format("%H:%M").to_string())
-            .unwrap_or_default();
-        let asked = holder
-            .request
-            .as_deref()
-            .map(|r| format!(" for '{}'", crate::humanize::clip(r.trim(), 80)))
-            .unwrap_or_default();
+        let client = crate::guard::quoted::line(&holder.client);
+        let who =
+            crate::humanize::session_named(&client, &holder.started_at, holder.request.as_deref(), "for");
         let why = holder
             .reason
             .as_deref()
             .map(|r| format!(" ({})", crate::humanize::clip(r, 80)))
             .unwrap_or_default();
-        let client = crate::guard::quoted::line(&holder.client);
         Some(format!(
-            "{what} is being edited by the {client} session started {when}{asked}, which holds {}{why}; \
+            "{what} is being edited by {who}, which holds {}{why}; \
              work elsewhere or ask the person.",
             holder.claim
         ))
@@ -359,6 +353,12 @@ pub fn shown(kind: &str, what: &str) -> String {
         "task" => format!("task \"{what}\""),
         _ => what.to_owned(),
     }
+}
+
+/// `what` of `kind` as people read it once stored (`./src/billing` reads `src/billing/`);
+/// as given when it is no claim at all.
+pub fn shown_as(kind: Kind, what: &str) -> String {
+    shown(kind.as_str(), &normalize(kind, what).unwrap_or_else(|_| what.trim().to_owned()))
 }
 
 /// `what` as stored: a path relative to the checkout with `/` separators and no `./`,

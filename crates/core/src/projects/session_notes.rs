@@ -38,15 +38,7 @@ pub fn handle(key: &str) -> String {
 /// How a delivered note names session `row`: its client, when it started, what it was
 /// asked.
 pub fn label(row: &LiveRow) -> String {
-    let when = DateTime::parse_from_rfc3339(&row.started_at)
-        .map(|t| t.with_timezone(&chrono::Local).format("%H:%M").to_string())
-        .unwrap_or_default();
-    let asked = row
-        .request
-        .as_deref()
-        .map(|r| format!(" working on '{}'", crate::humanize::clip(r.trim(), 80)))
-        .unwrap_or_default();
-    format!("the {} session started {when}{asked}", row.client)
+    crate::humanize::session_named(&row.client, &row.started_at, row.request.as_deref(), "working on")
 }
 
 /// Leave `text` from `writer` for the live session of `slug` whose handle is `to`; how
@@ -79,13 +71,13 @@ pub fn leave(
                 ),
             ));
         };
-        let from_label = match writer {
-            Writer::Person => "the person".to_owned(),
+        let (from_key, from_label) = match writer {
+            Writer::Person => (None, "the person".to_owned()),
             Writer::Session(key) if key == target.key => {
                 return Err(Error::invalid("to", "that is this session: name another one"));
             }
             Writer::Session(key) => match live_now.iter().find(|r| r.key == key) {
-                Some(row) => label(row),
+                Some(row) => (Some(key), label(row)),
                 None => {
                     return Err(Error::invalid(
                         "session",
@@ -93,10 +85,6 @@ pub fn leave(
                     ));
                 }
             },
-        };
-        let from_key = match writer {
-            Writer::Session(key) => Some(key),
-            Writer::Person => None,
         };
         let note = NewNote {
             project_id: project.id,

@@ -49,15 +49,16 @@ pub fn claim(state: &AppState, s: Scope, p: params::Claim) -> CallToolResult {
         let key = calling_session(state, &s)?;
         if p.release {
             let n = claims::release(&state.store, &key, Some((kind, &p.what)))?;
+            let shown = claims::shown_as(kind, &p.what);
             let message = if n == 0 {
-                format!("This session did not hold {}.", claims::shown(kind.as_str(), p.what.trim()))
+                format!("This session did not hold {shown}.")
             } else {
-                format!("Let go of {}.", claims::shown(kind.as_str(), p.what.trim()))
+                format!("Let go of {shown}.")
             };
             return Ok(Claimed { held: false, message });
         }
         let outcome = claims::claim_as(&state.store, &s.project, &key, kind, &p.what, p.reason.as_deref())?;
-        let shown = claims::shown(kind.as_str(), p.what.trim());
+        let shown = claims::shown_as(kind, &p.what);
         // Held by another: a result the agent acts on, not a failure.
         Ok(match outcome.message(&shown) {
             Some(message) => Claimed { held: false, message },
