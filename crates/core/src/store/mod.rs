@@ -31,6 +31,7 @@ pub mod seam;
 pub mod session_notes;
 pub mod sessions;
 pub mod settings;
+mod sqlite_alloc;
 pub mod team_projects;
 pub mod vectors;
 
@@ -268,6 +269,7 @@ impl Drop for RestoreCache<'_> {
 /// statistics, SQLite's allocator takes no global lock: a lock and an unlock around
 /// every `malloc`, `realloc` and `free` were a tenth of a write's duplicate check (FTS5
 /// reallocates as it walks a doclist backwards). Mooring never reads those statistics.
+/// The allocator grows a reallocated block by half again (see `sqlite_alloc`).
 pub(crate) fn sqlite_process_settings() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -279,6 +281,14 @@ pub(crate) fn sqlite_process_settings() {
         };
         if rc != rusqlite::ffi::SQLITE_OK {
             tracing::debug!(rc, "SQLite was initialised before its memory statistics could be turned off");
+        }
+        let methods = sqlite_alloc::methods();
+        // SAFETY: `SQLITE_CONFIG_MALLOC` takes a pointer to a `sqlite3_mem_methods`, which
+        // SQLite copies; the same once-only timing as above.
+        let rc =
+            unsafe { rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MALLOC, &raw const methods) };
+        if rc != rusqlite::ffi::SQLITE_OK {
+            tracing::debug!(rc, "SQLite was initialised before its allocator could be set");
         }
     });
 }
