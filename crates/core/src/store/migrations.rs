@@ -23,6 +23,7 @@ pub const SCHEMA: &[&str] = &[
     include_str!("../../migrations/0017_memory_links.sql"),
     include_str!("../../migrations/0018_live_sessions_and_claims.sql"),
     include_str!("../../migrations/0019_session_notes.sql"),
+    include_str!("../../migrations/0020_keyword_index_smaller_pages.sql"),
 ];
 
 /// The migration set `rusqlite_migration` applies (tracked in `PRAGMA user_version`).
