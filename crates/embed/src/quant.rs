@@ -78,7 +78,8 @@ fn dots_at_plain(query: &[i8], rows: &[i8], positions: &[usize], out: &mut Vec<i
 #[target_feature(enable = "avx2")]
 fn dots_at_avx2(query: &[i8], rows: &[i8], positions: &[usize], out: &mut Vec<i32>) {
     let d = query.len();
-    out.extend(positions.iter().map(|&i| dot_i8_inline(query, &rows[i * d..(i + 1) * d])));
+    let wide = Widened::new(query);
+    out.extend(positions.iter().map(|&i| wide.dot(&rows[i * d..(i + 1) * d])));
 }
 
 fn dots_plain(query: &[i8], rows: &[i8], out: &mut Vec<i32>) {
@@ -91,11 +92,71 @@ fn dots_plain(query: &[i8], rows: &[i8], out: &mut Vec<i32>) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn dots_avx2(query: &[i8], rows: &[i8], out: &mut Vec<i32>) {
-    // The same code as `dots_plain`, inlined here so the compiler vectorizes it for AVX2.
     if query.is_empty() {
         return;
     }
-    out.extend(rows.chunks_exact(query.len()).map(|row| dot_i8_inline(query, row)));
+    let wide = Widened::new(query);
+    out.extend(rows.chunks_exact(query.len()).map(|row| wide.dot(row)));
+}
+
+/// A query widened to 16 bits once, for AVX2's multiply-add of 16-bit pairs
+/// (`vpmaddwd`): a row's 16 bytes are widened by one load and meet the query's in one
+/// multiply-add and one add. The compiler's own vectorizing of `dot_i8` widened every
+/// byte to 32 bits: a write's check at 100,000 entries compares about 1,300 rows, and
+/// their products took 0.38 million instructions (callgrind) against about 0.2 million
+/// now. Every product of two bytes, and the sum of two, fits 32 bits, so the sums are
+/// exactly `dot_i8`'s, whatever the bytes.
+#[cfg(target_arch = "x86_64")]
+struct Widened {
+    values: Vec<i16>,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Widened {
+    fn new(query: &[i8]) -> Self {
+        Self { values: query.iter().map(|&x| i16::from(x)).collect() }
+    }
+
+    /// The dot product with `row`, as long as the query.
+    #[target_feature(enable = "avx2")]
+    fn dot(&self, row: &[i8]) -> i32 {
+        use std::arch::x86_64::*;
+        let n = self.values.len().min(row.len());
+        let whole = n / 16 * 16;
+        // Two sums, 32 bytes a turn: half the loop's own instructions.
+        let (mut acc, mut acc2) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        let mut at = 0;
+        let step = |at: usize| {
+            // SAFETY: called with `at + 16 <= whole <= n`: within both slices; unaligned loads.
+            let (r, q) = unsafe {
+                (
+                    _mm_loadu_si128(row.as_ptr().add(at).cast()),
+                    _mm256_loadu_si256(self.values.as_ptr().add(at).cast()),
+                )
+            };
+            _mm256_madd_epi16(q, _mm256_cvtepi8_epi16(r))
+        };
+        while at + 32 <= whole {
+            acc = _mm256_add_epi32(acc, step(at));
+            acc2 = _mm256_add_epi32(acc2, step(at + 16));
+            at += 32;
+        }
+        if at < whole {
+            acc = _mm256_add_epi32(acc, step(at));
+            at += 16;
+        }
+        debug_assert_eq!(at, whole);
+        let acc = _mm256_add_epi32(acc, acc2);
+        let s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256::<1>(acc));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        let tail: i32 = self.values[whole..n]
+            .iter()
+            .zip(&row[whole..n])
+            .map(|(&q, &r)| i32::from(q) * i32::from(r))
+            .sum();
+        _mm_cvtsi128_si32(s) + tail
+    }
 }
 
 #[inline(always)]
@@ -146,5 +207,17 @@ mod tests {
         dots_at_plain(&q, &rows, &at, &mut some_plain);
         assert_eq!(some, [want[7], want[0], want[3]]);
         assert_eq!(some_plain, some);
+        // The extremes too: -128 (never quantized, but read from a database) by -128.
+        let q = vec![-128i8; 40];
+        let rows: Vec<i8> = [vec![-128i8; 40], vec![127i8; 40]].concat();
+        let mut got = Vec::new();
+        dots_i8(&q, &rows, &mut got);
+        assert_eq!(got, [40 * 128 * 128, -40 * 128 * 127]);
+        // A length with an odd 16 bytes and a tail: 53 = 32 + 16 + 5.
+        let q: Vec<i8> = (0..53).map(|i| (i * 29 % 255 - 127) as i8).collect();
+        let rows: Vec<i8> = (0..53 * 3).map(|i| (i * 53 % 255 - 127) as i8).collect();
+        let mut got = Vec::new();
+        dots_i8_at(&q, &rows, &[2, 0], &mut got);
+        assert_eq!(got, [dot_i8(&q, &rows[106..]), dot_i8(&q, &rows[..53])]);
     }
 }
