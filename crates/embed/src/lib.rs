@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 mod bpe;
 mod encoder;
 mod quant;
+mod widen;
 mod wordpiece;
 
 pub use encoder::Encoder;
@@ -101,23 +102,12 @@ impl Model {
 
     /// `text`'s vector, of unit length (all zeros for a text with no known token).
     pub fn embed(&self, text: &str) -> Vec<f32> {
-        use half::slice::{HalfBitsSliceExt as _, HalfFloatSliceExt as _};
         let mut out = vec![0f32; self.dim];
         let table = &self.weights[self.table.clone()];
         let mut n = 0usize;
-        // A row's halves are widened together (F16C, where the processor has it): one
-        // at a time, each paid a feature check and a call, most of an embedding's CPU.
-        let (mut bits, mut row_f32) = (vec![0u16; self.dim], vec![0f32; self.dim]);
         for id in self.bpe.encode(text).into_iter().take(MOST_TOKENS) {
             let id = (id as usize).min(self.rows - 1);
-            let row = &table[id * self.dim * 2..(id + 1) * self.dim * 2];
-            for (b, v) in bits.iter_mut().zip(row.chunks_exact(2)) {
-                *b = u16::from_le_bytes([v[0], v[1]]);
-            }
-            bits.reinterpret_cast::<half::f16>().convert_to_f32_slice(&mut row_f32);
-            for (o, v) in out.iter_mut().zip(&row_f32) {
-                *o += v;
-            }
+            widen::add_row(&mut out, &table[id * self.dim * 2..(id + 1) * self.dim * 2]);
             n += 1;
         }
         let norm = out.iter().map(|v| v * v).sum::<f32>().sqrt();
