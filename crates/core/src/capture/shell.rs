@@ -1,7 +1,9 @@
 //! The files a shell command line plainly renames or deletes (`mv`, `git mv`, `rm`,
-//! `git rm`), read from the command line alone — the command is never run again and its
-//! output is never read. Anything less plain (globs, variables, substitutions, `find
-//! -delete`) is left out rather than guessed.
+//! `git rm`), and those it plainly writes at all (what a claim is checked for before the
+//! command runs), read from the command line alone — the command is never run again and
+//! its output is never read. Anything less plain (globs, variables, substitutions, `find
+//! -delete`) is left out rather than guessed, and a here-document's lines are text, not
+//! commands.
 
 /// A file change a command line names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,8 +20,7 @@ const MOST: usize = 50;
 /// The renames and deletions `command` names, in order.
 pub fn file_changes(command: &str) -> Vec<Change> {
     let mut out = Vec::new();
-    for part in command.split(['\n', ';', '|', '&']) {
-        let Ok(words) = shell_words::split(part) else { continue };
+    for words in simple_commands(command) {
         let mut words = words.iter().map(String::as_str).skip_while(|w| is_assignment(w)).peekable();
         let mut tool = words.next().unwrap_or("");
         if tool == "git" {
@@ -55,6 +56,144 @@ pub fn file_changes(command: &str) -> Vec<Change> {
     out
 }
 
+/// The files `command` plainly writes, in order and each once: those it renames (both
+/// names) or deletes, copies onto, touches, truncates, edits in place (`sed -i`), tees or
+/// redirects output into. `/dev/null` and the like are no files.
+pub fn written_files(command: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |path: &str| {
+        let path = clean(path);
+        if plain(&path) && !path.starts_with("/dev/") && !out.contains(&path) && out.len() < MOST {
+            out.push(path);
+        }
+    };
+    for change in file_changes(command) {
+        match change {
+            Change::Deleted(p) => add(&p),
+            Change::Renamed(from, to) => {
+                add(&from);
+                add(&to);
+            }
+        }
+    }
+    for words in simple_commands(command) {
+        let mut rest: Vec<&str> = Vec::with_capacity(words.len());
+        let mut words_iter = words.iter().map(String::as_str);
+        while let Some(w) = words_iter.next() {
+            match redirect(w) {
+                // `> FILE`: the file is the next word.
+                Some("") => {
+                    if let Some(target) = words_iter.next() {
+                        add(target);
+                    }
+                }
+                // `>&2`, `2>&1`: another descriptor, not a file.
+                Some(target) if target.starts_with('&') => {}
+                Some(target) => add(target),
+                None => rest.push(w),
+            }
+        }
+        let mut rest = rest.into_iter().skip_while(|w| is_assignment(w));
+        let tool = rest.next().unwrap_or("");
+        let args: Vec<&str> = rest.collect();
+        for path in writes_of(tool, &args) {
+            add(&path);
+        }
+    }
+    out
+}
+
+/// What tool `tool` (not `mv` or `rm`, read by [`file_changes`]) writes, given its words.
+fn writes_of(tool: &str, args: &[&str]) -> Vec<String> {
+    // The operands, leaving out options and the values of those in `valued`.
+    let operands = |valued: &[&str]| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut it = args.iter();
+        while let Some(&w) = it.next() {
+            if valued.contains(&w) {
+                it.next();
+            } else if !w.starts_with('-') {
+                out.push(w.to_owned());
+            }
+        }
+        out
+    };
+    match tool {
+        "tee" | "touch" => operands(&[]),
+        "truncate" => operands(&["-s", "--size", "-r", "--reference"]),
+        "cp" => match operands(&[]).as_slice() {
+            [_, to] if !to.ends_with('/') => vec![to.clone()],
+            // Into a folder: each source's name there.
+            [froms @ .., dir] => froms
+                .iter()
+                .filter_map(|from| std::path::Path::new(from).file_name())
+                .map(|name| format!("{}/{}", clean(dir), name.to_string_lossy()))
+                .collect(),
+            [] => Vec::new(),
+        },
+        "sed" if args.iter().any(|w| w.starts_with("-i") || w.starts_with("--in-place")) => {
+            let scripted = args.iter().any(|w| matches!(*w, "-e" | "-f" | "--expression" | "--file"));
+            // Without `-e` or `-f`, the first operand is the script.
+            operands(&["-e", "-f", "--expression", "--file"])
+                .into_iter()
+                .skip(usize::from(!scripted))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The file a redirection word writes: `Some("")` when it is the next word (`>`, `2>>`),
+/// `Some(path)` when joined (`>out.txt`, `&>log`), `None` for any other word.
+fn redirect(word: &str) -> Option<&str> {
+    let w = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let w = w.strip_prefix('&').unwrap_or(w);
+    let w = w.strip_prefix('>')?;
+    Some(w.strip_prefix('>').or_else(|| w.strip_prefix('|')).unwrap_or(w))
+}
+
+/// `command`'s simple commands, each as its words: split at newlines, `;`, `|` and `&&`,
+/// with a here-document's lines (after `<<WORD`, up to `WORD`) left out. A part the shell
+/// would not parse (an unclosed quote) is left out.
+fn simple_commands(command: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut until: Option<String> = None;
+    for line in command.lines() {
+        if let Some(end) = &until {
+            if line.trim() == end {
+                until = None;
+            }
+            continue;
+        }
+        until = here_document(line);
+        for part in line.split([';', '|']).flat_map(|p| p.split("&&")) {
+            let Ok(words) = shell_words::split(part) else { continue };
+            // `a & b`: two commands.
+            out.extend(words.split(|w| w == "&").filter(|c| !c.is_empty()).map(<[String]>::to_vec));
+        }
+        if out.len() >= MOST {
+            break;
+        }
+    }
+    out
+}
+
+/// The word that ends a here-document `line` starts (`<<EOF`, `<<-'EOF'`), if any.
+fn here_document(line: &str) -> Option<String> {
+    let (_, after) = line.split_once("<<")?;
+    let after = after.strip_prefix('-').unwrap_or(after).trim_start();
+    // `<<<` is a here-string, on the line itself.
+    if after.starts_with('<') {
+        return None;
+    }
+    let word: String = after
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!word.is_empty()).then_some(word)
+}
+
 /// `NAME=value`, set for the command that follows.
 fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
@@ -74,7 +213,7 @@ fn clean(path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Change, file_changes};
+    use super::{Change, file_changes, written_files};
 
     fn renamed(a: &str, b: &str) -> Change {
         Change::Renamed(a.into(), b.into())
@@ -99,6 +238,37 @@ mod tests {
             ["rm *.o", "mv $A $B", "rm -rf ~/x", "git status", "echo rm x", "mv 'unclosed", "mv a", ""]
         {
             assert_eq!(file_changes(vague), [], "{vague}");
+        }
+    }
+
+    #[test]
+    fn the_files_a_command_line_plainly_writes_are_read_before_it_runs() {
+        let w = |c: &str| written_files(c);
+        assert_eq!(w("cargo fmt && echo done > out/log.txt 2>&1"), ["out/log.txt"]);
+        assert_eq!(
+            w("echo x >>notes.md; cat a | tee -a b.txt c.txt >/dev/null"),
+            ["notes.md", "b.txt", "c.txt"]
+        );
+        assert_eq!(w("mv src/a.rs src/b.rs && rm -f old.rs"), ["src/a.rs", "src/b.rs", "old.rs"]);
+        assert_eq!(w("sed -i 's/a/b/' src/x.rs src/y.rs"), ["src/x.rs", "src/y.rs"]);
+        assert_eq!(w("sed -i.bak -e 's/a/b/' -e 's/c/d/' x.rs"), ["x.rs"]);
+        assert_eq!(
+            w("cp a.rs b.rs; cp one two docs/; touch ./new.rs; truncate -s 0 big.log"),
+            ["b.rs", "docs/one", "docs/two", "new.rs", "big.log"]
+        );
+        assert_eq!(w("sleep 1 & rm x"), ["x"], "a background command is a command of its own");
+        // A here-document's body is text: its `rm` is written into the file, not run.
+        assert_eq!(w("cat > src/main.rs << 'EOF'\nrm important.rs\nfn main() {}\nEOF\nls"), ["src/main.rs"]);
+        for nothing in [
+            "ls -la src",
+            "grep -r foo . > $OUT",
+            "sed 's/a/b/' x.rs",
+            "echo hi >&2",
+            "cat <<< 'rm x'",
+            "cargo test 2>/dev/null",
+            "echo 'a > b'",
+        ] {
+            assert_eq!(w(nothing), Vec::<String>::new(), "{nothing}");
         }
     }
 
