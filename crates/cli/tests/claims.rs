@@ -114,6 +114,39 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
     assert_eq!(after["live"].as_array().unwrap().len(), 2, "{after}");
 }
 
+#[test]
+fn a_shell_command_that_writes_a_held_file_is_refused_before_it_runs_and_one_that_reads_is_not_checked() {
+    let sb = Sandbox::new();
+    let work = sb.mkdir("work/billing");
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
+    sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+    sb.json_ok(&["sessions", "billing", "--claims", "deny"], None);
+    hook(&sb, prompt("A", &work, "split invoices by customer"));
+    hook(&sb, prompt("B", &work, "tidy the logs"));
+    assert_eq!(hook(&sb, write("A", &work, "Write", "src/billing.rs")), None);
+    // Claude Code's Bash tool, as its PreToolUse hook sends it.
+    let bash = |session: &str, command: &str| {
+        json!({ "hook_event_name": "PreToolUse", "session_id": session, "cwd": work, "tool_name": "Bash",
+                "tool_input": { "command": command, "description": "x" },
+                "transcript_path": work.join("none.jsonl") })
+    };
+    let refused = hook(&sb, bash("B", "cargo fmt && sed -i 's/a/b/' src/billing.rs"));
+    assert_eq!(decision(&refused), Some("deny"), "{refused:?}");
+    let why = refused.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(why.contains("src/billing.rs") && why.contains("split invoices by customer"), "{why}");
+    for harmless in ["ls -la src", "cat src/billing.rs | grep fn", "cargo test 2>/dev/null"] {
+        assert_eq!(hook(&sb, bash("B", harmless)), None, "{harmless}");
+    }
+    // A redirection into a free file claims it for B: A is now refused there.
+    assert_eq!(hook(&sb, bash("B", "echo done > notes/log.txt")), None);
+    let back = hook(&sb, write("A", &work, "Edit", "notes/log.txt"));
+    assert_eq!(decision(&back), Some("deny"), "{back:?}");
+    // A here-document's lines are text: B writes src/new.rs, and its `rm` line is no command.
+    let heredoc = "cat > src/new.rs << 'EOF'\nrm src/billing.rs\nEOF";
+    assert_eq!(hook(&sb, bash("B", heredoc)), None, "only src/new.rs is written");
+}
+
 /// The prompt hook's `additionalContext`, if it said anything.
 fn context_of(out: &Option<Value>) -> String {
     out.as_ref()

@@ -104,10 +104,11 @@ pub fn permission(ctx: &Ctx, client: Client, input: &Input) -> Result<Option<Str
     };
     let mut asked = permission::request(tool, &tool_input, &place, wait, &rules);
     // A write into a file another live session holds: the person reads who holds it.
-    let file = input.tool.as_ref().and_then(|t| (client.dialect()?.edited_file)(t));
+    let files =
+        input.tool.as_ref().and_then(|t| (client.dialect()?.edited)(t)).and_then(super::hook_claims::files);
     let key = input.session.as_deref().map(|s| mooring_core::capture::key(client.name(), s));
-    if let (Some(file), Some(key)) = (file, key)
-        && let Some(held) = super::hook_claims::held_note(&store, &key, input, &file)
+    if let (Some(files), Some(key)) = (files, key)
+        && let Some(held) = super::hook_claims::held_note(&store, &key, input, &files)
     {
         asked.prompt.push_str(&format!("\n{held}"));
     }

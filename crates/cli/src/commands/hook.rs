@@ -174,9 +174,9 @@ fn answer(
     // A client that reads a hook's answer only at a tool call (Cline) gets the context there.
     let first_tool =
         event == Event::ToolUse(true) && client.dialect().is_some_and(|d| d.context_at_first_tool);
-    // A tool about to write a file: the file is claimed first.
+    // A tool about to write files: they are claimed first.
     let edit = match (event, &input.tool, client.dialect()) {
-        (Event::ToolUse(true), Some(tool), Some(d)) => (d.edited_file)(tool),
+        (Event::ToolUse(true), Some(tool), Some(d)) => (d.edited)(tool).and_then(super::hook_claims::files),
         _ => None,
     };
     if !matches!(event, Event::Start | Event::Prompt)
@@ -207,8 +207,8 @@ fn answer(
         return Ok(None);
     };
     let key = session_key(client, input);
-    if let (Some(key), Some(file)) = (&key, &edit) {
-        return super::hook_claims::before_edit(&store, client, &slug, key, input, file);
+    if let (Some(key), Some(files)) = (&key, &edit) {
+        return super::hook_claims::before_edit(&store, client, &slug, key, input, files);
     }
     if edit.is_some() {
         return Ok(None);

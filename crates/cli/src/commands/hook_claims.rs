@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use mooring_clients::Client;
-use mooring_clients::hooks::{Event, Guard, Input, Reply};
+use mooring_clients::hooks::{Edit, Event, Guard, Input, Reply};
 use mooring_core::Store;
 use mooring_core::projects::claims::{self, Kind, Mode, Outcome, Session};
 
@@ -23,35 +23,52 @@ pub fn note(store: &Store, client: Client, slug: &str, key: &str, input: &Input)
     claims::seen(store, slug, &s).map_err(|e| e.message)
 }
 
-/// Before a tool writes `file`: claim it, and the hook's answer when another session holds it.
+/// The files `edit` writes: the one a file tool names, or those a shell command line
+/// plainly writes (`mooring_core::capture::shell::written_files`); `None` for none.
+pub fn files(edit: Edit) -> Option<Vec<String>> {
+    let files = match edit {
+        Edit::File(file) => vec![file],
+        Edit::Shell(command) => mooring_core::capture::shell::written_files(&command),
+    };
+    (!files.is_empty()).then_some(files)
+}
+
+/// Before a tool writes `files`: claim each, and the hook's answer for the first one
+/// another session holds (one project's setting decides it for them all).
 pub fn before_edit(
     store: &Store,
     client: Client,
     slug: &str,
     key: &str,
     input: &Input,
-    file: &str,
+    files: &[String],
 ) -> Result<Option<String>, String> {
-    let Some((checkout, branch, rel)) = in_checkout(input, file) else {
+    let mut guard = None;
+    for file in files {
         // A file outside the session's checkout is no one's to hold here.
-        return Ok(None);
-    };
-    let s = session(client, key, &checkout, branch.as_deref(), None);
-    let outcome = claims::claim(store, slug, &s, Kind::File, &rel, None).map_err(|e| e.message)?;
-    let (Outcome::Taken { mode, .. }, Some(why)) = (&outcome, outcome.message(&rel)) else { return Ok(None) };
-    let guard = match mode {
-        Mode::Ask => Guard::Ask(why),
-        Mode::Deny => Guard::Deny(why),
-        Mode::Warn => Guard::Warn(why),
-        Mode::Off => return Ok(None),
-    };
-    Ok(Some(client.hook_reply(input, &Reply::Guard(guard))))
+        let Some((checkout, branch, rel)) = in_checkout(input, file) else { continue };
+        let s = session(client, key, &checkout, branch.as_deref(), None);
+        let outcome = claims::claim(store, slug, &s, Kind::File, &rel, None).map_err(|e| e.message)?;
+        let (Outcome::Taken { mode, .. }, Some(why)) = (&outcome, outcome.message(&rel)) else { continue };
+        if guard.is_none() {
+            guard = match mode {
+                Mode::Ask => Some(Guard::Ask(why)),
+                Mode::Deny => Some(Guard::Deny(why)),
+                Mode::Warn => Some(Guard::Warn(why)),
+                Mode::Off => None,
+            };
+        }
+    }
+    Ok(guard.map(|g| client.hook_reply(input, &Reply::Guard(g))))
 }
 
-/// Who else holds `file`, for a permission prompt about writing it (nothing is claimed).
-pub fn held_note(store: &Store, key: &str, input: &Input, file: &str) -> Option<String> {
-    let (checkout, _, rel) = in_checkout(input, file)?;
-    claims::held_by_another(store, key, &checkout, &rel).ok().flatten()
+/// Who else holds any of `files`, for a permission prompt about writing them (nothing
+/// is claimed).
+pub fn held_note(store: &Store, key: &str, input: &Input, files: &[String]) -> Option<String> {
+    files.iter().find_map(|file| {
+        let (checkout, _, rel) = in_checkout(input, file)?;
+        claims::held_by_another(store, key, &checkout, &rel).ok().flatten()
+    })
 }
 
 /// The checkout `file` (as the tool named it, from the session's folder) is in, its

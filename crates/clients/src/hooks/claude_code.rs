@@ -35,24 +35,27 @@ pub(super) const DIALECT: Dialect = Dialect {
     permission_entry: Some(
         |command| json!({ "matcher": "*", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
     ),
-    // Claims are checked before the file tools write (the client's own ask shows the
-    // reason when the project asks).
+    // Claims are checked before the file tools and shell commands write (the client's
+    // own ask shows the reason when the project asks). A shell command that writes no
+    // file it plainly names costs the hook's start and a parse, before any database.
     pre_edit_path: Some(&["hooks", "PreToolUse"]),
     pre_edit_entry: Some(
-        |command| json!({ "matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [{ "type": "command", "command": command, "timeout": 10 }] }),
+        |command| json!({ "matcher": "Write|Edit|MultiEdit|NotebookEdit|Bash", "hooks": [{ "type": "command", "command": command, "timeout": 10 }] }),
     ),
-    edited_file,
+    edited,
     ..Dialect::BASE
 };
 
-/// The file Write, Edit, MultiEdit and NotebookEdit are about to write.
-fn edited_file(tool: &super::Tool) -> Option<String> {
-    let key = match tool.name.as_str() {
-        "Write" | "Edit" | "MultiEdit" => "file_path",
-        "NotebookEdit" => "notebook_path",
+/// What Write, Edit, MultiEdit, NotebookEdit and Bash are about to write.
+fn edited(tool: &super::Tool) -> Option<super::Edit> {
+    let (key, shell) = match tool.name.as_str() {
+        "Write" | "Edit" | "MultiEdit" => ("file_path", false),
+        "NotebookEdit" => ("notebook_path", false),
+        "Bash" => ("command", true),
         _ => return None,
     };
-    text(&tool.input, key)
+    let value = text(&tool.input, key)?;
+    Some(if shell { super::Edit::Shell(value) } else { super::Edit::File(value) })
 }
 
 /// Its event names, which Codex uses too.

@@ -19,8 +19,11 @@ mod kilo;
 mod opencode;
 mod pi;
 mod qwen_code;
+mod tool;
 mod vscode;
 mod windsurf;
+
+pub use tool::{Edit, Tool};
 
 /// What happened in the client's session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,15 +60,6 @@ impl Event {
     pub fn recorded(self) -> bool {
         matches!(self, Event::Prompt | Event::ToolUse(false)) || self.captures()
     }
-}
-
-/// The tool a permission or tool-use event is about.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Tool {
-    /// The client's name for it (`Bash`, `Edit`, `run_shell_command`).
-    pub name: String,
-    /// Its arguments as the client gave them.
-    pub input: Value,
 }
 
 /// A hook's input, read from the client's JSON.
@@ -263,9 +257,10 @@ pub struct Dialect {
     pub pre_edit_path: Option<&'static [&'static str]>,
     /// The pre-edit entry, running `command`.
     pub pre_edit_entry: Option<fn(&str) -> Value>,
-    /// The file a tool is about to write, as the client names it (relative to the
-    /// session's folder or absolute); `None` for a tool that writes no file it names.
-    pub edited_file: fn(&Tool) -> Option<String>,
+    /// What a tool is about to write: a file as the client names it (relative to the
+    /// session's folder or absolute), or a shell command line (whose plain writes Mooring
+    /// reads); `None` for a tool that writes nothing it names.
+    pub edited: fn(&Tool) -> Option<Edit>,
 }
 
 /// A client's hook scripts: one file per event, `EVENT` + `ext`, each running this Mooring.
@@ -311,7 +306,7 @@ impl Dialect {
         permission_entry: None,
         pre_edit_path: None,
         pre_edit_entry: None,
-        edited_file: |_| None,
+        edited: |_| None,
     };
 }
 
