@@ -76,6 +76,9 @@ pub fn written_files(command: &str) -> Vec<String> {
             }
         }
     }
+    for path in patched_files(command) {
+        add(path);
+    }
     for words in simple_commands(command) {
         let mut rest: Vec<&str> = Vec::with_capacity(words.len());
         let mut words_iter = words.iter().map(String::as_str);
@@ -98,6 +101,30 @@ pub fn written_files(command: &str) -> Vec<String> {
         let args: Vec<&str> = rest.collect();
         for path in writes_of(tool, &args) {
             add(&path);
+        }
+    }
+    out
+}
+
+/// The files an `apply_patch` here-document adds, updates, deletes or moves to (Codex
+/// runs its edits so: `apply_patch <<'PATCH'` then `*** Update File: PATH` lines).
+fn patched_files(command: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut lines = command.lines();
+    while let Some(line) = lines.next() {
+        let starts_patch =
+            line.trim_start().starts_with("apply_patch") || line.trim_start().starts_with("applypatch");
+        let Some(end) = here_document(line).filter(|_| starts_patch) else { continue };
+        for body in lines.by_ref() {
+            if body.trim() == end {
+                break;
+            }
+            let named = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "]
+                .iter()
+                .find_map(|head| body.strip_prefix(head));
+            if let Some(path) = named.map(str::trim).filter(|p| !p.is_empty()) {
+                out.push(path);
+            }
         }
     }
     out
@@ -259,6 +286,11 @@ mod tests {
         assert_eq!(w("sleep 1 & rm x"), ["x"], "a background command is a command of its own");
         // A here-document's body is text: its `rm` is written into the file, not run.
         assert_eq!(w("cat > src/main.rs << 'EOF'\nrm important.rs\nfn main() {}\nEOF\nls"), ["src/main.rs"]);
+        // Codex 0.169's edit, as its PreToolUse hook hands it over (recorded).
+        let patch = "apply_patch <<'PATCH'\n*** Begin Patch\n*** Update File: retry.py\n@@\n-    return n\n+    \
+                     return min(n, 3)\n*** Delete File: old_retry.py\n*** Update File: a.rs\n*** Move to: b.rs\n\
+                     *** End Patch\nPATCH";
+        assert_eq!(w(patch), ["retry.py", "old_retry.py", "a.rs", "b.rs"]);
         for nothing in [
             "ls -la src",
             "grep -r foo . > $OUT",
