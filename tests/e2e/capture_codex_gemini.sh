@@ -137,4 +137,29 @@ assert titles == ["Money", "Releases"], titles
 assert all("From Gemini CLI's memory" in n["content"] for n in notes["entries"]), notes
 print("imported from Gemini CLI's memory:", titles)
 PY
-echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models; Gemini CLI's own memory brought in once"
+echo "== Codex's edits meet another session's claim before they run (it has no ask: refused with the reason)"
+dir="$tmp/code/held"
+mkdir -p "$dir"
+(cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
+   && touch notes.txt old_retry.py && git add -A && git commit -qm init)
+m projects new "Held" --code-path "$dir" >/dev/null
+m sessions held --claims ask >/dev/null
+# A Claude Code session (its hooks, from this script's process: live while it runs) holds retry.py.
+hook_a() { m hook claude-code <<<"$1" >/dev/null; }
+hook_a "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"prompt\":\"split the retry policy\"}"
+hook_a "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"retry.py\"}}"
+start_standin work
+configure
+run codex "$dir" "Add a retry helper"
+stop_standin
+[ ! -e "$dir/retry.py" ] || { echo "Codex wrote retry.py, which another session holds"; tail -20 "$tmp/codex.out"; exit 1; }
+[ -e "$dir/old_retry.py" ] || { echo "Codex's second patch (retry.py and old_retry.py) ran"; exit 1; }
+[ -e "$dir/NOTES.md" ] || { echo "a command on a free file was stopped too"; tail -20 "$tmp/codex.out"; exit 1; }
+python3 - "$tmp/record.jsonl" <<'PY'
+import json, sys
+text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
+want = "retry.py is being edited by the claude-code session"
+assert want in text and "split the retry policy" in text, "the model never read who holds retry.py"
+print("Codex's model read:", text[text.index(want):text.index(want) + 120])
+PY
+echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models; Gemini CLI's own memory brought in once; Codex's edits into a held file refused before they run"

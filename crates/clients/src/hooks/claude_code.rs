@@ -46,8 +46,8 @@ pub(super) const DIALECT: Dialect = Dialect {
     ..Dialect::BASE
 };
 
-/// What Write, Edit, MultiEdit, NotebookEdit and Bash are about to write.
-fn edited(tool: &super::Tool) -> Option<super::Edit> {
+/// What Write, Edit, MultiEdit, NotebookEdit and Bash are about to write (Codex's `Bash` too).
+pub(super) fn edited(tool: &super::Tool) -> Option<super::Edit> {
     let (key, shell) = match tool.name.as_str() {
         "Write" | "Edit" | "MultiEdit" => ("file_path", false),
         "NotebookEdit" => ("notebook_path", false),

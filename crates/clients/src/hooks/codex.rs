@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Guard, Input, Reply, claude_shaped, common, text};
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -35,6 +35,13 @@ pub(super) const DIALECT: Dialect = Dialect {
     permission_entry: Some(
         |command| json!({ "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
     ),
+    // Claims are checked before a shell command runs: Codex names every one `Bash`, its
+    // edits too (`apply_patch` with the patch as a here-document; recorded from 0.169).
+    pre_edit_path: Some(&["hooks", "PreToolUse"]),
+    pre_edit_entry: Some(
+        |command| json!({ "matcher": "Bash", "hooks": [{ "type": "command", "command": command, "timeout": 10 }] }),
+    ),
+    edited: super::claude_code::edited,
     ..Dialect::BASE
 };
 
@@ -46,5 +53,10 @@ fn input(v: &Value, named: Option<&str>) -> Input {
 }
 
 fn reply(input: &Input, reply: &Reply) -> Value {
-    claude_shaped(input, reply)
+    match reply {
+        // 0.169 has no ask before a tool: `ask` counts as a failed hook and the command
+        // runs. Refused instead, with the reason that says to ask the person.
+        Reply::Guard(Guard::Ask(why)) => claude_shaped(input, &Reply::Guard(Guard::Deny(why.clone()))),
+        reply => claude_shaped(input, reply),
+    }
 }

@@ -418,3 +418,23 @@ fn cline_s_recorded_hook_inputs_read_into_one_input() {
     let odd = cline(r#"{"sessionContext": {"rootSessionId": "../../etc"}}"#, "TaskComplete");
     assert_eq!(odd.transcript, None);
 }
+
+#[test]
+fn codex_s_recorded_pre_tool_input_is_a_shell_command_and_an_ask_is_refused() {
+    let sent = include_str!("../../tests/fixtures/codex-0.169.0/PreToolUse-apply_patch.json");
+    let input = Client::Codex.hook_input(&serde_json::from_str(sent).unwrap());
+    assert_eq!(input.event, Event::ToolUse(true));
+    let tool = input.tool.as_ref().unwrap();
+    let edit = (Client::Codex.dialect().unwrap().edited)(tool);
+    assert!(
+        matches!(&edit, Some(Edit::Shell(c)) if c.starts_with("apply_patch <<'PATCH'") && c.contains("*** Delete File: old_retry.py")),
+        "{edit:?}"
+    );
+    // 0.169 runs the command when the answer is `ask`: it is refused, with the reason.
+    let reply = Client::Codex.hook_reply(&input, &Reply::Guard(Guard::Ask("held".into())));
+    let out: Value = serde_json::from_str(&reply).unwrap();
+    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny", "{out}");
+    assert_eq!(out["hookSpecificOutput"]["permissionDecisionReason"], "held");
+    let claude = Client::ClaudeCode.hook_reply(&input, &Reply::Guard(Guard::Ask("held".into())));
+    assert!(claude.contains("\"ask\""), "Claude Code asks: {claude}");
+}
