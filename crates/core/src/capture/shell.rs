@@ -148,16 +148,23 @@ fn writes_of(tool: &str, args: &[&str]) -> Vec<String> {
     match tool {
         "tee" | "touch" => operands(&[]),
         "truncate" => operands(&["-s", "--size", "-r", "--reference"]),
-        "cp" => match operands(&[]).as_slice() {
-            [_, to] if !to.ends_with('/') => vec![to.clone()],
-            // Into a folder: each source's name there.
-            [froms @ .., dir] => froms
-                .iter()
-                .filter_map(|from| std::path::Path::new(from).file_name())
-                .map(|name| format!("{}/{}", clean(dir), name.to_string_lossy()))
-                .collect(),
-            [] => Vec::new(),
-        },
+        "cp" => {
+            let into = |dir: &str, froms: &[String]| -> Vec<String> {
+                froms
+                    .iter()
+                    .filter_map(|from| std::path::Path::new(from).file_name())
+                    .map(|name| format!("{}/{}", clean(dir), name.to_string_lossy()))
+                    .collect()
+            };
+            let target = args.iter().position(|w| matches!(*w, "-t" | "--target-directory"));
+            match (target.and_then(|i| args.get(i + 1)), operands(&["-t", "--target-directory"]).as_slice()) {
+                (Some(dir), froms) => into(dir, froms),
+                (None, [_, to]) if !to.ends_with('/') => vec![to.clone()],
+                // Into a folder: each source's name there.
+                (None, [froms @ .., dir]) => into(dir, froms),
+                (None, []) => Vec::new(),
+            }
+        }
         "sed" if args.iter().any(|w| w.starts_with("-i") || w.starts_with("--in-place")) => {
             let scripted = args.iter().any(|w| matches!(*w, "-e" | "-f" | "--expression" | "--file"));
             // Without `-e` or `-f`, the first operand is the script.
@@ -284,6 +291,7 @@ mod tests {
             ["b.rs", "docs/one", "docs/two", "new.rs", "big.log"]
         );
         assert_eq!(w("sleep 1 & rm x"), ["x"], "a background command is a command of its own");
+        assert_eq!(w("cp -t out/ a.rs lib/b.rs"), ["out/a.rs", "out/b.rs"]);
         // A here-document's body is text: its `rm` is written into the file, not run.
         assert_eq!(w("cat > src/main.rs << 'EOF'\nrm important.rs\nfn main() {}\nEOF\nls"), ["src/main.rs"]);
         // Codex 0.169's edit, as its PreToolUse hook hands it over (recorded).
