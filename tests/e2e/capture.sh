@@ -177,6 +177,23 @@ assert held and "**Held:** src/" in held[0], held or records
 print("the claiming session's record:", [l for l in held[0].splitlines() if l.startswith("**Held:**")][0])
 PY
 
+echo "== a Bash command into a file another live session holds is refused before it runs"
+mkdir -p "$tmp/code/shared"
+(cd "$tmp/code/shared" && git init -q && git config user.email a@b.c && git config user.name A \
+  && echo x >seed && git add seed && git commit -qm seed)
+m projects new "Shared" --code-path "$tmp/code/shared" >/dev/null
+m sessions shared --claims deny >/dev/null
+# Another session (its hooks, from this script's process: live while it runs) holds approved.txt.
+for sent in "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"other\",\"cwd\":\"$tmp/code/shared\",\"prompt\":\"sign the release\"}" \
+            "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"other\",\"cwd\":\"$tmp/code/shared\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"approved.txt\"}}"; do
+  m hook claude-code <<<"$sent" >/dev/null
+done
+(CD=shared session permission "Mark the approval" --allowedTools "Bash")
+[ ! -e "$tmp/code/shared/approved.txt" ] || { echo "the Bash command wrote a file another session holds"; exit 1; }
+grep -q "approved.txt is being edited by the claude-code session" "$tmp/record.jsonl" \
+  || { echo "the model never read who holds approved.txt"; tail -20 "$tmp/claude.out"; exit 1; }
+echo "real Claude Code's Bash command was refused before it ran, with who holds the file"
+
 echo "== Claude Code's own memory: the client writes it where its prompt says, mooring import claude-memory brings it in once"
 session remember "Remember that ledger amounts are integer cents" --allowedTools "Write"
 ls "$HOME/.claude/projects/"*/memory/project_money_in_cents.md >/dev/null \
