@@ -194,6 +194,29 @@ grep -q "approved.txt is being edited by the claude-code session" "$tmp/record.j
   || { echo "the model never read who holds approved.txt"; tail -20 "$tmp/claude.out"; exit 1; }
 echo "real Claude Code's Bash command was refused before it ran, with who holds the file"
 
+echo "== a killed session's claims go with its process"
+: >"$tmp/record.jsonl"
+STANDIN_SCRIPT=hold python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
+standin=$!
+for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+(cd "$tmp/code/shared" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
+   ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+   exec timeout 180 "$agents/claude" -p "Hold the file" --allowedTools "Bash" >"$tmp/claude.out" 2>&1) &
+client=$!
+held() { m sessions shared --live --json | grep -q '"held.txt"'; }
+for _ in $(seq 1 150); do held && break; sleep 0.2; done
+held || { echo "the session never claimed held.txt"; tail -20 "$tmp/claude.out"; exit 1; }
+other_writes() {
+  m hook claude-code <<<"{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"other\",\"cwd\":\"$tmp/code/shared\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"held.txt\"}}"
+}
+other_writes | grep -q '"deny"' || { echo "held.txt was free while its holder lived"; exit 1; }
+# The client dies mid-turn: no end hook runs.
+kill -9 $(pgrep -P "$client") "$client" 2>/dev/null || true
+wait "$client" 2>/dev/null || true
+[ -z "$(other_writes)" ] || { echo "a killed session still held held.txt"; exit 1; }
+kill "$standin"; wait "$standin" 2>/dev/null || true; rm -f "$tmp/port"
+echo "a killed Claude Code session's claim went with its process; the other session writes held.txt"
+
 echo "== Claude Code's own memory: the client writes it where its prompt says, mooring import claude-memory brings it in once"
 session remember "Remember that ledger amounts are integer cents" --allowedTools "Write"
 ls "$HOME/.claude/projects/"*/memory/project_money_in_cents.md >/dev/null \

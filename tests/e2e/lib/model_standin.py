@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SCRIPT = ["get_last_handover", "remember", "project_context"]
@@ -367,6 +368,15 @@ class Handler(BaseHTTPRequestHandler):
                 block = {"type": "tool_use", "id": f"toolu_m{done:02d}", "name": step[0], "input": step[1]}
                 return self.anthropic_reply(body, block, "tool_use", done)
             return self.anthropic_reply(body, {"type": "text", "text": "Saved to memory."}, "end_turn", done)
+        if os.environ.get("STANDIN_SCRIPT") == "hold":
+            # A shell command that writes a file (claimed before it runs), then a model that
+            # never answers: the client waits until it is killed.
+            if done == 0 and "Bash" in names:
+                block = {"type": "tool_use", "id": "toolu_w00", "name": "Bash",
+                         "input": {"command": "echo held > held.txt", "description": "Hold the file"}}
+                return self.anthropic_reply(body, block, "tool_use", done)
+            time.sleep(170)
+            return self.anthropic_reply(body, {"type": "text", "text": "Too late."}, "end_turn", done)
         if os.environ.get("STANDIN_SCRIPT") == "claim":
             # Mooring's own claim tool, then done: the session holds the folder.
             if done == 0 and "mcp__mooring__claim" in names:

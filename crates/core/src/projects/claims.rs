@@ -9,6 +9,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::live::running;
 use crate::error::{Error, Result};
 use crate::settings::Setting;
 use crate::store::claims::{self as q, ClaimRow};
@@ -188,16 +189,6 @@ pub struct Session<'a> {
 pub(super) fn cutoff(c: &rusqlite::Connection, now: DateTime<Utc>) -> Result<String> {
     let quiet = Setting::LiveQuietMinutes.read(c)?;
     Ok(crate::humanize::format_ts(now - Duration::minutes(i64::from(quiet))))
-}
-
-/// Whether process `pid` still runs (where this system can tell; elsewhere only the
-/// quiet period ends a silent session).
-pub(super) fn running(pid: Option<i64>) -> bool {
-    match pid {
-        #[cfg(target_os = "linux")]
-        Some(pid) => std::path::Path::new("/proc").join(pid.to_string()).exists(),
-        _ => true,
-    }
 }
 
 /// Note that session `s` of project `slug` was heard from.
