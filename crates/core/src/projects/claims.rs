@@ -9,7 +9,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::live::running;
+use super::process::running;
 use crate::error::{Error, Result};
 use crate::settings::Setting;
 use crate::store::claims::{self as q, ClaimRow};

@@ -6,6 +6,7 @@
 use chrono::{DateTime, Utc};
 
 use super::claims::{Mode, cutoff, shown};
+use super::process::running;
 use crate::error::Result;
 use crate::store::claims as q;
 use crate::store::live_sessions as live;
@@ -182,38 +183,5 @@ pub fn client_pid() -> Option<i64> {
     #[cfg(not(target_os = "linux"))]
     {
         None
-    }
-}
-
-/// Whether process `pid` still runs (where this system can tell; elsewhere only the
-/// quiet period ends a silent session). A process killed but not yet reaped by its parent
-/// (a zombie) runs no more.
-pub(super) fn running(pid: Option<i64>) -> bool {
-    match pid {
-        #[cfg(target_os = "linux")]
-        Some(pid) => match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            // The state follows the name's closing parenthesis (the name may hold one).
-            Ok(stat) => stat.rsplit_once(") ").is_none_or(|(_, rest)| !rest.starts_with('Z')),
-            Err(_) => false,
-        },
-        _ => true,
-    }
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    #[test]
-    fn a_process_runs_until_it_is_gone_or_killed_and_not_yet_reaped() {
-        assert!(super::running(Some(i64::from(std::process::id()))));
-        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
-        let pid = Some(i64::from(child.id()));
-        assert!(super::running(pid));
-        child.kill().unwrap();
-        // Killed, not yet waited for: a zombie, which runs no more.
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        assert!(!super::running(pid), "a killed client not yet reaped");
-        child.wait().unwrap();
-        assert!(!super::running(pid));
-        assert!(super::running(None), "no process known: only the quiet period tells");
     }
 }

@@ -12,6 +12,7 @@ pub mod lifecycle;
 pub mod live;
 pub mod live_index;
 pub mod markers;
+mod process;
 pub mod recommend;
 pub mod registry;
 pub mod resolve;

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest as _, Sha256};
 
 use super::claims::cutoff;
-use super::live::running;
+use super::process::running;
 use crate::error::{Error, Result};
 use crate::store::live_sessions::{self as live, LiveRow};
 use crate::store::session_notes::{self as q, NewNote};
