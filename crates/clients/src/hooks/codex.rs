@@ -2,7 +2,9 @@
 //! `SessionStart`, `UserPromptSubmit`, `Stop`, `PreCompact`, `PermissionRequest` and the
 //! tool events; no end-of-session hook (its `Stop` at every turn's end keeps the record
 //! current), and a permission reply with any field beyond allow/deny fails closed, so it
-//! takes no rules back.
+//! takes no rules back. Its `PreToolUse` (every shell command, `apply_patch` edits too,
+//! named `Bash`) is where claims are checked: `deny` blocks, `ask` counts as a failed hook
+//! and lets the command run (a warning's `additionalContext` was not tried).
 
 use serde_json::{Value, json};
 
