@@ -35,16 +35,26 @@ echo '{ "numStartups": 3 }' >"$HOME/.claude.json"
 m setup claude-code --hooks >"$tmp/setup.txt"
 grep -q "captured into their project's memory" "$tmp/setup.txt" || { cat "$tmp/setup.txt"; exit 1; }
 
-session() {
-  local script=$1 prompt=$2; shift 2
+# The stand-in model for script $1, recording to $tmp/record.jsonl; its pid in $standin.
+start_standin() {
   : >"$tmp/record.jsonl"
-  STANDIN_SCRIPT=$script python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
-  local standin=$!
+  STANDIN_SCRIPT=$1 python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
+  standin=$!
   for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-  (cd "$tmp/code/${CD:-retry}" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
-     ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-     timeout 180 "$agents/claude" -p "$prompt" "$@" >"$tmp/claude.out" 2>&1) \
-    || { echo "claude failed:"; tail -40 "$tmp/claude.out"; kill "$standin"; exit 1; }
+}
+
+# Real Claude Code in $tmp/code/${CD:-retry} against the stand-in, `-p PROMPT ARGS…`
+# (exec'd: run it in a subshell).
+claude_p() {
+  cd "$tmp/code/${CD:-retry}" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
+    ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
+    exec timeout 180 "$agents/claude" -p "$@" >"$tmp/claude.out" 2>&1
+}
+
+session() {
+  local script=$1; shift
+  start_standin "$script"
+  (claude_p "$@") || { echo "claude failed:"; tail -40 "$tmp/claude.out"; kill "$standin"; exit 1; }
   kill "$standin"; wait "$standin" 2>/dev/null || true
   rm -f "$tmp/port"
 }
@@ -195,13 +205,8 @@ grep -q "approved.txt is being edited by the claude-code session" "$tmp/record.j
 echo "real Claude Code's Bash command was refused before it ran, with who holds the file"
 
 echo "== a killed session's claims go with its process"
-: >"$tmp/record.jsonl"
-STANDIN_SCRIPT=hold python3 "$lib/model_standin.py" "$tmp/port" "$tmp/record.jsonl" &
-standin=$!
-for _ in $(seq 1 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-(cd "$tmp/code/shared" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port")" ANTHROPIC_API_KEY=sk-standin \
-   ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-   exec timeout 180 "$agents/claude" -p "Hold the file" --allowedTools "Bash" >"$tmp/claude.out" 2>&1) &
+start_standin hold
+(CD=shared claude_p "Hold the file" --allowedTools "Bash") &
 client=$!
 held() { m sessions shared --live --json | grep -q '"held.txt"'; }
 for _ in $(seq 1 150); do held && break; sleep 0.2; done

@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::Sandbox;
@@ -32,6 +32,21 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// A git checkout, `work/billing`, on `main` with one commit.
+fn checkout(sb: &Sandbox) -> PathBuf {
+    let work = sb.mkdir("work/billing");
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
+    work
+}
+
+/// [`checkout`], registered as project `billing`.
+fn billing(sb: &Sandbox) -> PathBuf {
+    let work = checkout(sb);
+    sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+    work
+}
+
 fn prompt(session: &str, cwd: &Path, words: &str) -> Value {
     json!({ "hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": cwd, "prompt": words,
             "transcript_path": cwd.join("none.jsonl") })
@@ -49,9 +64,7 @@ fn decision(out: &Option<Value>) -> Option<&str> {
 #[test]
 fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_never_blocks() {
     let sb = Sandbox::new();
-    let work = sb.mkdir("work/billing");
-    git(&work, &["init", "-q", "-b", "main"]);
-    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
+    let work = checkout(&sb);
     let tree = sb.home.join("work/billing-feature");
     git(&work, &["worktree", "add", "-q", "-b", "feature", tree.to_str().unwrap()]);
     sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
@@ -117,10 +130,7 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
 #[test]
 fn a_shell_command_that_writes_a_held_file_is_refused_before_it_runs_and_one_that_reads_is_not_checked() {
     let sb = Sandbox::new();
-    let work = sb.mkdir("work/billing");
-    git(&work, &["init", "-q", "-b", "main"]);
-    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
-    sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+    let work = billing(&sb);
     sb.json_ok(&["sessions", "billing", "--claims", "deny"], None);
     hook(&sb, prompt("A", &work, "split invoices by customer"));
     hook(&sb, prompt("B", &work, "tidy the logs"));
@@ -157,10 +167,7 @@ fn context_of(out: &Option<Value>) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_claims_a_folder_and_leaves_a_note_through_mooring_stdio_as_its_own_session() {
     let sb = Sandbox::new();
-    let work = sb.mkdir("work/billing");
-    git(&work, &["init", "-q", "-b", "main"]);
-    git(&work, &["commit", "-q", "--allow-empty", "-m", "init"]);
-    sb.json_ok(&["projects", "new", "Billing", "--code-path", work.to_str().unwrap()], None);
+    let work = billing(&sb);
     // Both sessions' hooks and the shim below are this test's children: the shim's client
     // process is this test, whose latest-heard session is A (as a client runs one).
     hook(&sb, prompt("B", &work, "rename the customer fields"));

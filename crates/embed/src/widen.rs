@@ -16,11 +16,19 @@ pub(crate) fn add_row(out: &mut [f32], row: &[u8]) {
 
 fn add_row_plain(out: &mut [f32], row: &[u8]) {
     use half::slice::{HalfBitsSliceExt as _, HalfFloatSliceExt as _};
-    let bits: Vec<u16> = row.as_chunks::<2>().0.iter().map(|&b| u16::from_le_bytes(b)).collect();
-    let mut wide = vec![0f32; bits.len()];
-    bits.reinterpret_cast::<half::f16>().convert_to_f32_slice(&mut wide);
-    for (o, v) in out.iter_mut().zip(&wide) {
-        *o += v;
+    // A few halves at a time through buffers on the stack: this runs once per token of
+    // every embedding where F16C is missing (arm64 among them), and allocates nothing.
+    const AT_ONCE: usize = 64;
+    let (mut bits, mut wide) = ([0u16; AT_ONCE], [0f32; AT_ONCE]);
+    for (out, row) in out.chunks_mut(AT_ONCE).zip(row.chunks(AT_ONCE * 2)) {
+        let n = out.len().min(row.len() / 2);
+        for (b, pair) in bits.iter_mut().zip(row.as_chunks::<2>().0) {
+            *b = u16::from_le_bytes(*pair);
+        }
+        bits[..n].reinterpret_cast::<half::f16>().convert_to_f32_slice(&mut wide[..n]);
+        for (o, v) in out[..n].iter_mut().zip(&wide[..n]) {
+            *o += v;
+        }
     }
 }
 

@@ -21,39 +21,43 @@ const MOST: usize = 50;
 pub fn file_changes(command: &str) -> Vec<Change> {
     let mut out = Vec::new();
     for words in simple_commands(command) {
-        let mut words = words.iter().map(String::as_str).skip_while(|w| is_assignment(w)).peekable();
-        let mut tool = words.next().unwrap_or("");
-        if tool == "git" {
-            tool = match words.next() {
-                Some("mv") => "mv",
-                Some("rm") => "rm",
-                _ => continue,
-            };
-        }
-        let operands: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
-        if operands.iter().any(|w| !plain(w)) {
-            continue;
-        }
-        match (tool, operands.as_slice()) {
-            ("rm", paths) => out.extend(paths.iter().map(|p| Change::Deleted(clean(p)))),
-            ("mv", [from, to]) => out.push(Change::Renamed(clean(from), clean(to))),
-            ("mv", [froms @ .., dir]) if !froms.is_empty() => {
-                for from in froms {
-                    let name =
-                        std::path::Path::new(from).file_name().map(|n| n.to_string_lossy().into_owned());
-                    if let Some(name) = name {
-                        out.push(Change::Renamed(clean(from), format!("{}/{name}", clean(dir))));
-                    }
-                }
-            }
-            _ => {}
-        }
+        changes_of(&words, &mut out);
         if out.len() >= MOST {
             out.truncate(MOST);
             break;
         }
     }
     out
+}
+
+/// Push the renames and deletions one simple command (its words) names to `out`.
+fn changes_of(words: &[String], out: &mut Vec<Change>) {
+    let mut words = words.iter().map(String::as_str).skip_while(|w| is_assignment(w)).peekable();
+    let mut tool = words.next().unwrap_or("");
+    if tool == "git" {
+        tool = match words.next() {
+            Some("mv") => "mv",
+            Some("rm") => "rm",
+            _ => return,
+        };
+    }
+    let operands: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+    if operands.iter().any(|w| !plain(w)) {
+        return;
+    }
+    match (tool, operands.as_slice()) {
+        ("rm", paths) => out.extend(paths.iter().map(|p| Change::Deleted(clean(p)))),
+        ("mv", [from, to]) => out.push(Change::Renamed(clean(from), clean(to))),
+        ("mv", [froms @ .., dir]) if !froms.is_empty() => {
+            for from in froms {
+                let name = std::path::Path::new(from).file_name().map(|n| n.to_string_lossy().into_owned());
+                if let Some(name) = name {
+                    out.push(Change::Renamed(clean(from), format!("{}/{name}", clean(dir))));
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The files `command` plainly writes, in order and each once: those it renames (both
@@ -67,7 +71,13 @@ pub fn written_files(command: &str) -> Vec<String> {
             out.push(path);
         }
     };
-    for change in file_changes(command) {
+    // The command line is split and parsed once; each simple command is read twice.
+    let commands = simple_commands(command);
+    let mut changes = Vec::new();
+    for words in &commands {
+        changes_of(words, &mut changes);
+    }
+    for change in changes {
         match change {
             Change::Deleted(p) => add(&p),
             Change::Renamed(from, to) => {
@@ -79,7 +89,7 @@ pub fn written_files(command: &str) -> Vec<String> {
     for path in patched_files(command) {
         add(path);
     }
-    for words in simple_commands(command) {
+    for words in &commands {
         let mut rest: Vec<&str> = Vec::with_capacity(words.len());
         let mut words_iter = words.iter().map(String::as_str);
         while let Some(w) = words_iter.next() {

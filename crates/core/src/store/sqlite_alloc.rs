@@ -82,9 +82,9 @@ unsafe extern "C" fn x_realloc(p: *mut c_void, n: c_int) -> *mut c_void {
     if n <= held {
         return p;
     }
-    // Half again, so a block grown a little at a time moves rarely; never past what
-    // SQLite can count in an int.
-    let size = round_up(n.max(held.saturating_add(held / 2))).min(c_int::MAX as usize & !7).max(round_up(n));
+    // Half again, so a block grown a little at a time moves rarely (the headroom never
+    // past what SQLite counts in an int; `n` itself always fits).
+    let size = round_up(n).max(round_up(held.saturating_add(held / 2)).min(c_int::MAX as usize & !7));
     // SAFETY: `p`'s base is a live `malloc` block (see `x_free`); `realloc` keeps its
     // contents and its header, or returns null and leaves it as it was.
     let base = unsafe { libc::realloc(p.cast::<u64>().sub(1).cast(), size + HEADER) }.cast::<u64>();

@@ -164,13 +164,8 @@ impl Cache {
         // Sized up front: collected from a filter, the list grew by doubling (a sixth of a
         // write's check by meaning, in callgrind, went to building it).
         let mut positions: Vec<usize> = Vec::with_capacity(project.by_id.len() - from);
-        let kinds = &project.kinds;
-        match want {
-            Some(k) => {
-                positions.extend(project.by_id[from..].iter().map(|&p| p as usize).filter(|&i| kinds[i] == k))
-            }
-            None => positions.extend(project.by_id[from..].iter().map(|&p| p as usize)),
-        }
+        let of_kind = |&i: &usize| want.is_none_or(|k| project.kinds[i] == k);
+        positions.extend(project.by_id[from..].iter().map(|&p| p as usize).filter(of_kind));
         closest(source, &project, query, &positions, limit).map(Some)
     }
 
