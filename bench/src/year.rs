@@ -118,6 +118,7 @@ pub fn project(dir: &std::path::Path, n: usize) -> mooring_core::Store {
     use mooring_core::search::semantic;
     use mooring_core::store::backend::MemoryUpkeep as _;
     let store = mooring_core::Store::open_in(dir).expect("a store");
+    store.checkpoint_in_background().expect("the checkpointer");
     mooring_core::Registry::new(&store)
         .create(mooring_core::NewProject { name: "Year".into(), ..Default::default() })
         .expect("the project");

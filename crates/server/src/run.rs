@@ -125,6 +125,8 @@ pub async fn start_serving<H: rmcp::ServerHandler + Send + 'static>(
     };
     let addr = listener.local_addr().map_err(|e| StartError::Other(e.to_string()))?;
     let url = format!("http://{addr}/mcp");
+    // A server lives long: the log is folded back off the request path.
+    store.checkpoint_in_background().map_err(|e| StartError::Other(e.message))?;
     let mut state = AppState::new(store, surfaces, config.pick_timeout, None);
     state.data_dir = Some(config.data_dir.clone());
     // A joined team: its projects' memory goes to the team database (an unreachable one

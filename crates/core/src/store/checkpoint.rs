@@ -129,6 +129,7 @@ mod tests {
     fn commits_reach_the_database_file_without_a_checkpoint_in_any_commit() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open_in(dir.path()).unwrap();
+        store.checkpoint_in_background().unwrap();
         let auto: i64 =
             store.read(|c| Ok(c.pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0))?)).unwrap();
         assert_eq!(auto, 0, "commits never checkpoint themselves");

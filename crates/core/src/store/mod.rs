@@ -36,7 +36,7 @@ pub mod team_projects;
 pub mod vectors;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
@@ -84,9 +84,10 @@ pub struct Store {
     /// Read connections for when `conn` is busy (file databases only).
     readers: Option<readers::Readers>,
     path: Option<PathBuf>,
-    /// Dropped after `conn` and the readers: its last checkpoint, and its close as the
-    /// last connection, fold the log back into the database.
-    _checkpointer: Option<checkpoint::Checkpointer>,
+    /// The background checkpointer of a process that serves (see
+    /// [`Store::checkpoint_in_background`]). Dropped after `conn` and the readers: its
+    /// last checkpoint, and its close as the last connection, fold the log back.
+    checkpointer: OnceLock<checkpoint::Checkpointer>,
     /// Projects' vectors held between searches by meaning.
     pub(crate) vectors: crate::store::index::vector_index::Cache,
     /// Projects' word-count sample bounds held between searches.
@@ -134,20 +135,35 @@ impl Store {
         }
         migrations::migrations().to_latest(&mut conn)?;
         let conn = Arc::new(Mutex::new(conn));
-        let checkpointer =
-            path.as_deref().and_then(|p| checkpoint::Checkpointer::start(p, Arc::downgrade(&conn)));
-        if checkpointer.is_some() {
-            conn.lock().unwrap_or_else(|p| p.into_inner()).pragma_update(None, "wal_autocheckpoint", 0)?;
-        }
         let readers = path.as_deref().map(readers::Readers::new);
         Ok(Self {
             conn,
             readers,
             path,
-            _checkpointer: checkpointer,
+            checkpointer: OnceLock::new(),
             vectors: crate::store::index::vector_index::Cache::default(),
             samples: index::sample::SampleBounds::default(),
         })
+    }
+
+    /// Fold the log back from a thread of its own from now on, instead of inside the
+    /// commit that crosses SQLite's checkpoint point: for a process that serves (the hub,
+    /// a stdio server, the desktop), where that commit would hold up every request. A
+    /// short command keeps SQLite's own checkpoints: the thread, its connection and its
+    /// last checkpoint at exit cost a prompt hook a third of its time (three `fsync`s
+    /// while the hub had the database open), for the few pages a command writes. Once is
+    /// enough; a store in memory has no log.
+    pub fn checkpoint_in_background(&self) -> Result<()> {
+        let Some(path) = self.path.as_deref() else { return Ok(()) };
+        if self.checkpointer.get().is_some() {
+            return Ok(());
+        }
+        if let Some(started) = checkpoint::Checkpointer::start(path, Arc::downgrade(&self.conn))
+            && self.checkpointer.set(started).is_ok()
+        {
+            self.lock().pragma_update(None, "wal_autocheckpoint", 0)?;
+        }
+        Ok(())
     }
 
     /// Where the database lives (`None` in memory).

@@ -147,6 +147,7 @@ pub async fn serve_standalone(store: Arc<Store>, session_id: String, hints: Shim
         env_project: hints.env_project,
         client_pid: hints.client_pid,
     };
+    store.checkpoint_in_background().map_err(|e| e.message)?;
     let data_dir = store.path().and_then(|p| p.parent()).map(|p| p.to_path_buf());
     let mut state = AppState::new(store, Arc::new(Headless), Duration::from_secs(120), Some(Arc::new(local)));
     if let Some(dir) = &data_dir {

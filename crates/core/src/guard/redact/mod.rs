@@ -8,6 +8,7 @@
 //! rule is tried only when one of its keywords occurs in the text: one automaton pass
 //! decides, so ordinary text costs little.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
@@ -187,10 +188,9 @@ impl Rule {
     }
 }
 
-/// Every rule's keywords in one automaton, each distinct keyword once with the rules
-/// that name it: one pass over the text says which rules to try.
-static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<Vec<usize>>)> = LazyLock::new(|| {
-    let mut words: Vec<&str> = Vec::new();
+/// Every rule's distinct keywords, each with the rules that name it.
+static KEYWORDS: LazyLock<Keywords> = LazyLock::new(|| {
+    let mut words: Vec<&'static str> = Vec::new();
     let mut owners: Vec<Vec<usize>> = Vec::new();
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, rule) in RULES.iter().enumerate() {
@@ -203,16 +203,60 @@ static KEYWORDS: LazyLock<(aho_corasick::AhoCorasick, Vec<Vec<usize>>)> = LazyLo
             owners[n].push(i);
         }
     }
-    // Built from the keywords as they are and run over the text lower-cased (see
-    // `scrub_keeping`), as a non-contiguous NFA: the builder's default (a DFA over both
-    // cases) cost 3.9 million instructions to build, a fifth of a one-off `memory add`,
-    // and a text is scanned once either way.
-    let ac = aho_corasick::AhoCorasick::builder()
-        .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
-        .build(&words)
-        .expect("keywords build an automaton");
-    (ac, owners)
+    Keywords { words, owners, automaton: OnceLock::new(), scanned: AtomicUsize::new(0) }
 });
+
+/// Text a process scans keyword by keyword before it builds the automaton. Building it
+/// (270 keywords) cost about 0.5 ms, a twentieth of a prompt hook that scrubs one prompt;
+/// looking for each keyword in a short text costs microseconds. A process that scrubs
+/// more than this (a server, an import) builds it once and scans in one pass after.
+const SCAN_BEFORE_BUILDING: usize = 64 << 10;
+
+/// The keywords, and the automaton that finds them all in one pass once it pays.
+struct Keywords {
+    words: Vec<&'static str>,
+    owners: Vec<Vec<usize>>,
+    automaton: OnceLock<aho_corasick::AhoCorasick>,
+    scanned: AtomicUsize,
+}
+
+impl Keywords {
+    /// Mark in `wanted` every rule one of whose keywords is in `lower` (lower-cased text).
+    fn mark(&self, lower: &str, wanted: &mut [bool]) {
+        let seen = self.scanned.fetch_add(lower.len(), Ordering::Relaxed) + lower.len();
+        match self.automaton.get() {
+            Some(a) => self.mark_in_one_pass(a, lower, wanted),
+            None if seen > SCAN_BEFORE_BUILDING => {
+                self.mark_in_one_pass(self.automaton.get_or_init(|| self.build()), lower, wanted)
+            }
+            None => self.mark_word_by_word(lower, wanted),
+        }
+    }
+
+    fn mark_in_one_pass(&self, automaton: &aho_corasick::AhoCorasick, lower: &str, wanted: &mut [bool]) {
+        for m in automaton.find_overlapping_iter(lower) {
+            self.owners[m.pattern().as_usize()].iter().for_each(|&i| wanted[i] = true);
+        }
+    }
+
+    fn mark_word_by_word(&self, lower: &str, wanted: &mut [bool]) {
+        for (word, owners) in self.words.iter().zip(&self.owners) {
+            if memchr::memmem::find(lower.as_bytes(), word.as_bytes()).is_some() {
+                owners.iter().for_each(|&i| wanted[i] = true);
+            }
+        }
+    }
+
+    /// Built from the keywords as they are (lower-cased by `build.rs`) and run over the
+    /// text lower-cased, as a non-contiguous NFA: the builder's default (a DFA over both
+    /// cases) cost 3.9 million instructions to build, and a text is scanned once either way.
+    fn build(&self) -> aho_corasick::AhoCorasick {
+        aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::NoncontiguousNFA))
+            .build(&self.words)
+            .expect("keywords build an automaton")
+    }
+}
 
 /// How many rules are in force, and how many patterns Rust's regex could not take
 /// (compiling every rule: for tests and diagnostics, not the hot path).
@@ -253,14 +297,9 @@ fn scrub_keeping(text: &str) -> (String, Redactions, Vec<(String, String)>) {
         found.kinds.push("private".into());
         found.count += n;
     }
-    let (keywords, owners) = &*KEYWORDS;
     let rules = &RULES;
     let mut wanted = vec![false; rules.len()];
-    for m in keywords.find_overlapping_iter(&out.to_ascii_lowercase()) {
-        for &i in &owners[m.pattern().as_usize()] {
-            wanted[i] = true;
-        }
-    }
+    KEYWORDS.mark(&out.to_ascii_lowercase(), &mut wanted);
     let mut spans: Vec<(usize, usize, &str)> = Vec::new();
     for (rule, _) in rules.iter().zip(&wanted).filter(|(_, w)| **w) {
         let Some(regex) = rule.regex() else { continue };

@@ -243,3 +243,22 @@ fn gitleaks_allowlists_take_back_the_hits_they_name() {
         assert_eq!(found.count, 0, "{kept}");
     }
 }
+
+#[test]
+fn keywords_found_word_by_word_are_the_automaton_s() {
+    // A short-lived process looks for each keyword in turn; a long one builds the
+    // automaton. Both must wake the same rules, or a secret would be kept by one of them.
+    let keywords = &*KEYWORDS;
+    let automaton = keywords.build();
+    let mut texts: Vec<String> = secrets().into_iter().map(|(_, text, _)| text).collect();
+    texts.push("an ordinary sentence about the lease renewal and its heartbeat".into());
+    texts.push(keywords.words.join(" "));
+    texts.push(keywords.words.concat());
+    for text in texts {
+        let lower = text.to_ascii_lowercase();
+        let (mut one_pass, mut word_by_word) = (vec![false; RULES.len()], vec![false; RULES.len()]);
+        keywords.mark_in_one_pass(&automaton, &lower, &mut one_pass);
+        keywords.mark_word_by_word(&lower, &mut word_by_word);
+        assert_eq!(one_pass, word_by_word, "{text}");
+    }
+}
