@@ -157,6 +157,85 @@ fn a_shell_command_that_writes_a_held_file_is_refused_before_it_runs_and_one_tha
     assert_eq!(hook(&sb, bash("B", heredoc)), None, "only src/new.rs is written");
 }
 
+/// `mooring hook codex` started on Codex 0.169's `PreToolUse` for shell command `command`
+/// (its edits come as `apply_patch` commands too), waiting for the person up to 20 s.
+fn codex_writes(sb: &Sandbox, session: &str, cwd: &Path, command: &str) -> std::process::Child {
+    use std::io::Write as _;
+    let input = json!({ "hook_event_name": "PreToolUse", "session_id": session, "cwd": cwd,
+                        "tool_name": "Bash", "tool_input": { "command": command },
+                        "transcript_path": null, "model": "gpt-5", "permission_mode": "default" });
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("mooring"))
+        .arg("--data-dir")
+        .arg(&sb.data)
+        .args(["hook", "codex"])
+        .env("HOME", &sb.home)
+        .env("MOORING_MODELS", common::models_root())
+        .env("MOORING_PERMISSION_WAIT_SECONDS", "20")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.to_string().as_bytes()).unwrap();
+    child
+}
+
+/// What a finished hook printed, as JSON.
+fn printed(child: std::process::Child) -> Option<Value> {
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the hook never fails the client: {out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    (!text.trim().is_empty()).then(|| serde_json::from_str(&text).unwrap())
+}
+
+#[test]
+fn codex_cannot_ask_so_mooring_asks_the_person_and_refuses_when_no_one_can_answer() {
+    use mooring_core::choice::{Broker, Submission};
+    let sb = Sandbox::new();
+    let work = billing(&sb);
+    hook(&sb, prompt("A", &work, "split invoices by customer"));
+    assert_eq!(hook(&sb, write("A", &work, "Write", "src/billing.rs")), None);
+    let command = "sed -i 's/total/sum/' src/billing.rs";
+
+    // No hub runs to show a question: refused at once, holder named, nothing left open.
+    let refused = printed(codex_writes(&sb, "X", &work, command));
+    assert_eq!(decision(&refused), Some("deny"), "{refused:?}");
+    let why = refused.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(why.contains("split invoices by customer") && why.contains("No Mooring hub is running"), "{why}");
+    let store = mooring_core::Store::open_in(&sb.data).unwrap();
+    let broker = Broker::new(&store);
+    assert!(broker.open_list().unwrap().is_empty(), "no question waits for no one");
+
+    // With the hub, the person is asked; their answer is the hook's.
+    let _hub = sb.start_hub();
+    for (pick, lets_it) in [("let_it_write", true), ("refuse", false)] {
+        let child = codex_writes(&sb, "X", &work, command);
+        let started = std::time::Instant::now();
+        let asked = loop {
+            if let Some(q) = broker.open_list().unwrap().into_iter().next() {
+                break q;
+            }
+            assert!(started.elapsed().as_secs() < 15, "the hook opened no question");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        };
+        let prompt = &asked.checked.request.prompt;
+        assert!(
+            prompt.contains("about to write src/billing.rs") && prompt.contains("split invoices"),
+            "{prompt}"
+        );
+        let said = Submission { selected_ids: Some(vec![pick.into()]), ..Submission::default() };
+        broker.submit(&asked.id, &said, mooring_core::model::Surface::Web).unwrap();
+        let out = printed(child);
+        if lets_it {
+            assert_eq!(out, None, "let it write: the command runs");
+        } else {
+            assert_eq!(decision(&out), Some("deny"), "{out:?}");
+            let why =
+                out.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+            assert!(why.contains("The person refused this write"), "{why}");
+        }
+    }
+}
+
 /// The prompt hook's `additionalContext`, if it said anything.
 fn context_of(out: &Option<Value>) -> String {
     out.as_ref()

@@ -8,31 +8,20 @@
 //!   finished, with its last word, and holds for a reply that becomes the agent's next
 //!   instruction (all three clients take `decision: block` with the words as the reason).
 
-use std::time::{Duration, Instant};
-
 use mooring_clients::Client;
 use mooring_clients::hooks::{Decision, Input, Reply};
 use mooring_core::Store;
-use mooring_core::choice::{Broker, ChoiceRequest, Interaction, Submission, TimeoutAction, check};
 use mooring_core::remote::permission::{self, Verdict};
 use mooring_core::remote::{RemoteConfig, turn_end};
 use serde_json::json;
 
 use super::Ctx;
-
-/// How long a permission prompt waits for the phone unless
-/// `MOORING_PERMISSION_WAIT_SECONDS` says otherwise (the client gives the hook
-/// `mooring_clients::entry::PERMISSION_TIMEOUT`, ten seconds more).
-pub const WAIT_SECONDS: u32 = 110;
+use super::person::{WAIT_SECONDS, ask_and_wait, seconds};
 
 /// The longest a finished turn holds for the next instruction (the `away_hold_minutes`
 /// setting, at most nine, within the capture hook's 600 s; `MOORING_AWAY_HOLD_SECONDS`
 /// overrides it).
 pub const HOLD_SECONDS: u32 = 540;
-
-fn seconds(var: &str, default: u32) -> u32 {
-    std::env::var(var).ok().and_then(|v| v.trim().parse::<u32>().ok()).map_or(default, |s| s.clamp(10, 3_600))
-}
 
 /// The store and the settings when the person is away with a paired phone; `None` at
 /// the desk.
@@ -53,35 +42,6 @@ fn place(ctx: &Ctx, store: &Store, client: Client, input: &Input) -> (Option<Str
         .flatten()
         .collect::<Vec<_>>();
     (slug, shown.join(" · "))
-}
-
-/// Ask, then wait until the question ends or `seconds` pass; the question as it ended
-/// (still pending when time ran out). While it waits, words the person sent for this
-/// session some other way (`heard`) answer it as a typed reply would.
-fn ask_and_wait(
-    store: &Store,
-    project: Option<&str>,
-    request: ChoiceRequest,
-    seconds: u32,
-    heard: &mut dyn FnMut() -> Option<String>,
-) -> Result<Interaction, String> {
-    let checked = check(request).map_err(|e| e.message)?;
-    let broker = Broker::new(store);
-    let asked = broker.open_in(checked, None, project, TimeoutAction::Cancel).map_err(|e| e.message)?;
-    let until = Instant::now() + Duration::from_secs(u64::from(seconds));
-    loop {
-        let now = broker.get(&asked.id).map_err(|e| e.message)?;
-        if !now.status.is_pending() || Instant::now() >= until {
-            return Ok(now);
-        }
-        if let Some(words) = heard() {
-            let said = Submission { custom_input: Some(words), ..Submission::default() };
-            // Answered meanwhile on the phone itself: that answer stands.
-            let _ = broker.submit(&asked.id, &said, mooring_core::model::Surface::Phone);
-            return broker.get(&asked.id).map_err(|e| e.message);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
 }
 
 /// The permission hook's output: `None` at the desk (the client asks as usual).

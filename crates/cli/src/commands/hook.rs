@@ -7,8 +7,7 @@
 //! output, exit 0, and a line in `hook.log` in the data directory. `MOORING_CAPTURE=off`
 //! in the client's environment silences it for that session.
 
-use std::io::{Read, Write};
-use std::{sync::mpsc, time::Duration};
+use std::{io::Read, io::Write, sync::mpsc, time::Duration};
 
 use mooring_clients::Client;
 use mooring_clients::hooks::{Event, Input, Reply};
@@ -99,6 +98,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     }
     // What a turn's end needs after the record is kept (the thread below takes `input`).
     let stop_input = holds.then(|| input.clone());
+    let wait = super::hook_ask::deadline(client, &input).unwrap_or_else(|| deadline(event));
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
     let base = ctx.cwd.clone();
@@ -108,7 +108,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         let ctx = Ctx::at(data_dir, false, base);
         let _ = tx.send(answer(&ctx, client, &input, unreadable, started));
     });
-    match rx.recv_timeout(deadline(event)) {
+    match rx.recv_timeout(wait) {
         Ok(Ok(Some(out))) => print_out(&out),
         Ok(Ok(None)) => {}
         Ok(Err(why)) => log(ctx, &format!("{client}: {why}")),
@@ -208,7 +208,7 @@ fn answer(
     };
     let key = session_key(client, input);
     if let (Some(key), Some(files)) = (&key, &edit) {
-        return super::hook_claims::before_edit(&store, client, &slug, key, input, files);
+        return super::hook_claims::before_edit(&ctx.data_dir, &store, client, &slug, key, input, files);
     }
     if edit.is_some() {
         return Ok(None);

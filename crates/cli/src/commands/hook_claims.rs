@@ -34,8 +34,10 @@ pub fn files(edit: Edit) -> Option<Vec<String>> {
 }
 
 /// Before a tool writes `files`: claim each, and the hook's answer for the first one
-/// another session holds (one project's setting decides it for them all).
+/// another session holds (one project's setting decides it for them all). Where the
+/// project asks and the client cannot, Mooring asks the person (`hook_ask`).
 pub fn before_edit(
+    data_dir: &Path,
     store: &Store,
     client: Client,
     slug: &str,
@@ -43,22 +45,25 @@ pub fn before_edit(
     input: &Input,
     files: &[String],
 ) -> Result<Option<String>, String> {
-    let mut guard = None;
+    let mut held = None;
     for file in files {
         // A file outside the session's checkout is no one's to hold here.
         let Some((checkout, branch, rel)) = in_checkout(input, file) else { continue };
         let s = session(client, key, &checkout, branch.as_deref(), None);
         let outcome = claims::claim(store, slug, &s, Kind::File, &rel, None).map_err(|e| e.message)?;
-        let (Outcome::Taken { mode, .. }, Some(why)) = (&outcome, outcome.message(&rel)) else { continue };
-        if guard.is_none() {
-            guard = match mode {
-                Mode::Ask => Some(Guard::Ask(why)),
-                Mode::Deny => Some(Guard::Deny(why)),
-                Mode::Warn => Some(Guard::Warn(why)),
-                Mode::Off => None,
-            };
+        if let (Outcome::Taken { mode, .. }, Some(why)) = (&outcome, outcome.message(&rel)) {
+            held = held.or(Some((*mode, why)));
         }
     }
+    let guard = match held {
+        Some((Mode::Ask, why)) if !super::hook_ask::client_asks(client) => {
+            super::hook_ask::ask(data_dir, store, client, slug, input, files, &why)?
+        }
+        Some((Mode::Ask, why)) => Some(Guard::Ask(why)),
+        Some((Mode::Deny, why)) => Some(Guard::Deny(why)),
+        Some((Mode::Warn, why)) => Some(Guard::Warn(why)),
+        Some((Mode::Off, _)) | None => None,
+    };
     Ok(guard.map(|g| client.hook_reply(input, &Reply::Guard(g))))
 }
 

@@ -109,6 +109,8 @@ impl Sandbox {
             .arg(&self.data)
             .args(["serve", "--port", "0", "--json"])
             .env("HOME", &self.home)
+            // A question it shows goes to no browser of the machine running the tests.
+            .env("MOORING_OPEN_BROWSER", "0")
             .env("MOORING_MODELS", models_root())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -12,6 +12,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     input,
     reply,
     abilities: Abilities { captures: true, continues: true, permissions: true, session_rules: true },
+    asks_before_edit: true,
     start_path: &["hooks", "SessionStart"],
     start_entry: |command| {
         json!({

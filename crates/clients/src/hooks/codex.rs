@@ -4,7 +4,8 @@
 //! current), and a permission reply with any field beyond allow/deny fails closed, so it
 //! takes no rules back. Its `PreToolUse` (every shell command, `apply_patch` edits too,
 //! named `Bash`) is where claims are checked: `deny` blocks, `ask` counts as a failed hook
-//! and lets the command run (a warning's `additionalContext` was not tried).
+//! and lets the command run (a warning's `additionalContext` was not tried), so Mooring
+//! asks the person itself.
 
 use serde_json::{Value, json};
 
@@ -40,8 +41,9 @@ pub(super) const DIALECT: Dialect = Dialect {
     // Claims are checked before a shell command runs: Codex names every one `Bash`, its
     // edits too (`apply_patch` with the patch as a here-document; recorded from 0.169).
     pre_edit_path: Some(&["hooks", "PreToolUse"]),
+    // Long enough for Mooring to ask the person when the project asks (Codex cannot).
     pre_edit_entry: Some(
-        |command| json!({ "matcher": "Bash", "hooks": [{ "type": "command", "command": command, "timeout": 10 }] }),
+        |command| json!({ "matcher": "Bash", "hooks": [{ "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT }] }),
     ),
     edited: super::claude_code::edited,
     ..Dialect::BASE
@@ -57,7 +59,8 @@ fn input(v: &Value, named: Option<&str>) -> Input {
 fn reply(input: &Input, reply: &Reply) -> Value {
     match reply {
         // 0.169 has no ask before a tool: `ask` counts as a failed hook and the command
-        // runs. Refused instead, with the reason that says to ask the person.
+        // runs. Mooring asks the person itself; when no one can be asked, refused, with
+        // the reason that says to ask the person.
         Reply::Guard(Guard::Ask(why)) => claude_shaped(input, &Reply::Guard(Guard::Deny(why.clone()))),
         reply => claude_shaped(input, reply),
     }

@@ -257,6 +257,9 @@ pub struct Dialect {
     pub pre_edit_path: Option<&'static [&'static str]>,
     /// The pre-edit entry, running `command`.
     pub pre_edit_entry: Option<fn(&str) -> Value>,
+    /// Its pre-edit hook can have the client ask the person (Claude Code's `ask`); where
+    /// it cannot, Mooring asks the person itself before answering allow or deny.
+    pub asks_before_edit: bool,
     /// What a tool is about to write: a file as the client names it (relative to the
     /// session's folder or absolute), or a shell command line (whose plain writes Mooring
     /// reads); `None` for a tool that writes nothing it names.
@@ -295,6 +298,7 @@ impl Dialect {
         hands_context: true,
         start_may_not_fire: false,
         context_at_first_tool: false,
+        asks_before_edit: false,
         transcript_pending: None,
         plugin: None,
         scripts: None,

@@ -2,6 +2,7 @@
 //! Mooring writes back, and the settings that pair one person's phone with a bot. The
 //! transports that carry it live in the server.
 
+pub mod claim_question;
 pub mod commands;
 pub mod config;
 pub mod config_file;

@@ -18,7 +18,7 @@ mod schema;
 mod selection;
 pub mod tools;
 mod tools_app;
-mod tools_choice;
+pub(crate) mod tools_choice;
 mod tools_claims;
 mod tools_handover;
 mod tools_memory;

@@ -242,6 +242,20 @@ async fn wait(
 
 /// Open the page in the person's browser when there is a desktop session to show it
 /// (`MOORING_OPEN_BROWSER=0` turns this off, as tests do).
+/// Show the person question `id`, opened in the store by another process (a hook of a
+/// client that cannot ask itself), as this hub shows its own: the desktop's window, else
+/// the browser; the tray's count either way. False when it is not waiting or there is
+/// no page to show (no HTTP server).
+pub(crate) fn show_opened_elsewhere(state: &AppState, id: &str) -> bool {
+    let Ok(asked) = Broker::new(&state.store).get(id) else { return false };
+    let Some(url) = answer_url(state, &asked).filter(|_| asked.status.is_pending()) else { return false };
+    if !state.surfaces.show_choice(&url, &asked.checked.request.title) {
+        open_browser(&url);
+    }
+    state.surfaces.waiting_changed();
+    true
+}
+
 fn open_browser(url: &str) {
     let wanted = std::env::var("MOORING_OPEN_BROWSER").map(|v| v != "0").unwrap_or(true);
     let display =

@@ -2,6 +2,8 @@
 //! search`) asks the hub over its socket instead of loading the model itself: the
 //! entries nearest a text by meaning. The hub holds the model and every project's
 //! vectors already; a prompt hook that loaded them itself spent 60 ms and 40 MB on it.
+//! A hook that asks the person something (a write into a file another session holds,
+//! for a client that cannot ask itself) has the hub show its question the same way.
 //!
 //! The question is one JSON line in place of the shim's hello (`{"ask": …}`), the answer
 //! one line back, then the hub closes. Who may ask is checked as for the shim (the
@@ -32,6 +34,9 @@ pub struct Ask {
 pub enum Question {
     /// The entries nearest a text by meaning.
     Nearest(TextQuery),
+    /// Show the person a question a hook opened in the store (by its id), as the hub
+    /// shows its own: the desktop's window or the browser, the tray's count.
+    Show(String),
 }
 
 /// The answer's line.
@@ -42,6 +47,8 @@ pub enum Answer {
     Hits(Vec<RowHit>),
     /// Why there are none (as the process would have said it).
     Unavailable(String),
+    /// Whether the question was shown (it is still waiting, and the hub has a page).
+    Shown(bool),
 }
 
 /// Whether a first line is a question rather than a shim's hello.
@@ -58,6 +65,8 @@ pub fn answer(memory: &dyn mooring_core::store::backend::MemoryBackend, line: &s
                 Err(why) => Answer::Unavailable(why),
             }
         }
+        // Shown by the socket's handler, which holds what shows it.
+        Ok(Ask { ask: Question::Show(_) }) => Answer::Shown(false),
         Err(e) => Answer::Unavailable(format!("the hub did not understand the question: {e}")),
     };
     let mut out = serde_json::to_string(&answer).unwrap_or_else(|_| "{\"unavailable\":\"\"}".into());

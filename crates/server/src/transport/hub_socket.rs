@@ -87,21 +87,42 @@ pub fn ask_nearest(
     data_dir: &Path,
     q: &mooring_core::search::semantic::TextQuery,
 ) -> Option<Result<Vec<mooring_core::store::backend::RowHit>, String>> {
+    match ask(data_dir, super::hub_ask::Question::Nearest(q.clone()))? {
+        super::hub_ask::Answer::Hits(hits) => Some(Ok(hits)),
+        super::hub_ask::Answer::Unavailable(why) => Some(Err(why)),
+        super::hub_ask::Answer::Shown(_) => None,
+    }
+}
+
+/// Have the hub of `data_dir` show the person question `id` (opened in the store by this
+/// process); false when no hub runs to show it, or it has no page for it.
+#[cfg(unix)]
+pub fn show_choice(data_dir: &Path, id: &str) -> bool {
+    matches!(
+        ask(data_dir, super::hub_ask::Question::Show(id.to_owned())),
+        Some(super::hub_ask::Answer::Shown(true))
+    )
+}
+
+/// No hub socket off Unix: no hub shows the question.
+#[cfg(not(unix))]
+pub fn show_choice(_data_dir: &Path, _id: &str) -> bool {
+    false
+}
+
+/// One question to the hub and its answer; `None` when no hub answers in time.
+#[cfg(unix)]
+fn ask(data_dir: &Path, question: super::hub_ask::Question) -> Option<super::hub_ask::Answer> {
     use std::io::{BufRead, BufReader, Read, Write};
     let mut stream = std::os::unix::net::UnixStream::connect(path_in(data_dir)).ok()?;
     stream.set_read_timeout(Some(super::hub_ask::WAIT)).ok()?;
     stream.set_write_timeout(Some(super::hub_ask::WAIT)).ok()?;
-    let mut line =
-        serde_json::to_vec(&super::hub_ask::Ask { ask: super::hub_ask::Question::Nearest(q.clone()) })
-            .ok()?;
+    let mut line = serde_json::to_vec(&super::hub_ask::Ask { ask: question }).ok()?;
     line.push(b'\n');
     stream.write_all(&line).ok()?;
     let mut reply = String::new();
     BufReader::new((&stream).take(super::hub_ask::MOST_ANSWER)).read_line(&mut reply).ok()?;
-    match serde_json::from_str::<super::hub_ask::Answer>(&reply).ok()? {
-        super::hub_ask::Answer::Hits(hits) => Some(Ok(hits)),
-        super::hub_ask::Answer::Unavailable(why) => Some(Err(why)),
-    }
+    serde_json::from_str(&reply).ok()
 }
 
 /// No hub socket off Unix: the process does the work itself.
@@ -213,11 +234,18 @@ mod unix {
             .map_err(|_| "no hello line in time".to_owned())?
             .map_err(|e| format!("hello line: {e}"))?;
         if crate::transport::hub_ask::is_question(&line) {
-            let memory = state.memory.clone();
-            let reply =
-                tokio::task::spawn_blocking(move || crate::transport::hub_ask::answer(&*memory, &line))
-                    .await
-                    .map_err(|e| format!("answering a question: {e}"))?;
+            let reply = match serde_json::from_str::<crate::transport::hub_ask::Ask>(line.trim_end()) {
+                Ok(crate::transport::hub_ask::Ask { ask: crate::transport::hub_ask::Question::Show(id) }) => {
+                    let shown = crate::mcp::tools_choice::show_opened_elsewhere(&state, &id);
+                    format!("{}\n", serde_json::json!({ "shown": shown }))
+                }
+                _ => {
+                    let memory = state.memory.clone();
+                    tokio::task::spawn_blocking(move || crate::transport::hub_ask::answer(&*memory, &line))
+                        .await
+                        .map_err(|e| format!("answering a question: {e}"))?
+                }
+            };
             let mut write = write;
             write.write_all(reply.as_bytes()).await.map_err(|e| format!("answer: {e}"))?;
             let _ = write.shutdown().await;

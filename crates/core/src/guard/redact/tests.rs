@@ -248,7 +248,7 @@ fn gitleaks_allowlists_take_back_the_hits_they_name() {
 fn keywords_found_word_by_word_are_the_automaton_s() {
     // A short-lived process looks for each keyword in turn; a long one builds the
     // automaton. Both must wake the same rules, or a secret would be kept by one of them.
-    let keywords = &*KEYWORDS;
+    let keywords = &*super::keywords::KEYWORDS;
     let automaton = keywords.build();
     let mut texts: Vec<String> = secrets().into_iter().map(|(_, text, _)| text).collect();
     texts.push("an ordinary sentence about the lease renewal and its heartbeat".into());

@@ -1,0 +1,68 @@
+//! A write into a file another live session holds, in a project that asks first, from a
+//! client whose pre-edit hook cannot have the client ask (Codex: its `ask` counts as a
+//! failed hook and the command runs). Mooring asks the person itself: it opens the
+//! question, has the hub show it (the desktop's window or the browser, and the phone
+//! when away, as every open question), and waits for "Let it write" or "Refuse". With
+//! no hub to show it, or no answer in time, the write is refused with the holder named.
+
+use std::path::Path;
+use std::time::Duration;
+
+use mooring_clients::Client;
+use mooring_clients::hooks::{Event, Guard, Input};
+use mooring_core::Store;
+use mooring_core::choice::{Broker, Submission};
+use mooring_core::model::Surface;
+use mooring_core::remote::claim_question;
+
+/// How long the hook may run: long enough to wait for the person, for a pre-edit hook of
+/// a client that cannot ask; `None` for every other hook (their own deadline holds).
+pub fn deadline(client: Client, input: &Input) -> Option<Duration> {
+    let d = client.dialect()?;
+    (input.event == Event::ToolUse(true) && d.pre_edit_path.is_some() && !d.asks_before_edit)
+        .then(|| Duration::from_secs(u64::from(wait_seconds()) + 5))
+}
+
+/// Whether the client asks the person itself when its pre-edit hook says `ask`.
+pub fn client_asks(client: Client) -> bool {
+    client.dialect().is_some_and(|d| d.asks_before_edit)
+}
+
+/// The person's answer to `held` (the claim's sentence) for `files`: `None` lets the
+/// write go on, else the refusal.
+pub fn ask(
+    data_dir: &Path,
+    store: &Store,
+    client: Client,
+    slug: &str,
+    input: &Input,
+    files: &[String],
+    held: &str,
+) -> Result<Option<Guard>, String> {
+    let dir = input.cwd.as_deref().unwrap_or(".");
+    let place =
+        [Some(slug.to_owned()), Some(client.name().to_owned()), mooring_core::remote::phone::place_of(dir)]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" · ");
+    let wait = wait_seconds();
+    let request = claim_question::request(client.name(), files, held, &place, wait);
+    let asked = super::person::open(store, Some(slug), request)?;
+    if !mooring_server::transport::hub_socket::show_choice(data_dir, &asked.id) {
+        // No one will see it: it does not stay open in the list of questions.
+        let gone = Submission { cancel: true, ..Submission::default() };
+        let _ = Broker::new(store).submit(&asked.id, &gone, Surface::Timeout);
+        return Ok(Some(Guard::Deny(claim_question::unasked(held))));
+    }
+    let ended = super::person::wait_for(store, &asked, wait, &mut || None)?;
+    let answer =
+        claim_question::answer(&ended, held).unwrap_or_else(|| Err(claim_question::unanswered(held)));
+    Ok(answer.err().map(Guard::Deny))
+}
+
+/// How long the person has to answer (`MOORING_PERMISSION_WAIT_SECONDS`, as for a
+/// permission prompt, within the hook entry's timeout).
+fn wait_seconds() -> u32 {
+    super::person::seconds("MOORING_PERMISSION_WAIT_SECONDS", super::person::WAIT_SECONDS)
+}
