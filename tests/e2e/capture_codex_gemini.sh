@@ -137,7 +137,7 @@ assert titles == ["Money", "Releases"], titles
 assert all("From Gemini CLI's memory" in n["content"] for n in notes["entries"]), notes
 print("imported from Gemini CLI's memory:", titles)
 PY
-echo "== Codex's edits meet another session's claim before they run (it has no ask: refused with the reason)"
+echo "== Codex's edits meet another session's claim before they run (it has no ask, and no Mooring runs to ask the person: refused with the reason)"
 dir="$tmp/code/held"
 mkdir -p "$dir"
 (cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
@@ -162,4 +162,32 @@ want = "retry.py is being edited by the claude-code session"
 assert want in text and "split the retry policy" in text, "the model never read who holds retry.py"
 print("Codex's model read:", text[text.index(want):text.index(want) + 120])
 PY
-echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models; Gemini CLI's own memory brought in once; Codex's edits into a held file refused before they run"
+
+echo "== With Mooring running, Codex's write into a held file is asked of the person, whose Let it write lets it run"
+git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
+MOORING_OPEN_BROWSER=0 "$tmp/bin/mooring" --data-dir "$data" serve --port 0 --json >"$tmp/serve.json" 2>"$tmp/serve.log" &
+hub=$!
+for _ in $(seq 1 100); do grep -q '}' "$tmp/serve.json" 2>/dev/null && break; sleep 0.1; done
+base=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"].rsplit("/mcp", 1)[0])' "$tmp/serve.json")
+# Both of its patches touch retry.py: each is asked about, and let through.
+python3 "$lib/answer_held_writes.py" "$base" "$tmp/bin/mooring" "$data" 2 150 "$tmp/answered.json" &
+person=$!
+start_standin work
+configure
+run codex "$dir" "Add a retry helper"
+stop_standin
+wait "$person"
+kill "$hub"; wait "$hub" 2>/dev/null || true
+[ -e "$dir/retry.py" ] || { echo "the person let Codex write retry.py, but it did not"; tail -20 "$tmp/codex.out"; exit 1; }
+python3 - "$tmp/answered.json" <<'PY'
+import json, sys
+answered = json.load(open(sys.argv[1]))
+assert len(answered) == 2, f"the person was asked {len(answered)} times, not once per patch: {answered}"
+for a in answered:
+    prompt = a["page"]["request"]["prompt"]
+    assert "The codex session is about to write" in prompt and "retry.py" in prompt, prompt
+    assert "split the retry policy" in prompt, prompt
+    assert a["page"]["status"] == "pending", a
+print("the person's page read:", answered[0]["page"]["request"]["prompt"].splitlines()[1][:100])
+PY
+echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models; Gemini CLI's own memory brought in once; Codex's edits into a held file refused before they run, and with Mooring running asked of the person, whose answer decides"
