@@ -91,6 +91,16 @@ proptest! {
     }
 
     #[test]
+    fn a_command_line_of_any_shape_reads_without_panic_into_a_bounded_list(
+        input in prop_oneof![text(), "[a-z >|&;<'\"\\()#0-9.\n-]{0,200}"],
+    ) {
+        let written = crate::capture::shell::written_files(&input);
+        prop_assert!(written.len() <= 50);
+        prop_assert!(written.iter().all(|w| !w.is_empty()));
+        prop_assert!(crate::capture::shell::file_changes(&input).len() <= 50);
+    }
+
+    #[test]
     fn redaction_never_panics_and_never_grows_a_secret(input in text()) {
         let (out, found) = crate::guard::redact::scrub(&input);
         if found.count == 0 {

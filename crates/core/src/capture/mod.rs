@@ -23,6 +23,7 @@ mod qwen;
 pub mod record;
 mod render;
 pub mod shell;
+mod shell_lex;
 mod text;
 pub mod transcript;
 pub mod who_changed;

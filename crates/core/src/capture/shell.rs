@@ -5,6 +5,8 @@
 //! -delete`) is left out rather than guessed, and a here-document's lines are text, not
 //! commands.
 
+use super::shell_lex::{here_document, simple_commands};
+
 /// A file change a command line names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
@@ -20,8 +22,8 @@ const MOST: usize = 50;
 /// The renames and deletions `command` names, in order.
 pub fn file_changes(command: &str) -> Vec<Change> {
     let mut out = Vec::new();
-    for words in simple_commands(command) {
-        changes_of(&words, &mut out);
+    for simple in simple_commands(command) {
+        changes_of(&simple.words, &mut out);
         if out.len() >= MOST {
             out.truncate(MOST);
             break;
@@ -74,8 +76,8 @@ pub fn written_files(command: &str) -> Vec<String> {
     // The command line is split and parsed once; each simple command is read twice.
     let commands = simple_commands(command);
     let mut changes = Vec::new();
-    for words in &commands {
-        changes_of(words, &mut changes);
+    for simple in &commands {
+        changes_of(&simple.words, &mut changes);
     }
     for change in changes {
         match change {
@@ -89,24 +91,11 @@ pub fn written_files(command: &str) -> Vec<String> {
     for path in patched_files(command) {
         add(path);
     }
-    for words in &commands {
-        let mut rest: Vec<&str> = Vec::with_capacity(words.len());
-        let mut words_iter = words.iter().map(String::as_str);
-        while let Some(w) = words_iter.next() {
-            match redirect(w) {
-                // `> FILE`: the file is the next word.
-                Some("") => {
-                    if let Some(target) = words_iter.next() {
-                        add(target);
-                    }
-                }
-                // `>&2`, `2>&1`: another descriptor, not a file.
-                Some(target) if target.starts_with('&') => {}
-                Some(target) => add(target),
-                None => rest.push(w),
-            }
+    for simple in &commands {
+        for target in &simple.redirects {
+            add(target);
         }
-        let mut rest = rest.into_iter().skip_while(|w| is_assignment(w));
+        let mut rest = simple.words.iter().map(String::as_str).skip_while(|w| is_assignment(w));
         let tool = rest.next().unwrap_or("");
         let args: Vec<&str> = rest.collect();
         for path in writes_of(tool, &args) {
@@ -187,57 +176,6 @@ fn writes_of(tool: &str, args: &[&str]) -> Vec<String> {
     }
 }
 
-/// The file a redirection word writes: `Some("")` when it is the next word (`>`, `2>>`),
-/// `Some(path)` when joined (`>out.txt`, `&>log`), `None` for any other word.
-fn redirect(word: &str) -> Option<&str> {
-    let w = word.trim_start_matches(|c: char| c.is_ascii_digit());
-    let w = w.strip_prefix('&').unwrap_or(w);
-    let w = w.strip_prefix('>')?;
-    Some(w.strip_prefix('>').or_else(|| w.strip_prefix('|')).unwrap_or(w))
-}
-
-/// `command`'s simple commands, each as its words: split at newlines, `;`, `|` and `&&`,
-/// with a here-document's lines (after `<<WORD`, up to `WORD`) left out. A part the shell
-/// would not parse (an unclosed quote) is left out.
-fn simple_commands(command: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let mut until: Option<String> = None;
-    for line in command.lines() {
-        if let Some(end) = &until {
-            if line.trim() == end {
-                until = None;
-            }
-            continue;
-        }
-        until = here_document(line);
-        for part in line.split([';', '|']).flat_map(|p| p.split("&&")) {
-            let Ok(words) = shell_words::split(part) else { continue };
-            // `a & b`: two commands.
-            out.extend(words.split(|w| w == "&").filter(|c| !c.is_empty()).map(<[String]>::to_vec));
-        }
-        if out.len() >= MOST {
-            break;
-        }
-    }
-    out
-}
-
-/// The word that ends a here-document `line` starts (`<<EOF`, `<<-'EOF'`), if any.
-fn here_document(line: &str) -> Option<String> {
-    let (_, after) = line.split_once("<<")?;
-    let after = after.strip_prefix('-').unwrap_or(after).trim_start();
-    // `<<<` is a here-string, on the line itself.
-    if after.starts_with('<') {
-        return None;
-    }
-    let word: String = after
-        .trim_start_matches(['\'', '"'])
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (!word.is_empty()).then_some(word)
-}
-
 /// `NAME=value`, set for the command that follows.
 fn is_assignment(word: &str) -> bool {
     word.split_once('=').is_some_and(|(name, _)| {
@@ -309,6 +247,9 @@ mod tests {
                      return min(n, 3)\n*** Delete File: old_retry.py\n*** Update File: a.rs\n*** Move to: b.rs\n\
                      *** End Patch\nPATCH";
         assert_eq!(w(patch), ["retry.py", "old_retry.py", "a.rs", "b.rs"]);
+        // Quotes hold operators: the command with a quoted `|` is still read.
+        assert_eq!(w(r#"grep -E "TODO|FIXME" src/x.rs > todo.txt"#), ["todo.txt"]);
+        assert_eq!(w("sort < in.txt > out.txt"), ["out.txt"], "what is read is not written");
         for nothing in [
             "ls -la src",
             "grep -r foo . > $OUT",
@@ -317,6 +258,8 @@ mod tests {
             "cat <<< 'rm x'",
             "cargo test 2>/dev/null",
             "echo 'a > b'",
+            "echo '>' notes.txt",
+            r#"git commit -m "split; rm -rf src""#,
         ] {
             assert_eq!(w(nothing), Vec::<String>::new(), "{nothing}");
         }
