@@ -372,8 +372,11 @@ class Handler(BaseHTTPRequestHandler):
             # A shell command that writes a file (claimed before it runs), then a model that
             # never answers: the client waits until it is killed.
             if done == 0 and "Bash" in names:
+                # STANDIN_HOLD_FILE, STANDIN_HOLD_TEXT: which file, and what this session writes.
+                file = os.environ.get("STANDIN_HOLD_FILE", "held.txt")
+                text = os.environ.get("STANDIN_HOLD_TEXT", "held")
                 block = {"type": "tool_use", "id": "toolu_w00", "name": "Bash",
-                         "input": {"command": "echo held > held.txt", "description": "Hold the file"}}
+                         "input": {"command": f"echo {text} > {file}", "description": "Hold the file"}}
                 return self.anthropic_reply(body, block, "tool_use", done)
             time.sleep(170)
             return self.anthropic_reply(body, {"type": "text", "text": "Too late."}, "end_turn", done)
