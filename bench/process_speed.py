@@ -55,6 +55,7 @@ def measure(name, cmd, runs, stdin=lambda i: b""):
         "name": name,
         "p50_ms": statistics.median(wall),
         "p95_ms": wall[min(len(wall) - 1, int(len(wall) * 0.95))],
+        "p99_ms": wall[min(len(wall) - 1, int(len(wall) * 0.99))],
         "cpu_ms": statistics.mean(cpu),
         "peak_mb": max(r[2] for r in rows) / 1024,
     }
@@ -112,6 +113,18 @@ def main():
     by_words = prompt("How often does the lease renewal check the heartbeat timer?")
     by_meaning = prompt("Which database keeps the accounting records?")
     add = lambda i: m("memory", "add", "tiny", "--kind", "decision", f"We keep the ledger in Postgres, take {i}")
+    # A session's pre-edit hook: a file tool claiming a new file, and a shell command that
+    # writes nothing (read for what it writes, then nothing more).
+    edit = lambda i: json.dumps({
+        "session_id": "speed-edit", "cwd": code, "hook_event_name": "PreToolUse", "tool_name": "Write",
+        "tool_input": {"file_path": f"src/file{i}-{time.monotonic_ns()}.rs", "content": "x"},
+        "transcript_path": os.path.join(tmp, "none.jsonl"),
+    }).encode()
+    shell = lambda i: json.dumps({
+        "session_id": "speed-edit", "cwd": code, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "cargo test --workspace 2>&1 | tail -20"},
+        "transcript_path": os.path.join(tmp, "none.jsonl"),
+    }).encode()
 
     rows = []
 
@@ -121,6 +134,8 @@ def main():
         rows.append(measure(f"SessionStart hook{label}", m("hook", "claude-code"), a.runs, start))
         rows.append(measure(f"UserPromptSubmit, by words{label}", m("hook", "claude-code"), a.runs, by_words))
         rows.append(measure(f"UserPromptSubmit, by meaning{label}", m("hook", "claude-code"), a.runs, by_meaning))
+        rows.append(measure(f"PreToolUse Write, claims the file{label}", m("hook", "claude-code"), a.runs, edit))
+        rows.append(measure(f"PreToolUse Bash, writes nothing{label}", m("hook", "claude-code"), a.runs, shell))
         rows.append(measure(f"memory add (tiny project){label}", add, a.runs))
         rows.append(measure(f"memory search (hybrid){label}",
                             m("memory", "search", "--project", "leases", "which database keeps accounting records"), a.runs))
@@ -138,9 +153,11 @@ def main():
     if a.json:
         print(json.dumps(rows, indent=1))
     else:
-        print(f"{'process (' + str(a.entries) + ' entries)':<46} {'p50 ms':>8} {'p95 ms':>8} {'CPU ms':>8} {'peak MB':>8}")
+        print(f"{'process (' + str(a.entries) + ' entries)':<46} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+              f"{'CPU ms':>8} {'peak MB':>8}")
         for r in rows:
-            print(f"{r['name']:<46} {r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} {r['cpu_ms']:>8.1f} {r['peak_mb']:>8.1f}")
+            print(f"{r['name']:<46} {r['p50_ms']:>8.1f} {r['p95_ms']:>8.1f} {r['p99_ms']:>8.1f} "
+                  f"{r['cpu_ms']:>8.1f} {r['peak_mb']:>8.1f}")
     if not a.guard:
         return
     get = lambda name: next(r for r in rows if r["name"] == name)
