@@ -7,6 +7,7 @@
 #   and its model reads who holds the file; A's file is A's;
 # - Codex session C's patches into retry.py are refused likewise;
 # - Claude Code session D, in another worktree of the clone, writes its retry.py freely;
+# - the hub restarts meanwhile, and shows A's claim before and after;
 # - A is killed mid-turn (no end hook): its claim goes with its process.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -80,6 +81,27 @@ a=$client
 until_true "A never claimed retry.py" "$tmp/claude.a.out" holds "Split the retry policy"
 until_true "A's write did not run" "$tmp/claude.a.out" grep -q from-A "$work/retry.py"
 
+echo "== the hub shows A's claim, and again after it restarts"
+hub_up() {
+  MOORING_OPEN_BROWSER=0 "$tmp/bin/mooring" --data-dir "$data" serve --port 0 --json >"$tmp/serve.json" 2>>"$tmp/serve.log" &
+  hub=$!
+  pids+=("$hub")
+  until_true "the hub did not start" "$tmp/serve.log" grep -q '}' "$tmp/serve.json"
+  base=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"].rsplit("/mcp", 1)[0])' "$tmp/serve.json")
+}
+hub_sees_a() {
+  curl -sf -H "authorization: Bearer $(m token)" "$base/api/v1/projects/crowd/live" | python3 -c '
+import json, sys
+live = json.load(sys.stdin)["live"]
+sys.exit(0 if any(s["request"] == "Split the retry policy" and "retry.py" in s["claims"] for s in live) else 1)'
+}
+hub_up
+hub_sees_a || { echo "the hub does not show A's claim"; exit 1; }
+kill "$hub"; wait "$hub" 2>/dev/null || true
+: >"$tmp/serve.json"
+hub_up
+hub_sees_a || { echo "A's claim did not survive the hub's restart"; exit 1; }
+
 echo "== session B on the same checkout is refused the same write before it runs"
 standin b hold STANDIN_HOLD_FILE=retry.py STANDIN_HOLD_TEXT=from-B
 claude_bg b "$work" "Tune the retry backoff"
@@ -115,4 +137,4 @@ other_writes() {
 }
 [ -z "$(other_writes)" ] || { echo "a killed session still held retry.py: $(other_writes)"; exit 1; }
 for p in "$b" "$d"; do kill -9 $(pgrep -P "$p") "$p" 2>/dev/null || true; done
-echo "ok: two real Claude Code sessions and a real Codex session on one checkout: the later writers refused before they write, the holder untouched, a worktree apart, a killed holder's claim gone"
+echo "ok: two real Claude Code sessions and a real Codex session on one checkout: the later writers refused before they write, the holder untouched, its claim shown by the hub across a restart, a worktree apart, a killed holder's claim gone"
