@@ -159,7 +159,13 @@ fn a_shell_command_that_writes_a_held_file_is_refused_before_it_runs_and_one_tha
 
 /// `mooring hook codex` started on Codex 0.169's `PreToolUse` for shell command `command`
 /// (its edits come as `apply_patch` commands too), waiting for the person up to 20 s.
-fn codex_writes(sb: &Sandbox, session: &str, cwd: &Path, command: &str) -> std::process::Child {
+fn codex_writes(
+    sb: &Sandbox,
+    session: &str,
+    cwd: &Path,
+    command: &str,
+    deadline_ms: u32,
+) -> std::process::Child {
     use std::io::Write as _;
     let input = json!({ "hook_event_name": "PreToolUse", "session_id": session, "cwd": cwd,
                         "tool_name": "Bash", "tool_input": { "command": command },
@@ -171,6 +177,8 @@ fn codex_writes(sb: &Sandbox, session: &str, cwd: &Path, command: &str) -> std::
         .env("HOME", &sb.home)
         .env("MOORING_MODELS", common::models_root())
         .env("MOORING_PERMISSION_WAIT_SECONDS", "20")
+        // Until it asks, the hook's own deadline holds.
+        .env("MOORING_HOOK_DEADLINE_MS", deadline_ms.to_string())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -197,7 +205,7 @@ fn codex_cannot_ask_so_mooring_asks_the_person_and_refuses_when_no_one_can_answe
     let command = "sed -i 's/total/sum/' src/billing.rs";
 
     // No hub runs to show a question: refused at once, holder named, nothing left open.
-    let refused = printed(codex_writes(&sb, "X", &work, command));
+    let refused = printed(codex_writes(&sb, "X", &work, command, 4500));
     assert_eq!(decision(&refused), Some("deny"), "{refused:?}");
     let why = refused.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
     assert!(why.contains("split invoices by customer") && why.contains("No Mooring hub is running"), "{why}");
@@ -207,8 +215,9 @@ fn codex_cannot_ask_so_mooring_asks_the_person_and_refuses_when_no_one_can_answe
 
     // With the hub, the person is asked; their answer is the hook's.
     let _hub = sb.start_hub();
-    for (pick, lets_it) in [("let_it_write", true), ("refuse", false)] {
-        let child = codex_writes(&sb, "X", &work, command);
+    // The second answer comes after the hook's deadline: once it asks, it waits for the person.
+    for (pick, lets_it, after) in [("let_it_write", true, 0), ("refuse", false, 2_500)] {
+        let child = codex_writes(&sb, "X", &work, command, 1_500);
         let started = std::time::Instant::now();
         let asked = loop {
             if let Some(q) = broker.open_list().unwrap().into_iter().next() {
@@ -222,6 +231,7 @@ fn codex_cannot_ask_so_mooring_asks_the_person_and_refuses_when_no_one_can_answe
             prompt.contains("about to write src/billing.rs") && prompt.contains("split invoices"),
             "{prompt}"
         );
+        std::thread::sleep(std::time::Duration::from_millis(after).saturating_sub(started.elapsed()));
         let said = Submission { selected_ids: Some(vec![pick.into()]), ..Submission::default() };
         broker.submit(&asked.id, &said, mooring_core::model::Surface::Web).unwrap();
         let out = printed(child);

@@ -98,7 +98,6 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
     }
     // What a turn's end needs after the record is kept (the thread below takes `input`).
     let stop_input = holds.then(|| input.clone());
-    let wait = super::hook_ask::deadline(client, &input).unwrap_or_else(|| deadline(event));
     let (tx, rx) = mpsc::channel();
     let data_dir = ctx.data_dir.clone();
     let base = ctx.cwd.clone();
@@ -108,7 +107,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         let ctx = Ctx::at(data_dir, false, base);
         let _ = tx.send(answer(&ctx, client, &input, unreadable, started));
     });
-    match rx.recv_timeout(wait) {
+    match super::hook_ask::receive(&rx, deadline(event)) {
         Ok(Ok(Some(out))) => print_out(&out),
         Ok(Ok(None)) => {}
         Ok(Err(why)) => log(ctx, &format!("{client}: {why}")),

@@ -6,21 +6,30 @@
 //! no hub to show it, or no answer in time, the write is refused with the holder named.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use mooring_clients::Client;
-use mooring_clients::hooks::{Event, Guard, Input};
+use mooring_clients::hooks::{Guard, Input};
 use mooring_core::Store;
 use mooring_core::choice::{Broker, Submission};
 use mooring_core::model::Surface;
 use mooring_core::remote::claim_question;
 
-/// How long the hook may run: long enough to wait for the person, for a pre-edit hook of
-/// a client that cannot ask; `None` for every other hook (their own deadline holds).
-pub fn deadline(client: Client, input: &Input) -> Option<Duration> {
-    let d = client.dialect()?;
-    (input.event == Event::ToolUse(true) && d.pre_edit_path.is_some() && !d.asks_before_edit)
-        .then(|| Duration::from_secs(u64::from(wait_seconds()) + 5))
+/// Set once the hook's work waits on the person: its deadline no longer holds.
+static ASKING: AtomicBool = AtomicBool::new(false);
+
+/// The hook's answer from its worker: within `deadline`, or, once the worker has asked
+/// the person, as long as they have to answer. (The deadline guards a client against a
+/// stuck disk at every tool call; a question to the person is waited for.)
+pub fn receive<T>(rx: &mpsc::Receiver<T>, deadline: Duration) -> Result<T, RecvTimeoutError> {
+    match rx.recv_timeout(deadline) {
+        Err(RecvTimeoutError::Timeout) if ASKING.load(Ordering::SeqCst) => {
+            rx.recv_timeout(Duration::from_secs(u64::from(wait_seconds()) + 5))
+        }
+        other => other,
+    }
 }
 
 /// Whether the client asks the person itself when its pre-edit hook says `ask`.
@@ -55,6 +64,7 @@ pub fn ask(
         let _ = Broker::new(store).submit(&asked.id, &gone, Surface::Timeout);
         return Ok(Some(Guard::Deny(claim_question::unasked(held))));
     }
+    ASKING.store(true, Ordering::SeqCst);
     let ended = super::person::wait_for(store, &asked, wait, &mut || None)?;
     let answer =
         claim_question::answer(&ended, held).unwrap_or_else(|| Err(claim_question::unanswered(held)));
