@@ -163,6 +163,22 @@ assert want in text and "split the retry policy" in text, "the model never read 
 print("Codex's model read:", text[text.index(want):text.index(want) + 120])
 PY
 
+echo "== Gemini CLI's writes into the held file are refused before they run too"
+git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
+start_standin work
+configure
+run gemini "$dir" "Add a retry helper"
+stop_standin
+[ ! -e "$dir/retry.py" ] || { echo "Gemini CLI wrote retry.py, which another session holds"; tail -20 "$tmp/gemini.out"; exit 1; }
+[ -e "$dir/NOTES.md" ] || { echo "Gemini CLI's command on a free file was stopped too"; tail -20 "$tmp/gemini.out"; exit 1; }
+python3 - "$tmp/record.jsonl" <<'PY'
+import json, sys
+text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
+want = "retry.py is being edited by the claude-code session"
+assert want in text and "split the retry policy" in text, "Gemini CLI's model never read who holds retry.py"
+print("Gemini CLI's model read:", text[text.index(want):text.index(want) + 100])
+PY
+
 echo "== With Mooring running, Codex's write into a held file is asked of the person, whose Let it write lets it run"
 git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
 MOORING_OPEN_BROWSER=0 "$tmp/bin/mooring" --data-dir "$data" serve --port 0 --json >"$tmp/serve.json" 2>"$tmp/serve.log" &

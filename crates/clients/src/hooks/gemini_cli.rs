@@ -1,12 +1,16 @@
 //! Gemini CLI's hooks (checked against the pinned 0.61): `SessionStart`, `BeforeAgent`
 //! (a prompt), `AfterAgent` (a turn's end, with `prompt_response`; it takes `decision:
 //! block` with a reason as the next prompt), `PreCompress`, `SessionEnd`,
-//! `BeforeTool`/`AfterTool`; no permission hook. Replies in Claude Code's shape.
+//! `BeforeTool`/`AfterTool`; no permission hook. Replies in Claude Code's shape, but for
+//! `BeforeTool`, which reads a top-level `decision`: `deny` blocks the tool with the
+//! reason as its result (claims are checked there), and its context is not read (a
+//! warning goes to the person as `systemMessage`).
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Edit, Event, Guard, Input, Reply, Tool, claude_shaped, common, text};
 use crate::catalog::Format;
+use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
@@ -30,6 +34,14 @@ pub(super) const DIALECT: Dialect = Dialect {
     capture_entry: Some(
         |command| json!({ "hooks": [{ "name": "mooring-capture", "type": "command", "command": command, "timeout": 600_000 }] }),
     ),
+    // Claims are checked before its file tools and shell commands run. Its own `ask` is
+    // not relied on (a session without a person at it cannot answer): Mooring asks.
+    pre_edit_path: Some(&["hooks", "BeforeTool"]),
+    pre_edit_entry: Some(|command| {
+        json!({ "matcher": "write_file|replace|run_shell_command",
+                "hooks": [{ "name": "mooring-claims", "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT * 1000 }] })
+    }),
+    edited,
     ..Dialect::BASE
 };
 
@@ -53,5 +65,18 @@ fn input(v: &Value, named: Option<&str>) -> Input {
 }
 
 fn reply(input: &Input, reply: &Reply) -> Value {
-    claude_shaped(input, reply)
+    match reply {
+        Reply::Guard(Guard::Deny(why) | Guard::Ask(why)) => json!({ "decision": "deny", "reason": why }),
+        Reply::Guard(Guard::Warn(why)) => json!({ "systemMessage": why }),
+        reply => claude_shaped(input, reply),
+    }
+}
+
+/// What its tools write: `write_file` and `replace` a file, `run_shell_command` a command.
+fn edited(tool: &Tool) -> Option<Edit> {
+    match tool.name.as_str() {
+        "write_file" | "replace" => text(&tool.input, "file_path").map(Edit::File),
+        "run_shell_command" => text(&tool.input, "command").map(Edit::Shell),
+        _ => None,
+    }
 }

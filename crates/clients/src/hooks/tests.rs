@@ -438,3 +438,34 @@ fn codex_s_recorded_pre_tool_input_is_a_shell_command_and_an_ask_is_refused() {
     let claude = Client::ClaudeCode.hook_reply(&input, &Reply::Guard(Guard::Ask("held".into())));
     assert!(claude.contains("\"ask\""), "Claude Code asks: {claude}");
 }
+
+#[test]
+fn gemini_cli_before_tool_names_what_its_tools_write_and_takes_a_top_level_deny() {
+    // The shape Gemini CLI 0.61's `BeforeTool` sends, and the one it reads: a top-level
+    // `decision` (its `hookSpecificOutput` context is not read before a tool).
+    for (tool, args, want) in [
+        ("write_file", json!({ "file_path": "retry.py", "content": "x" }), Edit::File("retry.py".into())),
+        (
+            "replace",
+            json!({ "file_path": "/w/a.rs", "old_string": "a", "new_string": "b" }),
+            Edit::File("/w/a.rs".into()),
+        ),
+        ("run_shell_command", json!({ "command": "rm old.py" }), Edit::Shell("rm old.py".into())),
+    ] {
+        let sent = json!({ "hook_event_name": "BeforeTool", "session_id": "g", "cwd": "/w", "tool_name": tool,
+                           "tool_input": args, "transcript_path": "/t.json" });
+        let input = Client::GeminiCli.hook_input(&sent);
+        assert_eq!(input.event, Event::ToolUse(true));
+        let edit = (Client::GeminiCli.dialect().unwrap().edited)(input.tool.as_ref().unwrap());
+        assert_eq!(edit, Some(want), "{tool}");
+    }
+    let read = json!({ "hook_event_name": "BeforeTool", "tool_name": "read_file", "tool_input": { "file_path": "a" } });
+    let input = Client::GeminiCli.hook_input(&read);
+    assert_eq!((Client::GeminiCli.dialect().unwrap().edited)(input.tool.as_ref().unwrap()), None);
+    for guard in [Guard::Deny("held".into()), Guard::Ask("held".into())] {
+        let out: Value =
+            serde_json::from_str(&Client::GeminiCli.hook_reply(&input, &Reply::Guard(guard))).unwrap();
+        assert_eq!(out, json!({ "decision": "deny", "reason": "held" }));
+    }
+    assert!(!Client::GeminiCli.dialect().unwrap().asks_before_edit, "Mooring asks the person for it");
+}
