@@ -403,8 +403,14 @@ mod tests {
         let passing = store.read_passing(scan).unwrap();
         store.release_memory();
         let usual = store.read(scan).unwrap();
-        assert!(passing < 400 * 1024, "a passing read held {passing} bytes of cache");
         assert!(usual > 2 * 1024 * 1024, "an ordinary read caches what it read ({usual} bytes)");
+        // About 270 KB alone (its 256 KB cap and the pages' headers); up to 515 KB while
+        // other tests' connections read beside it (410 KB once failed a bound of 400 KB
+        // in a full run): a fifth of what the ordinary read kept either way.
+        assert!(
+            passing < usual / 4,
+            "a passing read held {passing} bytes of cache (an ordinary one {usual})"
+        );
         let size: i64 = store.read(|c| Ok(c.pragma_query_value(None, "cache_size", |r| r.get(0))?)).unwrap();
         assert_eq!(size, -CACHE_KIB);
     }
