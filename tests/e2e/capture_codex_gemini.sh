@@ -144,6 +144,20 @@ mkdir -p "$dir"
    && touch notes.txt old_retry.py && git add -A && git commit -qm init)
 m projects new "Held" --code-path "$dir" >/dev/null
 m sessions held --claims ask >/dev/null
+# CLIENT's model (the stand-in's record) read who holds retry.py and what for.
+read_who_holds() {
+  python3 - "$tmp/record.jsonl" "$1" <<'PY'
+import json, sys
+text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
+want = "retry.py is being edited by the claude-code session"
+assert want in text and "split the retry policy" in text, f"{sys.argv[2]}'s model never read who holds retry.py"
+print(f"{sys.argv[2]}'s model read:", text[text.index(want):text.index(want) + 120])
+PY
+}
+# The held checkout as first committed, for the next client.
+first_commit() {
+  git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
+}
 # A Claude Code session (its hooks, from this script's process: live while it runs) holds retry.py.
 hook_a() { m hook claude-code <<<"$1" >/dev/null; }
 hook_a "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"prompt\":\"split the retry policy\"}"
@@ -155,32 +169,20 @@ stop_standin
 [ ! -e "$dir/retry.py" ] || { echo "Codex wrote retry.py, which another session holds"; tail -20 "$tmp/codex.out"; exit 1; }
 [ -e "$dir/old_retry.py" ] || { echo "Codex's second patch (retry.py and old_retry.py) ran"; exit 1; }
 [ -e "$dir/NOTES.md" ] || { echo "a command on a free file was stopped too"; tail -20 "$tmp/codex.out"; exit 1; }
-python3 - "$tmp/record.jsonl" <<'PY'
-import json, sys
-text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
-want = "retry.py is being edited by the claude-code session"
-assert want in text and "split the retry policy" in text, "the model never read who holds retry.py"
-print("Codex's model read:", text[text.index(want):text.index(want) + 120])
-PY
+read_who_holds "Codex"
 
 echo "== Gemini CLI's writes into the held file are refused before they run too"
-git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
+first_commit
 start_standin work
 configure
 run gemini "$dir" "Add a retry helper"
 stop_standin
 [ ! -e "$dir/retry.py" ] || { echo "Gemini CLI wrote retry.py, which another session holds"; tail -20 "$tmp/gemini.out"; exit 1; }
 [ -e "$dir/NOTES.md" ] || { echo "Gemini CLI's command on a free file was stopped too"; tail -20 "$tmp/gemini.out"; exit 1; }
-python3 - "$tmp/record.jsonl" <<'PY'
-import json, sys
-text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
-want = "retry.py is being edited by the claude-code session"
-assert want in text and "split the retry policy" in text, "Gemini CLI's model never read who holds retry.py"
-print("Gemini CLI's model read:", text[text.index(want):text.index(want) + 100])
-PY
+read_who_holds "Gemini CLI"
 
 echo "== With Mooring running, Codex's write into a held file is asked of the person, whose Let it write lets it run"
-git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
+first_commit
 MOORING_OPEN_BROWSER=0 "$tmp/bin/mooring" --data-dir "$data" serve --port 0 --json >"$tmp/serve.json" 2>"$tmp/serve.log" &
 hub=$!
 for _ in $(seq 1 100); do grep -q '}' "$tmp/serve.json" 2>/dev/null && break; sleep 0.1; done

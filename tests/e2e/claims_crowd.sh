@@ -11,26 +11,17 @@
 # - A is killed mid-turn (no end hook): its claim goes with its process.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-lib="$PWD/tests/e2e/lib"
+# shellcheck source=lib/client_tier.sh
+. tests/e2e/lib/client_tier.sh
 # shellcheck source=lib/standin.sh
-. "$lib/standin.sh"
-agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
-for c in claude codex; do
-  [ -x "$agents/$c" ] || { echo "$agents/$c is missing: run scripts/test-tools.sh"; exit 1; }
-done
-tmp=$(mktemp -d)
+. tests/e2e/lib/standin.sh
+claude=$(tier_tool agents claude) || exit 1
+codex=$(tier_tool agents codex) || exit 1
+tier_home
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; [ -n "${KEEP:-}" ] || rm -rf "$tmp"; }
 trap cleanup EXIT
-
-MOORING_MODELS=$(scripts/fetch-model.sh --where); export MOORING_MODELS
-# These tiers check what the hooks decide, not how fast (see capture.sh).
-export MOORING_HOOK_DEADLINE_MS=4500
-export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
-mkdir -p "$HOME/.codex" "$tmp/bin"
-install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
-data="$tmp/data"
-m() { "$tmp/bin/mooring" --data-dir "$data" "$@"; }
+mkdir -p "$HOME/.codex"
 
 work="$tmp/code/crowd"
 mkdir -p "$work"
@@ -57,7 +48,7 @@ claude_bg() {
   local name=$1 dir=$2 prompt=$3
   (cd "$dir" && ANTHROPIC_BASE_URL="http://127.0.0.1:$(cat "$tmp/port.$name")" ANTHROPIC_API_KEY=sk-standin \
     ENABLE_TOOL_SEARCH=false DISABLE_AUTOUPDATER=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \
-    exec timeout 180 "$agents/claude" -p "$prompt" --allowedTools Bash >"$tmp/claude.$name.out" 2>&1) &
+    exec timeout 180 "$claude" -p "$prompt" --allowedTools Bash >"$tmp/claude.$name.out" 2>&1) &
   client=$!
   pids+=("$client")
 }
@@ -74,7 +65,7 @@ live = json.load(sys.stdin)["live"]
 sys.exit(0 if any(s["request"] == sys.argv[1] and "retry.py" in s["claims"] for s in live) else 1)' "$1"; }
 read_refusal() { grep -q "retry.py is being edited by the claude-code session" "$tmp/record.$1.jsonl"; }
 
-echo "== Claude Code $("$agents/claude" --version) session A writes retry.py and stays mid-turn"
+echo "== Claude Code $("$claude" --version) session A writes retry.py and stays mid-turn"
 standin a hold STANDIN_HOLD_FILE=retry.py STANDIN_HOLD_TEXT=from-A
 claude_bg a "$work" "Split the retry policy"
 a=$client
@@ -111,10 +102,10 @@ grep -q "Split the retry policy" "$tmp/record.b.jsonl" || { echo "the refusal di
 [ "$(cat "$work/retry.py")" = from-A ] || { echo "B's write reached A's file: $(cat "$work/retry.py")"; exit 1; }
 holds "Split the retry policy" || { echo "A lost its claim to B"; exit 1; }
 
-echo "== Codex $("$agents/codex" --version | tail -1) session C's patches into retry.py are refused too"
+echo "== Codex $("$codex" --version | tail -1) session C's patches into retry.py are refused too"
 standin c work
 codex_standin_toml "http://127.0.0.1:$(cat "$tmp/port.c")" >"$HOME/.codex/config.toml"
-(cd "$work" && STANDIN_API_KEY=x timeout 180 "$agents/codex" exec --skip-git-repo-check \
+(cd "$work" && STANDIN_API_KEY=x timeout 180 "$codex" exec --skip-git-repo-check \
    --dangerously-bypass-hook-trust --dangerously-bypass-approvals-and-sandbox "Add a retry helper" \
    >"$tmp/codex.out" 2>&1) || { echo "codex failed:"; tail -30 "$tmp/codex.out"; exit 1; }
 read_refusal c || { echo "Codex's model never read who holds retry.py"; tail -20 "$tmp/codex.out"; exit 1; }

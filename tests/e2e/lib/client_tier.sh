@@ -18,11 +18,11 @@ tier_tool() {
   echo "$bin"
 }
 
-tier_sandbox() {
+# A folder of its own (`$tmp`), HOME inside it, the built `mooring` installed there as
+# `m` over `$data`; the caller sets what is cleaned up on exit (`tier_sandbox` does).
+tier_home() {
   lib="$PWD/tests/e2e/lib"
   tmp=$(mktemp -d)
-  standin=""
-  trap 'standin_down; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
   MOORING_MODELS=$(scripts/fetch-model.sh --where); export MOORING_MODELS
   # A debug build on a busy CI machine may miss the hooks' 180 ms; these tiers check what
   # is handed over, not how fast (bench/ does).
@@ -31,6 +31,12 @@ tier_sandbox() {
   mkdir -p "$HOME" "$tmp/bin"
   install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
   data="$tmp/data"
+}
+
+tier_sandbox() {
+  tier_home
+  standin=""
+  trap 'standin_down; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
   dir="$tmp/code/ledger"
   mkdir -p "$dir"
   (cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \

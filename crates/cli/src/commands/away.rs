@@ -37,11 +37,8 @@ fn away_store(ctx: &Ctx) -> Result<Option<(Store, RemoteConfig)>, String> {
 fn place(ctx: &Ctx, store: &Store, client: Client, input: &Input) -> (Option<String>, String) {
     let dir = input.cwd.clone().unwrap_or_else(|| ctx.cwd.display().to_string());
     let slug = super::memory::decide_dir(store, &dir, ctx, false).ok().and_then(|d| d.resolution.project);
-    let shown = [slug.clone(), Some(client.name().to_owned()), mooring_core::remote::phone::place_of(&dir)]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>();
-    (slug, shown.join(" · "))
+    let shown = super::person::place(slug.as_deref(), client.name(), &dir);
+    (slug, shown)
 }
 
 /// The permission hook's output: `None` at the desk (the client asks as usual).

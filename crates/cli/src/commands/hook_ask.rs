@@ -48,13 +48,7 @@ pub fn ask(
     files: &[String],
     held: &str,
 ) -> Result<Option<Guard>, String> {
-    let dir = input.cwd.as_deref().unwrap_or(".");
-    let place =
-        [Some(slug.to_owned()), Some(client.name().to_owned()), mooring_core::remote::phone::place_of(dir)]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" · ");
+    let place = super::person::place(Some(slug), client.name(), input.cwd.as_deref().unwrap_or("."));
     let wait = wait_seconds();
     let request = claim_question::request(client.name(), files, held, &place, wait);
     let asked = super::person::open(store, Some(slug), request)?;

@@ -17,6 +17,16 @@ pub fn seconds(var: &str, default: u32) -> u32 {
     std::env::var(var).ok().and_then(|v| v.trim().parse::<u32>().ok()).map_or(default, |s| s.clamp(10, 3_600))
 }
 
+/// Where a session runs, as a question to the person names it: its project, its client
+/// and its folder (`leases · codex · ~/code/leases`), whichever are known.
+pub fn place(slug: Option<&str>, client: &str, dir: &str) -> String {
+    [slug.map(str::to_owned), Some(client.to_owned()), mooring_core::remote::phone::place_of(dir)]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 /// Ask, then wait until the question ends or `seconds` pass; the question as it ended
 /// (still pending when time ran out). While it waits, words the person sent for this
 /// session some other way (`heard`) answer it as a typed reply would.

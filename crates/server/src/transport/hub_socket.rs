@@ -237,7 +237,8 @@ mod unix {
             let reply = match serde_json::from_str::<crate::transport::hub_ask::Ask>(line.trim_end()) {
                 Ok(crate::transport::hub_ask::Ask { ask: crate::transport::hub_ask::Question::Show(id) }) => {
                     let shown = crate::mcp::tools_choice::show_opened_elsewhere(&state, &id);
-                    format!("{}\n", serde_json::json!({ "shown": shown }))
+                    let answer = crate::transport::hub_ask::Answer::Shown(shown);
+                    format!("{}\n", serde_json::to_string(&answer).map_err(|e| format!("answer: {e}"))?)
                 }
                 _ => {
                     let memory = state.memory.clone();
