@@ -9,10 +9,14 @@
 //! `--input-format stream-json`; plain `-p` refuses instead of asking) and takes Claude
 //! Code's `decision` with `behavior` and `message`, but no rules for the session: its
 //! allow reads only `updatedInput` (checked against 0.15.10, tests/e2e/remote.sh).
+//! Its `PreToolUse` (named by the tool's own name: `write_file`, `edit`,
+//! `run_shell_command`) takes Claude Code's `permissionDecision`, but refuses on `ask`
+//! as on `deny` and reads neither `additionalContext` nor `systemMessage` there, so
+//! Mooring asks the person itself and a warning reaches no one (checked against 0.15.10).
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Input, Reply, claude_code, claude_shaped, common, text};
+use super::{Abilities, Dialect, Edit, Guard, Input, Reply, Tool, claude_code, claude_shaped, common, text};
 use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
@@ -44,6 +48,14 @@ pub(super) const DIALECT: Dialect = Dialect {
     permission_entry: Some(
         |command| json!({ "matcher": "*", "hooks": [{ "name": "mooring-permission", "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT * 1000 }] }),
     ),
+    // Claims are checked before its file tools and shell commands run; its matcher is a
+    // regular expression over the tool's name, anchored so no other tool's name matches.
+    pre_edit_path: Some(&["hooks", "PreToolUse"]),
+    pre_edit_entry: Some(|command| {
+        json!({ "matcher": "^(write_file|edit|run_shell_command)$",
+                "hooks": [{ "name": "mooring-claims", "type": "command", "command": command, "timeout": PERMISSION_TIMEOUT * 1000 }] })
+    }),
+    edited,
     ..Dialect::BASE
 };
 
@@ -56,5 +68,19 @@ fn input(v: &Value, named: Option<&str>) -> Input {
 }
 
 fn reply(input: &Input, reply: &Reply) -> Value {
-    claude_shaped(input, reply)
+    match reply {
+        // Its `ask` refuses as `deny` does, with "User confirmation required" where the
+        // reason is missing: say what happened rather than promise a question.
+        Reply::Guard(Guard::Ask(why)) => claude_shaped(input, &Reply::Guard(Guard::Deny(why.clone()))),
+        reply => claude_shaped(input, reply),
+    }
+}
+
+/// What its tools write: `write_file` and `edit` a file, `run_shell_command` a command.
+fn edited(tool: &Tool) -> Option<Edit> {
+    match tool.name.as_str() {
+        "write_file" | "edit" => text(&tool.input, "file_path").map(Edit::File),
+        "run_shell_command" => text(&tool.input, "command").map(Edit::Shell),
+        _ => None,
+    }
 }

@@ -469,3 +469,47 @@ fn gemini_cli_before_tool_names_what_its_tools_write_and_takes_a_top_level_deny(
     }
     assert!(!Client::GeminiCli.dialect().unwrap().asks_before_edit, "Mooring asks the person for it");
 }
+
+#[test]
+fn qwen_code_pre_tool_use_names_what_its_tools_write_and_never_sends_its_refusing_ask() {
+    // The shape Qwen Code 0.15.10's `PreToolUse` sends (its tools by their own names), and
+    // the one it reads: Claude Code's `permissionDecision`, where `ask` refuses too.
+    let qwen = Client::QwenCode.dialect().unwrap();
+    for (tool, args, want) in [
+        (
+            "write_file",
+            json!({ "file_path": "/w/retry.py", "content": "x" }),
+            Edit::File("/w/retry.py".into()),
+        ),
+        (
+            "edit",
+            json!({ "file_path": "a.rs", "old_string": "a", "new_string": "b" }),
+            Edit::File("a.rs".into()),
+        ),
+        ("run_shell_command", json!({ "command": "mv a b" }), Edit::Shell("mv a b".into())),
+    ] {
+        let sent = json!({ "hook_event_name": "PreToolUse", "session_id": "q", "cwd": "/w", "tool_name": tool,
+                           "tool_input": args, "tool_use_id": "t1", "permission_mode": "yolo" });
+        let input = Client::QwenCode.hook_input(&sent);
+        assert_eq!(input.event, Event::ToolUse(true));
+        assert_eq!((qwen.edited)(input.tool.as_ref().unwrap()), Some(want), "{tool}");
+    }
+    let read = json!({ "hook_event_name": "PreToolUse", "tool_name": "read_file", "tool_input": { "file_path": "a" } });
+    let input = Client::QwenCode.hook_input(&read);
+    assert_eq!((qwen.edited)(input.tool.as_ref().unwrap()), None);
+    for guard in [Guard::Deny("held".into()), Guard::Ask("held".into())] {
+        let out: Value =
+            serde_json::from_str(&Client::QwenCode.hook_reply(&input, &Reply::Guard(guard))).unwrap();
+        assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+        assert_eq!(out["hookSpecificOutput"]["permissionDecisionReason"], "held");
+    }
+    assert!(!qwen.asks_before_edit, "Mooring asks the person for it");
+    let entry = (qwen.pre_edit_entry.unwrap())("mooring hook qwen-code");
+    let matcher = regex_lite_free_match(entry["matcher"].as_str().unwrap());
+    assert_eq!(matcher, ["write_file", "edit", "run_shell_command"]);
+}
+
+/// The tool names an anchored `^(a|b|c)$` matcher names.
+fn regex_lite_free_match(matcher: &str) -> Vec<&str> {
+    matcher.strip_prefix("^(").and_then(|m| m.strip_suffix(")$")).expect("anchored").split('|').collect()
+}
