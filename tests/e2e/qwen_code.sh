@@ -63,29 +63,8 @@ echo "qwen-code: the work session is captured"
 
 echo "== Its writes into a file another session holds are refused before they run"
 standin_down
-dir="$tmp/code/held"
-mkdir -p "$dir"
-(cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
-   && touch notes.txt old_retry.py && git add -A && git commit -qm init)
-m projects new "Held" --code-path "$dir" >/dev/null
-# The project asks; with no Mooring running to ask the person, the write is refused at once.
-m sessions held --claims ask >/dev/null
-# A Claude Code session (its hooks, from this script's process: live while it runs) holds retry.py.
-hook_a() { m hook claude-code <<<"$1" >/dev/null; }
-hook_a "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"prompt\":\"split the retry policy\"}"
-hook_a "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"retry.py\"}}"
-: >"$tmp/record.jsonl"
+held_checkout
 standin_up
 qwen "Add a retry helper"
-[ ! -e "$dir/retry.py" ] || { echo "Qwen Code wrote retry.py, which another session holds"; tail -20 "$tmp/qwen.out"; exit 1; }
-[ -e "$dir/NOTES.md" ] || { echo "Qwen Code's command on a free file was stopped too"; tail -20 "$tmp/qwen.out"; exit 1; }
-python3 - "$tmp/record.jsonl" <<'PY'
-import json, sys
-text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
-want = "retry.py is being edited by the claude-code session"
-assert want in text and "split the retry policy" in text, "Qwen Code's model never read who holds retry.py"
-assert "No Mooring hub is running to ask the person" in text, "the refusal did not say why no one was asked"
-print("Qwen Code's model read:", text[text.index(want):text.index(want) + 120])
-PY
-m sessions held --live --json | grep -q '"retry.py"' || { echo "the holder lost retry.py"; m sessions held --live; exit 1; }
+held_refused "Qwen Code" || { tail -20 "$tmp/qwen.out"; exit 1; }
 echo "ok: Qwen Code gets context and recall, Mooring's tools work through it, its sessions are captured, and its writes into a held file are refused before they run"

@@ -157,6 +157,32 @@ fn a_shell_command_that_writes_a_held_file_is_refused_before_it_runs_and_one_tha
     assert_eq!(hook(&sb, bash("B", heredoc)), None, "only src/new.rs is written");
 }
 
+#[test]
+fn opencode_s_patch_into_a_held_file_is_refused_with_what_its_plugin_throws() {
+    let sb = Sandbox::new();
+    let work = billing(&sb);
+    sb.json_ok(&["sessions", "billing", "--claims", "deny"], None);
+    hook(&sb, prompt("A", &work, "split invoices by customer"));
+    assert_eq!(hook(&sb, write("A", &work, "Write", "src/billing.rs")), None);
+    // What Mooring's opencode plugin hands over from `tool.execute.before`.
+    let before = |tool: &str, args: Value| {
+        let input = json!({ "hook_event_name": "tool.execute.before", "session_id": "ses_B", "cwd": work,
+                            "tool_name": tool, "tool_input": args });
+        let out = sb.cmd().args(["hook", "opencode"]).write_stdin(input.to_string()).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice::<Value>(&out.stdout).ok().filter(|v| !v.is_null())
+    };
+    let patch = "*** Begin Patch\n*** Add File: src/tax.rs\n+x\n*** Update File: src/billing.rs\n@@\n-a\n+b\n*** End Patch";
+    let refused = before("apply_patch", json!({ "patchText": patch }));
+    let why = refused.as_ref().and_then(|r| r["deny"].as_str()).unwrap_or_default();
+    assert!(why.contains("src/billing.rs") && why.contains("split invoices by customer"), "{refused:?}");
+    assert_eq!(before("write", json!({ "filePath": "src/other.rs", "content": "x" })), None, "a free file");
+    assert_eq!(before("read", json!({ "filePath": "src/billing.rs" })), None, "a read is not checked");
+    // The patch's free file was claimed by it all the same.
+    let taken = hook(&sb, write("A", &work, "Write", "src/tax.rs"));
+    assert_eq!(decision(&taken), Some("deny"), "{taken:?}");
+}
+
 /// `mooring hook codex` started on Codex 0.169's `PreToolUse` for shell command `command`
 /// (its edits come as `apply_patch` commands too), waiting for the person up to 20 s.
 fn codex_writes(

@@ -4,7 +4,8 @@
 # memory holds a decision and a note about port 6543. `standin_up` starts the scripted
 # model (STANDIN_SCRIPT decides its script) on `$tmp/port`, recording to
 # `$tmp/record.jsonl`; `standin_down` stops it; `sessions_holding TEXT` waits (10 s at
-# most) for a captured session holding TEXT and leaves the list in `$tmp/sessions.json`.
+# most) for a captured session holding TEXT and leaves the list in `$tmp/sessions.json`;
+# `held_checkout` and `held_refused CLIENT` check a client's writes into a held file.
 
 # Where scripts/test-tools.sh keeps the pinned clients (read as this file is sourced,
 # before tier_sandbox moves HOME).
@@ -70,4 +71,37 @@ sessions_holding() {
     sleep 0.25
   done
   echo "no captured session holds \"$1\":"; head -c 1500 "$tmp/sessions.json"; return 1
+}
+
+# A checkout `$dir` (project "Held", claims asked about) whose retry.py a Claude Code
+# session holds for 'split the retry policy' (its hooks run from this script's process,
+# so it stays live while the tier runs); the record starts anew. With no Mooring running
+# to ask the person, another session's write into retry.py is refused at once.
+held_checkout() {
+  dir="$tmp/code/held"
+  mkdir -p "$dir"
+  (cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
+     && touch notes.txt old_retry.py && git add -A && git commit -qm init)
+  m projects new "Held" --code-path "$dir" >/dev/null
+  m sessions held --claims ask >/dev/null
+  local a="\"session_id\":\"A\",\"cwd\":\"$dir\""
+  m hook claude-code <<<"{\"hook_event_name\":\"UserPromptSubmit\",$a,\"prompt\":\"split the retry policy\"}" >/dev/null
+  m hook claude-code <<<"{\"hook_event_name\":\"PreToolUse\",$a,\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"retry.py\"}}" >/dev/null
+  : >"$tmp/record.jsonl"
+}
+
+# After CLIENT worked in `held_checkout`: retry.py unwritten and still held by A, the
+# command on free files run (NOTES.md), and the model told who holds retry.py and why.
+held_refused() {
+  [ ! -e "$dir/retry.py" ] || { echo "$1 wrote retry.py, which another session holds"; return 1; }
+  [ -e "$dir/NOTES.md" ] || { echo "$1's command on a free file was stopped too"; return 1; }
+  m sessions held --live --json | grep -q '"retry.py"' || { echo "the holder lost retry.py"; return 1; }
+  python3 - "$tmp/record.jsonl" "$1" <<'PY'
+import json, sys
+text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
+want = "retry.py is being edited by the claude-code session"
+assert want in text and "split the retry policy" in text, f"{sys.argv[2]}'s model never read who holds retry.py"
+assert "No Mooring hub is running to ask the person" in text, "the refusal did not say why no one was asked"
+print(f"{sys.argv[2]}'s model read:", text[text.index(want):text.index(want) + 120])
+PY
 }

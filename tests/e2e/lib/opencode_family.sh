@@ -59,6 +59,14 @@ sessions_holding "NOTES.md"
 captured=$(python3 "$lib/captured_work.py" "$tmp/sessions.json" "$name" "created retry.py" "Document the retry policy")
 [ "$captured" = "Session: Add a retry helper" ] || { echo "the quotes $name run adds were kept: $captured"; exit 1; }
 echo "$name: the work session is captured"
+
+# Its writes into a file another session holds are refused before they run.
+standin_down
+held_checkout
+client_up
+run "Add a retry helper"
+held_refused "$title" || { tail -20 "$tmp/$name.out"; exit 1; }
+echo "$name: its writes into a held file are refused before they run"
 m setup "$name" --remove >/dev/null
 [ ! -e "$config/plugin/mooring.js" ] || { echo "--remove left the plugin"; exit 1; }
-echo "ok: $title gets context and recall, Mooring's tools work through it, and its sessions are captured"
+echo "ok: $title gets context and recall, Mooring's tools work through it, its sessions are captured, and its writes into a held file are refused"

@@ -19,10 +19,16 @@
 //! the turn's last text (from `message.part.updated` events of assistant messages) for
 //! the phone, and when Mooring answers `session.idle` with `continue`, sends those words
 //! as the session's next message through opencode's `POST /session/{id}/prompt_async`.
+//!
+//! Before its `write`, `edit`, `apply_patch` and `bash` tools run, the plugin's
+//! `tool.execute.before` asks Mooring to claim what they write; it throws Mooring's
+//! refusal, which ends the tool with that error for the model to read (opencode awaits
+//! every plugin's hook before the tool, and a thrown error fails the call). It cannot
+//! ask the person itself or warn anyone there: Mooring asks, and a warning is dropped.
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, common, text};
+use super::{Abilities, Decision, Dialect, Edit, Event, Guard, Input, Reply, Tool, common, text};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -34,6 +40,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
     start_may_not_fire: true,
     plugin: Some(plugin),
+    edited,
     ..Dialect::BASE
 };
 
@@ -42,6 +49,7 @@ fn event(name: Option<&str>) -> Event {
         Some("chat.message") => Event::Prompt,
         Some("session.idle") => Event::TurnEnd,
         Some("permission.asked") => Event::Permission,
+        Some("tool.execute.before") => Event::ToolUse(true),
         _ => Event::Other,
     }
 }
@@ -88,8 +96,21 @@ pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
         Reply::Permission(Decision::Allow | Decision::AllowWithRules(_)) => json!({ "reply": "once" }),
         Reply::Permission(Decision::Deny(message)) => json!({ "reply": "reject", "message": message }),
         Reply::Continue(text) => json!({ "continue": text }),
-        // No pre-edit hook is written for it yet (claims: Claude Code's hooks).
-        Reply::Guard(_) => Value::Null,
+        // The plugin throws it; no one reads a warning before a tool there.
+        Reply::Guard(Guard::Deny(why) | Guard::Ask(why)) => json!({ "deny": why }),
+        Reply::Guard(Guard::Warn(_)) => Value::Null,
+    }
+}
+
+/// What its tools write: `write` and `edit` a file, `apply_patch` the files its patch
+/// names (read as Codex's own patches are), `bash` a command line.
+pub(super) fn edited(tool: &Tool) -> Option<Edit> {
+    match tool.name.as_str() {
+        "write" | "edit" => text(&tool.input, "filePath").map(Edit::File),
+        "bash" => text(&tool.input, "command").map(Edit::Shell),
+        "apply_patch" => text(&tool.input, "patchText")
+            .map(|patch| Edit::Shell(format!("apply_patch <<'MOORING_PATCH'\n{patch}\nMOORING_PATCH"))),
+        _ => None,
     }
 }
 
@@ -157,6 +178,9 @@ const ARGV = __ARGV__;
 // Where __CLIENT__ keeps its sessions: Mooring reads a session there at its turn's end.
 const DATABASE = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), ...__DATABASE__);
 
+// The tools that write (the rest never start Mooring).
+const WRITES = ["write", "edit", "apply_patch", "bash"];
+
 function input(event, fields) {
   return JSON.stringify({ hook_event_name: event, transcript_path: DATABASE, ...fields });
 }
@@ -211,6 +235,14 @@ export const Mooring = async ({ directory, serverUrl }) => {
       .catch(() => {});
   };
   return {
+    // Before a tool writes, Mooring claims what it writes; its refusal (another live
+    // session holds the file) is thrown, and the model reads it as the tool's error.
+    "tool.execute.before": async (hook, output) => {
+      if (!WRITES.includes(hook.tool)) return;
+      const answer = await answerOf("tool.execute.before", input("tool.execute.before", {
+        session_id: hook.sessionID, cwd: directory, tool_name: hook.tool, tool_input: output.args }));
+      if (answer?.deny) throw new Error(answer.deny);
+    },
     "chat.message": async (hook, output) => {
       const prompt = output.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n");
       const context = contextFor("chat.message", input("chat.message", { session_id: hook.sessionID, cwd: directory, prompt }));

@@ -509,6 +509,48 @@ fn qwen_code_pre_tool_use_names_what_its_tools_write_and_never_sends_its_refusin
     assert_eq!(matcher, ["write_file", "edit", "run_shell_command"]);
 }
 
+#[test]
+fn opencode_s_writing_tools_are_read_for_their_files_and_a_refusal_is_what_its_plugin_throws() {
+    // What Mooring's plugin hands over from opencode 1.18.33's `tool.execute.before`; an
+    // `apply_patch` goes to core as Codex's patches do (cli/tests/claims.rs reads it).
+    let opencode = Client::Opencode.dialect().unwrap();
+    let patch = "*** Begin Patch\n*** Add File: b.rs\n+x\n*** End Patch";
+    for (tool, args, want) in [
+        (
+            "write",
+            json!({ "filePath": "/w/retry.py", "content": "x" }),
+            Some(Edit::File("/w/retry.py".into())),
+        ),
+        (
+            "edit",
+            json!({ "filePath": "a.rs", "oldString": "a", "newString": "b" }),
+            Some(Edit::File("a.rs".into())),
+        ),
+        ("bash", json!({ "command": "echo x > out.txt" }), Some(Edit::Shell("echo x > out.txt".into()))),
+        (
+            "apply_patch",
+            json!({ "patchText": patch }),
+            Some(Edit::Shell(format!("apply_patch <<'MOORING_PATCH'\n{patch}\nMOORING_PATCH"))),
+        ),
+        ("read", json!({ "filePath": "a.rs" }), None),
+    ] {
+        let sent = json!({ "hook_event_name": "tool.execute.before", "session_id": "ses_1", "cwd": "/w",
+                           "tool_name": tool, "tool_input": args });
+        let input = Client::Opencode.hook_input(&sent);
+        assert_eq!(input.event, Event::ToolUse(true));
+        assert_eq!((opencode.edited)(input.tool.as_ref().unwrap()), want, "{tool}");
+    }
+    let input = Client::Opencode.hook_input(&json!({ "hook_event_name": "tool.execute.before" }));
+    for guard in [Guard::Deny("held".into()), Guard::Ask("held".into())] {
+        let out: Value =
+            serde_json::from_str(&Client::Opencode.hook_reply(&input, &Reply::Guard(guard))).unwrap();
+        assert_eq!(out, json!({ "deny": "held" }));
+    }
+    let warned = Client::Opencode.hook_reply(&input, &Reply::Guard(Guard::Warn("held".into())));
+    assert!(!warned.contains("deny"), "a warning never stops the tool: {warned}");
+    assert!(!opencode.asks_before_edit, "Mooring asks the person for it");
+}
+
 /// The tool names an anchored `^(a|b|c)$` matcher names.
 fn regex_lite_free_match(matcher: &str) -> Vec<&str> {
     matcher.strip_prefix("^(").and_then(|m| m.strip_suffix(")$")).expect("anchored").split('|').collect()
