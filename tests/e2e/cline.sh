@@ -5,7 +5,8 @@
 # reads what a hook says only at a tool call: the session's first tool call must hand the
 # model the project's preamble, once; and the work session (a file written and edited,
 # commands, a commit) must be captured from Cline's own session file at its TaskComplete
-# hook, with the token in a command taken out.
+# hook, with the token in a command taken out. A write into a file another live session
+# holds stops its task before the write.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/e2e/lib/client_tier.sh
@@ -52,6 +53,20 @@ echo "cline: the preamble came with the first tool call, once"
 sessions_holding "Add a retry helper"
 python3 "$lib/captured_work.py" "$tmp/sessions.json" cline >/dev/null
 echo "cline: the work session is captured"
+
+# A write into a file another session holds: Cline cannot refuse one tool, so its task
+# stops before the write, with the reason as its error (in its log, headless).
+standin_down
+held_checkout
+standin_up
+"$cline" auth -p openai-compatible -k sk-standin -b "http://127.0.0.1:$(cat "$tmp/port")/v1" -m standin >/dev/null
+(cd "$dir" && timeout 180 "$cline" --json "Add a retry helper" >"$tmp/cline.out" 2>&1) || true
+[ ! -e "$dir/retry.py" ] || { echo "Cline wrote retry.py, which another session holds"; tail -30 "$tmp/cline.out"; exit 1; }
+grep -q '"finishReason":"aborted"' "$tmp/cline.out" || { echo "Cline's task went on"; tail -30 "$tmp/cline.out"; exit 1; }
+grep "ControlledStopError" "$HOME/.cline/data/logs/cline.log" | grep -q "retry.py is being edited by the claude-code session" \
+  || { echo "Cline's stop does not say who holds retry.py"; tail -5 "$HOME/.cline/data/logs/cline.log"; exit 1; }
+m sessions held --live --json | grep -q '"retry.py"' || { echo "the holder lost retry.py"; exit 1; }
+echo "cline: its task stops before a write into a held file, saying who holds it"
 
 m setup cline --remove >/dev/null
 [ ! -e "$HOME/.cline/hooks/PreToolUse.bash" ] && [ -x "$HOME/.cline/hooks/TaskComplete" ] \

@@ -84,10 +84,7 @@ pub fn run(ctx: &Ctx, args: HookArgs) -> Result<(), Failure> {
         }
         if unreadable.is_none() && pending(&transcript) {
             if let Err(why) = super::after_exit::start(&ctx.data_dir, &args, &raw) {
-                log(
-                    ctx,
-                    &format!("{client}: the session file is not written yet and no waiter started: {why}"),
-                );
+                log(ctx, &format!("{client}: no waiter started for the unwritten session file: {why}"));
             }
             // The record waits for the file; the person's next words do not.
             if holds {
@@ -207,9 +204,13 @@ fn answer(
     };
     let key = session_key(client, input);
     if let (Some(key), Some(files)) = (&key, &edit) {
-        return super::hook_claims::before_edit(&ctx.data_dir, &store, client, &slug, key, input, files);
-    }
-    if edit.is_some() {
+        let guarded =
+            super::hook_claims::before_edit(&ctx.data_dir, &store, client, &slug, key, input, files)?;
+        // A free write that is the session's first tool (Cline) still brings the context.
+        if guarded.is_some() || !first_tool {
+            return Ok(guarded);
+        }
+    } else if edit.is_some() && !first_tool {
         return Ok(None);
     }
     // Noted before the capture, so the record lists what the session holds; a session's

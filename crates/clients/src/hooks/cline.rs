@@ -10,12 +10,18 @@
 //! tool call, and no prompt gets a recall. Its session is a JSON file,
 //! `<data>/sessions/<root session>/<root session>.messages.json`, complete when
 //! `TaskComplete` runs (core's capture reads it).
+//!
+//! Its `PreToolUse` is also where claims are checked (`editor`, `run_commands`,
+//! `apply_patch`). It cannot refuse one tool: `cancel` stops the whole task, with the
+//! reason as the task's error for the person (the model reads nothing more), so a
+//! refusal ends the task before the write; `contextModification` reaches the model, so
+//! a warning does too. It cannot ask: Mooring asks the person itself.
 
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Event, Input, Reply, Scripts, Tool, text};
+use super::{Abilities, Dialect, Edit, Event, Guard, Input, Reply, Scripts, Tool, text};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -27,6 +33,7 @@ pub(super) const DIALECT: Dialect = Dialect {
     ),
     context_at_first_tool: true,
     scripts: Some(Scripts { events: EVENTS, ext: ".bash", script }),
+    edited,
     ..Dialect::BASE
 };
 
@@ -73,7 +80,29 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
         Reply::Context(text) => {
             json!({ "contextModification": crate::entry::clip(text, crate::entry::HOOK_MAX_CHARS) })
         }
-        Reply::Continue(_) | Reply::Permission(_) | Reply::Guard(_) => Value::Null,
+        Reply::Guard(Guard::Deny(why) | Guard::Ask(why)) => json!({ "cancel": true, "errorMessage": why }),
+        Reply::Guard(Guard::Warn(why)) => json!({ "contextModification": why }),
+        Reply::Continue(_) | Reply::Permission(_) => Value::Null,
+    }
+}
+
+/// What its tools write: `editor` a file, `run_commands` its command lines, `apply_patch`
+/// the files its patch (Codex's format) names.
+fn edited(tool: &Tool) -> Option<Edit> {
+    match tool.name.as_str() {
+        "editor" => text(&tool.input, "path").map(Edit::File),
+        "run_commands" => {
+            let commands = tool.input.get("commands")?.as_array()?;
+            let lines: Vec<&str> = commands.iter().filter_map(Value::as_str).collect();
+            (!lines.is_empty()).then(|| Edit::Shell(lines.join("\n")))
+        }
+        "apply_patch" => tool
+            .input
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| text(&tool.input, "input"))
+            .map(|p| Edit::patch(&p)),
+        _ => None,
     }
 }
 

@@ -108,8 +108,7 @@ pub(super) fn edited(tool: &Tool) -> Option<Edit> {
     match tool.name.as_str() {
         "write" | "edit" => text(&tool.input, "filePath").map(Edit::File),
         "bash" => text(&tool.input, "command").map(Edit::Shell),
-        "apply_patch" => text(&tool.input, "patchText")
-            .map(|patch| Edit::Shell(format!("apply_patch <<'MOORING_PATCH'\n{patch}\nMOORING_PATCH"))),
+        "apply_patch" => text(&tool.input, "patchText").map(|patch| Edit::patch(&patch)),
         _ => None,
     }
 }

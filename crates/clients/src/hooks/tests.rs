@@ -551,6 +551,42 @@ fn opencode_s_writing_tools_are_read_for_their_files_and_a_refusal_is_what_its_p
     assert!(!opencode.asks_before_edit, "Mooring asks the person for it");
 }
 
+#[test]
+fn cline_s_writing_tools_are_read_for_their_files_and_a_refusal_stops_its_task() {
+    let cline = Client::Cline.dialect().unwrap();
+    // Its recorded `PreToolUse` (a commit, which names no file it writes).
+    let recorded: Value =
+        serde_json::from_str(include_str!("../../tests/fixtures/cline-3.0.65/PreToolUse.json")).unwrap();
+    let input = Client::Cline.hook_input_named(&recorded, Some("PreToolUse"));
+    assert_eq!(input.event, Event::ToolUse(true));
+    let commit = "git add -A && git commit -q -m 'Add the retry helper'";
+    assert_eq!((cline.edited)(input.tool.as_ref().unwrap()), Some(Edit::Shell(commit.into())));
+    let patch = "*** Begin Patch\n*** Add File: b.rs\n+x\n*** End Patch";
+    for (tool, args, want) in [
+        ("editor", json!({ "path": "/w/retry.py", "new_text": "x" }), Some(Edit::File("/w/retry.py".into()))),
+        (
+            "run_commands",
+            json!({ "commands": ["rm a", "touch b"] }),
+            Some(Edit::Shell("rm a\ntouch b".into())),
+        ),
+        ("apply_patch", json!({ "input": patch }), Some(Edit::patch(patch))),
+        ("apply_patch", json!(patch), Some(Edit::patch(patch))),
+        ("read_files", json!({ "paths": ["a"] }), None),
+    ] {
+        assert_eq!((cline.edited)(&Tool { name: tool.into(), input: args }), want, "{tool}");
+    }
+    for guard in [Guard::Deny("held".into()), Guard::Ask("held".into())] {
+        let out: Value =
+            serde_json::from_str(&Client::Cline.hook_reply(&input, &Reply::Guard(guard))).unwrap();
+        assert_eq!(out, json!({ "cancel": true, "errorMessage": "held" }));
+    }
+    let warned: Value =
+        serde_json::from_str(&Client::Cline.hook_reply(&input, &Reply::Guard(Guard::Warn("held".into()))))
+            .unwrap();
+    assert_eq!(warned, json!({ "contextModification": "held" }), "its model reads a warning");
+    assert!(!cline.asks_before_edit);
+}
+
 /// The tool names an anchored `^(a|b|c)$` matcher names.
 fn regex_lite_free_match(matcher: &str) -> Vec<&str> {
     matcher.strip_prefix("^(").and_then(|m| m.strip_suffix(")$")).expect("anchored").split('|').collect()

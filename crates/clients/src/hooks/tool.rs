@@ -11,6 +11,14 @@ pub enum Edit {
     Shell(String),
 }
 
+impl Edit {
+    /// The files a patch in Codex's `apply_patch` format names, as the command line Codex
+    /// runs it with (core reads the files there).
+    pub fn patch(patch: &str) -> Self {
+        Self::Shell(format!("apply_patch <<'MOORING_PATCH'\n{patch}\nMOORING_PATCH"))
+    }
+}
+
 /// The tool a permission or tool-use event is about.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
