@@ -6,7 +6,8 @@
 # session's start) and the note its prompt is about (at the prompt), and Mooring's tools,
 # offered through the MCP entry setup wrote, must work: the model's remember lands in the
 # project. The session is captured once Copilot CLI has written its session file, which
-# it does only as it exits, after its last hook.
+# it does only as it exits, after its last hook. Its writes into a file another live
+# session holds are refused before they run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tests/e2e/lib/client_tier.sh
@@ -27,6 +28,8 @@ assert start["bash"].endswith(" hook copilot-cli sessionStart"), start
 assert prompt["bash"].endswith(" hook copilot-cli userPromptSubmitted"), prompt
 stop = doc["hooks"]["agentStop"][0]
 assert stop["bash"].endswith(" hook copilot-cli agentStop"), stop
+pre = doc["hooks"]["preToolUse"][0]
+assert pre["bash"].endswith(" hook copilot-cli preToolUse"), pre
 PY
 
 standin_up
@@ -54,4 +57,13 @@ text = open(sys.argv[1]).read()
 assert "copilot-cli" in text and "remember" in text, text[:1500]
 print("copilot-cli: the session is captured after it exits")
 PY
-echo "ok: Copilot CLI gets context and recall, Mooring's tools work through it, and its session is captured"
+
+# Its writes into a file another session holds are refused before they run.
+standin_down
+held_checkout
+export STANDIN_SCRIPT=work
+standin_up
+copilot "Add a retry helper"
+held_refused "Copilot CLI" || { tail -20 "$tmp/copilot.out"; exit 1; }
+echo "copilot-cli: its writes into a held file are refused before they run"
+echo "ok: Copilot CLI gets context and recall, Mooring's tools work through it, its session is captured, and its writes into a held file are refused"

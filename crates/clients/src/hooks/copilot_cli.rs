@@ -8,10 +8,18 @@
 //! is written only when the process exits, after its `agentStop` and `sessionEnd` hooks
 //! ran (checked in `-p` mode: the folder holds no events file at either hook), so its
 //! `agentStop` capture waits for the file in a process of its own.
+//!
+//! Its `preToolUse` fires before every tool, `-p` runs with `--allow-all-tools`
+//! included, and takes a top-level `permissionDecision`: `deny` refuses the tool and its
+//! model reads "Denied by preToolUse hook: REASON"; `ask` refuses likewise where no one
+//! can answer; a top-level `additionalContext` alone reaches the model and leaves the
+//! person's own permission rules alone (all checked against 1.0.102). Claims are checked
+//! there: its `create` and `edit` name a file, its `bash` a command line.
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Decision, Dialect, Event, Input, Reply, Tool, text};
+use super::{Abilities, Decision, Dialect, Edit, Event, Guard, Input, Reply, Tool, text};
+use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
     input,
@@ -27,6 +35,13 @@ pub(super) const DIALECT: Dialect = Dialect {
     // `agentStop` may hold for the away person's next instruction (the hook bounds
     // itself: capture within seconds, the hold within nine minutes).
     capture_entry: Some(|command| json!({ "type": "command", "bash": command, "timeoutSec": 600 })),
+    // It has no matcher: the hook starts for every tool and answers at once for one that
+    // writes nothing (before any database is opened).
+    pre_edit_path: Some(&["hooks", "preToolUse"]),
+    pre_edit_entry: Some(
+        |command| json!({ "type": "command", "bash": command, "timeoutSec": PERMISSION_TIMEOUT }),
+    ),
+    edited,
     ..Dialect::BASE
 };
 
@@ -91,7 +106,19 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
         Reply::Permission(Decision::Deny(message)) => {
             json!({ "permissionDecision": "deny", "permissionDecisionReason": message })
         }
-        // No pre-edit entry is installed for it yet (claims: Claude Code's hooks).
-        Reply::Guard(_) => Value::Null,
+        // It cannot ask before a tool where no one answers: Mooring asks the person first.
+        Reply::Guard(Guard::Deny(why) | Guard::Ask(why)) => {
+            json!({ "permissionDecision": "deny", "permissionDecisionReason": why })
+        }
+        Reply::Guard(Guard::Warn(why)) => json!({ "additionalContext": why }),
+    }
+}
+
+/// What its tools write: `create` and `edit` a file, `bash` a command line.
+fn edited(tool: &Tool) -> Option<Edit> {
+    match tool.name.as_str() {
+        "create" | "edit" => text(&tool.input, "path").map(Edit::File),
+        "bash" => text(&tool.input, "command").map(Edit::Shell),
+        _ => None,
     }
 }

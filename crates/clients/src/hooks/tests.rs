@@ -587,6 +587,37 @@ fn cline_s_writing_tools_are_read_for_their_files_and_a_refusal_stops_its_task()
     assert!(!cline.asks_before_edit);
 }
 
+#[test]
+fn copilot_cli_s_recorded_pre_tool_use_names_the_file_and_a_refusal_is_its_top_level_deny() {
+    let copilot_cli = Client::CopilotCli.dialect().unwrap();
+    let input =
+        copilot("preToolUse", include_str!("../../tests/fixtures/copilot-cli-1.0.102/preToolUse.json"));
+    assert_eq!(input.event, Event::ToolUse(true));
+    assert_eq!(
+        (copilot_cli.edited)(input.tool.as_ref().unwrap()),
+        Some(Edit::File("/tmp/rec/work/retry.py".into()))
+    );
+    for (tool, args, want) in [
+        ("edit", json!({ "path": "a.rs", "old_str": "a", "new_str": "b" }), Some(Edit::File("a.rs".into()))),
+        ("bash", json!({ "command": "rm a", "description": "x" }), Some(Edit::Shell("rm a".into()))),
+        ("view", json!({ "path": "a.rs" }), None),
+    ] {
+        assert_eq!((copilot_cli.edited)(&Tool { name: tool.into(), input: args }), want, "{tool}");
+    }
+    for guard in [Guard::Deny("held".into()), Guard::Ask("held".into())] {
+        let out: Value =
+            serde_json::from_str(&Client::CopilotCli.hook_reply(&input, &Reply::Guard(guard))).unwrap();
+        assert_eq!(out, json!({ "permissionDecision": "deny", "permissionDecisionReason": "held" }));
+    }
+    // A warning reaches its model and grants nothing the person's rules would ask about.
+    let warned: Value = serde_json::from_str(
+        &Client::CopilotCli.hook_reply(&input, &Reply::Guard(Guard::Warn("held".into()))),
+    )
+    .unwrap();
+    assert_eq!(warned, json!({ "additionalContext": "held" }));
+    assert!(!copilot_cli.asks_before_edit);
+}
+
 /// The tool names an anchored `^(a|b|c)$` matcher names.
 fn regex_lite_free_match(matcher: &str) -> Vec<&str> {
     matcher.strip_prefix("^(").and_then(|m| m.strip_suffix(")$")).expect("anchored").split('|').collect()
