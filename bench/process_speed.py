@@ -125,6 +125,10 @@ def main():
         "tool_input": {"command": "cargo test --workspace 2>&1 | tail -20"},
         "transcript_path": os.path.join(tmp, "none.jsonl"),
     }).encode()
+    # Copilot CLI runs its pre-edit hook before every tool (it has no matcher): a read.
+    view = lambda i: json.dumps({
+        "sessionId": "speed-view", "cwd": code, "toolName": "view", "toolArgs": {"path": "src/lib.rs"},
+    }).encode()
 
     rows = []
 
@@ -136,6 +140,7 @@ def main():
         rows.append(measure(f"UserPromptSubmit, by meaning{label}", m("hook", "claude-code"), a.runs, by_meaning))
         rows.append(measure(f"PreToolUse Write, claims the file{label}", m("hook", "claude-code"), a.runs, edit))
         rows.append(measure(f"PreToolUse Bash, writes nothing{label}", m("hook", "claude-code"), a.runs, shell))
+        rows.append(measure(f"Copilot CLI preToolUse view{label}", m("hook", "copilot-cli", "preToolUse"), a.runs, view))
         rows.append(measure(f"memory add (tiny project){label}", add, a.runs))
         rows.append(measure(f"memory search (hybrid){label}",
                             m("memory", "search", "--project", "leases", "which database keeps accounting records"), a.runs))
