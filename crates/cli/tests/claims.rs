@@ -1,7 +1,8 @@
 //! Several agent sessions on one checkout, through the real `mooring hook claude-code`
 //! fed what Claude Code's hooks send: the second writer to a file another live session
 //! holds is asked or refused by the project's setting, the holder is untouched, a
-//! worktree of the same clone never meets the others, and a session's end lets go.
+//! worktree of the same clone never meets the others (its own sessions meet there), and
+//! a session's end lets go.
 
 mod common;
 
@@ -89,6 +90,11 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
     assert_eq!(decision(&refused), Some("deny"), "{refused:?}");
     // Another worktree of the clone is another checkout.
     assert_eq!(hook(&sb, write("C", &tree, "Write", "src/billing.rs")), None);
+    // Inside that worktree, two sessions meet as in any checkout: the claim names it.
+    let in_tree = hook(&sb, write("D", &tree, "Edit", tree.join("src/billing.rs").to_str().unwrap()));
+    assert_eq!(decision(&in_tree), Some("deny"), "{in_tree:?}");
+    let why = in_tree.as_ref().unwrap()["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(why.contains("started") && !why.contains("split invoices"), "C holds it there, not A: {why}");
     // A tool that writes no file is not checked.
     let read = json!({ "hook_event_name": "PreToolUse", "session_id": "B", "cwd": work, "tool_name": "Read",
                        "tool_input": { "file_path": "src/billing.rs" } });
@@ -97,7 +103,7 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
     let live = sb.json_ok(&["sessions", "billing", "--live"], None);
     assert_eq!(live["claims"], "deny", "{live}");
     let sessions = live["live"].as_array().unwrap();
-    assert_eq!(sessions.len(), 3, "{live}");
+    assert_eq!(sessions.len(), 4, "{live}");
     let a = sessions.iter().find(|s| s["request"] == "split invoices by customer").unwrap();
     assert_eq!(
         (a["claims"].clone(), a["branch"].clone()),
@@ -124,7 +130,7 @@ fn the_second_writer_is_asked_or_refused_and_a_worktree_or_an_ended_session_neve
     assert!(text.contains("**Met:** 2 writes into what another live session held"), "{records}");
     assert_eq!(hook(&sb, write("B", &work, "Edit", "src/billing.rs")), None);
     let after = sb.json_ok(&["sessions", "billing", "--live"], None);
-    assert_eq!(after["live"].as_array().unwrap().len(), 2, "{after}");
+    assert_eq!(after["live"].as_array().unwrap().len(), 3, "{after}");
 }
 
 #[test]
