@@ -101,7 +101,19 @@ fn doctor_names_a_missing_hub_a_stale_binary_and_loose_permissions_then_finds_no
     let file = sb.home.join(".claude.json");
     let stale = fs::read_to_string(&file).unwrap().replace(bin.to_str().unwrap(), "/opt/old/mooring");
     fs::write(&file, stale).unwrap();
+    // Hooks from before claims were checked: no PreToolUse entry.
+    let settings = sb.home.join(".claude/settings.json");
+    let mut hooks: Value = serde_json::from_str(&fs::read_to_string(&settings).unwrap()).unwrap();
+    hooks["hooks"].as_object_mut().unwrap().remove("PreToolUse");
+    fs::write(&settings, hooks.to_string()).unwrap();
     let (code, v) = doctor(&sb);
+    let unchecked = |v: &Value| {
+        v["checks"].as_array().unwrap().iter().any(|c| {
+            c["name"] == "client:claude-code"
+                && c["message"].as_str().unwrap().contains("not checked against other sessions' claims")
+        })
+    };
+    assert!(unchecked(&v), "{v}");
     assert_eq!(code, 1, "{v}");
     let found = problems(&v);
     assert!(found.iter().any(|p| p.starts_with("hub:") && p.contains("mooring serve")), "{found:?}");
@@ -120,6 +132,7 @@ fn doctor_names_a_missing_hub_a_stale_binary_and_loose_permissions_then_finds_no
     let (code, v) = doctor(&sb);
     assert_eq!(code, 0, "{:?}", problems(&v));
     assert_eq!(v["ok"], true);
+    assert!(!unchecked(&v), "setup put the check back: {v}");
     let names: Vec<&str> =
         v["checks"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"hub") && names.contains(&"client:claude-code"), "{names:?}");

@@ -242,6 +242,33 @@ pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, Conf
     }))
 }
 
+/// Whether Mooring's hooks in `file` check a write against other sessions' claims before
+/// it runs; `None` where this Mooring's hooks for `client` do not (or no Mooring hook is
+/// there). Hooks an older Mooring installed may lack the check a newer one installs.
+pub fn claims_checked(client: Client, file: &Path) -> Option<bool> {
+    let dialect = client.dialect()?;
+    let text = apply::read(file).ok().flatten()?;
+    hook_installed(client, file).ok().flatten()?;
+    if let Some(plugin) = dialect.plugin {
+        // A plugin checks them from its `tool.execute.before` hook, if this Mooring's does.
+        let hook = "\"tool.execute.before\"";
+        let spec = entry::ShimSpec { binary: "mooring".into(), data_dir: None };
+        return plugin(&spec).contains(hook).then(|| text.contains(hook));
+    }
+    if dialect.scripts.is_some() {
+        // Cline's are checked by its `PreToolUse` script: the file its hooks are known by.
+        return Some(true);
+    }
+    let doc = JsonDoc::parse(&text, dialect.hooks_format, file).ok()?;
+    let entries = doc.get(dialect.pre_edit_path?);
+    Some(
+        entries
+            .as_ref()
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|h| entry::is_mooring_hook(client, h))),
+    )
+}
+
 /// Whether a file of Mooring's own (opencode's plugin, Cline's scripts) is Mooring's: it
 /// says `mooring hook CLIENT` in so many words.
 fn names_mooring(client: Client, text: &str) -> bool {

@@ -321,3 +321,43 @@ fn pi_gets_an_extension_of_mooring_s_own_and_no_server_entry() {
     let project = c.hooks_file(&env, &Scope::Project("/w/le".into())).unwrap();
     assert_eq!(project, PathBuf::from("/w/le/.pi/extensions/mooring.ts"));
 }
+
+#[test]
+fn setup_says_whose_writes_are_checked_against_claims_and_an_older_install_reads_as_unchecked() {
+    let checked = [
+        Client::ClaudeCode,
+        Client::Codex,
+        Client::GeminiCli,
+        Client::QwenCode,
+        Client::CopilotCli,
+        Client::Opencode,
+        Client::Kilo,
+        Client::Cline,
+    ];
+    for (c, os) in clients() {
+        let home = tempfile::tempdir().unwrap();
+        let Some(file) = c.hooks_file(&env(home.path(), os), &Scope::User) else { continue };
+        assert_eq!(mooring_clients::claims_checked(c, &file), None, "{c}: nothing installed");
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        for edit in mooring_clients::hook_changes(c, &spec(), &file, Action::Install).unwrap() {
+            apply::write(&edit).unwrap();
+        }
+        let now = mooring_clients::claims_checked(c, &file);
+        assert_eq!(now, checked.contains(&c).then_some(true), "{c}");
+        // An install from before the check: the file without it.
+        let text = fs::read_to_string(&file).unwrap();
+        let older = match c {
+            Client::Opencode | Client::Kilo => text.replace("\"tool.execute.before\"", "\"tool.other\""),
+            _ => match mooring_clients::entry::pre_edit_path(c) {
+                Some(path) => {
+                    let mut v: Value = serde_json::from_str(&text).unwrap();
+                    v[path[0]].as_object_mut().unwrap().remove(path[1]);
+                    serde_json::to_string(&v).unwrap()
+                }
+                None => continue,
+            },
+        };
+        fs::write(&file, older).unwrap();
+        assert_eq!(mooring_clients::claims_checked(c, &file), Some(false), "{c}: an older install");
+    }
+}

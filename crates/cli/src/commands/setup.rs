@@ -244,9 +244,10 @@ pub fn status(client: Client, env: &Env) -> Value {
         },
         None => (None, None),
     };
-    let hook = client
-        .hooks_file(env, &Scope::User)
-        .map(|f| mooring_clients::hook_installed(client, &f).ok().flatten().is_some());
+    let hooks_file = client.hooks_file(env, &Scope::User);
+    let hook =
+        hooks_file.as_ref().map(|f| mooring_clients::hook_installed(client, f).ok().flatten().is_some());
+    let claims = hooks_file.as_ref().and_then(|f| mooring_clients::claims_checked(client, f));
     json!({
         "client": client.name(),
         "title": client.title(),
@@ -255,6 +256,8 @@ pub fn status(client: Client, env: &Env) -> Value {
         "configured": entry.is_some(),
         "entry": entry,
         "hooks": hook,
+        // Whether its hooks check a write against other sessions' claims before it runs.
+        "claims": claims,
         // What its hooks do once installed: the project's context at a session's start;
         // with capture, each session kept and recalled at each prompt.
         "context": client.dialect().is_some_and(|d| d.hands_context),
