@@ -23,6 +23,10 @@ family_remote() {
   "model": "standin/standin-model", "permission": { "bash": "ask" } }
 JSON
   m setup "$fam" --hooks >/dev/null
+  # Each prompt below is a new session of the one server running the same command: the
+  # first would hold approved.txt against the second (claims have tiers of their own;
+  # the project asks again, its default, at the end).
+  m sessions app --claims off >/dev/null
   fport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   (cd "$tmp/code/app" && XDG_DATA_HOME="$HOME/.local/share" \
      exec "$fbin" serve --hostname 127.0.0.1 --port "$fport" >"$tmp/$fam-serve.log" 2>&1) &
@@ -85,6 +89,7 @@ JSON
     "$tmp/$fam-finished.json" "$fam" || { phone texts "An agent finished"; exit 1; }
   kill "$fmodel"; wait "$fmodel" 2>/dev/null || true
   echo "ok: $fam's finished turn told the phone its last word and went on with the reply"
+  m sessions app --claims ask >/dev/null
 }
 
 # The plugin packages each client installs beside any plugin, as npm would (offline here).
