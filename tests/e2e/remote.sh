@@ -289,8 +289,19 @@ wait "$asker"
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'write src/ledger.py' in a['text'] and 'src/ledger.py is being edited by the claude-code session started' in a['text'], a['text']" "$tmp/held-asked.json" \
   || { echo "the phone's question did not say who holds the file"; exit 1; }
 grep -q '"behavior":"deny"' "$tmp/perm-two.out" || { echo "Deny from the phone did not refuse the write"; cat "$tmp/perm-two.out"; exit 1; }
+# A client that cannot ask before a tool (Copilot CLI, its preToolUse): Mooring asks the
+# person itself, and with the person away the question is on the phone.
+printf '%s' '{"sessionId":"cp1","cwd":"'"$tmp/code/app"'","toolName":"edit","toolArgs":{"path":"src/ledger.py","old_str":"a","new_str":"b"}}' \
+  | (cd "$tmp/code/app" && "$tmp/bin/mooring" --data-dir "$data" hook copilot-cli preToolUse) >"$tmp/cp-held.out" &
+asker=$!
+phone press "write a held file?" "Refuse" >"$tmp/cp-asked.json"
+wait "$asker"
+python3 -c "import json,sys; a=json.load(open(sys.argv[1])); assert 'copilot-cli session is about to write src/ledger.py' in a['text'] and 'src/ledger.py is being edited by the claude-code session started' in a['text'], a['text']" "$tmp/cp-asked.json" \
+  || { echo "the phone's question did not say who writes and who holds the file"; exit 1; }
+grep -q '"permissionDecision":"deny"' "$tmp/cp-held.out" && grep -q "The person refused this write" "$tmp/cp-held.out" \
+  || { echo "Refuse from the phone did not refuse Copilot CLI's write"; cat "$tmp/cp-held.out"; exit 1; }
 phone say back
-echo "ok: with several live sessions the phone asked which; the words reached that one, at its prompt or while it held; a write into another's claim asked on the phone with who holds it"
+echo "ok: with several live sessions the phone asked which; the words reached that one, at its prompt or while it held; a write into another's claim asked on the phone with who holds it, by the client's own ask (Claude Code) or by Mooring's (Copilot CLI)"
 grep -q "refused a message from someone who is not the paired person" "$tmp/serve.log" \
   || { echo "the stranger's message was not logged"; exit 1; }
 for secret in "${token#*:}" "$app_token" "$bot_token"; do
