@@ -208,4 +208,19 @@ for a in answered:
     assert a["page"]["status"] == "pending", a
 print("the person's page read:", answered[0]["page"]["request"]["prompt"].splitlines()[1][:100])
 PY
+echo "== In a project that only warns, Codex's write into a held file runs, and its model is told whose file it is"
+first_commit
+m sessions held --claims warn >/dev/null
+start_standin work
+configure
+run codex "$dir" "Add a retry helper"
+stop_standin
+[ -e "$dir/retry.py" ] || { echo "a warning stopped Codex's write"; tail -20 "$tmp/codex.out"; exit 1; }
+python3 - "$tmp/record.jsonl" <<'PY'
+import json, sys
+text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
+want = "retry.py is being edited by the claude-code session"
+assert want in text, "Codex's model was not told of the claim it wrote over"
+print("Codex's model read the warning:", text[text.index(want):text.index(want) + 80])
+PY
 echo "ok: Codex and Gemini CLI sessions captured without the agent; recall reaches their models; Gemini CLI's own memory brought in once; Codex's edits into a held file refused before they run, and with Mooring running asked of the person, whose answer decides"

@@ -4,8 +4,8 @@
 //! current), and a permission reply with any field beyond allow/deny fails closed, so it
 //! takes no rules back. Its `PreToolUse` (every shell command, `apply_patch` edits too,
 //! named `Bash`) is where claims are checked: `deny` blocks, `ask` counts as a failed hook
-//! and lets the command run (a warning's `additionalContext` was not tried), so Mooring
-//! asks the person itself.
+//! and lets the command run, so Mooring asks the person itself; a warning's
+//! `additionalContext` reaches its model (tests/e2e/capture_codex_gemini.sh).
 
 use serde_json::{Value, json};
 
