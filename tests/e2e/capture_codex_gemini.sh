@@ -12,6 +12,9 @@ cd "$(dirname "$0")/../.."
 lib="$PWD/tests/e2e/lib"
 # shellcheck source=lib/standin.sh
 . "$lib/standin.sh"
+# Its `m` and the held checkout's helpers (held_checkout, held_refused).
+# shellcheck source=lib/client_tier.sh
+. "$lib/client_tier.sh"
 agents="${MOORING_TEST_TOOLS:-$HOME/.cache/mooring-tests}/agents/node_modules/.bin"
 for c in codex gemini; do
   [ -x "$agents/$c" ] || { echo "$agents/$c is missing: run scripts/test-tools.sh"; exit 1; }
@@ -31,7 +34,6 @@ export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config"
 mkdir -p "$HOME/.codex" "$HOME/.gemini" "$tmp/bin"
 install -m 0755 "$MOORING_BIN/mooring" "$tmp/bin/mooring"
 data="$tmp/data"
-m() { "$tmp/bin/mooring" --data-dir "$data" "$@"; }
 
 start_standin() {
   : >"$tmp/record.jsonl"; rm -f "$tmp/port"
@@ -138,38 +140,17 @@ assert all("From Gemini CLI's memory" in n["content"] for n in notes["entries"])
 print("imported from Gemini CLI's memory:", titles)
 PY
 echo "== Codex's edits meet another session's claim before they run (it has no ask, and no Mooring runs to ask the person: refused with the reason)"
-dir="$tmp/code/held"
-mkdir -p "$dir"
-(cd "$dir" && git init -q && git config user.email a@example.test && git config user.name A \
-   && touch notes.txt old_retry.py && git add -A && git commit -qm init)
-m projects new "Held" --code-path "$dir" >/dev/null
-m sessions held --claims ask >/dev/null
-# CLIENT's model (the stand-in's record) read who holds retry.py and what for.
-read_who_holds() {
-  python3 - "$tmp/record.jsonl" "$1" <<'PY'
-import json, sys
-text = json.dumps([json.loads(l)["body"] for l in open(sys.argv[1]) if l.strip()])
-want = "retry.py is being edited by the claude-code session"
-assert want in text and "split the retry policy" in text, f"{sys.argv[2]}'s model never read who holds retry.py"
-print(f"{sys.argv[2]}'s model read:", text[text.index(want):text.index(want) + 120])
-PY
-}
+held_checkout
 # The held checkout as first committed, for the next client.
 first_commit() {
   git -C "$dir" reset -q --hard "$(git -C "$dir" rev-list --max-parents=0 HEAD)" && git -C "$dir" clean -qfd
 }
-# A Claude Code session (its hooks, from this script's process: live while it runs) holds retry.py.
-hook_a() { m hook claude-code <<<"$1" >/dev/null; }
-hook_a "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"prompt\":\"split the retry policy\"}"
-hook_a "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"A\",\"cwd\":\"$dir\",\"tool_name\":\"Write\",\"tool_input\":{\"file_path\":\"retry.py\"}}"
 start_standin work
 configure
 run codex "$dir" "Add a retry helper"
 stop_standin
-[ ! -e "$dir/retry.py" ] || { echo "Codex wrote retry.py, which another session holds"; tail -20 "$tmp/codex.out"; exit 1; }
+held_refused "Codex" || { tail -20 "$tmp/codex.out"; exit 1; }
 [ -e "$dir/old_retry.py" ] || { echo "Codex's second patch (retry.py and old_retry.py) ran"; exit 1; }
-[ -e "$dir/NOTES.md" ] || { echo "a command on a free file was stopped too"; tail -20 "$tmp/codex.out"; exit 1; }
-read_who_holds "Codex"
 
 echo "== Gemini CLI's writes into the held file are refused before they run too"
 first_commit
@@ -177,9 +158,7 @@ start_standin work
 configure
 run gemini "$dir" "Add a retry helper"
 stop_standin
-[ ! -e "$dir/retry.py" ] || { echo "Gemini CLI wrote retry.py, which another session holds"; tail -20 "$tmp/gemini.out"; exit 1; }
-[ -e "$dir/NOTES.md" ] || { echo "Gemini CLI's command on a free file was stopped too"; tail -20 "$tmp/gemini.out"; exit 1; }
-read_who_holds "Gemini CLI"
+held_refused "Gemini CLI" || { tail -20 "$tmp/gemini.out"; exit 1; }
 
 echo "== With Mooring running, Codex's write into a held file is asked of the person, whose Let it write lets it run"
 first_commit

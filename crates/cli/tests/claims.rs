@@ -15,12 +15,17 @@ use serde_json::{Value, json};
 const RECORDED: &str = include_str!("../../core/tests/fixtures/claude-code-2.1.330-work.jsonl");
 
 fn hook(sb: &Sandbox, input: Value) -> Option<Value> {
+    hook_of(sb, "claude-code", input)
+}
+
+/// `mooring hook CLIENT` fed `input`: what it printed, if anything but `null`.
+fn hook_of(sb: &Sandbox, client: &str, input: Value) -> Option<Value> {
     let mut cmd = sb.cmd();
     cmd.env("MOORING_HOOK_DEADLINE_MS", "4500");
-    let out = cmd.args(["hook", "claude-code"]).write_stdin(input.to_string()).output().unwrap();
+    let out = cmd.args(["hook", client]).write_stdin(input.to_string()).output().unwrap();
     assert!(out.status.success(), "the hook never fails the client: {out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
-    (!text.trim().is_empty()).then(|| serde_json::from_str(&text).unwrap())
+    (!text.trim().is_empty()).then(|| serde_json::from_str(&text).unwrap()).filter(|v: &Value| !v.is_null())
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -174,9 +179,7 @@ fn opencode_s_patch_into_a_held_file_is_refused_with_what_its_plugin_throws() {
     let before = |tool: &str, args: Value| {
         let input = json!({ "hook_event_name": "tool.execute.before", "session_id": "ses_B", "cwd": work,
                             "tool_name": tool, "tool_input": args });
-        let out = sb.cmd().args(["hook", "opencode"]).write_stdin(input.to_string()).output().unwrap();
-        assert!(out.status.success(), "{out:?}");
-        serde_json::from_slice::<Value>(&out.stdout).ok().filter(|v| !v.is_null())
+        hook_of(&sb, "opencode", input)
     };
     let patch = "*** Begin Patch\n*** Add File: src/tax.rs\n+x\n*** Update File: src/billing.rs\n@@\n-a\n+b\n*** End Patch";
     let refused = before("apply_patch", json!({ "patchText": patch }));

@@ -232,11 +232,16 @@ pub fn configured_entry(client: Client, file: &Path) -> Result<Option<Value>, Co
 /// Whether Mooring's session hook is in the client's hooks file.
 pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, ConfigError> {
     let Some(text) = apply::read(file)? else { return Ok(None) };
+    hook_in(client, &text, file)
+}
+
+/// [`hook_installed`], of the hooks file's `text`.
+fn hook_in(client: Client, text: &str, file: &Path) -> Result<Option<Value>, ConfigError> {
     if client.dialect().is_some_and(|d| d.plugin.is_some() || d.scripts.is_some()) {
-        return Ok(names_mooring(client, &text).then(|| Value::String(file.display().to_string())));
+        return Ok(names_mooring(client, text).then(|| Value::String(file.display().to_string())));
     }
     let format = client.dialect().map_or(Format::Json, |d| d.hooks_format);
-    let doc = JsonDoc::parse(&text, format, file)?;
+    let doc = JsonDoc::parse(text, format, file)?;
     Ok(doc.get(entry::hooks_path(client)).and_then(|v| {
         v.as_array().and_then(|a| a.iter().find(|h| entry::is_mooring_hook(client, h)).cloned())
     }))
@@ -248,7 +253,7 @@ pub fn hook_installed(client: Client, file: &Path) -> Result<Option<Value>, Conf
 pub fn claims_checked(client: Client, file: &Path) -> Option<bool> {
     let dialect = client.dialect()?;
     let text = apply::read(file).ok().flatten()?;
-    hook_installed(client, file).ok().flatten()?;
+    hook_in(client, &text, file).ok().flatten()?;
     if let Some(plugin) = dialect.plugin {
         // A plugin checks them from its `tool.execute.before` hook, if this Mooring's does.
         let hook = "\"tool.execute.before\"";

@@ -287,6 +287,8 @@ fn opencode_gets_a_plugin_file_of_mooring_s_own_written_whole_and_taken_away() {
             c.name()
         );
         assert!(plugin.contains(&argv), "{plugin}");
+        // It starts Mooring before the tools that write, named as the client's module names them.
+        assert!(plugin.contains(r#"const WRITES = ["write","edit","apply_patch","bash"];"#), "{plugin}");
         // The session's database is the client's own.
         assert!(plugin.contains(&format!(r#"...["{app}","{app}.db"]);"#)), "{plugin}");
         assert!(mooring_clients::hook_installed(c, &file).unwrap().is_some());

@@ -1,4 +1,4 @@
-# What the real-client tiers (copilot_cli.sh, qwen_code.sh, opencode.sh, cline.sh) share. Source it,
+# What the real-client tiers (copilot_cli.sh, qwen_code.sh, opencode.sh, cline.sh and others) share. Source it,
 # then call `tier_sandbox`: a folder of its own (kept with KEEP=1), HOME inside it, the
 # built `mooring` installed there as `m`, and a registered checkout `$dir` ("Ledger") whose
 # memory holds a decision and a note about port 6543. `standin_up` starts the scripted

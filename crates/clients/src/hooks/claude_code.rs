@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Event, Input, Reply, claude_shaped, common, text};
+use super::{Abilities, Dialect, Event, Input, Reply, Writes, claude_shaped, common, text};
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -49,14 +49,13 @@ pub(super) const DIALECT: Dialect = Dialect {
 
 /// What Write, Edit, MultiEdit, NotebookEdit and Bash are about to write (Codex's `Bash` too).
 pub(super) fn edited(tool: &super::Tool) -> Option<super::Edit> {
-    let (key, shell) = match tool.name.as_str() {
-        "Write" | "Edit" | "MultiEdit" => ("file_path", false),
-        "NotebookEdit" => ("notebook_path", false),
-        "Bash" => ("command", true),
-        _ => return None,
-    };
-    let value = text(&tool.input, key)?;
-    Some(if shell { super::Edit::Shell(value) } else { super::Edit::File(value) })
+    tool.writes(&[
+        ("Write", "file_path", Writes::File),
+        ("Edit", "file_path", Writes::File),
+        ("MultiEdit", "file_path", Writes::File),
+        ("NotebookEdit", "notebook_path", Writes::File),
+        ("Bash", "command", Writes::Shell),
+    ])
 }
 
 /// Its event names, which Codex uses too.

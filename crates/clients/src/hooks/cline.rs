@@ -21,7 +21,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Edit, Event, Guard, Input, Reply, Scripts, Tool, text};
+use super::{Abilities, Dialect, Edit, Event, Guard, Input, Reply, Scripts, Tool, Writes, text};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -89,20 +89,15 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
 /// What its tools write: `editor` a file, `run_commands` its command lines, `apply_patch`
 /// the files its patch (Codex's format) names.
 fn edited(tool: &Tool) -> Option<Edit> {
-    match tool.name.as_str() {
-        "editor" => text(&tool.input, "path").map(Edit::File),
-        "run_commands" => {
-            let commands = tool.input.get("commands")?.as_array()?;
+    match (tool.name.as_str(), &tool.input) {
+        // Its commands come as a list; its patch may come bare.
+        ("run_commands", input) => {
+            let commands = input.get("commands")?.as_array()?;
             let lines: Vec<&str> = commands.iter().filter_map(Value::as_str).collect();
             (!lines.is_empty()).then(|| Edit::Shell(lines.join("\n")))
         }
-        "apply_patch" => tool
-            .input
-            .as_str()
-            .map(str::to_owned)
-            .or_else(|| text(&tool.input, "input"))
-            .map(|p| Edit::patch(&p)),
-        _ => None,
+        ("apply_patch", Value::String(patch)) => Some(Edit::patch(patch)),
+        _ => tool.writes(&[("editor", "path", Writes::File), ("apply_patch", "input", Writes::Patch)]),
     }
 }
 

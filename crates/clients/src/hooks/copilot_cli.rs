@@ -18,7 +18,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Decision, Dialect, Edit, Event, Guard, Input, Reply, Tool, text};
+use super::{Abilities, Decision, Dialect, Edit, Event, Guard, Input, Reply, Tool, Writes, text};
 use crate::entry::PERMISSION_TIMEOUT;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -116,9 +116,9 @@ fn reply(_input: &Input, reply: &Reply) -> Value {
 
 /// What its tools write: `create` and `edit` a file, `bash` a command line.
 fn edited(tool: &Tool) -> Option<Edit> {
-    match tool.name.as_str() {
-        "create" | "edit" => text(&tool.input, "path").map(Edit::File),
-        "bash" => text(&tool.input, "command").map(Edit::Shell),
-        _ => None,
-    }
+    tool.writes(&[
+        ("create", "path", Writes::File),
+        ("edit", "path", Writes::File),
+        ("bash", "command", Writes::Shell),
+    ])
 }

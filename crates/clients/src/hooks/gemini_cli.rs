@@ -8,7 +8,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Edit, Event, Guard, Input, Reply, Tool, claude_shaped, common, text};
+use super::{
+    Abilities, Dialect, Edit, Event, Guard, Input, Reply, Tool, Writes, claude_shaped, common, text,
+};
 use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
@@ -74,9 +76,9 @@ fn reply(input: &Input, reply: &Reply) -> Value {
 
 /// What its tools write: `write_file` and `replace` a file, `run_shell_command` a command.
 fn edited(tool: &Tool) -> Option<Edit> {
-    match tool.name.as_str() {
-        "write_file" | "replace" => text(&tool.input, "file_path").map(Edit::File),
-        "run_shell_command" => text(&tool.input, "command").map(Edit::Shell),
-        _ => None,
-    }
+    tool.writes(&[
+        ("write_file", "file_path", Writes::File),
+        ("replace", "file_path", Writes::File),
+        ("run_shell_command", "command", Writes::Shell),
+    ])
 }

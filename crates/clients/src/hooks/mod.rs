@@ -24,6 +24,7 @@ mod vscode;
 mod windsurf;
 
 pub use tool::{Edit, Tool};
+use tool::{Writer, Writes};
 
 /// What happened in the client's session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

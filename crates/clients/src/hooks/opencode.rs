@@ -28,7 +28,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Decision, Dialect, Edit, Event, Guard, Input, Reply, Tool, common, text};
+use super::{
+    Abilities, Decision, Dialect, Edit, Event, Guard, Input, Reply, Tool, Writer, Writes, common, text,
+};
 use crate::entry::ShimSpec;
 
 pub(super) const DIALECT: Dialect = Dialect {
@@ -102,15 +104,19 @@ pub(super) fn reply(_input: &Input, reply: &Reply) -> Value {
     }
 }
 
-/// What its tools write: `write` and `edit` a file, `apply_patch` the files its patch
-/// names (read as Codex's own patches are), `bash` a command line.
-pub(super) fn edited(tool: &Tool) -> Option<Edit> {
-    match tool.name.as_str() {
-        "write" | "edit" => text(&tool.input, "filePath").map(Edit::File),
-        "bash" => text(&tool.input, "command").map(Edit::Shell),
-        "apply_patch" => text(&tool.input, "patchText").map(|patch| Edit::patch(&patch)),
-        _ => None,
-    }
+/// Its tools that write: `write` and `edit` a file, `apply_patch` the files its patch
+/// names (read as Codex's own patches are), `bash` a command line. The plugin starts
+/// Mooring before these only.
+const WRITERS: &[Writer] = &[
+    ("write", "filePath", Writes::File),
+    ("edit", "filePath", Writes::File),
+    ("apply_patch", "patchText", Writes::Patch),
+    ("bash", "command", Writes::Shell),
+];
+
+/// What its tools write (see [`WRITERS`]).
+fn edited(tool: &Tool) -> Option<Edit> {
+    tool.writes(WRITERS)
 }
 
 /// The plugin file, running this Mooring.
@@ -124,8 +130,10 @@ pub(super) fn plugin_for(spec: &ShimSpec, name: &str) -> String {
     let argv = argv_json(spec, name);
     let database =
         serde_json::to_string(&[name.to_string(), format!("{name}.db")]).unwrap_or_else(|_| "[]".into());
+    let writes: Vec<&str> = WRITERS.iter().map(|(name, ..)| *name).collect();
     PLUGIN
         .replace("__RUNS__", CONTEXT_FOR)
+        .replace("__WRITES__", &serde_json::to_string(&writes).unwrap_or_else(|_| "[]".into()))
         .replace("__ARGV__", &argv)
         .replace("__DATABASE__", &database)
         .replace("__CLIENT__", name)
@@ -178,7 +186,7 @@ const ARGV = __ARGV__;
 const DATABASE = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), ...__DATABASE__);
 
 // The tools that write (the rest never start Mooring).
-const WRITES = ["write", "edit", "apply_patch", "bash"];
+const WRITES = __WRITES__;
 
 function input(event, fields) {
   return JSON.stringify({ hook_event_name: event, transcript_path: DATABASE, ...fields });

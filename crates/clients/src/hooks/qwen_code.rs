@@ -16,7 +16,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Abilities, Dialect, Edit, Guard, Input, Reply, Tool, claude_code, claude_shaped, common, text};
+use super::{
+    Abilities, Dialect, Edit, Guard, Input, Reply, Tool, Writes, claude_code, claude_shaped, common, text,
+};
 use crate::catalog::Format;
 use crate::entry::PERMISSION_TIMEOUT;
 
@@ -76,11 +78,12 @@ fn reply(input: &Input, reply: &Reply) -> Value {
     }
 }
 
-/// What its tools write: `write_file` and `edit` a file, `run_shell_command` a command.
+/// What its tools write: `write_file` and `edit` (Gemini CLI's `replace`, renamed) a
+/// file, `run_shell_command` a command.
 fn edited(tool: &Tool) -> Option<Edit> {
-    match tool.name.as_str() {
-        "write_file" | "edit" => text(&tool.input, "file_path").map(Edit::File),
-        "run_shell_command" => text(&tool.input, "command").map(Edit::Shell),
-        _ => None,
-    }
+    tool.writes(&[
+        ("write_file", "file_path", Writes::File),
+        ("edit", "file_path", Writes::File),
+        ("run_shell_command", "command", Writes::Shell),
+    ])
 }

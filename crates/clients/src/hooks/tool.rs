@@ -19,6 +19,21 @@ impl Edit {
     }
 }
 
+/// What a writing tool's argument holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Writes {
+    /// A file's path.
+    File,
+    /// A shell command line.
+    Shell,
+    /// A patch in Codex's `apply_patch` format.
+    Patch,
+}
+
+/// A tool that writes, as one client names it: the tool, the argument naming what it
+/// writes, and what that argument holds.
+pub(super) type Writer = (&'static str, &'static str, Writes);
+
 /// The tool a permission or tool-use event is about.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
@@ -26,4 +41,18 @@ pub struct Tool {
     pub name: String,
     /// Its arguments as the client gave them.
     pub input: Value,
+}
+
+impl Tool {
+    /// What this tool is about to write, by its client's `writers`; `None` for a tool
+    /// that is not one of them, or without the argument.
+    pub(super) fn writes(&self, writers: &[Writer]) -> Option<Edit> {
+        let (_, key, writes) = writers.iter().find(|(name, ..)| *name == self.name)?;
+        let value = super::text(&self.input, key)?;
+        Some(match writes {
+            Writes::File => Edit::File(value),
+            Writes::Shell => Edit::Shell(value),
+            Writes::Patch => Edit::patch(&value),
+        })
+    }
 }
